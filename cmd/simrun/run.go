@@ -1,0 +1,186 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"tierfetch/model"
+	"tierfetch/reports"
+	"tierfetch/scenarios"
+)
+
+type runFlags struct {
+	scenario string
+	all      bool
+	seed     uint64
+	seedSet  bool
+	strategy string
+	profile  string
+	trace    bool
+	json     bool
+}
+
+func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("simrun run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.scenario, "scenario", "", "a named scenario (see 'simrun scenarios') or a scenario file")
+	fs.BoolVar(&f.all, "all", false, "run every named scenario")
+	fs.Func("seed", "the run's seed (default: the scenario's seed)", func(s string) error {
+		_, err := fmt.Sscan(s, &f.seed)
+		if err != nil || strings.TrimSpace(s) != s || strings.HasPrefix(s, "-") {
+			return fmt.Errorf("want a non-negative integer, got %q", s)
+		}
+		f.seedSet = true
+		return nil
+	})
+	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
+	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.BoolVar(&f.trace, "trace", false, "print every trace line")
+	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: simrun run --scenario NAME|FILE [flags]
+       simrun run --all [flags]
+
+Runs a scenario under one or both follower protocols on the same workload and
+fault schedule, checking invariants after every step. Prints a summary per
+strategy (outcome, each follower's bootstrap path, start offset, catch-up time,
+bytes from the leader), or with --json the result object.
+Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 2 bad input.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+func profileNames() string {
+	var names []string
+	for name := range model.Profiles {
+		names = append(names, name)
+	}
+	return strings.Join(sortStrings(names), ", ")
+}
+
+func parseStrategies(s string) ([]scenarios.Strategy, error) {
+	switch s {
+	case "both":
+		return scenarios.Strategies, nil
+	case string(scenarios.LocalLogStart), string(scenarios.LastTiered):
+		return []scenarios.Strategy{scenarios.Strategy(s)}, nil
+	}
+	return nil, badInput("--strategy: want local-log-start, last-tiered or both, got %q", s)
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
+	var f runFlags
+	fs := newRunFlagSet(&f, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitBadInput, badInput("run: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return exitBadInput, badInput("run: unexpected argument %q", fs.Arg(0))
+	}
+	strategies, err := parseStrategies(f.strategy)
+	if err != nil {
+		return exitBadInput, err
+	}
+	profile, ok := model.Profiles[f.profile]
+	if !ok {
+		return exitBadInput, badInput("--profile: want one of %s, got %q", profileNames(), f.profile)
+	}
+	var list []*scenarios.Scenario
+	switch {
+	case f.all && f.scenario != "":
+		return exitBadInput, badInput("run: give --scenario or --all, not both")
+	case f.all:
+		list = scenarios.Named()
+	case f.scenario == "":
+		return exitBadInput, badInput("run: --scenario is required (or --all); see 'simrun scenarios'")
+	default:
+		sc, err := scenarios.Resolve(f.scenario)
+		if err != nil {
+			return exitBadInput, badInput("%v", err)
+		}
+		list = []*scenarios.Scenario{sc}
+	}
+	code := exitOK
+	var results []scenarios.Result
+	for _, sc := range list {
+		seed := sc.Seed
+		if f.seedSet {
+			seed = f.seed
+		}
+		c, res := runOne(sc, f, seed, strategies, profile, stdout)
+		results = append(results, res)
+		code = worse(code, c)
+	}
+	if f.json {
+		if err := writeJSON(stdout, results, f.all); err != nil {
+			return exitBadInput, err
+		}
+	}
+	return code, nil
+}
+
+// runOne runs one scenario under each strategy and prints its summary and
+// failure reports.
+func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenarios.Strategy, p model.Profile, stdout io.Writer) (int, scenarios.Result) {
+	var sink func(string)
+	if f.trace && !f.json {
+		sink = func(line string) { fmt.Fprintln(stdout, line) }
+	}
+	res, runs := scenarios.RunAll(sc, seed, strategies, p, sink)
+	code := exitOK
+	if !f.json {
+		reports.Summary(stdout, res)
+	}
+	for _, r := range runs {
+		switch r.Outcome {
+		case scenarios.OutcomeSafety:
+			code = worse(code, exitSafety)
+		case scenarios.OutcomeLiveness:
+			code = worse(code, exitLiveness)
+		default:
+			continue
+		}
+		if f.json {
+			continue
+		}
+		opt := scenarios.Options{Seed: seed, Strategy: r.Strategy, Profile: p}
+		before, after := scenarios.StatesAround(sc, opt, r.Violation.Step)
+		scenarioArg := sc.Name
+		if f.scenario != "" {
+			scenarioArg = f.scenario
+		}
+		reports.Failure(stdout, reports.FailureInput{Seed: seed, Scenario: sc.Name, Strategy: string(r.Strategy), Profile: p.Name(),
+			Failure: r.Violation, Before: before, After: after,
+			Repro: fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s --trace", scenarioArg, seed, r.Strategy, p.Name())})
+	}
+	return code, res
+}
+
+// worse orders exit codes: a safety violation outranks a liveness one.
+func worse(a, b int) int {
+	rank := map[int]int{exitOK: 0, exitLiveness: 1, exitSafety: 2}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
+func writeJSON(w io.Writer, results []scenarios.Result, all bool) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if all {
+		return enc.Encode(results)
+	}
+	return enc.Encode(results[0])
+}

@@ -1,0 +1,159 @@
+package invariants
+
+import (
+	"fmt"
+
+	"tierfetch/model"
+)
+
+// Check observes c after a step and returns the first broken invariant.
+func (k *Checker) Check(c *model.Cluster) *Violation {
+	if v := k.checkOffsets(c); v != nil {
+		return v
+	}
+	if v := k.checkISR(c); v != nil {
+		return v
+	}
+	if l := c.Leader(); l != nil {
+		if v := k.checkLeader(c, l); v != nil {
+			return v
+		}
+	}
+	if v := k.checkRemote(c); v != nil {
+		return v
+	}
+	for _, b := range c.Brokers {
+		if v := k.checkReplica(c, b); v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
+	for _, b := range c.Brokers {
+		if !c.Ctrl.IsReplica(b.ID) {
+			continue
+		}
+		l := &b.Log
+		if l.LogStart <= l.LocalLogStart && l.LocalLogStart <= l.HighWatermark && l.HighWatermark <= l.LogEnd {
+			continue
+		}
+		return &Violation{OffsetOrder, fmt.Sprintf("b%d: want lso <= llso <= hw <= leo, got lso=%d llso=%d hw=%d leo=%d",
+			b.ID, l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd)}
+	}
+	return nil
+}
+
+func (k *Checker) checkISR(c *model.Cluster) *Violation {
+	for _, r := range c.Ctrl.ISR {
+		if !c.Ctrl.IsReplica(r) {
+			return &Violation{ISRMembership, fmt.Sprintf("ISR %v holds b%d, not a replica %v", c.Ctrl.ISR, r, c.Ctrl.Replicas)}
+		}
+	}
+	if c.Ctrl.Leader >= 0 && !c.Ctrl.InISR(c.Ctrl.Leader) {
+		return &Violation{ISRMembership, fmt.Sprintf("leader b%d not in ISR %v", c.Ctrl.Leader, c.Ctrl.ISR)}
+	}
+	return nil
+}
+
+// checkLeader keeps the committed history and checks that the leader holds
+// all of it: on a leader change, the records it holds above its HW too.
+func (k *Checker) checkLeader(c *model.Cluster, l *model.Broker) *Violation {
+	if c.Ctrl.Unclean != k.unclean {
+		k.rebase(c, l)
+	}
+	changed := l.ID != k.leader || l.LeaderEpoch != k.leaderEpoch
+	k.leader, k.leaderEpoch = l.ID, l.LeaderEpoch
+	if l.Log.LogEnd < k.histEnd {
+		return &Violation{NoCommittedLoss, fmt.Sprintf("leader b%d (epoch %d) ends at %d but offsets below %d were committed",
+			l.ID, l.LeaderEpoch, l.Log.LogEnd, k.histEnd)}
+	}
+	if changed {
+		from := max(l.Log.HighWatermark, l.Log.LocalLogStart, k.histStart)
+		if v := k.compareLocal(l, from, k.histEnd, NoCommittedLoss); v != nil {
+			return v
+		}
+	}
+	return k.extendHistory(c, l)
+}
+
+// compareLocal compares b's local records in [from, to) with the history.
+func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Violation {
+	for o := from; o < to; {
+		bt, ok := b.Log.BatchAt(o)
+		if !ok {
+			return &Violation{name, fmt.Sprintf("b%d lacks committed offset %d (local [%d,%d))", b.ID, o, b.Log.LocalLogStart, b.Log.LogEnd)}
+		}
+		if at, h := k.agree(bt, to); at >= 0 {
+			return &Violation{name, fmt.Sprintf("b%d offset %d holds %v, committed %v", b.ID, at, bt, h)}
+		}
+		o = bt.Last() + 1
+	}
+	return nil
+}
+
+// checkRemote checks new remote segments once, the uploaded ranges, and that
+// the leader's log has no hole between remote and local.
+func (k *Checker) checkRemote(c *model.Cluster) *Violation {
+	l := c.Leader()
+	if c.Remote.Version != k.remoteVer {
+		k.remoteVer = c.Remote.Version
+		for i := range c.Remote.Segments {
+			if v := k.checkSegment(c, l, &c.Remote.Segments[i]); v != nil {
+				return v
+			}
+		}
+	}
+	if l == nil || !c.Tiered() {
+		return nil
+	}
+	key := holeKey{l.ID, l.Log.LogStart, l.Log.LocalLogStart, l.Log.LogEnd, c.Remote.Version}
+	if key == k.holeKey {
+		return nil
+	}
+	k.holeKey = key
+	pos := l.Log.LogStart
+	for i := range c.Remote.Segments {
+		s := &c.Remote.Segments[i]
+		if pos >= l.Log.LocalLogStart {
+			break
+		}
+		if s.State == model.CopyFinished && s.Base <= pos && s.End >= pos {
+			pos = s.End + 1
+		}
+	}
+	if pos < l.Log.LocalLogStart {
+		return &Violation{NoHole, fmt.Sprintf("leader b%d: offset %d in [lso=%d, llso=%d) is neither local nor remote",
+			l.ID, pos, l.Log.LogStart, l.Log.LocalLogStart)}
+	}
+	return nil
+}
+
+func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.RemoteSegment) *Violation {
+	const seen, checked = 1, 2
+	st := k.checkedSeg[s.ID]
+	if st == 0 {
+		k.checkedSeg[s.ID] = seen
+		if l != nil && s.End >= l.Log.HighWatermark {
+			return &Violation{RemoteCommitted, fmt.Sprintf("remote segment [%d..%d] reaches past leader b%d hw=%d",
+				s.Base, s.End, l.ID, l.Log.HighWatermark)}
+		}
+	}
+	if s.State != model.CopyFinished || st == checked {
+		return nil
+	}
+	k.checkedSeg[s.ID] = checked
+	if s.End >= k.histEnd {
+		return &Violation{RemoteCommitted, fmt.Sprintf("remote segment [%d..%d] holds uncommitted offsets (committed below %d)",
+			s.Base, s.End, k.histEnd)}
+	}
+	for _, bt := range s.Batches {
+		if at, h := k.agree(bt, s.End+1); at >= 0 {
+			return &Violation{RemoteAgreement, fmt.Sprintf("remote segment [%d..%d] offset %d holds %v, committed %v",
+				s.Base, s.End, at, bt, h)}
+		}
+	}
+	k.addUploaded(s.Base, s.End)
+	return nil
+}

@@ -1,0 +1,187 @@
+package invariants
+
+import (
+	"fmt"
+	"sort"
+
+	"tierfetch/model"
+)
+
+// Violation is one broken invariant.
+type Violation struct {
+	Invariant string // a stable name, e.g. "offset-order"
+	Message   string // what was wrong, with the offsets involved
+}
+
+func (v *Violation) Error() string { return v.Invariant + ": " + v.Message }
+
+// Invariant names.
+const (
+	OffsetOrder      = "offset-order"      // LSO <= LLSO <= HW <= LEO on every replica
+	RemoteCommitted  = "remote-committed"  // HW >= remote end >= remote start: only committed data is tiered
+	NoHole           = "no-hole"           // every offset in [LSO, LEO) of the leader is local or remote
+	ReplicaAgreement = "replica-agreement" // replicas agree with the committed log below their HW
+	RemoteAgreement  = "remote-agreement"  // remote copies agree with the committed log
+	NoCommittedLoss  = "no-committed-loss" // the leader holds every committed record above LSO
+	EpochLineage     = "epoch-lineage"     // a follower's epoch cache agrees with the leader's
+	HighestRemote    = "highest-remote"    // HRO names an offset that really was uploaded
+	ISRMembership    = "isr-membership"    // the leader is in the ISR, the ISR is within the replicas
+	Liveness         = "liveness"          // after healing every replica is in the ISR
+)
+
+// Checker checks a cluster after every step. It keeps a copy of the
+// committed log (every batch once the leader's HW passed it) as the oracle
+// the replicas are compared with.
+type Checker struct {
+	history   []model.Batch // committed batches (pieces), contiguous, sorted
+	histStart int64
+	histEnd   int64 // offsets below are committed
+	unclean   int
+
+	cursors     []cursor
+	leader      int
+	leaderEpoch int32
+	remoteVer   uint64
+	checkedSeg  map[uint64]uint8
+	uploaded    []span // offsets ever uploaded, merged, sorted
+	hro         []int64
+	lineage     []lineageKey
+	holeKey     holeKey
+}
+
+type cursor struct {
+	gen     uint64
+	checked int64 // offsets below were compared with the history
+}
+
+type span struct{ lo, hi int64 } // [lo, hi]
+
+type lineageKey struct {
+	fGen, lGen     uint64
+	fLen, lLen     int
+	fLast, lLast   model.EpochEntry
+	fFirst, lFirst model.EpochEntry
+	fHW, lHW       int64
+}
+
+type holeKey struct {
+	leader         int
+	lso, llso, leo int64
+	remoteVer      uint64
+}
+
+// New returns a checker for c at time 0: the initial committed log is read
+// from the leader's log and remote storage.
+func New(c *model.Cluster) *Checker {
+	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}}
+	k.cursors = make([]cursor, len(c.Brokers))
+	k.hro = make([]int64, len(c.Brokers))
+	k.lineage = make([]lineageKey, len(c.Brokers))
+	for i := range k.cursors {
+		k.cursors[i] = cursor{gen: ^uint64(0)}
+		k.hro[i] = -2
+	}
+	if l := c.Leader(); l != nil {
+		k.rebase(c, l)
+	}
+	return k
+}
+
+// rebase restarts the committed history from the leader's current log (at
+// time 0, and after an unclean election, where loss is allowed).
+func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
+	k.history = k.history[:0]
+	k.histStart = l.Log.LogStart
+	k.histEnd = l.Log.LogStart
+	k.unclean = c.Ctrl.Unclean
+	for i := range c.Remote.Segments {
+		s := &c.Remote.Segments[i]
+		if s.State == model.CopyFinished {
+			k.addUploaded(s.Base, s.End)
+		}
+	}
+	k.extendHistory(c, l)
+}
+
+// extendHistory appends the leader's batches in [histEnd, HW) to the history.
+func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
+	hw := l.Log.HighWatermark
+	for k.histEnd < hw {
+		b, ok := l.Log.BatchAt(k.histEnd)
+		if !ok {
+			b, ok = remoteBatchAt(c, k.histEnd)
+		}
+		if !ok {
+			return &Violation{NoHole, fmt.Sprintf("leader b%d holds committed offset %d neither locally [%d,%d) nor remotely",
+				l.ID, k.histEnd, l.Log.LocalLogStart, l.Log.LogEnd)}
+		}
+		b = b.Slice(k.histEnd, min(b.Last()+1, hw))
+		k.history = append(k.history, b)
+		k.histEnd = b.Last() + 1
+	}
+	return nil
+}
+
+func remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
+	for i := range c.Remote.Segments {
+		s := &c.Remote.Segments[i]
+		if s.State != model.CopyFinished || o < s.Base || o > s.End {
+			continue
+		}
+		j := sort.Search(len(s.Batches), func(j int) bool { return s.Batches[j].Last() >= o })
+		if j < len(s.Batches) && s.Batches[j].Base <= o {
+			return s.Batches[j], true
+		}
+	}
+	return model.Batch{}, false
+}
+
+// historyAt returns the committed batch holding o.
+func (k *Checker) historyAt(o int64) (model.Batch, bool) {
+	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= o })
+	if j == len(k.history) || k.history[j].Base > o {
+		return model.Batch{}, false
+	}
+	return k.history[j], true
+}
+
+// agree compares piece b, limited to offsets [b.Base, to), with the history
+// and returns the first offset where they differ, -1 if none.
+func (k *Checker) agree(b model.Batch, to int64) (int64, model.Batch) {
+	o := max(b.Base, k.histStart)
+	for o < min(b.Last()+1, to) {
+		h, ok := k.historyAt(o)
+		if !ok {
+			return -1, model.Batch{}
+		}
+		if h.Origin != b.Origin || h.Epoch != b.Epoch || h.ProducerID != b.ProducerID || h.Seq-h.Base != b.Seq-b.Base {
+			return o, h
+		}
+		o = h.Last() + 1
+	}
+	return -1, model.Batch{}
+}
+
+func (k *Checker) addUploaded(lo, hi int64) {
+	k.uploaded = append(k.uploaded, span{lo, hi})
+	sort.Slice(k.uploaded, func(i, j int) bool { return k.uploaded[i].lo < k.uploaded[j].lo })
+	merged := k.uploaded[:1]
+	for _, s := range k.uploaded[1:] {
+		last := &merged[len(merged)-1]
+		if s.lo <= last.hi+1 {
+			last.hi = max(last.hi, s.hi)
+		} else {
+			merged = append(merged, s)
+		}
+	}
+	k.uploaded = merged
+}
+
+func (k *Checker) wasUploaded(o int64) bool {
+	for _, s := range k.uploaded {
+		if s.lo <= o && o <= s.hi {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,104 @@
+package invariants
+
+import (
+	"fmt"
+
+	"tierfetch/model"
+)
+
+// checkReplica checks one broker: its records below its HW against the
+// committed history (only what is new since the last step), its epoch
+// cache against the leader's, and its HRO.
+func (k *Checker) checkReplica(c *model.Cluster, b *model.Broker) *Violation {
+	if !c.Ctrl.IsReplica(b.ID) {
+		return nil
+	}
+	cur := &k.cursors[b.ID]
+	if cur.gen != b.Log.Gen {
+		cur.gen, cur.checked = b.Log.Gen, b.Log.LocalLogStart
+	}
+	cur.checked = max(cur.checked, b.Log.LocalLogStart, k.histStart)
+	to := min(b.Log.HighWatermark, k.histEnd)
+	if cur.checked < to {
+		if v := k.compareLocal(b, cur.checked, to, ReplicaAgreement); v != nil {
+			return v
+		}
+		cur.checked = to
+	}
+	if v := k.checkLineage(c, b); v != nil {
+		return v
+	}
+	return k.checkHighestRemote(b)
+}
+
+// checkLineage compares a follower's epoch cache with the leader's over the
+// offsets both have committed: every offset must map to the same epoch.
+func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
+	l := c.Leader()
+	if l == nil || f == l || !f.Up || len(f.Log.Epochs) == 0 || len(l.Log.Epochs) == 0 {
+		return nil
+	}
+	fe, le := f.Log.Epochs, l.Log.Epochs
+	key := lineageKey{f.Log.Gen, l.Log.Gen, len(fe), len(le), fe[len(fe)-1], le[len(le)-1], fe[0], le[0],
+		f.Log.HighWatermark, l.Log.HighWatermark}
+	if key == k.lineage[f.ID] {
+		return nil
+	}
+	k.lineage[f.ID] = key
+	lo := max(fe[0].StartOffset, le[0].StartOffset, f.Log.LogStart, l.Log.LogStart)
+	hi := min(f.Log.HighWatermark, l.Log.HighWatermark, f.Log.LogEnd)
+	check := func(o int64) *Violation {
+		if o < lo || o >= hi {
+			return nil
+		}
+		if a, b := f.Log.EpochAt(o), l.Log.EpochAt(o); a != b {
+			return &Violation{EpochLineage, fmt.Sprintf("offset %d: follower b%d says epoch %d, leader b%d says %d (follower %v, leader %v)",
+				o, f.ID, a, l.ID, b, fe, le)}
+		}
+		return nil
+	}
+	if v := check(lo); v != nil {
+		return v
+	}
+	for _, e := range fe {
+		if v := check(e.StartOffset); v != nil {
+			return v
+		}
+	}
+	for _, e := range le {
+		if v := check(e.StartOffset); v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// checkHighestRemote checks that a known HRO was really uploaded at some point.
+func (k *Checker) checkHighestRemote(b *model.Broker) *Violation {
+	if b.HighestRemote == k.hro[b.ID] {
+		return nil
+	}
+	k.hro[b.ID] = b.HighestRemote
+	if b.HighestRemote >= 0 && !k.wasUploaded(b.HighestRemote) {
+		return &Violation{HighestRemote, fmt.Sprintf("b%d highest remote offset %d was never uploaded (uploaded %v)",
+			b.ID, b.HighestRemote, k.uploaded)}
+	}
+	return nil
+}
+
+// CheckLiveness checks, at the end of the healed period, that the partition has a
+// leader and every assigned replica is in the ISR.
+func CheckLiveness(c *model.Cluster) *Violation {
+	if c.Ctrl.Leader < 0 {
+		return &Violation{Liveness, fmt.Sprintf("partition offline (ISR %v)", c.Ctrl.ISR)}
+	}
+	for _, r := range c.Ctrl.Replicas {
+		if !c.Ctrl.InISR(r) {
+			b := c.Brokers[r]
+			l := c.Leader()
+			return &Violation{Liveness, fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d",
+				r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart)}
+		}
+	}
+	return nil
+}

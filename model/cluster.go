@@ -1,0 +1,277 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+
+	"tierfetch/sim"
+)
+
+// Role is what a broker does for the partition.
+type Role uint8
+
+// Roles.
+const (
+	RoleNone Role = iota // not a replica, or crashed
+	RoleLeader
+	RoleFollower
+)
+
+var roleNames = [...]string{"none", "leader", "follower"}
+
+func (r Role) String() string { return roleNames[r] }
+
+// Broker is one broker's state for the partition. Log is on disk and
+// survives a crash; everything else is in memory and is lost.
+type Broker struct {
+	ID          int
+	Up          bool
+	Incarnation uint32
+	Log         Log
+
+	// LastTieredEnable is follower.fetch.last.tiered.offset.enable.
+	LastTieredEnable bool
+	Role             Role
+	Leader           int   // the leader this broker follows (-1 none)
+	LeaderEpoch      int32 // the latest leader epoch this broker knows
+	// HighestRemote is the highest offset known to be in remote storage
+	// (HRO), -1 when unknown. In memory only; it only ever rises.
+	HighestRemote   int64
+	MetadataReadyAt sim.Time
+
+	lead  leaderState
+	fetch fetcher
+	Stats ReplicaStats
+}
+
+// ReplicaStats is what a run reports of one replica added by add_replica.
+type ReplicaStats struct {
+	Added           bool
+	AddedAt         sim.Time
+	CaughtUp        bool
+	CaughtUpAt      sim.Time
+	BytesFromLeader int64
+	Path            Path
+	StartOffset     int64
+	StartSet        bool // StartOffset is final
+	Retries         int
+	RetriesByReason [numRetryReasons]int
+	AuxStateBuilds  int
+	RemoteAuxBytes  int64
+	ListOffsets     int
+	Fetches         int
+}
+
+// Controller is the partition's controller state: the assignment, the
+// leader and its epoch, and the ISR.
+//
+// Invariant: Leader is -1 or a member of ISR; ISR is a subset of Replicas.
+type Controller struct {
+	Replicas    []int // assignment order; the first is the preferred leader
+	Leader      int   // -1: offline
+	LeaderEpoch int32
+	ISR         []int // sorted
+	// Unclean counts unclean elections: committed records may be lost there.
+	Unclean int
+}
+
+// InISR reports whether broker b is in the ISR.
+func (c *Controller) InISR(b int) bool { return slices.Contains(c.ISR, b) }
+
+// IsReplica reports whether broker b is assigned a replica.
+func (c *Controller) IsReplica(b int) bool { return slices.Contains(c.Replicas, b) }
+
+// Cluster is one partition on a set of brokers, with its controller and
+// remote storage: the whole state of one run.
+type Cluster struct {
+	Cfg     Config
+	Profile Profile
+	Now     sim.Time
+	Brokers []*Broker
+	Ctrl    Controller
+	Remote  Remote
+	// Out holds the effects of the current step; the caller drains it.
+	Out []Effect
+	// Notes holds trace lines of the current step; the caller drains it.
+	Notes []string
+
+	nextReq    uint64
+	nextOrigin uint64
+	nextOp     uint64
+	producers  []producerClient
+	// Consumes records what each consume event read.
+	Consumes []ConsumeStats
+}
+
+type producerClient struct {
+	id      int64
+	nextSeq int64
+}
+
+// ConsumeStats is what one consumer read cost: bytes from the leader's disk
+// and from remote storage.
+type ConsumeStats struct {
+	AtMs        int64
+	Broker      int
+	FromOffset  int64
+	ToOffset    int64
+	LocalBytes  int64
+	RemoteBytes int64
+}
+
+// Initial is the leader's log at time 0 (Kafka unit-test style fixture);
+// every initial replica holds a copy of it in sync.
+type Initial struct {
+	Log            Log
+	LeaderEpoch    int32
+	HighestRemote  int64
+	RemoteSegments []RemoteSegment
+}
+
+// NewCluster builds a cluster of n brokers with the given replicas (the first
+// is the leader) holding init. The leader's RLM and ISR tasks start at once.
+func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, init Initial) *Cluster {
+	c := &Cluster{Cfg: cfg, Profile: p}
+	c.producers = []producerClient{{id: 1}, {id: 2}, {id: 3}}
+	for i := 0; i < n; i++ {
+		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered})
+	}
+	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas))}
+	for _, s := range init.RemoteSegments {
+		s.State = CopyFinished
+		c.Remote.NextID++
+		s.ID = c.Remote.NextID
+		c.Remote.Segments = append(c.Remote.Segments, s)
+	}
+	for _, id := range replicas {
+		b := c.Brokers[id]
+		b.Log = cloneLog(init.Log)
+		b.LeaderEpoch = init.LeaderEpoch
+	}
+	for _, s := range init.Log.Segments {
+		for _, bt := range s.Batches {
+			c.nextOrigin = max(c.nextOrigin, bt.Origin)
+		}
+	}
+	for _, s := range init.RemoteSegments {
+		for _, bt := range s.Batches {
+			c.nextOrigin = max(c.nextOrigin, bt.Origin)
+		}
+	}
+	leader := c.Brokers[replicas[0]]
+	leader.HighestRemote = init.HighestRemote
+	c.becomeLeader(leader)
+	for _, id := range replicas[1:] {
+		c.becomeFollower(c.Brokers[id])
+	}
+	return c
+}
+
+func cloneLog(l Log) Log {
+	out := l
+	out.Segments = slices.Clone(l.Segments)
+	for i := range out.Segments {
+		out.Segments[i].Batches = slices.Clip(out.Segments[i].Batches)
+	}
+	out.Epochs = slices.Clone(l.Epochs)
+	out.Producers = slices.Clone(l.Producers)
+	return out
+}
+
+// Leader returns the current leader broker, nil when the partition is offline.
+func (c *Cluster) Leader() *Broker {
+	if c.Ctrl.Leader < 0 {
+		return nil
+	}
+	return c.Brokers[c.Ctrl.Leader]
+}
+
+func (c *Cluster) notef(format string, args ...any) {
+	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
+}
+
+func (c *Cluster) send(m Message) {
+	c.Out = append(c.Out, Effect{Kind: EffSend, Msg: m})
+}
+
+func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
+	c.Out = append(c.Out, Effect{Kind: EffSetTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}, After: d})
+}
+
+func (c *Cluster) cancelTimer(b *Broker, k TimerKind, peer int) {
+	c.Out = append(c.Out, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}})
+}
+
+func (c *Cluster) startRemote(op RemoteOp) uint64 {
+	c.nextOp++
+	op.ID = c.nextOp
+	c.Out = append(c.Out, Effect{Kind: EffRemote, Remote: op})
+	return op.ID
+}
+
+// Tiered reports whether the topic has remote storage enabled.
+func (c *Cluster) Tiered() bool { return c.Cfg.RemoteStorageEnable }
+
+// Deliver hands message m to its destination broker. Messages to a crashed
+// broker are dropped (the sender's request timer covers it).
+func (c *Cluster) Deliver(m Message) {
+	b := c.Brokers[m.To]
+	if !b.Up {
+		c.notef("b%d down: dropped %s", b.ID, m.String())
+		return
+	}
+	switch m.Kind {
+	case MsgFetch:
+		c.handleFetch(b, m)
+	case MsgListOffsets:
+		c.handleListOffsets(b, m)
+	case MsgEpochEnd:
+		c.handleEpochEnd(b, m)
+	case MsgFetchResp, MsgListOffsetsResp, MsgEpochEndResp:
+		c.handleResponse(b, m)
+	}
+}
+
+// Fire runs the timer k.
+func (c *Cluster) Fire(k TimerKey) {
+	b := c.Brokers[k.Broker]
+	if !b.Up {
+		return
+	}
+	switch k.Kind {
+	case TimerFetchBackoff:
+		c.onBackoffDone(b)
+	case TimerRequest:
+		c.onRequestTimeout(b)
+	case TimerParkedFetch:
+		c.answerParked(b, k.Peer)
+	case TimerISRExpire:
+		c.onISRExpire(b)
+	case TimerRLMCopy:
+		c.onRLMCopy(b)
+	case TimerRLMExpire:
+		c.onRLMExpire(b)
+	case TimerRLMFollower:
+		c.onRLMFollower(b)
+	case TimerRetention:
+		c.onRetentionCheck(b)
+	}
+}
+
+// RemoteDone completes remote operation op; failed is the caller's draw of a
+// random failure. An outage fails it too.
+func (c *Cluster) RemoteDone(op RemoteOp, failed bool) {
+	if int64(c.Now) < c.Remote.OutageUntilUs {
+		failed = true
+	}
+	b := c.Brokers[op.Broker]
+	switch op.Kind {
+	case RemoteUpload:
+		c.onUploadDone(b, op, failed)
+	case RemoteReadAux:
+		c.onAuxReadDone(b, op, failed)
+	case RemoteDelete:
+		c.onRemoteDeleteDone(op, failed)
+	case RemoteRead:
+	}
+}

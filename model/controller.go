@@ -1,0 +1,176 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// AddReplica assigns an empty replica of the partition to broker id
+// (reassignment); it starts fetching from the leader at once.
+func (c *Cluster) AddReplica(id int) error {
+	b := c.Brokers[id]
+	if c.Ctrl.IsReplica(id) {
+		return fmt.Errorf("b%d is already a replica", id)
+	}
+	c.Ctrl.Replicas = append(c.Ctrl.Replicas, id)
+	b.Log = NewLog(0)
+	b.HighestRemote = -1
+	b.Stats = ReplicaStats{Added: true, AddedAt: c.Now}
+	b.fetch.bootstrapping = true
+	if b.Up && c.Ctrl.Leader >= 0 {
+		c.becomeFollower(b)
+	}
+	return nil
+}
+
+// ElectLeader makes broker id the leader. A clean election needs id alive
+// and in the ISR; an unclean one (any live replica) needs
+// unclean.leader.election.enable. It returns why it refused.
+func (c *Cluster) ElectLeader(id int) error {
+	b := c.Brokers[id]
+	switch {
+	case !c.Ctrl.IsReplica(id):
+		return fmt.Errorf("b%d is not a replica", id)
+	case !b.Up:
+		return fmt.Errorf("b%d is down", id)
+	case c.Ctrl.Leader == id:
+		return fmt.Errorf("b%d is already the leader", id)
+	case !c.Ctrl.InISR(id) && !c.Cfg.UncleanLeaderElectionEnable:
+		return fmt.Errorf("b%d is not in the ISR %v", id, c.Ctrl.ISR)
+	}
+	c.elect(id)
+	return nil
+}
+
+// elect installs id as leader with a new epoch and tells every live replica.
+func (c *Cluster) elect(id int) {
+	if !c.Ctrl.InISR(id) {
+		c.Ctrl.ISR = []int{id}
+		c.Ctrl.Unclean++
+		c.notef("unclean election of b%d", id)
+	}
+	c.Ctrl.Leader = id
+	c.Ctrl.LeaderEpoch++
+	c.becomeLeader(c.Brokers[id])
+	for _, r := range c.Ctrl.Replicas {
+		if r != id && c.Brokers[r].Up {
+			c.becomeFollower(c.Brokers[r])
+		}
+	}
+}
+
+// Crash stops broker id: its memory (HRO, fetcher, leader state, metadata
+// readiness) is lost, its disk (the log) is kept. The controller drops it
+// from the ISR and elects a new leader if it led.
+func (c *Cluster) Crash(id int) error {
+	b := c.Brokers[id]
+	if !b.Up {
+		return fmt.Errorf("b%d is already down", id)
+	}
+	c.resignLeadership(b)
+	c.stopFetcher(b)
+	c.cancelAllTimers(b)
+	b.Up, b.Role, b.Leader = false, RoleNone, -1
+	b.Incarnation++
+	b.HighestRemote = -1
+	b.MetadataReadyAt = 0
+	if !c.Ctrl.IsReplica(id) {
+		return nil
+	}
+	if len(c.Ctrl.ISR) > 1 || c.Ctrl.Leader != id {
+		c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(r int) bool { return r == id })
+	}
+	if c.Ctrl.Leader != id {
+		return nil
+	}
+	c.Ctrl.Leader = -1
+	for _, r := range c.Ctrl.Replicas {
+		if c.Ctrl.InISR(r) && c.Brokers[r].Up {
+			c.elect(r)
+			return nil
+		}
+	}
+	if c.Cfg.UncleanLeaderElectionEnable {
+		for _, r := range c.Ctrl.Replicas {
+			if c.Brokers[r].Up {
+				c.elect(r)
+				return nil
+			}
+		}
+	}
+	c.notef("partition offline: no live ISR member (ISR %v)", c.Ctrl.ISR)
+	return nil
+}
+
+func (c *Cluster) cancelAllTimers(b *Broker) {
+	for k := TimerKind(0); k < NumTimerKinds; k++ {
+		if k == TimerParkedFetch {
+			for p := range c.Brokers {
+				c.cancelTimer(b, k, p)
+			}
+			continue
+		}
+		c.cancelTimer(b, k, 0)
+	}
+}
+
+// Restart brings broker id back with the log it had on disk. It leads if
+// the partition is offline and it may be elected; otherwise it follows.
+func (c *Cluster) Restart(id int) error {
+	b := c.Brokers[id]
+	if b.Up {
+		return fmt.Errorf("b%d is already up", id)
+	}
+	b.Up = true
+	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
+	if !c.Ctrl.IsReplica(id) {
+		return nil
+	}
+	if c.Ctrl.Leader < 0 && (c.Ctrl.InISR(id) || c.Cfg.UncleanLeaderElectionEnable) {
+		c.elect(id)
+		return nil
+	}
+	if c.Ctrl.Leader >= 0 {
+		c.becomeFollower(b)
+	}
+	return nil
+}
+
+// DeleteRecords raises the leader's log start offset to before (at most HW).
+func (c *Cluster) DeleteRecords(before int64) error {
+	b := c.Leader()
+	if b == nil {
+		return fmt.Errorf("partition offline")
+	}
+	if !b.Log.IncrementLogStart(before) {
+		return fmt.Errorf("log start offset already %d", b.Log.LogStart)
+	}
+	c.notef("b%d delete-records: lso=%d llso=%d", b.ID, b.Log.LogStart, b.Log.LocalLogStart)
+	return nil
+}
+
+// RemoteOutage fails every remote operation that completes before until.
+func (c *Cluster) RemoteOutage(untilUs int64) {
+	c.Remote.OutageUntilUs = max(c.Remote.OutageUntilUs, untilUs)
+}
+
+// Consume reads from offset from up to HW on the leader and records how many
+// bytes came from its disk and how many from remote storage.
+func (c *Cluster) Consume(from int64) (ConsumeStats, error) {
+	b := c.Leader()
+	if b == nil {
+		return ConsumeStats{}, fmt.Errorf("partition offline")
+	}
+	l := &b.Log
+	from = max(from, l.LogStart)
+	st := ConsumeStats{AtMs: c.Now.Ms(), Broker: b.ID, FromOffset: from, ToOffset: l.HighWatermark}
+	if from < l.HighWatermark {
+		remoteEnd := min(l.LocalLogStart, l.HighWatermark)
+		if from < remoteEnd {
+			st.RemoteBytes = (remoteEnd - from) * c.Cfg.RecordBytes
+		}
+		st.LocalBytes = (l.HighWatermark - max(from, l.LocalLogStart)) * c.Cfg.RecordBytes
+	}
+	c.Consumes = append(c.Consumes, st)
+	return st, nil
+}

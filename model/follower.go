@@ -1,0 +1,307 @@
+package model
+
+// fetchPhase is where a follower's fetcher is.
+type fetchPhase uint8
+
+const (
+	phaseIdle fetchPhase = iota
+	phaseFetch
+	phaseListOffsets
+	phaseEpochEnd
+	phaseAuxRead
+	phaseBackoff
+)
+
+// fetcher is a follower's replica fetcher for the partition.
+type fetcher struct {
+	phase fetchPhase
+	reqID uint64
+	query *TierQuery // set while deciding after OOR/OMTS
+	aux   auxBuild
+	auxOp uint64
+	// bootstrapping is true for an added replica until it first receives records.
+	bootstrapping bool
+}
+
+// auxBuild is an auxiliary-state build in progress.
+type auxBuild struct {
+	start    int64
+	epoch    int32
+	logStart int64
+	path     Path
+	target   int32 // leader epoch of start-1
+	segment  uint64
+}
+
+// becomeFollower makes b follow the controller's current leader.
+func (c *Cluster) becomeFollower(b *Broker) {
+	c.resignLeadership(b)
+	c.stopFetcher(b)
+	b.Role, b.Leader, b.LeaderEpoch = RoleFollower, c.Ctrl.Leader, c.Ctrl.LeaderEpoch
+	if b.MetadataReadyAt < c.Now {
+		b.MetadataReadyAt = c.Now
+	}
+	if c.Tiered() {
+		c.setTimer(b, TimerRLMFollower, 0, c.Cfg.RLMTaskInterval)
+	}
+	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
+	c.sendFetch(b)
+}
+
+func (c *Cluster) stopFetcher(b *Broker) {
+	if b.fetch.phase == phaseBackoff {
+		c.cancelTimer(b, TimerFetchBackoff, 0)
+	} else if b.fetch.phase != phaseIdle {
+		c.cancelTimer(b, TimerRequest, 0)
+	}
+	b.fetch.phase, b.fetch.query, b.fetch.reqID, b.fetch.auxOp = phaseIdle, nil, 0, 0
+}
+
+// sendRequest sends m to the leader and arms the request timeout.
+func (c *Cluster) sendRequest(b *Broker, m Message, phase fetchPhase) {
+	c.nextReq++
+	m.From, m.To, m.ReqID, m.LeaderEpoch = b.ID, b.Leader, c.nextReq, b.LeaderEpoch
+	b.fetch.phase, b.fetch.reqID = phase, m.ReqID
+	c.send(m)
+	c.setTimer(b, TimerRequest, 0, c.Cfg.ReplicaSocketTimeout)
+}
+
+// sendFetch fetches from the follower's LEO.
+func (c *Cluster) sendFetch(b *Broker) {
+	if b.Role != RoleFollower || b.Leader < 0 {
+		b.fetch.phase = phaseIdle
+		return
+	}
+	b.fetch.query = nil
+	epoch := b.Log.LatestEpoch()
+	b.Stats.Fetches++
+	c.sendRequest(b, Message{Kind: MsgFetch, FetchOffset: b.Log.LogEnd, LastFetchedEpoch: epoch,
+		MaxBytes: c.Cfg.ReplicaFetchMaxBytes}, phaseFetch)
+}
+
+// backoff fails the current attempt; the fetcher retries after
+// replica.fetch.backoff.ms and decides afresh.
+func (c *Cluster) backoff(b *Broker, why RetryReason) {
+	if b.fetch.phase != phaseIdle && b.fetch.phase != phaseBackoff {
+		c.cancelTimer(b, TimerRequest, 0)
+	}
+	b.fetch.phase, b.fetch.query = phaseBackoff, nil
+	if b.fetch.bootstrapping {
+		b.Stats.Retries++
+		b.Stats.RetriesByReason[why]++
+	}
+	c.notef("b%d backs off (%s)", b.ID, why)
+	c.setTimer(b, TimerFetchBackoff, 0, c.Cfg.ReplicaFetchBackoff)
+}
+
+func (c *Cluster) onBackoffDone(b *Broker) {
+	if b.fetch.phase == phaseBackoff {
+		c.sendFetch(b)
+	}
+}
+
+func (c *Cluster) onRequestTimeout(b *Broker) {
+	if b.fetch.phase != phaseIdle && b.fetch.phase != phaseBackoff && b.fetch.phase != phaseAuxRead {
+		c.backoff(b, RetryTimeout)
+	}
+}
+
+// handleResponse routes a leader's answer to the fetcher; answers to a
+// request the fetcher no longer waits for are dropped.
+func (c *Cluster) handleResponse(b *Broker, m Message) {
+	if b.Role != RoleFollower || m.ReqID != b.fetch.reqID || b.fetch.phase == phaseBackoff {
+		return
+	}
+	c.cancelTimer(b, TimerRequest, 0)
+	if m.Err == ErrNotLeader || m.Err == ErrFencedLeaderEpoch || m.Err == ErrUnknownLeaderEpoch {
+		c.backoff(b, RetryLeaderError)
+		return
+	}
+	switch m.Kind {
+	case MsgFetchResp:
+		c.onFetchResponse(b, m)
+	case MsgListOffsetsResp:
+		b.fetch.query.setAnswer(m.Timestamp, m.Offset, m.Epoch)
+		c.decide(b)
+	case MsgEpochEndResp:
+		c.onEpochEnd(b, m)
+	}
+}
+
+func (c *Cluster) onFetchResponse(b *Broker, m Message) {
+	switch {
+	case m.Err == ErrOffsetOutOfRange || m.Err == ErrOffsetMovedToTieredStorage:
+		b.fetch.query = &TierQuery{Err: m.Err, LogEnd: b.Log.LogEnd, LastTiered: b.LastTieredEnable, Tiered: c.Tiered()}
+		c.decide(b)
+	case m.Diverging:
+		c.truncateOnDivergence(b, m.Epoch, m.Offset)
+		c.sendFetch(b)
+	default:
+		c.appendFetched(b, m)
+		c.sendFetch(b)
+	}
+}
+
+// truncateOnDivergence truncates to where the follower's and the leader's
+// histories part (KIP-320).
+func (c *Cluster) truncateOnDivergence(b *Broker, leaderEpoch int32, leaderEnd int64) {
+	epoch, end := b.Log.EndOffsetFor(leaderEpoch)
+	to := end
+	switch {
+	case epoch < 0:
+		to = b.Log.HighWatermark
+	case epoch == leaderEpoch:
+		to = min(end, leaderEnd)
+	}
+	c.notef("b%d truncates to %d (leader epoch %d ends at %d)", b.ID, to, leaderEpoch, leaderEnd)
+	b.Log.TruncateTo(to)
+}
+
+// appendFetched appends the records of a fetch response and follows the
+// leader's high watermark and log start offset.
+func (c *Cluster) appendFetched(b *Broker, m Message) {
+	l := &b.Log
+	for _, bt := range m.Batches {
+		if bt.Last() < l.LogEnd {
+			continue
+		}
+		if bt.Base < l.LogEnd {
+			if l.Empty() {
+				// The leader's log start is inside this batch: start the log
+				// at the batch (Kafka's UnexpectedAppendOffsetException path).
+				l.TruncateFullyAndStartAt(bt.Base, bt.Base)
+			} else {
+				bt = bt.Slice(l.LogEnd, bt.Last()+1)
+			}
+		}
+		l.Append(bt, c.Cfg.SegmentBytes)
+		b.Stats.BytesFromLeader += bt.Bytes
+	}
+	if len(m.Batches) > 0 && b.fetch.bootstrapping {
+		b.fetch.bootstrapping = false
+		if !b.Stats.StartSet {
+			b.Stats.StartOffset, b.Stats.StartSet = l.LocalLogStart, true
+		}
+	}
+	if hw := min(m.HighWatermark, l.LogEnd); hw > l.HighWatermark {
+		l.HighWatermark = hw
+	}
+	l.IncrementLogStart(m.LogStart)
+}
+
+// decide asks the profile what to do after OOR/OMTS and does it.
+func (c *Cluster) decide(b *Broker) {
+	q := b.fetch.query
+	d := c.Profile.Decide(q)
+	if d.Fallback {
+		c.notef("b%d EPUO below log start: falls back to the local-log-start rules", b.ID)
+	}
+	switch d.Kind {
+	case DecideAsk:
+		b.Stats.ListOffsets++
+		c.sendRequest(b, Message{Kind: MsgListOffsets, Timestamp: d.Ts}, phaseListOffsets)
+		b.fetch.query = q
+	case DecideRetry:
+		c.backoff(b, d.Reason)
+	case DecideTruncate:
+		c.notef("b%d truncates to leader end %d", b.ID, d.Offset)
+		b.Log.TruncateTo(d.Offset)
+		c.sendFetch(b)
+	case DecideStartAt:
+		c.position(b, d.Path)
+		c.notef("b%d truncates fully, starts at %d (%s)", b.ID, d.Offset, d.Path)
+		b.Log.TruncateFullyAndStartAt(d.Offset, d.LogStart)
+		c.sendFetch(b)
+	case DecideBuildAux:
+		c.startAuxBuild(b, d)
+	case DecideContinue:
+		c.sendFetch(b)
+	}
+}
+
+// position records how a bootstrapping follower was positioned.
+func (c *Cluster) position(b *Broker, p Path) {
+	if b.fetch.bootstrapping {
+		b.Stats.Path = p
+	}
+}
+
+// startAuxBuild begins building the auxiliary state for [d.LogStart,
+// d.Offset) (Kafka TierStateMachine.buildRemoteLogAuxState).
+func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
+	b.fetch.aux = auxBuild{start: d.Offset, epoch: d.Epoch, logStart: d.LogStart, path: d.Path, target: d.Epoch}
+	if c.Profile.AuxStateTrivial(d.Offset, d.LogStart) {
+		c.position(b, d.Path)
+		c.notef("b%d starts at %d (%s, nothing to rebuild)", b.ID, d.Offset, d.Path)
+		b.Log.TruncateFullyAndStartAt(d.Offset, d.LogStart)
+		c.sendFetch(b)
+		return
+	}
+	if d.Epoch > 0 {
+		// The epoch of start-1 may be an earlier one: ask where epoch-1 ended.
+		c.sendRequest(b, Message{Kind: MsgEpochEnd, Epoch: d.Epoch - 1}, phaseEpochEnd)
+		return
+	}
+	c.readAuxState(b)
+}
+
+func (c *Cluster) onEpochEnd(b *Broker, m Message) {
+	if m.Offset > b.fetch.aux.start-1 {
+		b.fetch.aux.target = b.fetch.aux.epoch
+	} else {
+		b.fetch.aux.target = m.Epoch
+	}
+	c.readAuxState(b)
+}
+
+// readAuxState finds the remote segment holding start-1 and reads its
+// leader-epoch checkpoint and producer snapshot.
+func (c *Cluster) readAuxState(b *Broker) {
+	a := &b.fetch.aux
+	if c.Now < b.MetadataReadyAt {
+		c.backoff(b, RetryMetadataNotReady)
+		return
+	}
+	seg, ok := c.Remote.Lookup(a.target, a.start-1)
+	if !ok {
+		c.notef("b%d no remote segment holds offset %d in epoch %d", b.ID, a.start-1, a.target)
+		c.backoff(b, RetryAuxUnavailable)
+		return
+	}
+	a.segment = seg.ID
+	bytes := int64(1024 + 16*(len(seg.Checkpt)+len(seg.Snapshot)))
+	b.fetch.phase = phaseAuxRead
+	b.fetch.auxOp = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteReadAux, Segment: seg.ID, Bytes: bytes})
+}
+
+func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
+	if !b.Up || b.fetch.phase != phaseAuxRead || op.ID != b.fetch.auxOp {
+		return
+	}
+	if failed {
+		c.backoff(b, RetryRemoteError)
+		return
+	}
+	i := c.Remote.Find(op.Segment)
+	if i < 0 || c.Remote.Segments[i].State != CopyFinished {
+		c.notef("b%d remote segment %d was deleted during the build", b.ID, op.Segment)
+		c.backoff(b, RetryAuxUnavailable)
+		return
+	}
+	seg := &c.Remote.Segments[i]
+	a := b.fetch.aux
+	next := seg.End + 1
+	c.position(b, a.path)
+	b.Log.TruncateFullyAndStartAt(next, a.logStart)
+	for _, e := range seg.Checkpt {
+		if e.StartOffset < next {
+			b.Log.Epochs = append(b.Log.Epochs, e)
+		}
+	}
+	b.Log.truncateEpochsFromStart(a.logStart)
+	b.Log.Producers = append([]ProducerEntry(nil), seg.Snapshot...)
+	b.Stats.AuxStateBuilds++
+	b.Stats.RemoteAuxBytes += op.Bytes
+	c.notef("b%d built aux state from remote segment [%d..%d], starts at %d (%s)", b.ID, seg.Base, seg.End, next, a.path)
+	c.sendFetch(b)
+}

@@ -1,0 +1,212 @@
+package model
+
+import (
+	"fmt"
+
+	"tierfetch/sim"
+)
+
+// Config is the partition's topic configuration, the brokers' replication
+// settings and the environment, with durations in virtual time.
+type Config struct {
+	SegmentBytes           int64
+	RecordBytes            int64
+	ReplicaFetchMaxBytes   int64
+	ReplicaFetchBackoff    sim.Duration
+	ReplicaFetchWaitMax    sim.Duration
+	ReplicaLagTimeMax      sim.Duration
+	RLMTaskInterval        sim.Duration
+	ReplicaSocketTimeout   sim.Duration
+	RetentionCheckInterval sim.Duration
+	RemoteMetadataReady    sim.Duration
+
+	RemoteStorageEnable         bool
+	RemoteLogCopyDisable        bool
+	RemoteLogDeleteOnDisable    bool
+	UncleanLeaderElectionEnable bool
+
+	LocalRetentionBytes int64 // -2: same as RetentionBytes
+	LocalRetentionMs    int64 // -2: same as RetentionMs
+	RetentionBytes      int64 // -1: unlimited
+	RetentionMs         int64 // -1: unlimited
+}
+
+// ErrCode is a protocol error code carried by a response.
+type ErrCode uint8
+
+// Error codes, named as Kafka names them.
+const (
+	ErrNone ErrCode = iota
+	ErrOffsetOutOfRange
+	ErrOffsetMovedToTieredStorage
+	ErrNotLeader
+	ErrFencedLeaderEpoch
+	ErrUnknownLeaderEpoch
+)
+
+var errNames = [...]string{"NONE", "OOR", "OMTS", "NOT_LEADER", "FENCED_EPOCH", "UNKNOWN_EPOCH"}
+
+func (e ErrCode) String() string { return errNames[e] }
+
+// MsgKind says what a Message is.
+type MsgKind uint8
+
+// Message kinds: requests a follower sends its leader, and their answers.
+const (
+	MsgFetch MsgKind = iota
+	MsgFetchResp
+	MsgListOffsets
+	MsgListOffsetsResp
+	MsgEpochEnd // OffsetsForLeaderEpoch
+	MsgEpochEndResp
+)
+
+var msgNames = [...]string{"fetch", "fetch-resp", "list-offsets", "list-offsets-resp", "epoch-end", "epoch-end-resp"}
+
+func (k MsgKind) String() string { return msgNames[k] }
+
+// ListOffsets timestamps.
+const (
+	ListLatest                int64 = -1 // log end offset
+	ListEarliest              int64 = -2 // log start offset
+	ListEarliestLocal         int64 = -4 // local log start offset
+	ListEarliestPendingUpload int64 = -6 // first offset not yet tiered
+)
+
+// Message is one request or response between two brokers. Only the fields of
+// its Kind are set.
+type Message struct {
+	Kind        MsgKind
+	From, To    int
+	ReqID       uint64
+	LeaderEpoch int32 // the sender's current leader epoch
+	Err         ErrCode
+
+	FetchOffset      int64 // fetch
+	LastFetchedEpoch int32 // fetch
+	MaxBytes         int64 // fetch
+	Batches          []Batch
+	HighWatermark    int64 // fetch-resp
+	LogStart         int64 // fetch-resp
+	Diverging        bool  // fetch-resp: Epoch/Offset give the leader's end of the follower's last epoch
+	Timestamp        int64 // list-offsets
+	Epoch            int32 // list-offsets-resp, epoch-end, epoch-end-resp, diverging
+	Offset           int64 // list-offsets-resp, epoch-end-resp, diverging
+}
+
+// WireBytes is the message's size on the wire: records plus a fixed header.
+func (m *Message) WireBytes() int64 {
+	n := int64(64)
+	for _, b := range m.Batches {
+		n += b.Bytes
+	}
+	return n
+}
+
+// String prints the message on one line.
+func (m *Message) String() string {
+	s := fmt.Sprintf("b%d->b%d %s", m.From, m.To, m.Kind)
+	switch m.Kind {
+	case MsgFetch:
+		s += fmt.Sprintf("(%d) lastEpoch=%d", m.FetchOffset, m.LastFetchedEpoch)
+	case MsgFetchResp:
+		if m.Err != ErrNone {
+			return s + " " + m.Err.String()
+		}
+		if m.Diverging {
+			return s + fmt.Sprintf(" diverging epoch=%d end=%d", m.Epoch, m.Offset)
+		}
+		n := int64(0)
+		if len(m.Batches) > 0 {
+			n = m.Batches[len(m.Batches)-1].Last() + 1 - m.Batches[0].Base
+		}
+		s += fmt.Sprintf(" records=%d hw=%d lso=%d", n, m.HighWatermark, m.LogStart)
+	case MsgListOffsets:
+		s += fmt.Sprintf("(%d)", m.Timestamp)
+	case MsgListOffsetsResp:
+		s += fmt.Sprintf("(%d) offset=%d epoch=%d", m.Timestamp, m.Offset, m.Epoch)
+	case MsgEpochEnd:
+		s += fmt.Sprintf("(epoch=%d)", m.Epoch)
+	case MsgEpochEndResp:
+		s += fmt.Sprintf(" epoch=%d end=%d", m.Epoch, m.Offset)
+	}
+	if m.Err != ErrNone {
+		s += " " + m.Err.String()
+	}
+	return s
+}
+
+// TimerKind names one timer of a broker; a broker has at most one timer of
+// each (kind, peer) pending.
+type TimerKind uint8
+
+// Timers.
+const (
+	TimerFetchBackoff TimerKind = iota // follower: retry after replica.fetch.backoff.ms
+	TimerRequest                       // follower: the pending request timed out
+	TimerParkedFetch                   // leader: a parked fetch from Peer waited long enough
+	TimerISRExpire                     // leader: check for lagging ISR members
+	TimerRLMCopy                       // leader: RLM copy task run
+	TimerRLMExpire                     // leader: RLM expiration task run
+	TimerRLMFollower                   // follower: refresh highest remote offset
+	TimerRetention                     // any replica: local retention check
+	NumTimerKinds
+)
+
+var timerNames = [...]string{"fetch-backoff", "request-timeout", "parked-fetch", "isr-expire", "rlm-copy", "rlm-expire", "rlm-follower", "retention"}
+
+func (k TimerKind) String() string { return timerNames[k] }
+
+// TimerKey names a timer.
+type TimerKey struct {
+	Broker int
+	Kind   TimerKind
+	Peer   int // only for TimerParkedFetch
+}
+
+// RemoteOpKind says what a remote-storage operation does.
+type RemoteOpKind uint8
+
+// Remote operations.
+const (
+	RemoteUpload  RemoteOpKind = iota // copy a segment with its metadata
+	RemoteReadAux                     // read a segment's epoch checkpoint and producer snapshot
+	RemoteRead                        // a consumer reads records from a remote segment
+	RemoteDelete                      // delete an expired segment
+)
+
+var remoteOpNames = [...]string{"upload", "read-aux", "read", "delete"}
+
+func (k RemoteOpKind) String() string { return remoteOpNames[k] }
+
+// RemoteOp is one operation against remote storage; its completion comes
+// back as Cluster.RemoteDone with the same ID.
+type RemoteOp struct {
+	ID      uint64
+	Broker  int
+	Kind    RemoteOpKind
+	Segment uint64 // remote segment id
+	Bytes   int64
+}
+
+// EffectKind says what an Effect asks of the caller.
+type EffectKind uint8
+
+// Effects.
+const (
+	EffSend EffectKind = iota
+	EffSetTimer
+	EffCancelTimer
+	EffRemote
+)
+
+// Effect is one output of a step: a message to send, a timer to set (replacing
+// any pending timer with the same key) or cancel, or a remote operation to
+// start. The caller drains Cluster.Out after every input.
+type Effect struct {
+	Kind   EffectKind
+	Msg    Message
+	Timer  TimerKey
+	After  sim.Duration
+	Remote RemoteOp
+}

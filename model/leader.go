@@ -1,0 +1,311 @@
+package model
+
+import (
+	"math"
+	"slices"
+
+	"tierfetch/sim"
+)
+
+// leaderState is what a leader keeps in memory about its followers and its
+// RLM tasks; it is rebuilt on every becomeLeader.
+type leaderState struct {
+	followers []followerView // indexed by broker id
+	// copy task
+	copySeeded bool   // the task's first run has set HRO from remote metadata
+	uploading  uint64 // remote op id of the upload in flight, 0 when none
+	uploadSeg  uint64 // remote segment id being uploaded
+	// epochStart is the offset where this leader's epoch began.
+	epochStart int64
+}
+
+type followerView struct {
+	fetchOffset        int64 // the follower's LEO as its last fetch said
+	lastCaughtUpAt     sim.Time
+	lastFetchLeaderEnd int64
+	lastFetchAt        sim.Time
+	parked             *Message
+}
+
+// becomeLeader makes b the leader in the controller's current epoch.
+func (c *Cluster) becomeLeader(b *Broker) {
+	c.stopFetcher(b)
+	b.Role, b.Leader, b.LeaderEpoch = RoleLeader, b.ID, c.Ctrl.LeaderEpoch
+	b.Log.AssignEpoch(c.Ctrl.LeaderEpoch)
+	b.lead = leaderState{followers: make([]followerView, len(c.Brokers)), epochStart: b.Log.LogEnd}
+	for i := range b.lead.followers {
+		b.lead.followers[i] = followerView{fetchOffset: -1, lastCaughtUpAt: c.Now, lastFetchLeaderEnd: math.MaxInt64}
+	}
+	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
+	c.notef("b%d becomes leader epoch=%d lso=%d llso=%d hw=%d leo=%d hro=%d", b.ID, b.LeaderEpoch,
+		b.Log.LogStart, b.Log.LocalLogStart, b.Log.HighWatermark, b.Log.LogEnd, b.HighestRemote)
+	c.cancelTimer(b, TimerRLMFollower, 0)
+	c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
+	c.startTieringTasks(b)
+	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
+	c.maybeAdvanceHighWatermark(b)
+}
+
+// startTieringTasks schedules the RLM copy and expiration tasks of a leader
+// (Kafka schedules them with no initial delay).
+func (c *Cluster) startTieringTasks(b *Broker) {
+	if !c.Tiered() {
+		return
+	}
+	b.lead.copySeeded = false
+	c.setTimer(b, TimerRLMCopy, 0, 0)
+	c.setTimer(b, TimerRLMExpire, 0, 0)
+}
+
+// resignLeadership ends b's leader role: parked fetches and leader timers go.
+func (c *Cluster) resignLeadership(b *Broker) {
+	if b.Role != RoleLeader {
+		return
+	}
+	for id := range b.lead.followers {
+		if b.lead.followers[id].parked != nil {
+			c.cancelTimer(b, TimerParkedFetch, id)
+		}
+	}
+	b.lead = leaderState{}
+	for _, k := range []TimerKind{TimerISRExpire, TimerRLMCopy, TimerRLMExpire} {
+		c.cancelTimer(b, k, 0)
+	}
+	b.Role = RoleNone
+}
+
+// handleFetch answers a follower's fetch (Kafka ReplicaManager.fetchMessages
+// for a replica).
+func (c *Cluster) handleFetch(b *Broker, m Message) {
+	resp := Message{Kind: MsgFetchResp, From: b.ID, To: m.From, ReqID: m.ReqID, LeaderEpoch: b.LeaderEpoch}
+	if err := c.checkLeaderEpoch(b, m.LeaderEpoch); err != ErrNone {
+		resp.Err = err
+		c.send(resp)
+		return
+	}
+	if epoch, end, diverged := c.divergence(b, m); diverged {
+		resp.Diverging, resp.Epoch, resp.Offset = true, epoch, end
+		c.send(resp)
+		return
+	}
+	l := &b.Log
+	o := m.FetchOffset
+	switch {
+	case o > l.LogEnd || o < l.LogStart:
+		resp.Err = ErrOffsetOutOfRange
+	case o < l.LocalLogStart && c.Tiered():
+		resp.Err = ErrOffsetMovedToTieredStorage
+	case o < l.LocalLogStart:
+		resp.Err = ErrOffsetOutOfRange
+	}
+	if resp.Err != ErrNone {
+		c.send(resp)
+		return
+	}
+	c.updateFollowerFetch(b, m.From, o)
+	if o == l.LogEnd && c.Cfg.ReplicaFetchWaitMax > 0 {
+		mm := m
+		b.lead.followers[m.From].parked = &mm
+		c.setTimer(b, TimerParkedFetch, m.From, c.Cfg.ReplicaFetchWaitMax)
+		return
+	}
+	c.answerFetch(b, m)
+}
+
+func (c *Cluster) checkLeaderEpoch(b *Broker, epoch int32) ErrCode {
+	switch {
+	case b.Role != RoleLeader:
+		return ErrNotLeader
+	case epoch < b.LeaderEpoch:
+		return ErrFencedLeaderEpoch
+	case epoch > b.LeaderEpoch:
+		return ErrUnknownLeaderEpoch
+	}
+	return ErrNone
+}
+
+// divergence applies KIP-320: the follower's last fetched epoch must end on
+// the leader at or after the fetch offset.
+func (c *Cluster) divergence(b *Broker, m Message) (int32, int64, bool) {
+	if m.LastFetchedEpoch < 0 || m.FetchOffset == 0 {
+		return 0, 0, false
+	}
+	epoch, end := b.Log.EndOffsetFor(m.LastFetchedEpoch)
+	if epoch < 0 {
+		// The leader no longer knows that epoch (its cache was truncated from
+		// the start): nothing to compare, the offset checks decide.
+		return 0, 0, false
+	}
+	if epoch < m.LastFetchedEpoch || end < m.FetchOffset {
+		return epoch, end, true
+	}
+	return 0, 0, false
+}
+
+// answerFetch sends records from m.FetchOffset.
+func (c *Cluster) answerFetch(b *Broker, m Message) {
+	l := &b.Log
+	resp := Message{Kind: MsgFetchResp, From: b.ID, To: m.From, ReqID: m.ReqID, LeaderEpoch: b.LeaderEpoch,
+		HighWatermark: l.HighWatermark, LogStart: l.LogStart}
+	if m.FetchOffset < l.LocalLogStart || m.FetchOffset > l.LogEnd {
+		// The log moved while the fetch was parked: let the follower retry.
+		resp.Err = ErrOffsetOutOfRange
+		if m.FetchOffset >= l.LogStart && m.FetchOffset < l.LocalLogStart && c.Tiered() {
+			resp.Err = ErrOffsetMovedToTieredStorage
+		}
+	} else if m.FetchOffset < l.LogEnd {
+		resp.Batches = l.Read(m.FetchOffset, m.MaxBytes)
+	}
+	c.send(resp)
+}
+
+// answerParked completes follower peer's parked fetch.
+func (c *Cluster) answerParked(b *Broker, peer int) {
+	if b.Role != RoleLeader || b.lead.followers[peer].parked == nil {
+		return
+	}
+	m := *b.lead.followers[peer].parked
+	b.lead.followers[peer].parked = nil
+	c.answerFetch(b, m)
+}
+
+// wakeParked answers every parked fetch after new records arrived.
+func (c *Cluster) wakeParked(b *Broker) {
+	for id := range b.lead.followers {
+		if b.lead.followers[id].parked != nil {
+			c.cancelTimer(b, TimerParkedFetch, id)
+			c.answerParked(b, id)
+		}
+	}
+}
+
+// updateFollowerFetch records follower f's position, expands the ISR when it
+// caught up and advances the high watermark.
+func (c *Cluster) updateFollowerFetch(b *Broker, f int, offset int64) {
+	v := &b.lead.followers[f]
+	if offset >= b.Log.LogEnd {
+		v.lastCaughtUpAt = max(v.lastCaughtUpAt, c.Now)
+	} else if offset >= v.lastFetchLeaderEnd {
+		v.lastCaughtUpAt = max(v.lastCaughtUpAt, v.lastFetchAt)
+	}
+	v.fetchOffset, v.lastFetchLeaderEnd, v.lastFetchAt = offset, b.Log.LogEnd, c.Now
+	if !c.Ctrl.InISR(f) && offset >= b.Log.HighWatermark && offset >= b.lead.epochStart {
+		c.expandISR(b, f)
+	}
+	c.maybeAdvanceHighWatermark(b)
+}
+
+// maybeAdvanceHighWatermark raises HW to the smallest LEO in the ISR and
+// reports whether it moved.
+func (c *Cluster) maybeAdvanceHighWatermark(b *Broker) bool {
+	hw := b.Log.LogEnd
+	for _, id := range c.Ctrl.ISR {
+		if id == b.ID {
+			continue
+		}
+		hw = min(hw, b.lead.followers[id].fetchOffset)
+	}
+	if hw <= b.Log.HighWatermark {
+		return false
+	}
+	b.Log.HighWatermark = hw
+	return true
+}
+
+func (c *Cluster) expandISR(b *Broker, f int) {
+	c.Ctrl.ISR = append(c.Ctrl.ISR, f)
+	slices.Sort(c.Ctrl.ISR)
+	c.notef("b%d joins ISR %v (leader b%d hw=%d)", f, c.Ctrl.ISR, b.ID, b.Log.HighWatermark)
+	st := &c.Brokers[f].Stats
+	if st.Added && !st.CaughtUp {
+		st.CaughtUp, st.CaughtUpAt = true, c.Now
+		if !st.StartSet {
+			st.StartOffset, st.StartSet = c.Brokers[f].Log.LocalLogStart, true
+		}
+	}
+}
+
+// onISRExpire drops followers that have not caught up within
+// replica.lag.time.max.ms.
+func (c *Cluster) onISRExpire(b *Broker) {
+	c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
+	var out []int
+	for _, id := range c.Ctrl.ISR {
+		if id != b.ID && c.Now.Sub(b.lead.followers[id].lastCaughtUpAt) > c.Cfg.ReplicaLagTimeMax {
+			out = append(out, id)
+		}
+	}
+	if len(out) == 0 {
+		return
+	}
+	c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(id int) bool { return slices.Contains(out, id) })
+	c.notef("b%d shrinks ISR to %v (dropped %v)", b.ID, c.Ctrl.ISR, out)
+	c.maybeAdvanceHighWatermark(b)
+}
+
+// handleListOffsets answers ListOffsets for timestamps -1, -2, -4 and -6.
+func (c *Cluster) handleListOffsets(b *Broker, m Message) {
+	resp := Message{Kind: MsgListOffsetsResp, From: b.ID, To: m.From, ReqID: m.ReqID, LeaderEpoch: b.LeaderEpoch, Timestamp: m.Timestamp}
+	if resp.Err = c.checkLeaderEpoch(b, m.LeaderEpoch); resp.Err == ErrNone {
+		resp.Offset, resp.Epoch = c.listOffset(b, m.Timestamp)
+	}
+	c.send(resp)
+}
+
+// listOffset returns the leader's answer to one ListOffsets timestamp and the
+// leader epoch of that offset.
+func (c *Cluster) listOffset(b *Broker, ts int64) (int64, int32) {
+	l := &b.Log
+	var o int64
+	switch ts {
+	case ListLatest:
+		return l.LogEnd, l.LatestEpoch()
+	case ListEarliest:
+		o = l.LogStart
+	case ListEarliestLocal:
+		o = l.LocalLogStart
+		if !c.Tiered() {
+			o = l.LogStart
+		}
+	case ListEarliestPendingUpload:
+		o = c.Profile.EarliestPendingUploadOffset(c, b)
+		if o < 0 {
+			return -1, -1
+		}
+	default:
+		panic("model: unknown ListOffsets timestamp")
+	}
+	if o >= l.LogEnd {
+		return o, l.LatestEpoch()
+	}
+	return o, l.EpochAt(o)
+}
+
+// handleEpochEnd answers OffsetsForLeaderEpoch.
+func (c *Cluster) handleEpochEnd(b *Broker, m Message) {
+	resp := Message{Kind: MsgEpochEndResp, From: b.ID, To: m.From, ReqID: m.ReqID, LeaderEpoch: b.LeaderEpoch}
+	if resp.Err = c.checkLeaderEpoch(b, m.LeaderEpoch); resp.Err == ErrNone {
+		resp.Epoch, resp.Offset = b.Log.EndOffsetFor(m.Epoch)
+	}
+	c.send(resp)
+}
+
+// Produce appends records to the leader with acks=all as one batch from one
+// of the workload's producers (chosen by the caller). It reports false when
+// the partition has no leader.
+func (c *Cluster) Produce(records int64, producer int) bool {
+	b := c.Leader()
+	if b == nil || !b.Up || records <= 0 {
+		return false
+	}
+	p := &c.producers[producer%len(c.producers)]
+	c.nextOrigin++
+	bt := Batch{Base: b.Log.LogEnd, Count: records, Bytes: records * c.Cfg.RecordBytes, Epoch: b.LeaderEpoch,
+		ProducerID: p.id, Seq: p.nextSeq, Origin: c.nextOrigin, TsMs: c.Now.Ms()}
+	p.nextSeq += records
+	b.Log.Append(bt, c.Cfg.SegmentBytes)
+	c.notef("b%d append %v leo=%d", b.ID, bt, b.Log.LogEnd)
+	c.maybeAdvanceHighWatermark(b)
+	c.wakeParked(b)
+	return true
+}

@@ -1,0 +1,201 @@
+package model
+
+import "fmt"
+
+// Batch is a run of records appended together: offsets [Base, Base+Count).
+// Every record of a batch has the same leader epoch and producer; record i
+// has sequence Seq+i. A batch may be split into pieces at record boundaries
+// (a fetch bounded by bytes takes a prefix); a piece keeps Origin, the id of
+// the batch it came from, so replicas can be compared record by record.
+type Batch struct {
+	Base       int64
+	Count      int64
+	Bytes      int64
+	Epoch      int32
+	ProducerID int64 // 0: not an idempotent producer
+	Seq        int64 // sequence of the first record
+	Origin     uint64
+	TsMs       int64 // append time on the leader that wrote it
+}
+
+// Last returns the offset of the batch's last record.
+func (b Batch) Last() int64 { return b.Base + b.Count - 1 }
+
+// Slice returns the piece of b holding offsets [from, to); from and to must
+// lie within b.
+func (b Batch) Slice(from, to int64) Batch {
+	if from < b.Base || to > b.Base+b.Count || from >= to {
+		panic(fmt.Sprintf("model: slice [%d,%d) outside batch %v", from, to, b))
+	}
+	perRecord := b.Bytes / b.Count
+	p := b
+	p.Base, p.Count = from, to-from
+	p.Seq = b.Seq + (from - b.Base)
+	p.Bytes = perRecord * p.Count
+	if to == b.Base+b.Count { // the last piece takes the rounding remainder
+		p.Bytes = b.Bytes - perRecord*(from-b.Base)
+	}
+	return p
+}
+
+// continues reports whether c is the next piece of the same batch as b.
+func (b Batch) continues(c Batch) bool {
+	return b.Origin == c.Origin && b.Last()+1 == c.Base && b.Epoch == c.Epoch
+}
+
+// String prints the batch on one line.
+func (b Batch) String() string {
+	return fmt.Sprintf("[%d..%d]e%d p%d/%d #%d", b.Base, b.Last(), b.Epoch, b.ProducerID, b.Seq, b.Origin)
+}
+
+// EpochEntry is one entry of a leader-epoch cache: Epoch began at StartOffset.
+type EpochEntry struct {
+	Epoch       int32
+	StartOffset int64
+}
+
+// ProducerEntry is one producer's state: its last sequence and offset.
+type ProducerEntry struct {
+	ProducerID int64
+	LastSeq    int64
+	LastOffset int64
+}
+
+// Segment is one local log segment: offsets [Base, End], End = Base-1 when
+// empty. Batches are never modified in place once appended: truncation
+// clips the slice's capacity so a later append copies, which lets fetch
+// responses and remote uploads share batch slices safely.
+type Segment struct {
+	Base     int64
+	End      int64
+	Bytes    int64
+	MaxTsMs  int64
+	Batches  []Batch
+	Snapshot []ProducerEntry // producer state at End, taken when the segment rolled
+}
+
+// Log is one replica's copy of the partition: its local segments, its offsets,
+// its leader-epoch cache and its producer state.
+//
+// Invariant: LogStart <= LocalLogStart <= HighWatermark <= LogEnd.
+type Log struct {
+	LogStart      int64
+	LocalLogStart int64
+	HighWatermark int64
+	LogEnd        int64
+	Segments      []Segment // the last one is active
+	Epochs        []EpochEntry
+	Producers     []ProducerEntry // sorted by ProducerID
+	// Gen rises whenever records below LogEnd are removed or the log is
+	// restarted, so observers can tell an append from a rewrite.
+	Gen uint64
+}
+
+// NewLog returns an empty log starting at offset start.
+func NewLog(start int64) Log {
+	return Log{LogStart: start, LocalLogStart: start, HighWatermark: start, LogEnd: start,
+		Segments: []Segment{{Base: start, End: start - 1}}}
+}
+
+// Empty reports whether the log holds no local records.
+func (l *Log) Empty() bool { return l.LocalLogStart == l.LogEnd }
+
+// LocalBytes returns the bytes held in local segments.
+func (l *Log) LocalBytes() int64 {
+	var n int64
+	for i := range l.Segments {
+		n += l.Segments[i].Bytes
+	}
+	return n
+}
+
+// active returns the active segment.
+func (l *Log) active() *Segment { return &l.Segments[len(l.Segments)-1] }
+
+// Append appends b at LogEnd, rolling the active segment when b would take it
+// past segmentBytes. A piece continuing the previous batch is merged into it
+// so memory grows with batches, not with fetches.
+func (l *Log) Append(b Batch, segmentBytes int64) {
+	if b.Base != l.LogEnd {
+		panic(fmt.Sprintf("model: append %v at log end %d", b, l.LogEnd))
+	}
+	for b.Count > 0 {
+		seg := l.active()
+		if seg.Bytes > 0 && seg.Bytes+b.Bytes > segmentBytes {
+			room := (segmentBytes - seg.Bytes) / (b.Bytes / b.Count)
+			if room > 0 && room < b.Count {
+				l.appendToActive(b.Slice(b.Base, b.Base+room))
+				b = b.Slice(b.Base+room, b.Base+b.Count)
+			}
+			l.roll()
+			continue
+		}
+		l.appendToActive(b)
+		return
+	}
+}
+
+func (l *Log) appendToActive(b Batch) {
+	seg := l.active()
+	if n := len(seg.Batches); n > 0 && seg.Batches[n-1].continues(b) {
+		prev := seg.Batches[n-1]
+		prev.Count += b.Count
+		prev.Bytes += b.Bytes
+		prev.TsMs = max(prev.TsMs, b.TsMs)
+		seg.Batches = append(seg.Batches[:n-1:n-1], prev) // copy: never write a shared slot
+	} else {
+		seg.Batches = append(seg.Batches, b)
+	}
+	seg.End = b.Last()
+	seg.Bytes += b.Bytes
+	seg.MaxTsMs = max(seg.MaxTsMs, b.TsMs)
+	l.LogEnd = b.Last() + 1
+	if n := len(l.Epochs); n == 0 || l.Epochs[n-1].Epoch < b.Epoch {
+		l.Epochs = append(l.Epochs, EpochEntry{Epoch: b.Epoch, StartOffset: b.Base})
+	}
+	if b.ProducerID != 0 {
+		l.setProducer(ProducerEntry{ProducerID: b.ProducerID, LastSeq: b.Seq + b.Count - 1, LastOffset: b.Last()})
+	}
+}
+
+// roll closes the active segment and opens an empty one at LogEnd.
+func (l *Log) roll() {
+	seg := l.active()
+	seg.Snapshot = make([]ProducerEntry, len(l.Producers)) // non-nil even when empty
+	copy(seg.Snapshot, l.Producers)
+	l.Segments = append(l.Segments, Segment{Base: l.LogEnd, End: l.LogEnd - 1})
+}
+
+// Roll closes a non-empty active segment (Kafka rolls before a leader
+// change's first append in some paths; scenarios use it for fixtures).
+func (l *Log) Roll() {
+	if l.active().Bytes > 0 {
+		l.roll()
+	}
+}
+
+func (l *Log) setProducer(p ProducerEntry) {
+	for i := range l.Producers {
+		if l.Producers[i].ProducerID == p.ProducerID {
+			l.Producers[i] = p
+			return
+		}
+		if l.Producers[i].ProducerID > p.ProducerID {
+			l.Producers = append(l.Producers, ProducerEntry{})
+			copy(l.Producers[i+1:], l.Producers[i:])
+			l.Producers[i] = p
+			return
+		}
+	}
+	l.Producers = append(l.Producers, p)
+}
+
+// Producer returns the state of producer pid, ok false when unknown.
+func (l *Log) Producer(pid int64) (ProducerEntry, bool) {
+	for _, p := range l.Producers {
+		if p.ProducerID == pid {
+			return p, true
+		}
+	}
+	return ProducerEntry{}, false
+}

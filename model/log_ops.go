@@ -1,0 +1,252 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+)
+
+// TruncateTo removes every record at or above offset to (divergence after a
+// leader change). Truncating below LocalLogStart restarts the log at to.
+func (l *Log) TruncateTo(to int64) {
+	if to >= l.LogEnd {
+		return
+	}
+	if to <= l.LocalLogStart {
+		l.TruncateFullyAndStartAt(to, min(l.LogStart, to))
+		return
+	}
+	l.Gen++
+	i := sort.Search(len(l.Segments), func(i int) bool { return l.Segments[i].End >= to })
+	l.Segments = l.Segments[: i+1 : i+1]
+	seg := &l.Segments[i]
+	seg.Snapshot = nil
+	kept := seg.Batches[:0:0]
+	var bytes, maxTs int64
+	for _, b := range seg.Batches {
+		if b.Base >= to {
+			break
+		}
+		if b.Last() >= to {
+			b = b.Slice(b.Base, to)
+		}
+		kept = append(kept, b)
+		bytes += b.Bytes
+		maxTs = max(maxTs, b.TsMs)
+	}
+	seg.Batches, seg.End, seg.Bytes, seg.MaxTsMs = kept, to-1, bytes, maxTs
+	l.LogEnd = to
+	l.HighWatermark = min(l.HighWatermark, to)
+	l.truncateEpochsFromEnd(to)
+	l.rebuildProducers()
+}
+
+// TruncateFullyAndStartAt drops every local record and restarts the log at
+// start, with log start offset logStart (<= start).
+func (l *Log) TruncateFullyAndStartAt(start, logStart int64) {
+	l.Gen++
+	l.Segments = []Segment{{Base: start, End: start - 1}}
+	l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd = min(logStart, start), start, start, start
+	l.Epochs = nil
+	l.Producers = nil
+}
+
+// IncrementLogStart raises the log start offset to to (bounded by the high
+// watermark), dragging the local log start offset with it and dropping local
+// segments that lie wholly below it. It reports whether anything moved.
+func (l *Log) IncrementLogStart(to int64) bool {
+	to = min(to, l.HighWatermark)
+	if to <= l.LogStart {
+		return false
+	}
+	l.LogStart = to
+	if to > l.LocalLogStart {
+		l.IncrementLocalLogStart(to)
+	}
+	l.truncateEpochsFromStart(to)
+	return true
+}
+
+// IncrementLocalLogStart raises the local log start offset to to, which must
+// not pass the high watermark, then drops the segments wholly below it. The
+// offset moves first, then the data: a reader never sees a gap.
+func (l *Log) IncrementLocalLogStart(to int64) {
+	if to <= l.LocalLogStart {
+		return
+	}
+	if to > l.HighWatermark {
+		panic(fmt.Sprintf("model: local log start %d past high watermark %d", to, l.HighWatermark))
+	}
+	l.LocalLogStart = to
+	drop := 0
+	for drop < len(l.Segments)-1 && l.Segments[drop].End < to {
+		drop++
+	}
+	if drop > 0 {
+		l.Segments = l.Segments[drop:]
+	}
+}
+
+// Read returns the batches holding offsets [from, ...), at most maxBytes of
+// them but always at least one record when from < LogEnd. from must be in
+// [LocalLogStart, LogEnd]. The result may share memory with the log.
+func (l *Log) Read(from, maxBytes int64) []Batch {
+	if from < l.LocalLogStart || from > l.LogEnd {
+		panic(fmt.Sprintf("model: read at %d outside local log [%d,%d)", from, l.LocalLogStart, l.LogEnd))
+	}
+	var out []Batch
+	var bytes int64
+	si := sort.Search(len(l.Segments), func(i int) bool { return l.Segments[i].End >= from })
+	for ; si < len(l.Segments); si++ {
+		bs := l.Segments[si].Batches
+		bi := sort.Search(len(bs), func(i int) bool { return bs[i].Last() >= from })
+		for ; bi < len(bs); bi++ {
+			b := bs[bi]
+			if b.Base < from {
+				b = b.Slice(from, b.Last()+1)
+			}
+			if bytes+b.Bytes > maxBytes {
+				if len(out) > 0 {
+					return out
+				}
+				perRecord := max(b.Bytes/b.Count, 1)
+				n := max(maxBytes/perRecord, 1)
+				if n < b.Count {
+					b = b.Slice(b.Base, b.Base+n)
+				}
+				return append(out, b)
+			}
+			out = append(out, b)
+			bytes += b.Bytes
+		}
+	}
+	return out
+}
+
+// BatchAt returns the batch (or piece) holding offset o locally.
+func (l *Log) BatchAt(o int64) (Batch, bool) {
+	if o < l.LocalLogStart || o >= l.LogEnd {
+		return Batch{}, false
+	}
+	si := sort.Search(len(l.Segments), func(i int) bool { return l.Segments[i].End >= o })
+	bs := l.Segments[si].Batches
+	bi := sort.Search(len(bs), func(i int) bool { return bs[i].Last() >= o })
+	if bi == len(bs) || bs[bi].Base > o {
+		return Batch{}, false
+	}
+	return bs[bi], true
+}
+
+// LatestEpoch returns the epoch of the last epoch-cache entry, -1 if none.
+func (l *Log) LatestEpoch() int32 {
+	if n := len(l.Epochs); n > 0 {
+		return l.Epochs[n-1].Epoch
+	}
+	return -1
+}
+
+// EpochAt returns the leader epoch of offset o by the epoch cache, -1 if the
+// cache does not cover it.
+func (l *Log) EpochAt(o int64) int32 {
+	e := int32(-1)
+	for _, en := range l.Epochs {
+		if en.StartOffset > o {
+			break
+		}
+		e = en.Epoch
+	}
+	return e
+}
+
+// EndOffsetFor answers OffsetsForLeaderEpoch: the largest epoch <= epoch in
+// the cache and the offset where it ended (the next epoch's start, or
+// LogEnd for the latest). Unknown: (-1, -1).
+func (l *Log) EndOffsetFor(epoch int32) (int32, int64) {
+	for i := len(l.Epochs) - 1; i >= 0; i-- {
+		if l.Epochs[i].Epoch <= epoch {
+			if i == len(l.Epochs)-1 {
+				return l.Epochs[i].Epoch, l.LogEnd
+			}
+			return l.Epochs[i].Epoch, l.Epochs[i+1].StartOffset
+		}
+	}
+	return -1, -1
+}
+
+// AssignEpoch records that epoch begins at LogEnd (a leader's first act).
+func (l *Log) AssignEpoch(epoch int32) {
+	if n := len(l.Epochs); n > 0 && l.Epochs[n-1].Epoch >= epoch {
+		return
+	}
+	if n := len(l.Epochs); n > 0 && l.Epochs[n-1].StartOffset == l.LogEnd {
+		l.Epochs = append(l.Epochs[:n-1:n-1], EpochEntry{Epoch: epoch, StartOffset: l.LogEnd})
+		return
+	}
+	l.Epochs = append(l.Epochs, EpochEntry{Epoch: epoch, StartOffset: l.LogEnd})
+}
+
+func (l *Log) truncateEpochsFromEnd(to int64) {
+	n := len(l.Epochs)
+	for n > 0 && l.Epochs[n-1].StartOffset >= to {
+		n--
+	}
+	l.Epochs = l.Epochs[:n:n]
+}
+
+func (l *Log) truncateEpochsFromStart(to int64) {
+	i := 0
+	for i+1 < len(l.Epochs) && l.Epochs[i+1].StartOffset <= to {
+		i++
+	}
+	if i >= len(l.Epochs) {
+		return
+	}
+	rest := append([]EpochEntry(nil), l.Epochs[i:]...)
+	if rest[0].StartOffset < to {
+		rest[0].StartOffset = to
+	}
+	l.Epochs = rest
+}
+
+// rebuildProducers recomputes producer state from the local batches after a
+// truncation (Kafka reloads it from the last snapshot and the log).
+func (l *Log) rebuildProducers() {
+	var base []ProducerEntry
+	start := 0
+	for i := len(l.Segments) - 2; i >= 0; i-- {
+		if l.Segments[i].Snapshot != nil {
+			base, start = l.Segments[i].Snapshot, i+1
+			break
+		}
+	}
+	l.Producers = append([]ProducerEntry(nil), base...)
+	for _, seg := range l.Segments[start:] {
+		for _, b := range seg.Batches {
+			if b.ProducerID != 0 {
+				l.setProducer(ProducerEntry{ProducerID: b.ProducerID, LastSeq: b.Seq + b.Count - 1, LastOffset: b.Last()})
+			}
+		}
+	}
+}
+
+// SnapshotAt returns the producer state at the end of the local segment
+// ending at end, ok false when no such rolled segment exists.
+func (l *Log) SnapshotAt(end int64) ([]ProducerEntry, bool) {
+	for i := range l.Segments[:len(l.Segments)-1] {
+		if l.Segments[i].End == end {
+			return l.Segments[i].Snapshot, true
+		}
+	}
+	return nil, false
+}
+
+// EpochsUpTo returns a copy of the epoch cache truncated to offsets < end+1.
+func (l *Log) EpochsUpTo(end int64) []EpochEntry {
+	var out []EpochEntry
+	for _, e := range l.Epochs {
+		if e.StartOffset > end {
+			break
+		}
+		out = append(out, e)
+	}
+	return out
+}

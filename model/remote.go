@@ -1,0 +1,181 @@
+package model
+
+import "sort"
+
+// RemoteSegment is one segment in remote storage with the metadata the
+// remote log metadata manager keeps for it, including the leader-epoch
+// checkpoint and producer snapshot uploaded with it.
+type RemoteSegment struct {
+	ID       uint64
+	Base     int64
+	End      int64
+	Bytes    int64
+	MaxTsMs  int64
+	Epochs   []EpochEntry // leader epochs that begin within the segment (the first at Base)
+	Batches  []Batch      // shared with the uploading leader's segment; immutable
+	Checkpt  []EpochEntry // the leader's epoch cache up to End, uploaded with the segment
+	Snapshot []ProducerEntry
+	State    RemoteState
+}
+
+// RemoteState is the lifecycle state of a remote segment's metadata.
+type RemoteState uint8
+
+// Remote segment states, as in Kafka's RemoteLogSegmentState.
+const (
+	CopyStarted RemoteState = iota
+	CopyFinished
+	DeleteStarted
+)
+
+// HighestOffsetFor returns the last offset of epoch inside the segment, -1
+// when the segment holds none of it.
+func (s *RemoteSegment) HighestOffsetFor(epoch int32) int64 {
+	for i, e := range s.Epochs {
+		if e.Epoch == epoch {
+			if i+1 < len(s.Epochs) {
+				return s.Epochs[i+1].StartOffset - 1
+			}
+			return s.End
+		}
+	}
+	return -1
+}
+
+// EpochAt returns the epoch of offset o inside the segment.
+func (s *RemoteSegment) EpochAt(o int64) int32 {
+	e := int32(-1)
+	for _, en := range s.Epochs {
+		if en.StartOffset > o {
+			break
+		}
+		e = en.Epoch
+	}
+	return e
+}
+
+// Remote is remote storage and its metadata for the partition. It is shared
+// by every broker; the metadata view is the same everywhere once a broker's
+// metadata is ready.
+type Remote struct {
+	Segments      []RemoteSegment // sorted by (Base, ID)
+	NextID        uint64
+	OutageUntilUs int64 // remote operations fail until then
+	// Version rises on every change, so observers can skip unchanged state.
+	Version uint64
+}
+
+// Start records a new upload (COPY_SEGMENT_STARTED) and returns its id.
+func (r *Remote) Start(seg RemoteSegment) uint64 {
+	r.NextID++
+	seg.ID, seg.State = r.NextID, CopyStarted
+	i := sort.Search(len(r.Segments), func(i int) bool {
+		x := &r.Segments[i]
+		return x.Base > seg.Base || (x.Base == seg.Base && x.ID > seg.ID)
+	})
+	r.Segments = append(r.Segments, RemoteSegment{})
+	copy(r.Segments[i+1:], r.Segments[i:])
+	r.Segments[i] = seg
+	r.Version++
+	return seg.ID
+}
+
+// Find returns the index of segment id, -1 if gone.
+func (r *Remote) Find(id uint64) int {
+	for i := range r.Segments {
+		if r.Segments[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// SetState moves segment id to state st and reports whether it exists.
+func (r *Remote) SetState(id uint64, st RemoteState) bool {
+	i := r.Find(id)
+	if i < 0 {
+		return false
+	}
+	r.Segments[i].State = st
+	r.Version++
+	return true
+}
+
+// Remove drops segment id's metadata (COPY failed or DELETE finished).
+func (r *Remote) Remove(id uint64) {
+	if i := r.Find(id); i >= 0 {
+		r.Segments = append(r.Segments[:i:i], r.Segments[i+1:]...)
+		r.Version++
+	}
+}
+
+// Lookup finds a finished segment that holds offset o in leader epoch epoch
+// (Kafka's fetchRemoteLogSegmentMetadata).
+func (r *Remote) Lookup(epoch int32, o int64) (*RemoteSegment, bool) {
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		if s.State == CopyFinished && s.Base <= o && o <= s.End && s.EpochAt(o) == epoch {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// Finished returns the range [start, end] of finished remote segments, ok
+// false when there are none.
+func (r *Remote) Finished() (start, end int64, ok bool) {
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		if s.State != CopyFinished {
+			continue
+		}
+		if !ok {
+			start, end, ok = s.Base, s.End, true
+			continue
+		}
+		start, end = min(start, s.Base), max(end, s.End)
+	}
+	return start, end, ok
+}
+
+// HighestOffsetFor returns the highest offset of epoch over finished
+// segments, -1 when none holds it.
+func (r *Remote) HighestOffsetFor(epoch int32) int64 {
+	h := int64(-1)
+	for i := range r.Segments {
+		if s := &r.Segments[i]; s.State == CopyFinished {
+			h = max(h, s.HighestOffsetFor(epoch))
+		}
+	}
+	return h
+}
+
+// FindHighestRemoteOffset walks the leader-epoch cache from the newest epoch
+// and returns min(highest remote offset of that epoch, epoch end offset - 1)
+// for the first epoch remote storage holds, -1 when none (Kafka's
+// RemoteLogManager.findHighestRemoteOffset).
+func (r *Remote) FindHighestRemoteOffset(l *Log) int64 {
+	for i := len(l.Epochs) - 1; i >= 0; i-- {
+		h := r.HighestOffsetFor(l.Epochs[i].Epoch)
+		if h < 0 {
+			continue
+		}
+		end := l.LogEnd
+		if i+1 < len(l.Epochs) {
+			end = l.Epochs[i+1].StartOffset
+		}
+		return min(h, end-1)
+	}
+	return -1
+}
+
+// Bytes returns the bytes held by finished remote segments.
+func (r *Remote) Bytes() int64 {
+	var n int64
+	for i := range r.Segments {
+		if r.Segments[i].State == CopyFinished {
+			n += r.Segments[i].Bytes
+		}
+	}
+	return n
+}

@@ -1,0 +1,90 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"tierfetch/scenarios"
+)
+
+// Summary writes a short human summary of a result: per strategy, the
+// outcome and each added follower's bootstrap path, start offset, catch-up
+// time and bytes from the leader.
+func Summary(w io.Writer, res scenarios.Result) {
+	fmt.Fprintf(w, "scenario %s  seed %d  profile %s\n", res.Scenario, res.Seed, res.Profile)
+	for _, r := range res.Runs {
+		fmt.Fprintf(w, "  %-16s %-18s steps=%d sim=%.1fs digest=%s\n", r.Strategy, r.Outcome, r.Steps, float64(r.SimMs)/1000, short(r.Digest))
+		if r.Violation != nil {
+			fmt.Fprintf(w, "    violation %s at %.3fs step %d: %s\n", r.Violation.Invariant, float64(r.Violation.AtMs)/1000, r.Violation.Step, r.Violation.Message)
+		}
+		if l := r.Leader; l != nil {
+			fmt.Fprintf(w, "    leader b%d: lso=%d llso=%d hw=%d leo=%d hro=%d\n", l.Broker, l.LogStartOffset, l.LocalLogStartOffset, l.HighWatermark, l.LogEndOffset, l.HighestRemoteOffset)
+		} else {
+			fmt.Fprintf(w, "    no leader: partition offline\n")
+		}
+		for _, f := range r.Followers {
+			fmt.Fprintf(w, "    b%d: %s\n", f.Broker, followerLine(f))
+		}
+		for _, c := range r.Consumes {
+			fmt.Fprintf(w, "    consume from %d on b%d at %.3fs: %d B local, %d B remote\n", c.FromOffset, c.Broker, float64(c.AtMs)/1000, c.LocalBytes, c.RemoteBytes)
+		}
+	}
+}
+
+func followerLine(f scenarios.FollowerJSON) string {
+	b := f.Bootstrap
+	caught := "never caught up"
+	if f.CaughtUpMs != nil {
+		caught = fmt.Sprintf("caught up in %s", ms(*f.CaughtUpMs))
+	}
+	s := fmt.Sprintf("path=%s start=%d %s, %s from leader, retries=%d, aux builds=%d, llso=%d leo=%d",
+		b.Path, b.StartOffset, caught, bytes(f.BytesFromLeader), b.Retries, b.AuxStateBuilds, f.LocalLogStartOffset, f.LogEndOffset)
+	if len(b.RetriesByReason) > 0 {
+		var parts []string
+		for _, name := range sortedKeys(b.RetriesByReason) {
+			parts = append(parts, fmt.Sprintf("%s=%d", name, b.RetriesByReason[name]))
+		}
+		s += " (" + strings.Join(parts, " ") + ")"
+	}
+	return s
+}
+
+// FailureInput is what a failure report needs.
+type FailureInput struct {
+	Seed     uint64
+	Scenario string
+	Strategy string
+	Profile  string
+	Failure  *scenarios.Failure
+	Before   scenarios.State
+	After    scenarios.State
+	Repro    string // the command that reproduces it
+}
+
+// Failure writes a failure report in this order: the invariant, the seed,
+// the step and virtual time, the event, the offsets involved, the state diff
+// across the step, the last trace lines and the reproduce command.
+func Failure(w io.Writer, in FailureInput) {
+	f := in.Failure
+	fmt.Fprintf(w, "VIOLATION %s\n", f.Invariant)
+	fmt.Fprintf(w, "  seed:     %d (scenario %s, strategy %s, profile %s)\n", in.Seed, in.Scenario, in.Strategy, in.Profile)
+	fmt.Fprintf(w, "  step:     %d at %.3fs\n", f.Step, float64(f.AtMs)/1000)
+	fmt.Fprintf(w, "  event:    %s\n", f.Event)
+	fmt.Fprintf(w, "  offsets:  %s\n", f.Message)
+	fmt.Fprintf(w, "  state diff across the step (-before +after):\n")
+	diff := cmp.Diff(in.Before, in.After)
+	if diff == "" {
+		diff = "(no change in the compact state)\n"
+	}
+	for _, line := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		fmt.Fprintf(w, "    %s\n", line)
+	}
+	fmt.Fprintf(w, "  last trace lines:\n")
+	for _, line := range f.TraceTail {
+		fmt.Fprintf(w, "    %s\n", line)
+	}
+	fmt.Fprintf(w, "  reproduce: %s\n", in.Repro)
+}

@@ -1,0 +1,142 @@
+package scenarios
+
+import (
+	"slices"
+
+	"tierfetch/model"
+	"tierfetch/sim"
+)
+
+// ModelConfig converts a scenario's config to the model's.
+func (c Config) ModelConfig() model.Config {
+	return model.Config{
+		SegmentBytes:                c.SegmentBytes,
+		RecordBytes:                 c.RecordBytes,
+		ReplicaFetchMaxBytes:        c.ReplicaFetchMaxBytes,
+		ReplicaFetchBackoff:         sim.Ms(c.ReplicaFetchBackoffMs),
+		ReplicaFetchWaitMax:         sim.Ms(c.ReplicaFetchWaitMaxMs),
+		ReplicaLagTimeMax:           sim.Ms(c.ReplicaLagTimeMaxMs),
+		RLMTaskInterval:             sim.Ms(c.RemoteLogManagerTaskIntervalMs),
+		ReplicaSocketTimeout:        sim.Ms(c.ReplicaSocketTimeoutMs),
+		RetentionCheckInterval:      sim.Ms(c.LogRetentionCheckIntervalMs),
+		RemoteMetadataReady:         sim.Ms(c.RemoteMetadataReadyMs),
+		RemoteStorageEnable:         c.RemoteStorageEnable,
+		RemoteLogCopyDisable:        c.RemoteLogCopyDisable,
+		RemoteLogDeleteOnDisable:    c.RemoteLogDeleteOnDisable,
+		UncleanLeaderElectionEnable: c.UncleanLeaderElectionEnable,
+		LocalRetentionBytes:         c.LocalRetentionBytes,
+		LocalRetentionMs:            c.LocalRetentionMs,
+		RetentionBytes:              c.RetentionBytes,
+		RetentionMs:                 c.RetentionMs,
+	}
+}
+
+// ModelInitial builds the leader's log and remote storage at time 0 from the
+// fixture. Remote and local copies of the same offsets are cut from one
+// list of batches, so they are the same records.
+func (s *Scenario) ModelInitial() model.Initial {
+	in := s.Initial
+	if in == nil {
+		return model.Initial{Log: model.NewLog(0), HighestRemote: -1}
+	}
+	recordBytes := s.Config.RecordBytes
+	pieces := fixtureBatches(in, recordBytes)
+	cut := func(spec SegmentSpec) []model.Batch {
+		var out []model.Batch
+		for _, b := range pieces {
+			if b.Base >= spec.BaseOffset && b.Last() <= spec.EndOffset {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	epochs := fixtureEpochs(in)
+	var lg model.Log
+	lg.LogStart = in.LogStartOffset
+	lg.LocalLogStart = in.LocalSegments[0].BaseOffset
+	last := in.LocalSegments[len(in.LocalSegments)-1]
+	lg.LogEnd = last.EndOffset + 1
+	lg.HighWatermark = in.HighWatermark
+	for i, spec := range in.LocalSegments {
+		seg := model.Segment{Base: spec.BaseOffset, End: spec.EndOffset, Batches: cut(spec)}
+		seg.Bytes = (spec.EndOffset - spec.BaseOffset + 1) * recordBytes
+		if i < len(in.LocalSegments)-1 {
+			seg.Snapshot = []model.ProducerEntry{}
+		}
+		lg.Segments = append(lg.Segments, seg)
+	}
+	for _, e := range epochs {
+		lg.Epochs = append(lg.Epochs, e)
+	}
+	init := model.Initial{Log: lg, LeaderEpoch: in.LeaderEpoch, HighestRemote: in.HighestRemoteOffset}
+	for _, spec := range in.RemoteSegments {
+		var segEpochs, checkpt []model.EpochEntry
+		for _, e := range epochs {
+			if e.StartOffset <= spec.EndOffset {
+				checkpt = append(checkpt, e)
+			}
+		}
+		segEpochs = append(segEpochs, model.EpochEntry{Epoch: spec.Epoch, StartOffset: spec.BaseOffset})
+		init.RemoteSegments = append(init.RemoteSegments, model.RemoteSegment{
+			Base: spec.BaseOffset, End: spec.EndOffset, Bytes: (spec.EndOffset - spec.BaseOffset + 1) * recordBytes,
+			Epochs: segEpochs, Batches: cut(spec), Checkpt: checkpt, Snapshot: []model.ProducerEntry{},
+		})
+	}
+	return init
+}
+
+// fixtureBatches cuts [first offset, LEO) at every segment boundary, remote
+// and local, into batches with distinct origins.
+func fixtureBatches(in *Initial, recordBytes int64) []model.Batch {
+	var bounds []int64
+	var all []SegmentSpec
+	all = append(all, in.RemoteSegments...)
+	all = append(all, in.LocalSegments...)
+	for _, s := range all {
+		if s.EndOffset >= s.BaseOffset {
+			bounds = append(bounds, s.BaseOffset, s.EndOffset+1)
+		}
+	}
+	slices.Sort(bounds)
+	bounds = slices.Compact(bounds)
+	var out []model.Batch
+	for i := 0; i+1 < len(bounds); i++ {
+		lo, hi := bounds[i], bounds[i+1]
+		epoch := int32(-1)
+		for _, s := range all {
+			if s.BaseOffset <= lo && lo <= s.EndOffset {
+				epoch = s.Epoch
+			}
+		}
+		if epoch < 0 {
+			continue // a gap no fixture holds (validation rejects holes)
+		}
+		out = append(out, model.Batch{Base: lo, Count: hi - lo, Bytes: (hi - lo) * recordBytes, Epoch: epoch,
+			Origin: uint64(len(out) + 1)})
+	}
+	return out
+}
+
+// fixtureEpochs derives the leader-epoch cache from the segments' epochs,
+// from the log start offset on.
+func fixtureEpochs(in *Initial) []model.EpochEntry {
+	var out []model.EpochEntry
+	add := func(s SegmentSpec) {
+		if s.EndOffset < s.BaseOffset || s.EndOffset < in.LogStartOffset {
+			return
+		}
+		start := max(s.BaseOffset, in.LogStartOffset)
+		if n := len(out); n == 0 || out[n-1].Epoch < s.Epoch {
+			out = append(out, model.EpochEntry{Epoch: s.Epoch, StartOffset: start})
+		}
+	}
+	for _, s := range in.RemoteSegments {
+		if s.BaseOffset < in.LocalSegments[0].BaseOffset {
+			add(s)
+		}
+	}
+	for _, s := range in.LocalSegments {
+		add(s)
+	}
+	return out
+}

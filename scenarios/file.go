@@ -1,0 +1,1174 @@
+package scenarios
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Limits on scenario values, so that the simulator's sums of times and offsets stay far
+// from int64 overflow and every produce loop has a bound.
+const (
+	brokersMax        = 64
+	timeMsMax         = 1_000_000_000_000 // about 31.7 years of simulated time
+	offsetMax         = 1 << 62
+	produceRecordsMax = 1_000_000_000
+	defaultHealMs     = 60_000
+)
+
+// Scenario is a validated scenario file with every default filled in.
+//
+// Invariant (after Parse): Events are sorted by AtMs, file order kept among equal
+// times; every set_config Value is in canonical form (true, false, or a decimal
+// integer), so Parse(Marshal(s)) equals s.
+type Scenario struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Seed        uint64   `json:"seed"`
+	Brokers     int      `json:"brokers"`
+	Replicas    []int    `json:"replicas"`
+	Config      Config   `json:"config"`
+	Initial     *Initial `json:"initial,omitempty"`
+	Events      []Event  `json:"events"`
+	DurationMs  int64    `json:"duration_ms"`
+	HealMs      int64    `json:"heal_ms"`
+}
+
+// Config is the partition's configuration (Kafka's names with '.' as '_') plus the
+// simulated environment. DefaultConfig gives Kafka's defaults.
+type Config struct {
+	SegmentBytes                   int64    `json:"segment_bytes"`
+	RecordBytes                    int64    `json:"record_bytes"`
+	ReplicaFetchMaxBytes           int64    `json:"replica_fetch_max_bytes"`
+	ReplicaFetchBackoffMs          int64    `json:"replica_fetch_backoff_ms"`
+	ReplicaFetchWaitMaxMs          int64    `json:"replica_fetch_wait_max_ms"`
+	ReplicaLagTimeMaxMs            int64    `json:"replica_lag_time_max_ms"`
+	RemoteLogManagerTaskIntervalMs int64    `json:"remote_log_manager_task_interval_ms"`
+	RemoteStorageEnable            bool     `json:"remote_storage_enable"`
+	RemoteLogCopyDisable           bool     `json:"remote_log_copy_disable"`
+	RemoteLogDeleteOnDisable       bool     `json:"remote_log_delete_on_disable"`
+	LocalRetentionBytes            int64    `json:"local_retention_bytes"` // -2: use retention_bytes
+	LocalRetentionMs               int64    `json:"local_retention_ms"`    // -2: use retention_ms
+	RetentionBytes                 int64    `json:"retention_bytes"`       // -1: unlimited
+	RetentionMs                    int64    `json:"retention_ms"`          // -1: unlimited
+	UncleanLeaderElectionEnable    bool     `json:"unclean_leader_election_enable"`
+	NetworkLatencyMs               [2]int64 `json:"network_latency_ms"` // [min, max], drawn uniformly
+	RemoteUploadMs                 [2]int64 `json:"remote_upload_ms"`   // [min, max]
+	RemoteFetchMs                  [2]int64 `json:"remote_fetch_ms"`    // [min, max]
+	ReplicationBytesPerSec         int64    `json:"replication_bytes_per_sec"`
+	// RemoteMetadataReadyMs is how long after a broker starts or gains leadership the
+	// remote log metadata for the partition becomes ready.
+	RemoteMetadataReadyMs int64 `json:"remote_metadata_ready_ms"`
+
+	// Extensions to FORMATS.md (new optional fields).
+
+	// ReplicaSocketTimeoutMs (replica.socket.timeout.ms, default 30000): a request whose
+	// answer never comes (network partition, crashed peer) fails after this.
+	ReplicaSocketTimeoutMs int64 `json:"replica_socket_timeout_ms"`
+	// LogRetentionCheckIntervalMs (log.retention.check.interval.ms, default 300000).
+	LogRetentionCheckIntervalMs int64 `json:"log_retention_check_interval_ms"`
+	// RemoteErrorRate (default 0) is the probability, in [0, 1], that one remote upload
+	// or fetch fails.
+	RemoteErrorRate float64 `json:"remote_error_rate"`
+	// FollowerFetchLastTieredOffsetEnable (follower.fetch.last.tiered.offset.enable):
+	// nil, the default, means it is set by the strategy being run.
+	FollowerFetchLastTieredOffsetEnable *bool `json:"follower_fetch_last_tiered_offset_enable,omitempty"`
+}
+
+// Initial is the leader's log at time 0. LEO is the last local EndOffset + 1 and LLSO
+// the first local BaseOffset.
+//
+// Invariant: 0 <= LogStartOffset <= LLSO <= HighWatermark <= LEO; remote segments are
+// contiguous, end below HighWatermark and cover [LogStartOffset, LLSO-1].
+type Initial struct {
+	LeaderEpoch         int32         `json:"leader_epoch"`
+	LogStartOffset      int64         `json:"log_start_offset"`
+	HighWatermark       int64         `json:"high_watermark"`
+	HighestRemoteOffset int64         `json:"highest_remote_offset"` // -1: unknown
+	RemoteSegments      []SegmentSpec `json:"remote_segments"`
+	LocalSegments       []SegmentSpec `json:"local_segments"` // the last is the active one
+}
+
+// SegmentSpec is one segment [BaseOffset, EndOffset] written in leader epoch Epoch. An
+// empty (active) segment has EndOffset = BaseOffset - 1.
+type SegmentSpec struct {
+	BaseOffset int64 `json:"base_offset"`
+	EndOffset  int64 `json:"end_offset"`
+	Epoch      int32 `json:"epoch"`
+}
+
+// Event is one exogenous event, applied at AtMs of simulated time. Which fields a type
+// uses is listed beside each field; a field a type does not use must be absent.
+type Event struct {
+	AtMs int64  `json:"at_ms"`
+	Type string `json:"type"` // one of the Event* constants
+	// Broker: add_replica, elect_leader, crash, restart (required there); set_config
+	// (optional: absent = every broker).
+	Broker  *int   `json:"broker,omitempty"`
+	Records int64  `json:"records,omitempty"` // produce (required, > 0)
+	OverMs  int64  `json:"over_ms,omitempty"` // produce (optional, >= 0)
+	Key     string `json:"key,omitempty"`     // set_config
+	// Value: set_config: a JSON bool for boolean keys, a JSON integer for numeric keys.
+	Value        json.RawMessage `json:"value,omitempty"`
+	BeforeOffset int64           `json:"before_offset,omitempty"` // delete_records (>= 0)
+	Brokers      []int           `json:"brokers,omitempty"`       // network_partition (non-empty, distinct, valid ids)
+	DurationMs   int64           `json:"duration_ms,omitempty"`   // network_partition, remote_outage (> 0)
+	FromOffset   int64           `json:"from_offset,omitempty"`   // consume (>= 0)
+}
+
+// Event types.
+const (
+	EventAddReplica       = "add_replica"
+	EventProduce          = "produce"
+	EventElectLeader      = "elect_leader"
+	EventCrash            = "crash"
+	EventRestart          = "restart"
+	EventSetConfig        = "set_config"
+	EventDeleteRecords    = "delete_records"
+	EventNetworkPartition = "network_partition"
+	EventRemoteOutage     = "remote_outage"
+	EventConsume          = "consume"
+)
+
+// eventTypes lists the event types in the order error messages name them.
+var eventTypes = []string{
+	EventAddReplica, EventProduce, EventElectLeader, EventCrash, EventRestart,
+	EventSetConfig, EventDeleteRecords, EventNetworkPartition, EventRemoteOutage,
+	EventConsume,
+}
+
+// eventUses maps an event type to the optional fields it uses (at_ms and type aside).
+var eventUses = map[string][]string{
+	EventAddReplica:       {"broker"},
+	EventProduce:          {"records", "over_ms"},
+	EventElectLeader:      {"broker"},
+	EventCrash:            {"broker"},
+	EventRestart:          {"broker"},
+	EventSetConfig:        {"broker", "key", "value"},
+	EventDeleteRecords:    {"before_offset"},
+	EventNetworkPartition: {"brokers", "duration_ms"},
+	EventRemoteOutage:     {"duration_ms"},
+	EventConsume:          {"from_offset"},
+}
+
+// setConfigBoolKeys are the boolean keys a set_config event may change.
+var setConfigBoolKeys = []string{
+	"follower_fetch_last_tiered_offset_enable", "remote_log_copy_disable",
+	"remote_log_delete_on_disable", "remote_storage_enable",
+}
+
+// setConfigIntChecks maps the integer keys a set_config event may change to the range
+// check the same config field gets.
+var setConfigIntChecks = map[string]func(int64) string{
+	"local_retention_bytes":               checkLocalRetention,
+	"local_retention_ms":                  checkLocalRetention,
+	"retention_bytes":                     checkRetention,
+	"retention_ms":                        checkRetention,
+	"remote_log_manager_task_interval_ms": checkPositive,
+}
+
+// SetConfigBool reports whether key is a boolean set_config key.
+func SetConfigBool(key string) bool { return slices.Contains(setConfigBoolKeys, key) }
+
+// SetConfigInt reports whether key is an integer set_config key.
+func SetConfigInt(key string) bool { _, ok := setConfigIntChecks[key]; return ok }
+
+// BoolValue decodes the Value of a validated set_config event with a boolean key. It
+// panics if Value is not a JSON bool: validation guarantees it is.
+func (e Event) BoolValue() bool {
+	b, ok := boolValue(e.Value)
+	if !ok {
+		panic(fmt.Sprintf("scenarios: set_config %s value %s is not a bool", e.Key, e.Value))
+	}
+	return b
+}
+
+// IntValue decodes the Value of a validated set_config event with an integer key. It
+// panics if Value is not a JSON integer: validation guarantees it is.
+func (e Event) IntValue() int64 {
+	n, ok := intValue(e.Value)
+	if !ok {
+		panic(fmt.Sprintf("scenarios: set_config %s value %s is not an integer", e.Key, e.Value))
+	}
+	return n
+}
+
+func boolValue(v json.RawMessage) (bool, bool) {
+	var p *bool
+	if json.Unmarshal(v, &p) != nil || p == nil {
+		return false, false
+	}
+	return *p, true
+}
+
+func intValue(v json.RawMessage) (int64, bool) {
+	var p *int64
+	if json.Unmarshal(v, &p) != nil || p == nil {
+		return 0, false
+	}
+	return *p, true
+}
+
+// FieldError is what every validation error is: the path of the offending field (or
+// the object whose fields are in a bad relation) and what is wrong with it.
+type FieldError struct {
+	Field string // e.g. "config.segment_bytes", "events[3].broker", "initial"
+	Msg   string
+}
+
+// Error returns Field + ": " + Msg.
+func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
+
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// DefaultConfig returns Kafka's defaults (and the environment's).
+func DefaultConfig() Config {
+	return Config{
+		SegmentBytes:                   1 << 30,
+		RecordBytes:                    1024,
+		ReplicaFetchMaxBytes:           1 << 20,
+		ReplicaFetchBackoffMs:          1000,
+		ReplicaFetchWaitMaxMs:          500,
+		ReplicaLagTimeMaxMs:            30_000,
+		RemoteLogManagerTaskIntervalMs: 30_000,
+		LocalRetentionBytes:            -2,
+		LocalRetentionMs:               -2,
+		RetentionBytes:                 -1,
+		RetentionMs:                    604_800_000,
+		NetworkLatencyMs:               [2]int64{1, 5},
+		RemoteUploadMs:                 [2]int64{50, 500},
+		RemoteFetchMs:                  [2]int64{20, 200},
+		ReplicationBytesPerSec:         100 << 20,
+		ReplicaSocketTimeoutMs:         30_000,
+		LogRetentionCheckIntervalMs:    300_000,
+	}
+}
+
+// Load reads and parses the scenario file at path. Errors are prefixed with the path.
+// An empty name becomes the file's base name without ".json".
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err // names the path already
+	}
+	s, err := Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(path), ".json")
+	}
+	return s, nil
+}
+
+// Parse decodes a scenario file strictly (unknown fields, duplicate fields, wrong types
+// and trailing data are errors; null is the same as absent), fills in the defaults and
+// validates it. Validation errors are *FieldError.
+func Parse(data []byte) (*Scenario, error) {
+	root, err := topValue(data)
+	if err != nil {
+		return nil, err
+	}
+	s, err := decodeScenario(root)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	s.normalize()
+	return s, nil
+}
+
+// normalize puts a validated scenario in the canonical form Parse returns.
+func (s *Scenario) normalize() {
+	for i := range s.Events {
+		e := &s.Events[i]
+		if e.Type != EventSetConfig {
+			continue
+		}
+		if SetConfigBool(e.Key) {
+			e.Value = json.RawMessage(fmt.Sprint(e.BoolValue()))
+		} else {
+			e.Value = json.RawMessage(fmt.Sprint(e.IntValue()))
+		}
+	}
+	slices.SortStableFunc(s.Events, func(a, b Event) int { return cmp.Compare(a.AtMs, b.AtMs) })
+}
+
+// Marshal returns the filled-in scenario as indented JSON (two spaces, containers
+// without nested containers on one line, trailing newline). For a Scenario from Parse,
+// Parse(Marshal(s)) equals s.
+func (s *Scenario) Marshal() ([]byte, error) {
+	out := *s
+	if out.Events == nil {
+		out.Events = []Event{}
+	}
+	if out.Initial != nil && out.Initial.RemoteSegments == nil {
+		in := *out.Initial
+		in.RemoteSegments = []SegmentSpec{}
+		out.Initial = &in
+	}
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(&out); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := writeIndented(&buf, bytes.TrimSpace(compact.Bytes()), ""); err != nil {
+		return nil, err
+	}
+	buf.WriteByte('\n')
+	return buf.Bytes(), nil
+}
+
+// writeIndented pretty-prints the compact JSON value v at the given indentation.
+func writeIndented(buf *bytes.Buffer, v []byte, indent string) error {
+	if len(v) == 0 || (v[0] != '{' && v[0] != '[') {
+		buf.Write(v)
+		return nil
+	}
+	keys, vals, err := splitContainer(v)
+	if err != nil {
+		return err
+	}
+	open, end := v[0], v[len(v)-1]
+	inline := !slices.ContainsFunc(vals, func(x json.RawMessage) bool {
+		return len(x) > 2 && (x[0] == '{' || x[0] == '[')
+	})
+	inner := indent + "  "
+	buf.WriteByte(open)
+	for i, val := range vals {
+		switch {
+		case !inline && i > 0:
+			buf.WriteString(",\n" + inner)
+		case !inline:
+			buf.WriteString("\n" + inner)
+		case i > 0:
+			buf.WriteString(", ")
+		}
+		if keys != nil {
+			k, _ := json.Marshal(keys[i])
+			buf.Write(k)
+			buf.WriteString(": ")
+		}
+		if err := writeIndented(buf, val, inner); err != nil {
+			return err
+		}
+	}
+	if !inline && len(vals) > 0 {
+		buf.WriteString("\n" + indent)
+	}
+	buf.WriteByte(end)
+	return nil
+}
+
+// splitContainer returns the keys (nil for an array) and values of a JSON object or array.
+func splitContainer(v []byte) ([]string, []json.RawMessage, error) {
+	if v[0] == '{' {
+		ms, err := objectMembers("", v)
+		keys := make([]string, len(ms))
+		vals := make([]json.RawMessage, len(ms))
+		for i, m := range ms {
+			keys[i], vals[i] = m.key, m.value
+		}
+		return keys, vals, err
+	}
+	var vals []json.RawMessage
+	err := json.Unmarshal(v, &vals)
+	return nil, vals, err
+}
+
+// Validate checks a filled-in scenario: the checks Parse runs after decoding. The first
+// error, in a fixed order, is returned as a *FieldError.
+func (s *Scenario) Validate() error {
+	if err := s.validateCluster(); err != nil {
+		return err
+	}
+	if err := s.Config.validate(); err != nil {
+		return err
+	}
+	if s.DurationMs <= 0 || s.DurationMs > timeMsMax {
+		return fieldErr("duration_ms", "must be in 1..%d, got %d", int64(timeMsMax), s.DurationMs)
+	}
+	if s.HealMs < 0 || s.HealMs > timeMsMax {
+		return fieldErr("heal_ms", "must be in 0..%d, got %d", int64(timeMsMax), s.HealMs)
+	}
+	if s.Initial != nil {
+		if err := s.Initial.validate(s.Config.RemoteStorageEnable); err != nil {
+			return err
+		}
+	}
+	return s.validateEvents()
+}
+
+func (s *Scenario) validateCluster() error {
+	if s.Brokers < 1 || s.Brokers > brokersMax {
+		return fieldErr("brokers", "must be in 1..%d, got %d", brokersMax, s.Brokers)
+	}
+	if len(s.Replicas) == 0 {
+		return fieldErr("replicas", "must not be empty (the first replica is the leader)")
+	}
+	for i, id := range s.Replicas {
+		path := fmt.Sprintf("replicas[%d]", i)
+		if err := s.checkBroker(path, id); err != nil {
+			return err
+		}
+		if j := slices.Index(s.Replicas, id); j < i {
+			return fieldErr(path, "duplicate broker %d (also replicas[%d])", id, j)
+		}
+	}
+	return nil
+}
+
+func (s *Scenario) checkBroker(path string, id int) error {
+	if id < 0 || id >= s.Brokers {
+		return fieldErr(path, "no such broker %d (brokers are 0..%d)", id, s.Brokers-1)
+	}
+	return nil
+}
+
+func checkPositive(v int64) string {
+	if v <= 0 {
+		return fmt.Sprintf("must be > 0, got %d", v)
+	}
+	return ""
+}
+
+func checkNonNegative(v int64) string {
+	if v < 0 {
+		return fmt.Sprintf("must be >= 0, got %d", v)
+	}
+	return ""
+}
+
+func checkRetention(v int64) string {
+	if v < -1 {
+		return fmt.Sprintf("must be -1 (unlimited) or >= 0, got %d", v)
+	}
+	return ""
+}
+
+func checkLocalRetention(v int64) string {
+	if v < -2 {
+		return fmt.Sprintf("must be -2 (same as retention), -1 (unlimited) or >= 0, got %d", v)
+	}
+	return ""
+}
+
+func (c *Config) validate() error {
+	ints := []struct {
+		name  string
+		v     int64
+		check func(int64) string
+	}{
+		{"segment_bytes", c.SegmentBytes, checkPositive},
+		{"record_bytes", c.RecordBytes, checkPositive},
+		{"replica_fetch_max_bytes", c.ReplicaFetchMaxBytes, checkPositive},
+		{"replica_fetch_backoff_ms", c.ReplicaFetchBackoffMs, checkPositive},
+		{"replica_fetch_wait_max_ms", c.ReplicaFetchWaitMaxMs, checkPositive},
+		{"replica_lag_time_max_ms", c.ReplicaLagTimeMaxMs, checkPositive},
+		{"remote_log_manager_task_interval_ms", c.RemoteLogManagerTaskIntervalMs, checkPositive},
+		{"local_retention_bytes", c.LocalRetentionBytes, checkLocalRetention},
+		{"local_retention_ms", c.LocalRetentionMs, checkLocalRetention},
+		{"retention_bytes", c.RetentionBytes, checkRetention},
+		{"retention_ms", c.RetentionMs, checkRetention},
+		{"replication_bytes_per_sec", c.ReplicationBytesPerSec, checkPositive},
+		{"remote_metadata_ready_ms", c.RemoteMetadataReadyMs, checkNonNegative},
+		{"replica_socket_timeout_ms", c.ReplicaSocketTimeoutMs, checkPositive},
+		{"log_retention_check_interval_ms", c.LogRetentionCheckIntervalMs, checkPositive},
+	}
+	for _, f := range ints {
+		if msg := f.check(f.v); msg != "" {
+			return fieldErr("config."+f.name, "%s", msg)
+		}
+	}
+	ranges := []struct {
+		name string
+		r    [2]int64
+	}{
+		{"network_latency_ms", c.NetworkLatencyMs},
+		{"remote_upload_ms", c.RemoteUploadMs},
+		{"remote_fetch_ms", c.RemoteFetchMs},
+	}
+	for _, f := range ranges {
+		if lo, hi := f.r[0], f.r[1]; lo < 0 || lo > hi || hi > timeMsMax {
+			return fieldErr("config."+f.name, "must be [min, max] with 0 <= min <= max <= %d, got [%d, %d]",
+				int64(timeMsMax), lo, hi)
+		}
+	}
+	if r := c.RemoteErrorRate; !(r >= 0 && r <= 1) {
+		return fieldErr("config.remote_error_rate", "must be in [0, 1], got %v", r)
+	}
+	return nil
+}
+
+func (in *Initial) validate(remoteStorageEnable bool) error {
+	if in.LeaderEpoch < 0 {
+		return fieldErr("initial.leader_epoch", "must be >= 0, got %d", in.LeaderEpoch)
+	}
+	if len(in.LocalSegments) == 0 {
+		return fieldErr("initial.local_segments", "must not be empty (the last segment is the active one)")
+	}
+	if err := checkSegmentFields("initial.local_segments", in.LocalSegments, in.LeaderEpoch); err != nil {
+		return err
+	}
+	if err := checkSegmentFields("initial.remote_segments", in.RemoteSegments, in.LeaderEpoch); err != nil {
+		return err
+	}
+	if err := checkChain("initial.local_segments", in.LocalSegments, true); err != nil {
+		return err
+	}
+	if len(in.RemoteSegments) > 0 && !remoteStorageEnable {
+		return fieldErr("initial.remote_segments", "remote data while config.remote_storage_enable is false")
+	}
+	if err := checkChain("initial.remote_segments", in.RemoteSegments, false); err != nil {
+		return err
+	}
+	if err := in.checkEpochOrder(); err != nil {
+		return err
+	}
+	if err := in.checkOffsets(); err != nil {
+		return err
+	}
+	return in.checkRemote()
+}
+
+func checkSegmentFields(path string, segs []SegmentSpec, leaderEpoch int32) error {
+	for i, sg := range segs {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		switch {
+		case sg.BaseOffset < 0 || sg.BaseOffset > offsetMax:
+			return fieldErr(p+".base_offset", "must be in 0..%d, got %d", int64(offsetMax), sg.BaseOffset)
+		case sg.EndOffset < -1 || sg.EndOffset > offsetMax:
+			return fieldErr(p+".end_offset", "must be in -1..%d, got %d", int64(offsetMax), sg.EndOffset)
+		case sg.Epoch < 0:
+			return fieldErr(p+".epoch", "must be >= 0, got %d", sg.Epoch)
+		case sg.Epoch > leaderEpoch:
+			return fieldErr(p+".epoch", "%d > leader_epoch %d", sg.Epoch, leaderEpoch)
+		}
+	}
+	return nil
+}
+
+// checkChain checks that segs are non-empty (except an active last one when
+// activeLast) and contiguous: each base_offset is the previous end_offset + 1.
+func checkChain(path string, segs []SegmentSpec, activeLast bool) error {
+	for i, sg := range segs {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		active := activeLast && i == len(segs)-1
+		if sg.EndOffset < sg.BaseOffset && !(active && sg.EndOffset == sg.BaseOffset-1) {
+			if active {
+				return fieldErr(p, "end_offset %d < base_offset %d - 1", sg.EndOffset, sg.BaseOffset)
+			}
+			return fieldErr(p, "empty segment [%d, %d]: only the last local (active) segment may be empty",
+				sg.BaseOffset, sg.EndOffset)
+		}
+		if i == 0 {
+			continue
+		}
+		prev := segs[i-1]
+		switch {
+		case sg.BaseOffset < prev.BaseOffset:
+			return fieldErr(p, "not sorted: base_offset %d < previous base_offset %d", sg.BaseOffset, prev.BaseOffset)
+		case sg.BaseOffset <= prev.EndOffset:
+			return fieldErr(p, "overlaps the previous segment [%d, %d]: base_offset %d <= %d",
+				prev.BaseOffset, prev.EndOffset, sg.BaseOffset, prev.EndOffset)
+		case sg.BaseOffset > prev.EndOffset+1:
+			return fieldErr(p, "gap after the previous segment [%d, %d]: base_offset %d != %d",
+				prev.BaseOffset, prev.EndOffset, sg.BaseOffset, prev.EndOffset+1)
+		}
+	}
+	return nil
+}
+
+// checkEpochOrder checks that segment epochs, remote and local together, never
+// decrease along offsets.
+func (in *Initial) checkEpochOrder() error {
+	type named struct {
+		name string
+		SegmentSpec
+	}
+	all := make([]named, 0, len(in.RemoteSegments)+len(in.LocalSegments))
+	for i, sg := range in.RemoteSegments {
+		all = append(all, named{fmt.Sprintf("remote_segments[%d]", i), sg})
+	}
+	for i, sg := range in.LocalSegments {
+		all = append(all, named{fmt.Sprintf("local_segments[%d]", i), sg})
+	}
+	slices.SortStableFunc(all, func(a, b named) int { return cmp.Compare(a.BaseOffset, b.BaseOffset) })
+	for i := 1; i < len(all); i++ {
+		if prev, cur := all[i-1], all[i]; cur.Epoch < prev.Epoch {
+			return fieldErr("initial", "segment epochs decrease along offsets: %s [%d, %d] has epoch %d after %s [%d, %d] with epoch %d",
+				cur.name, cur.BaseOffset, cur.EndOffset, cur.Epoch, prev.name, prev.BaseOffset, prev.EndOffset, prev.Epoch)
+		}
+	}
+	return nil
+}
+
+// checkOffsets checks 0 <= LSO <= LLSO <= HW <= LEO.
+func (in *Initial) checkOffsets() error {
+	llso := in.LocalSegments[0].BaseOffset
+	leo := in.LocalSegments[len(in.LocalSegments)-1].EndOffset + 1
+	switch {
+	case in.LogStartOffset < 0:
+		return fieldErr("initial.log_start_offset", "must be >= 0, got %d", in.LogStartOffset)
+	case llso < in.LogStartOffset:
+		return fieldErr("initial", "local log start offset %d < log start offset %d", llso, in.LogStartOffset)
+	case in.HighWatermark > leo:
+		return fieldErr("initial", "high watermark %d > log end offset %d", in.HighWatermark, leo)
+	case in.HighWatermark < llso:
+		return fieldErr("initial", "high watermark %d < local log start offset %d", in.HighWatermark, llso)
+	}
+	return nil
+}
+
+// checkRemote checks the remote segments against the offsets: none wholly below LSO,
+// none at or above HW, no hole between remote and local, and highest_remote_offset.
+func (in *Initial) checkRemote() error {
+	lso, hw := in.LogStartOffset, in.HighWatermark
+	for i, sg := range in.RemoteSegments {
+		if sg.EndOffset < lso {
+			return fieldErr(fmt.Sprintf("initial.remote_segments[%d]", i),
+				"[%d, %d] lies wholly below log start offset %d", sg.BaseOffset, sg.EndOffset, lso)
+		}
+		if sg.EndOffset >= hw {
+			return fieldErr("initial", "remote above high watermark: remote_segments[%d] ends at %d >= high watermark %d (only committed data is tiered)",
+				i, sg.EndOffset, hw)
+		}
+	}
+	if llso := in.LocalSegments[0].BaseOffset; llso > lso {
+		n := len(in.RemoteSegments)
+		if n == 0 {
+			return fieldErr("initial", "hole between remote and local: offsets [%d, %d] are in neither (no remote segments)", lso, llso-1)
+		}
+		first, last := in.RemoteSegments[0].BaseOffset, in.RemoteSegments[n-1].EndOffset
+		if first > lso || last < llso-1 {
+			return fieldErr("initial", "hole between remote and local: offsets [%d, %d] are not all in remote segments [%d, %d]",
+				lso, llso-1, first, last)
+		}
+	}
+	if hro := in.HighestRemoteOffset; hro != -1 &&
+		!slices.ContainsFunc(in.RemoteSegments, func(sg SegmentSpec) bool { return sg.EndOffset == hro }) {
+		return fieldErr("initial.highest_remote_offset", "%d is neither -1 (unknown) nor the end_offset of a remote segment", hro)
+	}
+	return nil
+}
+
+func (s *Scenario) validateEvents() error {
+	addedBy := map[int]int{} // broker -> index of the add_replica event adding it
+	for i, e := range s.Events {
+		path := fmt.Sprintf("events[%d]", i)
+		if err := s.validateEvent(path, e); err != nil {
+			return err
+		}
+		if e.Type != EventAddReplica {
+			continue
+		}
+		id := *e.Broker
+		if slices.Contains(s.Replicas, id) {
+			return fieldErr(path+".broker", "broker %d is already in replicas", id)
+		}
+		if j, ok := addedBy[id]; ok {
+			return fieldErr(path+".broker", "broker %d already added by events[%d]", id, j)
+		}
+		addedBy[id] = i
+	}
+	return nil
+}
+
+// setEventFields returns the names of e's optional fields that are set, in a fixed order.
+func setEventFields(e Event) []string {
+	set := []struct {
+		name string
+		on   bool
+	}{
+		{"broker", e.Broker != nil}, {"records", e.Records != 0}, {"over_ms", e.OverMs != 0},
+		{"key", e.Key != ""}, {"value", len(e.Value) != 0}, {"before_offset", e.BeforeOffset != 0},
+		{"brokers", e.Brokers != nil}, {"duration_ms", e.DurationMs != 0}, {"from_offset", e.FromOffset != 0},
+	}
+	var names []string
+	for _, f := range set {
+		if f.on {
+			names = append(names, f.name)
+		}
+	}
+	return names
+}
+
+func (s *Scenario) validateEvent(path string, e Event) error {
+	if e.AtMs < 0 || e.AtMs > s.DurationMs {
+		return fieldErr(path+".at_ms", "must be in 0..duration_ms (%d), got %d", s.DurationMs, e.AtMs)
+	}
+	used, ok := eventUses[e.Type]
+	if !ok {
+		if e.Type == "" {
+			return fieldErr(path+".type", "required (one of %s)", strings.Join(eventTypes, ", "))
+		}
+		return fieldErr(path+".type", "unknown event type %q (one of %s)", e.Type, strings.Join(eventTypes, ", "))
+	}
+	for _, f := range setEventFields(e) {
+		if !slices.Contains(used, f) {
+			return fieldErr(path+"."+f, "not used by %s", e.Type)
+		}
+	}
+	switch e.Type {
+	case EventAddReplica, EventElectLeader, EventCrash, EventRestart:
+		if e.Broker == nil {
+			return fieldErr(path+".broker", "required by %s", e.Type)
+		}
+		return s.checkBroker(path+".broker", *e.Broker)
+	case EventProduce:
+		return checkProduce(path, e)
+	case EventSetConfig:
+		return s.checkSetConfig(path, e)
+	case EventDeleteRecords:
+		return checkEventOffset(path+".before_offset", e.BeforeOffset)
+	case EventNetworkPartition:
+		if err := s.checkPartition(path, e); err != nil {
+			return err
+		}
+		return checkEventDuration(path, e)
+	case EventRemoteOutage:
+		return checkEventDuration(path, e)
+	case EventConsume:
+		return checkEventOffset(path+".from_offset", e.FromOffset)
+	}
+	return nil
+}
+
+func checkProduce(path string, e Event) error {
+	switch {
+	case e.Records == 0:
+		return fieldErr(path+".records", "required by produce (> 0)")
+	case e.Records < 0 || e.Records > produceRecordsMax:
+		return fieldErr(path+".records", "must be in 1..%d, got %d", produceRecordsMax, e.Records)
+	case e.OverMs < 0 || e.OverMs > timeMsMax:
+		return fieldErr(path+".over_ms", "must be in 0..%d, got %d", int64(timeMsMax), e.OverMs)
+	}
+	return nil
+}
+
+func checkEventOffset(path string, offset int64) error {
+	if offset < 0 || offset > offsetMax {
+		return fieldErr(path, "must be in 0..%d, got %d", int64(offsetMax), offset)
+	}
+	return nil
+}
+
+func checkEventDuration(path string, e Event) error {
+	switch {
+	case e.DurationMs == 0:
+		return fieldErr(path+".duration_ms", "required by %s (> 0)", e.Type)
+	case e.DurationMs < 0 || e.DurationMs > timeMsMax:
+		return fieldErr(path+".duration_ms", "must be in 1..%d, got %d", int64(timeMsMax), e.DurationMs)
+	}
+	return nil
+}
+
+func (s *Scenario) checkPartition(path string, e Event) error {
+	if e.Brokers == nil {
+		return fieldErr(path+".brokers", "required by %s", e.Type)
+	}
+	if len(e.Brokers) == 0 {
+		return fieldErr(path+".brokers", "must not be empty")
+	}
+	for i, id := range e.Brokers {
+		p := fmt.Sprintf("%s.brokers[%d]", path, i)
+		if err := s.checkBroker(p, id); err != nil {
+			return err
+		}
+		if j := slices.Index(e.Brokers, id); j < i {
+			return fieldErr(p, "duplicate broker %d (also brokers[%d])", id, j)
+		}
+	}
+	return nil
+}
+
+func (s *Scenario) checkSetConfig(path string, e Event) error {
+	if e.Broker != nil {
+		if err := s.checkBroker(path+".broker", *e.Broker); err != nil {
+			return err
+		}
+	}
+	if e.Key == "" {
+		return fieldErr(path+".key", "required by set_config (one of %s)", validSetConfigKeys())
+	}
+	isBool := SetConfigBool(e.Key)
+	check, isInt := setConfigIntChecks[e.Key]
+	if !isBool && !isInt {
+		return fieldErr(path+".key", "unknown set_config key %q (one of %s)", e.Key, validSetConfigKeys())
+	}
+	if len(e.Value) == 0 {
+		return fieldErr(path+".value", "required by set_config")
+	}
+	if isBool {
+		if _, ok := boolValue(e.Value); !ok {
+			return fieldErr(path+".value", "%s takes a JSON bool, got %s", e.Key, shorten(e.Value))
+		}
+		return nil
+	}
+	n, ok := intValue(e.Value)
+	if !ok {
+		return fieldErr(path+".value", "%s takes a JSON integer, got %s", e.Key, shorten(e.Value))
+	}
+	if msg := check(n); msg != "" {
+		return fieldErr(path+".value", "%s %s", e.Key, msg)
+	}
+	return nil
+}
+
+func validSetConfigKeys() string {
+	keys := append(slices.Clone(setConfigBoolKeys), slices.Collect(maps.Keys(setConfigIntChecks))...)
+	slices.Sort(keys)
+	return strings.Join(keys, ", ")
+}
+
+func shorten(v []byte) string {
+	const limit = 40
+	if len(v) > limit {
+		return string(v[:limit]) + "..."
+	}
+	return string(v)
+}
+
+// Decoding.
+
+// rawScenario is the top level as decoded, before config, initial and events are.
+type rawScenario struct {
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	Seed        uint64            `json:"seed"`
+	Brokers     int               `json:"brokers"`
+	Replicas    []int             `json:"replicas"`
+	Config      json.RawMessage   `json:"config"`
+	Initial     json.RawMessage   `json:"initial"`
+	Events      []json.RawMessage `json:"events"`
+	DurationMs  int64             `json:"duration_ms"`
+	HealMs      int64             `json:"heal_ms"`
+}
+
+// rawInitial is initial as decoded, before its segments are.
+type rawInitial struct {
+	LeaderEpoch         int32             `json:"leader_epoch"`
+	LogStartOffset      int64             `json:"log_start_offset"`
+	HighWatermark       int64             `json:"high_watermark"`
+	HighestRemoteOffset int64             `json:"highest_remote_offset"`
+	RemoteSegments      []json.RawMessage `json:"remote_segments"`
+	LocalSegments       []json.RawMessage `json:"local_segments"`
+}
+
+// topValue returns the single JSON value in data, rejecting syntax errors and trailing data.
+func topValue(data []byte) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var root json.RawMessage
+	if err := dec.Decode(&root); err != nil {
+		var se *json.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			return nil, fmt.Errorf("%s: invalid JSON: %v", position(data, se.Offset-1), err)
+		case err == io.EOF:
+			return nil, errors.New("empty scenario file")
+		case err == io.ErrUnexpectedEOF:
+			return nil, errors.New("invalid JSON: unexpected end of input")
+		}
+		return nil, fmt.Errorf("invalid JSON: %v", err)
+	}
+	end := dec.InputOffset()
+	if _, err := dec.Token(); err != io.EOF {
+		for end < int64(len(data)) && strings.IndexByte(" \t\r\n", data[end]) >= 0 {
+			end++
+		}
+		return nil, fmt.Errorf("%s: trailing data after the scenario object", position(data, end))
+	}
+	return root, nil
+}
+
+// position names byte offset off of data as "line L, column C" (both from 1).
+func position(data []byte, off int64) string {
+	off = max(0, min(off, int64(len(data))))
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := len(before) - bytes.LastIndexByte(before, '\n')
+	return fmt.Sprintf("line %d, column %d", line, col)
+}
+
+func decodeScenario(root json.RawMessage) (*Scenario, error) {
+	raw := rawScenario{Seed: 1, Replicas: []int{0}, HealMs: defaultHealMs}
+	present, err := decodeObject("", root, &raw)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"brokers", "duration_ms"} {
+		if !slices.Contains(present, name) {
+			return nil, fieldErr(name, "required")
+		}
+	}
+	s := &Scenario{
+		Name: raw.Name, Description: raw.Description, Seed: raw.Seed, Brokers: raw.Brokers,
+		Replicas: raw.Replicas, Config: DefaultConfig(), DurationMs: raw.DurationMs, HealMs: raw.HealMs,
+	}
+	if !isAbsent(raw.Config) {
+		if _, err := decodeObject("config", raw.Config, &s.Config); err != nil {
+			return nil, err
+		}
+	}
+	if s.Initial, err = decodeInitial(raw.Initial); err != nil {
+		return nil, err
+	}
+	s.Events = make([]Event, len(raw.Events))
+	for i, data := range raw.Events {
+		if s.Events[i], err = decodeEvent(fmt.Sprintf("events[%d]", i), data); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func decodeInitial(data json.RawMessage) (*Initial, error) {
+	if isAbsent(data) {
+		return nil, nil
+	}
+	raw := rawInitial{HighestRemoteOffset: -1}
+	present, err := decodeObject("initial", data, &raw)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(present, "local_segments") {
+		return nil, fieldErr("initial.local_segments", "required (the last segment is the active one)")
+	}
+	in := &Initial{LeaderEpoch: raw.LeaderEpoch, LogStartOffset: raw.LogStartOffset,
+		HighWatermark: raw.HighWatermark, HighestRemoteOffset: raw.HighestRemoteOffset}
+	if in.RemoteSegments, err = decodeSegments("initial.remote_segments", raw.RemoteSegments); err != nil {
+		return nil, err
+	}
+	if in.LocalSegments, err = decodeSegments("initial.local_segments", raw.LocalSegments); err != nil {
+		return nil, err
+	}
+	switch {
+	case slices.Contains(present, "log_start_offset"):
+	case len(in.RemoteSegments) > 0:
+		in.LogStartOffset = in.RemoteSegments[0].BaseOffset
+	case len(in.LocalSegments) > 0:
+		in.LogStartOffset = in.LocalSegments[0].BaseOffset
+	}
+	if !slices.Contains(present, "high_watermark") && len(in.LocalSegments) > 0 {
+		in.HighWatermark = in.LocalSegments[len(in.LocalSegments)-1].EndOffset + 1
+	}
+	return in, nil
+}
+
+func decodeSegments(path string, raws []json.RawMessage) ([]SegmentSpec, error) {
+	segs := make([]SegmentSpec, len(raws))
+	for i, data := range raws {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		present, err := decodeObject(p, data, &segs[i])
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range []string{"base_offset", "end_offset"} {
+			if !slices.Contains(present, name) {
+				return nil, fieldErr(p+"."+name, "required")
+			}
+		}
+	}
+	return segs, nil
+}
+
+// decodeEvent decodes one event and rejects fields, even zero ones, its type does not use.
+func decodeEvent(path string, data json.RawMessage) (Event, error) {
+	var e Event
+	present, err := decodeObject(path, data, &e)
+	if err != nil {
+		return Event{}, err
+	}
+	used, ok := eventUses[e.Type]
+	if !ok {
+		return e, nil // Validate reports the type.
+	}
+	for _, name := range present {
+		if name != "at_ms" && name != "type" && !slices.Contains(used, name) {
+			return Event{}, fieldErr(path+"."+name, "not used by %s", e.Type)
+		}
+	}
+	return e, nil
+}
+
+func isAbsent(data json.RawMessage) bool {
+	return len(data) == 0 || string(data) == "null"
+}
+
+// member is one name/value pair of a JSON object, in file order.
+type member struct {
+	key   string
+	value json.RawMessage
+}
+
+// objectMembers splits the JSON value data, which must be an object, into its members.
+func objectMembers(path string, data []byte) ([]member, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		if path == "" {
+			return nil, fmt.Errorf("a scenario must be a JSON object, got %s", jsonKind(data))
+		}
+		return nil, fieldErr(path, "expected an object, got %s", jsonKind(data))
+	}
+	var ms []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		key, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		ms = append(ms, member{key, v})
+	}
+	return ms, nil
+}
+
+func jsonKind(data []byte) string {
+	switch data[0] {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "null"
+	case '{':
+		return "object"
+	}
+	return "number"
+}
+
+// decodeObject decodes the JSON object data into the struct dst points to, one member at
+// a time, so that errors name the member's path. Members keep dst's value when absent or
+// null. It returns the names of the non-null members, in file order.
+func decodeObject(path string, data json.RawMessage, dst any) ([]string, error) {
+	ms, err := objectMembers(path, data)
+	if err != nil {
+		return nil, err
+	}
+	v := reflect.ValueOf(dst).Elem()
+	fields := jsonFields(v.Type())
+	var seen, present []string
+	for _, m := range ms {
+		p := joinPath(path, m.key)
+		idx, ok := fields[m.key]
+		if !ok {
+			return nil, fieldErr(p, "unknown field")
+		}
+		if slices.Contains(seen, m.key) {
+			return nil, fieldErr(p, "duplicate field")
+		}
+		seen = append(seen, m.key)
+		if isAbsent(m.value) {
+			continue
+		}
+		present = append(present, m.key)
+		if err := decodeField(p, m.value, v.Field(idx)); err != nil {
+			return nil, err
+		}
+	}
+	return present, nil
+}
+
+// decodeField decodes value into the field fv. A fixed-size array must have exactly its
+// length of elements.
+func decodeField(path string, value json.RawMessage, fv reflect.Value) error {
+	if fv.Kind() != reflect.Array {
+		if err := json.Unmarshal(value, fv.Addr().Interface()); err != nil {
+			return fieldErr(path, "expected %s, got %s", describeType(fv.Type()), gotValue(err, value))
+		}
+		return nil
+	}
+	sl := reflect.New(reflect.SliceOf(fv.Type().Elem()))
+	if err := json.Unmarshal(value, sl.Interface()); err != nil {
+		return fieldErr(path, "expected %s, got %s", describeType(fv.Type()), gotValue(err, value))
+	}
+	if n := sl.Elem().Len(); n != fv.Len() {
+		return fieldErr(path, "expected %s, got %d elements", describeType(fv.Type()), n)
+	}
+	reflect.Copy(fv, sl.Elem())
+	return nil
+}
+
+func gotValue(err error, value []byte) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return te.Value
+	}
+	return jsonKind(value)
+}
+
+func describeType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return describeType(t.Elem())
+	case reflect.Bool:
+		return "a bool"
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return "an integer"
+	case reflect.Uint64:
+		return "a non-negative integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Array:
+		return fmt.Sprintf("an array of %d integers [min, max]", t.Len())
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Int {
+			return "an array of integers"
+		}
+		return "an array"
+	}
+	return "a " + t.Kind().String()
+}
+
+// jsonFields maps the JSON names of t's fields to their indexes.
+func jsonFields(t reflect.Type) map[string]int {
+	fields := make(map[string]int, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			fields[name] = i
+		}
+	}
+	return fields
+}
+
+// joinPath appends key to path; a key that is not a plain name is quoted.
+func joinPath(path, key string) string {
+	plain := key != "" && strings.IndexFunc(key, func(r rune) bool {
+		return !(r == '_' || '0' <= r && r <= '9' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z')
+	}) < 0
+	if !plain {
+		key = strconv.Quote(key)
+	}
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}

@@ -1,0 +1,200 @@
+package scenarios
+
+import (
+	"fmt"
+
+	"tierfetch/invariants"
+	"tierfetch/model"
+	"tierfetch/sim"
+)
+
+// Strategy is the follower protocol a run uses: the initial value of
+// follower.fetch.last.tiered.offset.enable on every broker.
+type Strategy string
+
+// Strategies.
+const (
+	LocalLogStart Strategy = "local-log-start" // KIP-405: the flag off
+	LastTiered    Strategy = "last-tiered"     // KIP-1023: the flag on
+)
+
+// Strategies lists both, in the order runs report them.
+var Strategies = []Strategy{LocalLogStart, LastTiered}
+
+// Outcomes of a run.
+const (
+	OutcomeOK       = "ok"
+	OutcomeSafety   = "safety-violation"
+	OutcomeLiveness = "liveness-violation"
+)
+
+// Options says how to run a scenario.
+type Options struct {
+	Seed     uint64
+	Strategy Strategy
+	Profile  model.Profile
+	// TraceSink, when set, receives every trace line as it is written.
+	TraceSink func(line string)
+	// StopAfter, when > 0, stops the run after that many steps, when < 0
+	// before the first (used to capture the state around a failing step).
+	StopAfter int64
+}
+
+// RunResult is what one run of one strategy gives.
+type RunResult struct {
+	Strategy  Strategy
+	Outcome   string
+	Violation *Failure
+	Digest    string
+	Steps     int64
+	SimMs     int64
+	Cluster   *model.Cluster
+	// EgressBytes is the bytes each broker sent to other brokers.
+	EgressBytes []int64
+	TraceLines  int64
+}
+
+// Failure is a broken invariant with where it broke.
+type Failure struct {
+	Invariant string
+	Message   string
+	Step      int64
+	AtMs      int64
+	Event     string   // the trace line of the step's event
+	TraceTail []string // the last trace lines, oldest first
+}
+
+type evKind uint8
+
+const (
+	evScenario evKind = iota
+	evProduceChunk
+	evDeliver
+	evTimer
+	evRemoteDone
+	evPartitionEnd
+	evHeal
+	evEnd
+)
+
+// event is what the scheduler holds: one input for the cluster.
+type event struct {
+	kind      evKind
+	idx       int
+	msg       model.Message
+	senderInc uint32
+	timer     model.TimerKey
+	op        model.RemoteOp
+	failed    bool
+	records   int64
+	chunks    int64
+	interval  sim.Duration
+}
+
+type partition struct {
+	brokers []int
+	until   sim.Time
+}
+
+// runner wires one cluster onto one scheduler.
+type runner struct {
+	sc       *Scenario
+	opt      Options
+	c        *model.Cluster
+	sched    sim.Scheduler[event]
+	trace    *sim.Trace
+	checker  *invariants.Checker
+	timers   map[model.TimerKey]sim.Timer
+	workload *sim.Stream
+	network  *sim.Stream
+	remote   *sim.Stream
+	cuts     []partition
+	egress   []sim.Time // when each broker's link is free
+	sent     []int64
+	steps    int64
+	line     string // the current step's event line
+}
+
+// TraceKeep is how many trace lines a failure report shows.
+const TraceKeep = 40
+
+// Execute runs the scenario once with one strategy and checks invariants
+// after every step.
+func Execute(sc *Scenario, opt Options) *RunResult {
+	if opt.Profile == nil {
+		opt.Profile = model.KIP
+	}
+	r := &runner{sc: sc, opt: opt, timers: map[model.TimerKey]sim.Timer{},
+		workload: sim.NewStream(opt.Seed, "workload"), network: sim.NewStream(opt.Seed, "network"),
+		remote: sim.NewStream(opt.Seed, "remote"), trace: sim.NewTrace(TraceKeep, opt.TraceSink),
+		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers)}
+	lastTiered := opt.Strategy == LastTiered
+	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
+		lastTiered = *f
+	}
+	r.line = fmt.Sprintf("%v start scenario=%q seed=%d strategy=%s profile=%s", sim.Time(0), sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
+	r.trace.Add(r.line)
+	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
+	r.checker = invariants.New(r.c)
+	for i := range sc.Events {
+		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
+	}
+	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
+	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
+	res := &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}
+	if f := r.afterStep(); f != nil {
+		return r.finish(res, f, OutcomeSafety)
+	}
+	if opt.StopAfter < 0 {
+		return r.finish(res, nil, OutcomeOK)
+	}
+	for {
+		ev, ok := r.sched.Next()
+		if !ok || ev.kind == evEnd {
+			break
+		}
+		r.steps++
+		r.c.Now = r.sched.Now()
+		r.apply(ev)
+		if f := r.afterStep(); f != nil {
+			return r.finish(res, f, OutcomeSafety)
+		}
+		if opt.StopAfter > 0 && r.steps >= opt.StopAfter {
+			return r.finish(res, nil, OutcomeOK)
+		}
+	}
+	r.c.Now = r.sched.Now()
+	if v := invariants.CheckLiveness(r.c); v != nil {
+		return r.finish(res, r.failure(v), OutcomeLiveness)
+	}
+	return r.finish(res, nil, OutcomeOK)
+}
+
+func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
+	res.Outcome, res.Violation = outcome, f
+	res.Digest, res.Steps, res.SimMs = r.trace.Digest(), r.steps, r.sched.Now().Ms()
+	res.EgressBytes, res.TraceLines = r.sent, r.trace.Lines()
+	return res
+}
+
+func (r *runner) failure(v *invariants.Violation) *Failure {
+	return &Failure{Invariant: v.Invariant, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
+		Event: r.line, TraceTail: r.trace.Last(TraceKeep)}
+}
+
+// afterStep drains the cluster's notes and effects, then checks invariants.
+func (r *runner) afterStep() *Failure {
+	now := r.sched.Now()
+	for _, n := range r.c.Notes {
+		r.trace.Add(fmt.Sprintf("%v   %s", now, n))
+	}
+	r.c.Notes = r.c.Notes[:0]
+	for i := range r.c.Out {
+		r.effect(&r.c.Out[i])
+	}
+	r.c.Out = r.c.Out[:0]
+	if v := r.checker.Check(r.c); v != nil {
+		return r.failure(v)
+	}
+	return nil
+}
