@@ -134,7 +134,8 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	c := &Cluster{Cfg: cfg, Profile: p}
 	c.producers = []producerClient{{id: 1}, {id: 2}, {id: 3}}
 	for i := 0; i < n; i++ {
-		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered})
+		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
+			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady)})
 	}
 	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas))}
 	for _, s := range init.RemoteSegments {

@@ -81,7 +81,7 @@ func (c *Cluster) setRemoteStorageEnable(on bool) error {
 		case on && b.Role == RoleLeader:
 			c.startTieringTasks(b)
 		case on && b.Role == RoleFollower:
-			c.setTimer(b, TimerRLMFollower, 0, c.Cfg.RLMTaskInterval)
+			c.setTimer(b, TimerRLMFollower, 0, 0)
 		case b.Role == RoleLeader:
 			c.cancelTimer(b, TimerRLMCopy, 0)
 			c.cancelTimer(b, TimerRLMExpire, 0)

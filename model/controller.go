@@ -16,6 +16,7 @@ func (c *Cluster) AddReplica(id int) error {
 	b.Log = NewLog(0)
 	b.HighestRemote = -1
 	b.Stats = ReplicaStats{Added: true, AddedAt: c.Now}
+	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
 	b.fetch.bootstrapping = true
 	if b.Up && c.Ctrl.Leader >= 0 {
 		c.becomeFollower(b)

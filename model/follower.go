@@ -38,11 +38,8 @@ func (c *Cluster) becomeFollower(b *Broker) {
 	c.resignLeadership(b)
 	c.stopFetcher(b)
 	b.Role, b.Leader, b.LeaderEpoch = RoleFollower, c.Ctrl.Leader, c.Ctrl.LeaderEpoch
-	if b.MetadataReadyAt < c.Now {
-		b.MetadataReadyAt = c.Now
-	}
 	if c.Tiered() {
-		c.setTimer(b, TimerRLMFollower, 0, c.Cfg.RLMTaskInterval)
+		c.setTimer(b, TimerRLMFollower, 0, 0)
 	}
 	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
 	c.sendFetch(b)
@@ -245,11 +242,13 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 	c.readAuxState(b)
 }
 
+// onEpochEnd picks the epoch of start-1: if the previous epoch ended after
+// start-1, start-1 lies in it; otherwise start-1 lies in start's own epoch.
 func (c *Cluster) onEpochEnd(b *Broker, m Message) {
-	if m.Offset > b.fetch.aux.start-1 {
-		b.fetch.aux.target = b.fetch.aux.epoch
-	} else {
+	if m.Epoch >= 0 && m.Offset > b.fetch.aux.start-1 {
 		b.fetch.aux.target = m.Epoch
+	} else {
+		b.fetch.aux.target = b.fetch.aux.epoch
 	}
 	c.readAuxState(b)
 }
