@@ -57,6 +57,7 @@ type ReplicaStats struct {
 	Retries         int
 	RetriesByReason [numRetryReasons]int
 	AuxStateBuilds  int
+	Fallbacks       int // KIP-1023 found EPUO < LSO and fell back
 	RemoteAuxBytes  int64
 	ListOffsets     int
 	Fetches         int

@@ -190,7 +190,9 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 func (c *Cluster) decide(b *Broker) {
 	q := b.fetch.query
 	d := c.Profile.Decide(q)
-	if d.Fallback {
+	if d.Fallback && !q.fellBack {
+		q.fellBack = true
+		b.Stats.Fallbacks++
 		c.notef("b%d EPUO below log start: falls back to the local-log-start rules", b.ID)
 	}
 	switch d.Kind {

@@ -74,6 +74,7 @@ type TierQuery struct {
 	Tiered     bool  // the topic has remote storage enabled
 	Compacted  bool
 	answers    [7]listAnswer // by -timestamp
+	fellBack   bool          // the fallback was counted
 }
 
 type listAnswer struct {

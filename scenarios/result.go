@@ -72,6 +72,7 @@ type BootstrapJSON struct {
 	// Extensions.
 	RetriesByReason map[string]int `json:"retries_by_reason,omitempty"`
 	ListOffsets     int            `json:"list_offsets"`
+	Fallbacks       int            `json:"fallbacks"` // KIP-1023 found EPUO < LSO and fell back
 	RemoteAuxBytes  int64          `json:"remote_aux_bytes"`
 }
 
@@ -121,7 +122,7 @@ func followerJSON(b *model.Broker) FollowerJSON {
 		start = b.Log.LocalLogStart
 	}
 	f.Bootstrap = BootstrapJSON{Path: st.Path.String(), StartOffset: start, Retries: st.Retries,
-		AuxStateBuilds: st.AuxStateBuilds, ListOffsets: st.ListOffsets, RemoteAuxBytes: st.RemoteAuxBytes}
+		AuxStateBuilds: st.AuxStateBuilds, ListOffsets: st.ListOffsets, Fallbacks: st.Fallbacks, RemoteAuxBytes: st.RemoteAuxBytes}
 	for i, n := range st.RetriesByReason {
 		if n > 0 {
 			if f.Bootstrap.RetriesByReason == nil {
