@@ -140,18 +140,19 @@ func (c *Cluster) onFetchResponse(b *Broker, m Message) {
 }
 
 // truncateOnDivergence truncates to where the follower's and the leader's
-// histories part (KIP-320).
+// histories part (KIP-320, Kafka's getOffsetTruncationState).
 func (c *Cluster) truncateOnDivergence(b *Broker, leaderEpoch int32, leaderEnd int64) {
-	epoch, end := b.Log.EndOffsetFor(leaderEpoch)
-	to := end
-	switch {
-	case epoch < 0:
-		to = b.Log.HighWatermark
-	case epoch == leaderEpoch:
-		to = min(end, leaderEnd)
+	l := &b.Log
+	to := min(leaderEnd, l.LogEnd)
+	if epoch, end := l.EndOffsetFor(leaderEpoch); end >= 0 {
+		if epoch == leaderEpoch {
+			to = min(leaderEnd, end)
+		} else {
+			to = min(end, l.LogEnd) // an older epoch: the next fetch compares again
+		}
 	}
-	c.notef("b%d truncates to %d (leader epoch %d ends at %d)", b.ID, to, leaderEpoch, leaderEnd)
-	b.Log.TruncateTo(to)
+	c.notef("b%d truncates to %d (leader: epoch %d ends at %d)", b.ID, to, leaderEpoch, leaderEnd)
+	l.TruncateTo(to)
 }
 
 // appendFetched appends the records of a fetch response and follows the

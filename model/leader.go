@@ -12,9 +12,13 @@ import (
 type leaderState struct {
 	followers []followerView // indexed by broker id
 	// copy task
-	copySeeded bool   // the task's first run has set HRO from remote metadata
-	uploading  uint64 // remote op id of the upload in flight, 0 when none
-	uploadSeg  uint64 // remote segment id being uploaded
+	copySeeded bool // the task's first run has set copiedOffset from remote metadata
+	// copiedOffset is the copy task's own record of the last offset it knows
+	// is uploaded (Kafka's copiedOffsetOption): a new task starts from the
+	// remote metadata, not from the log's HRO.
+	copiedOffset int64
+	uploading    uint64 // remote op id of the upload in flight, 0 when none
+	uploadSeg    uint64 // remote segment id being uploaded
 	// epochStart is the offset where this leader's epoch began.
 	epochStart int64
 }
@@ -52,7 +56,7 @@ func (c *Cluster) startTieringTasks(b *Broker) {
 	if !c.Tiered() {
 		return
 	}
-	b.lead.copySeeded = false
+	b.lead.copySeeded, b.lead.copiedOffset = false, -1
 	c.setTimer(b, TimerRLMCopy, 0, 0)
 	c.setTimer(b, TimerRLMExpire, 0, 0)
 }
@@ -83,10 +87,20 @@ func (c *Cluster) handleFetch(b *Broker, m Message) {
 		c.send(resp)
 		return
 	}
-	if epoch, end, diverged := c.divergence(b, m); diverged {
-		resp.Diverging, resp.Epoch, resp.Offset = true, epoch, end
-		c.send(resp)
-		return
+	if m.LastFetchedEpoch >= 0 {
+		// KIP-320: the follower's last fetched epoch must end on the leader at
+		// or after the fetch offset.
+		epoch, end := b.Log.EndOffsetFor(m.LastFetchedEpoch)
+		switch {
+		case epoch < 0 || end < 0 || m.FetchOffset < b.Log.LogStart:
+			resp.Err = ErrOffsetOutOfRange
+			c.send(resp)
+			return
+		case epoch < m.LastFetchedEpoch || end < m.FetchOffset:
+			resp.Diverging, resp.Epoch, resp.Offset = true, epoch, end
+			c.send(resp)
+			return
+		}
 	}
 	l := &b.Log
 	o := m.FetchOffset
@@ -122,24 +136,6 @@ func (c *Cluster) checkLeaderEpoch(b *Broker, epoch int32) ErrCode {
 		return ErrUnknownLeaderEpoch
 	}
 	return ErrNone
-}
-
-// divergence applies KIP-320: the follower's last fetched epoch must end on
-// the leader at or after the fetch offset.
-func (c *Cluster) divergence(b *Broker, m Message) (int32, int64, bool) {
-	if m.LastFetchedEpoch < 0 || m.FetchOffset == 0 {
-		return 0, 0, false
-	}
-	epoch, end := b.Log.EndOffsetFor(m.LastFetchedEpoch)
-	if epoch < 0 {
-		// The leader no longer knows that epoch (its cache was truncated from
-		// the start): nothing to compare, the offset checks decide.
-		return 0, 0, false
-	}
-	if epoch < m.LastFetchedEpoch || end < m.FetchOffset {
-		return epoch, end, true
-	}
-	return 0, 0, false
 }
 
 // answerFetch sends records from m.FetchOffset.

@@ -9,6 +9,10 @@ import (
 // leader change). Truncating below LocalLogStart restarts the log at to.
 func (l *Log) TruncateTo(to int64) {
 	if to >= l.LogEnd {
+		// Nothing to drop, but an epoch this broker started as leader
+		// without appending to it may conflict with the new leader's
+		// history: truncate the cache anyway (as Kafka's truncateTo does).
+		l.truncateEpochsFromEnd(l.LogEnd)
 		return
 	}
 	if to <= l.LocalLogStart {
@@ -157,19 +161,27 @@ func (l *Log) EpochAt(o int64) int32 {
 	return e
 }
 
-// EndOffsetFor answers OffsetsForLeaderEpoch: the largest epoch <= epoch in
-// the cache and the offset where it ended (the next epoch's start, or
-// LogEnd for the latest). Unknown: (-1, -1).
+// EndOffsetFor answers OffsetsForLeaderEpoch the way Kafka's leader-epoch
+// cache does: for the latest epoch, (epoch, LogEnd); otherwise the largest
+// epoch <= epoch and the start of the next one; an epoch older than the
+// whole cache gives (epoch, first start); an epoch newer than every entry,
+// or -1, is undefined: (-1, -1).
 func (l *Log) EndOffsetFor(epoch int32) (int32, int64) {
-	for i := len(l.Epochs) - 1; i >= 0; i-- {
-		if l.Epochs[i].Epoch <= epoch {
-			if i == len(l.Epochs)-1 {
-				return l.Epochs[i].Epoch, l.LogEnd
-			}
-			return l.Epochs[i].Epoch, l.Epochs[i+1].StartOffset
-		}
+	n := len(l.Epochs)
+	if epoch < 0 || n == 0 {
+		return -1, -1
 	}
-	return -1, -1
+	if l.Epochs[n-1].Epoch == epoch {
+		return epoch, l.LogEnd
+	}
+	hi := sort.Search(n, func(i int) bool { return l.Epochs[i].Epoch > epoch })
+	switch {
+	case hi == n:
+		return -1, -1
+	case hi == 0:
+		return epoch, l.Epochs[0].StartOffset
+	}
+	return l.Epochs[hi-1].Epoch, l.Epochs[hi].StartOffset
 }
 
 // AssignEpoch records that epoch begins at LogEnd (a leader's first act).

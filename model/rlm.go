@@ -22,14 +22,20 @@ func (c *Cluster) onRLMCopy(b *Broker) {
 	}
 }
 
-// maybeSeedHighestRemote sets HRO from the remote metadata (Kafka's
-// maybeUpdateCopiedOffset) and reports whether it rose.
-func (c *Cluster) maybeSeedHighestRemote(b *Broker) bool {
+// maybeSeedHighestRemote sets the copy task's copied offset from the
+// remote metadata (Kafka's maybeUpdateCopiedOffset) and raises HRO to it.
+func (c *Cluster) maybeSeedHighestRemote(b *Broker) {
 	h := c.Remote.FindHighestRemoteOffset(&b.Log)
+	b.lead.copiedOffset = h
+	c.raiseHighestRemote(b, h)
+}
+
+// raiseHighestRemote raises b's HRO to h; HRO never goes down.
+func (c *Cluster) raiseHighestRemote(b *Broker, h int64) bool {
 	if h <= b.HighestRemote {
 		return false
 	}
-	c.notef("b%d seeds highest remote offset %d (was %d)", b.ID, h, b.HighestRemote)
+	c.notef("b%d highest remote offset %d (was %d)", b.ID, h, b.HighestRemote)
 	b.HighestRemote = h
 	return true
 }
@@ -37,11 +43,11 @@ func (c *Cluster) maybeSeedHighestRemote(b *Broker) bool {
 // maybeUpload starts uploading the first inactive segment past HRO whose
 // next segment starts at or below the last stable offset (= HW here).
 func (c *Cluster) maybeUpload(b *Broker) bool {
-	if b.lead.uploading != 0 {
+	if b.lead.uploading != 0 || !b.lead.copySeeded {
 		return false
 	}
 	l := &b.Log
-	from := max(b.HighestRemote+1, l.LocalLogStart)
+	from := max(b.lead.copiedOffset+1, l.LocalLogStart)
 	for i := 0; i+1 < len(l.Segments); i++ {
 		seg := &l.Segments[i]
 		if seg.End < from || seg.Bytes == 0 {
@@ -87,8 +93,9 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 	}
 	c.Remote.SetState(op.Segment, CopyFinished)
 	seg := c.Remote.Segments[c.Remote.Find(op.Segment)]
-	b.HighestRemote = max(b.HighestRemote, seg.End)
-	c.notef("b%d uploaded [%d..%d] hro=%d", b.ID, seg.Base, seg.End, b.HighestRemote)
+	b.lead.copiedOffset = max(b.lead.copiedOffset, seg.End)
+	c.notef("b%d uploaded [%d..%d]", b.ID, seg.Base, seg.End)
+	c.raiseHighestRemote(b, seg.End)
 	c.maybeUpload(b)
 }
 
@@ -154,7 +161,7 @@ func (c *Cluster) onRLMFollower(b *Broker) {
 	}
 	c.setTimer(b, TimerRLMFollower, 0, c.Cfg.RLMTaskInterval)
 	if c.Now >= b.MetadataReadyAt {
-		c.maybeSeedHighestRemote(b)
+		c.raiseHighestRemote(b, c.Remote.FindHighestRemoteOffset(&b.Log))
 	}
 }
 

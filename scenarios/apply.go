@@ -118,7 +118,9 @@ func (r *runner) produceChunk(ev event) {
 // outages end.
 func (r *runner) heal() {
 	r.note("heal: fault phase over")
-	r.cuts = nil
+	for i := range r.cuts {
+		r.cuts[i].until = min(r.cuts[i].until, r.sched.Now())
+	}
 	r.c.Remote.OutageUntilUs = 0
 	for _, b := range r.c.Brokers {
 		if !b.Up && r.c.Ctrl.IsReplica(b.ID) {

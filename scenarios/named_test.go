@@ -176,13 +176,33 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 	tested := map[string]bool{"tiering-off": true, "tiered-offset-zero-local": true, "omts-local-deleted": true,
 		"leader-knows-hro": true, "leader-hro-unknown": true, "idle-fully-tiered": true,
 		"tiering-toggle-epuo-below-lso": true, "election-mid-bootstrap": true,
-		"tiered-follower-becomes-leader": true, "fast-partial-upload": true}
+		"tiered-follower-becomes-leader": true, "fast-partial-upload": true,
+		"finding-reenable-stale-hro": true}
 	for _, sc := range Named() {
 		if !tested[sc.Name] {
 			t.Errorf("named scenario %s has no test", sc.Name)
 		}
 		if sc.Description == "" {
 			t.Errorf("named scenario %s has no description", sc.Name)
+		}
+	}
+}
+
+// TestFindingReenableStaleHRO keeps a finding: Kafka never resets the
+// leader's in-memory highest uploaded offset when tiering is disabled with
+// remote.log.delete.on.disable, and local retention trusts it after tiering
+// is enabled again, so segments whose remote copies were deleted are
+// dropped locally before the new copy task uploads them again.
+func TestFindingReenableStaleHRO(t *testing.T) {
+	sc, _ := Lookup("finding-reenable-stale-hro")
+	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
+	for _, r := range res.Runs {
+		v := r.Violation
+		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "no-hole" || v.AtMs != 3000 {
+			t.Errorf("%s: outcome %s violation %+v, want no-hole at 3000 ms", r.Strategy, r.Outcome, v)
+		}
+		if r.Leader == nil || r.Leader.HighestRemoteOffset != 1999 || r.Leader.LocalLogStartOffset != 2000 {
+			t.Errorf("%s: leader %+v, want the stale hro 1999 and llso 2000", r.Strategy, r.Leader)
 		}
 	}
 }

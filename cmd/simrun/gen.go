@@ -1,0 +1,57 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"tierfetch/scenarios"
+)
+
+func cmdGen(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("simrun gen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seed := fs.Uint64("seed", 1, "the seed to generate a scenario from")
+	out := fs.String("out", "", "write the scenario file here (default: standard output)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "Usage: simrun gen --seed N [--out FILE]\n\nWrites the random scenario a seed generates, as a scenario file that simrun run replays.\n\nFlags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitBadInput, badInput("gen: %v", err)
+	}
+	if fs.NArg() > 0 {
+		return exitBadInput, badInput("gen: unexpected argument %q", fs.Arg(0))
+	}
+	data, err := scenarios.Generate(*seed).Marshal()
+	if err != nil {
+		panic(err) // a generated scenario always marshals
+	}
+	if *out == "" {
+		_, err = stdout.Write(data)
+		return exitOK, err
+	}
+	if err := writeFileAtomic(*out, data); err != nil {
+		return exitBadInput, badInput("gen: --out: %v", err)
+	}
+	return exitOK, nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it
+// into place, so a reader never sees a half-written file.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,79 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"slices"
+	"sort"
+)
+
+// faultKinds are the fault kinds a generated scenario draws a subset of.
+var faultKinds = []string{"elect", "crash", "tiering", "copy", "delete_records", "partition", "outage", "flag", "retention"}
+
+func (g *generator) events(sc *Scenario) {
+	for _, k := range faultKinds {
+		if g.r.Chance(0.35) {
+			g.faults = append(g.faults, k)
+		}
+	}
+	var added []int
+	for b := 0; b < sc.Brokers; b++ {
+		if !slices.Contains(sc.Replicas, b) && (len(added) == 0 || g.r.Chance(0.3)) {
+			added = append(added, b)
+			sc.Events = append(sc.Events, Event{AtMs: g.r.Int64Range(0, sc.DurationMs/2), Type: EventAddReplica, Broker: ptr(b)})
+		}
+	}
+	for i := 0; i < 1+g.r.IntN(6); i++ {
+		at := g.r.Int64Range(0, sc.DurationMs-1)
+		sc.Events = append(sc.Events, Event{AtMs: at, Type: EventProduce, Records: g.r.Int64Range(1, 5000),
+			OverMs: g.r.Int64Range(0, min(60_000, sc.DurationMs-at))})
+	}
+	all := append(slices.Clone(sc.Replicas), added...)
+	sort.Ints(all)
+	for _, k := range g.faults {
+		for i := 0; i < 1+g.r.IntN(3); i++ {
+			g.fault(sc, k, all)
+		}
+	}
+	if g.r.Chance(0.3) {
+		sc.Events = append(sc.Events, Event{AtMs: g.r.Int64Range(0, sc.DurationMs), Type: EventConsume, FromOffset: 0})
+	}
+}
+
+func (g *generator) fault(sc *Scenario, kind string, brokers []int) {
+	at := g.r.Int64Range(0, sc.DurationMs-1)
+	pick := func() *int { return ptr(brokers[g.r.IntN(len(brokers))]) }
+	add := func(e Event) { e.AtMs = at; sc.Events = append(sc.Events, e) }
+	switch kind {
+	case "elect":
+		add(Event{Type: EventElectLeader, Broker: pick()})
+	case "crash":
+		b := pick()
+		add(Event{Type: EventCrash, Broker: b})
+		if g.r.Chance(0.8) {
+			sc.Events = append(sc.Events, Event{AtMs: min(sc.DurationMs, at+g.r.Int64Range(100, 60_000)), Type: EventRestart, Broker: b})
+		}
+	case "tiering":
+		add(Event{Type: EventSetConfig, Key: "remote_storage_enable", Value: jsonBool(g.r.Chance(0.5))})
+	case "copy":
+		add(Event{Type: EventSetConfig, Key: "remote_log_copy_disable", Value: jsonBool(g.r.Chance(0.5))})
+	case "delete_records":
+		add(Event{Type: EventDeleteRecords, BeforeOffset: g.r.Int64Range(0, 20_000)})
+	case "partition":
+		add(Event{Type: EventNetworkPartition, Brokers: []int{*pick()}, DurationMs: g.r.Int64Range(100, 60_000)})
+	case "outage":
+		add(Event{Type: EventRemoteOutage, DurationMs: g.r.Int64Range(100, 60_000)})
+	case "flag":
+		add(Event{Type: EventSetConfig, Key: "follower_fetch_last_tiered_offset_enable", Value: jsonBool(g.r.Chance(0.5)), Broker: pick()})
+	case "retention":
+		add(Event{Type: EventSetConfig, Key: "local_retention_bytes", Value: json.RawMessage("0")})
+	}
+}
+
+func ptr(v int) *int { return &v }
+
+func jsonBool(v bool) json.RawMessage {
+	if v {
+		return json.RawMessage("true")
+	}
+	return json.RawMessage("false")
+}
