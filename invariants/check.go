@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"tierfetch/model"
+	"tierfetch/sim"
 )
 
 // Check observes c after a step and returns the first broken invariant.
@@ -39,7 +40,7 @@ func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
 		if l.LogStart <= l.LocalLogStart && l.LocalLogStart <= l.HighWatermark && l.HighWatermark <= l.LogEnd {
 			continue
 		}
-		return &Violation{OffsetOrder, fmt.Sprintf("b%d: want lso <= llso <= hw <= leo, got lso=%d llso=%d hw=%d leo=%d",
+		return &Violation{Invariant: OffsetOrder, Message: fmt.Sprintf("b%d: want lso <= llso <= hw <= leo, got lso=%d llso=%d hw=%d leo=%d",
 			b.ID, l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd)}
 	}
 	return nil
@@ -48,11 +49,11 @@ func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
 func (k *Checker) checkISR(c *model.Cluster) *Violation {
 	for _, r := range c.Ctrl.ISR {
 		if !c.Ctrl.IsReplica(r) {
-			return &Violation{ISRMembership, fmt.Sprintf("ISR %v holds b%d, not a replica %v", c.Ctrl.ISR, r, c.Ctrl.Replicas)}
+			return &Violation{Invariant: ISRMembership, Message: fmt.Sprintf("ISR %v holds b%d, not a replica %v", c.Ctrl.ISR, r, c.Ctrl.Replicas)}
 		}
 	}
 	if c.Ctrl.Leader >= 0 && !c.Ctrl.InISR(c.Ctrl.Leader) {
-		return &Violation{ISRMembership, fmt.Sprintf("leader b%d not in ISR %v", c.Ctrl.Leader, c.Ctrl.ISR)}
+		return &Violation{Invariant: ISRMembership, Message: fmt.Sprintf("leader b%d not in ISR %v", c.Ctrl.Leader, c.Ctrl.ISR)}
 	}
 	return nil
 }
@@ -66,7 +67,7 @@ func (k *Checker) checkLeader(c *model.Cluster, l *model.Broker) *Violation {
 	changed := l.ID != k.leader || l.LeaderEpoch != k.leaderEpoch
 	k.leader, k.leaderEpoch = l.ID, l.LeaderEpoch
 	if l.Log.LogEnd < k.histEnd {
-		return &Violation{NoCommittedLoss, fmt.Sprintf("leader b%d (epoch %d) ends at %d but offsets below %d were committed",
+		return &Violation{Invariant: NoCommittedLoss, Message: fmt.Sprintf("leader b%d (epoch %d) ends at %d but offsets below %d were committed",
 			l.ID, l.LeaderEpoch, l.Log.LogEnd, k.histEnd)}
 	}
 	if changed {
@@ -83,10 +84,10 @@ func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Vi
 	for o := from; o < to; {
 		bt, ok := b.Log.BatchAt(o)
 		if !ok {
-			return &Violation{name, fmt.Sprintf("b%d lacks committed offset %d (local [%d,%d))", b.ID, o, b.Log.LocalLogStart, b.Log.LogEnd)}
+			return &Violation{Invariant: name, Message: fmt.Sprintf("b%d lacks committed offset %d (local [%d,%d))", b.ID, o, b.Log.LocalLogStart, b.Log.LogEnd)}
 		}
 		if at, h := k.agree(bt, to); at >= 0 {
-			return &Violation{name, fmt.Sprintf("b%d offset %d holds %v, committed %v", b.ID, at, bt, h)}
+			return &Violation{Invariant: name, Message: fmt.Sprintf("b%d offset %d holds %v, committed %v", b.ID, at, bt, h)}
 		}
 		o = bt.Last() + 1
 	}
@@ -106,28 +107,77 @@ func (k *Checker) checkRemote(c *model.Cluster) *Violation {
 		}
 	}
 	if l == nil || !c.Tiered() {
+		k.staleSince = -1
 		return nil
 	}
+	k.maxLogStart = max(k.maxLogStart, l.Log.LogStart)
 	key := holeKey{l.ID, l.Log.LogStart, l.Log.LocalLogStart, l.Log.LogEnd, c.Remote.Version}
-	if key == k.holeKey {
-		return nil
+	if key != k.holeKey {
+		k.holeKey = key
+		if v := k.checkHole(c, l); v != nil {
+			return v
+		}
 	}
-	k.holeKey = key
-	pos := l.Log.LogStart
+	return k.checkStaleLogStart(c, l)
+}
+
+// checkHole checks that [LSO, LLSO) of the leader is covered by finished
+// remote segments. A gap below maxLogStart is data deleted on purpose that a
+// new leader's lagging log start offset still claims: a stale log start
+// offset, timed by checkStaleLogStart. A gap above it is lost data.
+func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
+	pos := coveredFrom(c, l.Log.LogStart, l.Log.LocalLogStart)
+	if pos < l.Log.LocalLogStart && pos < k.maxLogStart {
+		if k.staleSince < 0 {
+			k.staleSince = c.Now
+		}
+		pos = coveredFrom(c, k.maxLogStart, l.Log.LocalLogStart)
+	} else {
+		k.staleSince = -1
+	}
+	if pos < l.Log.LocalLogStart {
+		v := &Violation{Invariant: NoHole, Message: fmt.Sprintf("leader b%d: offset %d in [lso=%d, llso=%d) is neither local nor remote (hro=%d)",
+			l.ID, pos, l.Log.LogStart, l.Log.LocalLogStart, l.HighestRemote)}
+		if pos <= l.HighestRemote {
+			v.Kind = KindStaleHRO
+		}
+		return v
+	}
+	return nil
+}
+
+// coveredFrom returns the first offset at or after pos, below llso, that no
+// finished remote segment holds (llso when all are held).
+func coveredFrom(c *model.Cluster, pos, llso int64) int64 {
 	for i := range c.Remote.Segments {
 		s := &c.Remote.Segments[i]
-		if pos >= l.Log.LocalLogStart {
+		if pos >= llso {
 			break
 		}
 		if s.State == model.CopyFinished && s.Base <= pos && s.End >= pos {
 			pos = s.End + 1
 		}
 	}
-	if pos < l.Log.LocalLogStart {
-		return &Violation{NoHole, fmt.Sprintf("leader b%d: offset %d in [lso=%d, llso=%d) is neither local nor remote",
-			l.ID, pos, l.Log.LogStart, l.Log.LocalLogStart)}
+	return pos
+}
+
+// checkStaleLogStart allows a new leader's lagging log start offset until its
+// RLM copy task has had its first run with metadata ready (Kafka raises it
+// there, KAFKA-15351), and no longer.
+func (k *Checker) checkStaleLogStart(c *model.Cluster, l *model.Broker) *Violation {
+	if k.staleSince < 0 {
+		return nil
 	}
-	return nil
+	grace := c.Cfg.RemoteMetadataReady + c.Cfg.RLMTaskInterval + sim.Second
+	if c.Now.Sub(k.staleSince) <= grace {
+		return nil
+	}
+	v := &Violation{Invariant: StaleLogStart, Message: fmt.Sprintf("leader b%d has advertised log start offset %d for %.1fs, but offsets below %d were deleted (llso=%d, no remote data there)",
+		l.ID, l.Log.LogStart, float64(c.Now.Sub(k.staleSince))/float64(sim.Second), k.maxLogStart, l.Log.LocalLogStart)}
+	if c.Cfg.RemoteLogCopyDisable {
+		v.Kind = KindStaleLogStartCopyDisabled
+	}
+	return v
 }
 
 func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.RemoteSegment) *Violation {
@@ -136,7 +186,7 @@ func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.Remot
 	if st == 0 {
 		k.checkedSeg[s.ID] = seen
 		if l != nil && s.End >= l.Log.HighWatermark {
-			return &Violation{RemoteCommitted, fmt.Sprintf("remote segment [%d..%d] reaches past leader b%d hw=%d",
+			return &Violation{Invariant: RemoteCommitted, Message: fmt.Sprintf("remote segment [%d..%d] reaches past leader b%d hw=%d",
 				s.Base, s.End, l.ID, l.Log.HighWatermark)}
 		}
 	}
@@ -145,12 +195,12 @@ func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.Remot
 	}
 	k.checkedSeg[s.ID] = checked
 	if s.End >= k.histEnd {
-		return &Violation{RemoteCommitted, fmt.Sprintf("remote segment [%d..%d] holds uncommitted offsets (committed below %d)",
+		return &Violation{Invariant: RemoteCommitted, Message: fmt.Sprintf("remote segment [%d..%d] holds uncommitted offsets (committed below %d)",
 			s.Base, s.End, k.histEnd)}
 	}
 	for _, bt := range s.Batches {
 		if at, h := k.agree(bt, s.End+1); at >= 0 {
-			return &Violation{RemoteAgreement, fmt.Sprintf("remote segment [%d..%d] offset %d holds %v, committed %v",
+			return &Violation{Invariant: RemoteAgreement, Message: fmt.Sprintf("remote segment [%d..%d] offset %d holds %v, committed %v",
 				s.Base, s.End, at, bt, h)}
 		}
 	}

@@ -5,13 +5,26 @@ import (
 	"sort"
 
 	"tierfetch/model"
+	"tierfetch/sim"
 )
 
 // Violation is one broken invariant.
 type Violation struct {
 	Invariant string // a stable name, e.g. "offset-order"
 	Message   string // what was wrong, with the offsets involved
+	// Kind names the cause when the checker can tell it from the state, so
+	// sweeps can group a known finding: "stale-hro" is a hole made by local
+	// retention trusting an HRO that remote storage no longer backs.
+	Kind string
 }
+
+// Known finding kinds.
+const (
+	KindStaleHRO = "stale-hro"
+	// KindStaleLogStartCopyDisabled: with remote.log.copy.disable there is no
+	// copy task, so a new leader never raises a lagging log start offset.
+	KindStaleLogStartCopyDisabled = "stale-log-start-copy-disabled"
+)
 
 func (v *Violation) Error() string { return v.Invariant + ": " + v.Message }
 
@@ -25,6 +38,7 @@ const (
 	NoCommittedLoss  = "no-committed-loss" // the leader holds every committed record above LSO
 	EpochLineage     = "epoch-lineage"     // a follower's epoch cache agrees with the leader's
 	HighestRemote    = "highest-remote"    // HRO names an offset that really was uploaded
+	StaleLogStart    = "stale-log-start"   // a leader advertises a log start offset whose data is gone, past its first copy-task run
 	ISRMembership    = "isr-membership"    // the leader is in the ISR, the ISR is within the replicas
 	Liveness         = "liveness"          // after healing every replica is in the ISR
 )
@@ -47,6 +61,13 @@ type Checker struct {
 	hro         []int64
 	lineage     []lineageKey
 	holeKey     holeKey
+	// maxLogStart is the highest log start offset any leader had: offsets
+	// below it were deleted on purpose (retention, deleteRecords).
+	maxLogStart int64
+	// staleSince is when the leader's log start offset fell below
+	// maxLogStart's data (a follower elected with a lagging log start
+	// offset), -1 when it is not.
+	staleSince sim.Time
 }
 
 type cursor struct {
@@ -73,7 +94,7 @@ type holeKey struct {
 // New returns a checker for c at time 0: the initial committed log is read
 // from the leader's log and remote storage.
 func New(c *model.Cluster) *Checker {
-	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}}
+	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}, staleSince: -1}
 	k.cursors = make([]cursor, len(c.Brokers))
 	k.hro = make([]int64, len(c.Brokers))
 	k.lineage = make([]lineageKey, len(c.Brokers))
@@ -92,6 +113,7 @@ func New(c *model.Cluster) *Checker {
 func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 	k.history = k.history[:0]
 	k.histStart = l.Log.LogStart
+	k.maxLogStart, k.staleSince = l.Log.LogStart, -1
 	k.histEnd = l.Log.LogStart
 	k.unclean = c.Ctrl.Unclean
 	for i := range c.Remote.Segments {
@@ -112,7 +134,7 @@ func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 			b, ok = remoteBatchAt(c, k.histEnd)
 		}
 		if !ok {
-			return &Violation{NoHole, fmt.Sprintf("leader b%d holds committed offset %d neither locally [%d,%d) nor remotely",
+			return &Violation{Invariant: NoHole, Message: fmt.Sprintf("leader b%d holds committed offset %d neither locally [%d,%d) nor remotely",
 				l.ID, k.histEnd, l.Log.LocalLogStart, l.Log.LogEnd)}
 		}
 		b = b.Slice(k.histEnd, min(b.Last()+1, hw))

@@ -52,7 +52,7 @@ func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
 			return nil
 		}
 		if a, b := f.Log.EpochAt(o), l.Log.EpochAt(o); a != b {
-			return &Violation{EpochLineage, fmt.Sprintf("offset %d: follower b%d says epoch %d, leader b%d says %d (follower %v, leader %v)",
+			return &Violation{Invariant: EpochLineage, Message: fmt.Sprintf("offset %d: follower b%d says epoch %d, leader b%d says %d (follower %v, leader %v)",
 				o, f.ID, a, l.ID, b, fe, le)}
 		}
 		return nil
@@ -80,7 +80,7 @@ func (k *Checker) checkHighestRemote(b *model.Broker) *Violation {
 	}
 	k.hro[b.ID] = b.HighestRemote
 	if b.HighestRemote >= 0 && !k.wasUploaded(b.HighestRemote) {
-		return &Violation{HighestRemote, fmt.Sprintf("b%d highest remote offset %d was never uploaded (uploaded %v)",
+		return &Violation{Invariant: HighestRemote, Message: fmt.Sprintf("b%d highest remote offset %d was never uploaded (uploaded %v)",
 			b.ID, b.HighestRemote, k.uploaded)}
 	}
 	return nil
@@ -90,13 +90,13 @@ func (k *Checker) checkHighestRemote(b *model.Broker) *Violation {
 // leader and every assigned replica is in the ISR.
 func CheckLiveness(c *model.Cluster) *Violation {
 	if c.Ctrl.Leader < 0 {
-		return &Violation{Liveness, fmt.Sprintf("partition offline (ISR %v)", c.Ctrl.ISR)}
+		return &Violation{Invariant: Liveness, Message: fmt.Sprintf("partition offline (ISR %v)", c.Ctrl.ISR)}
 	}
 	for _, r := range c.Ctrl.Replicas {
 		if !c.Ctrl.InISR(r) {
 			b := c.Brokers[r]
 			l := c.Leader()
-			return &Violation{Liveness, fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d",
+			return &Violation{Invariant: Liveness, Message: fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d",
 				r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart)}
 		}
 	}

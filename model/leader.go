@@ -17,8 +17,12 @@ type leaderState struct {
 	// is uploaded (Kafka's copiedOffsetOption): a new task starts from the
 	// remote metadata, not from the log's HRO.
 	copiedOffset int64
-	uploading    uint64 // remote op id of the upload in flight, 0 when none
-	uploadSeg    uint64 // remote segment id being uploaded
+	// logStartChecked is set once the copy task has raised the log start
+	// offset from the remote metadata after this broker became leader
+	// (KAFKA-15351).
+	logStartChecked bool
+	uploading       uint64 // remote op id of the upload in flight, 0 when none
+	uploadSeg       uint64 // remote segment id being uploaded
 	// epochStart is the offset where this leader's epoch began.
 	epochStart int64
 }
@@ -56,7 +60,7 @@ func (c *Cluster) startTieringTasks(b *Broker) {
 	if !c.Tiered() {
 		return
 	}
-	b.lead.copySeeded, b.lead.copiedOffset = false, -1
+	b.lead.copySeeded, b.lead.copiedOffset, b.lead.logStartChecked = false, -1, false
 	c.setTimer(b, TimerRLMCopy, 0, 0)
 	c.setTimer(b, TimerRLMExpire, 0, 0)
 }

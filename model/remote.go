@@ -179,3 +179,15 @@ func (r *Remote) Bytes() int64 {
 	}
 	return n
 }
+
+// FirstOffsetFor returns the lowest base offset of a segment (in any state)
+// holding epoch, ok false when none does.
+func (r *Remote) FirstOffsetFor(epoch int32) (int64, bool) {
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		if s.HighestOffsetFor(epoch) >= 0 {
+			return s.Base, true
+		}
+	}
+	return 0, false
+}

@@ -18,7 +18,30 @@ func (c *Cluster) onRLMCopy(b *Broker) {
 		c.maybeSeedHighestRemote(b)
 	}
 	if !copyDisabled {
+		c.maybeUpdateLogStartOnBecomingLeader(b)
 		c.maybeUpload(b)
+	}
+}
+
+// maybeUpdateLogStartOnBecomingLeader raises a new leader's log start offset
+// to the first offset remote storage still holds for its earliest epoch, or
+// to its local log start offset when remote storage holds none (Kafka's
+// findLogStartOffset, KAFKA-15351): a follower's log start offset can lag the
+// old leader's, whose data below it may be gone everywhere. Once per task.
+func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
+	if b.lead.logStartChecked {
+		return
+	}
+	b.lead.logStartChecked = true
+	start := b.Log.LocalLogStart
+	for _, e := range b.Log.Epochs {
+		if s, ok := c.Remote.FirstOffsetFor(e.Epoch); ok {
+			start = s
+			break
+		}
+	}
+	if b.Log.IncrementLogStart(start) {
+		c.notef("b%d raises log start offset to %d from remote metadata", b.ID, b.Log.LogStart)
 	}
 }
 

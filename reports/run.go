@@ -69,7 +69,11 @@ type FailureInput struct {
 // across the step, the last trace lines and the reproduce command.
 func Failure(w io.Writer, in FailureInput) {
 	f := in.Failure
-	fmt.Fprintf(w, "VIOLATION %s\n", f.Invariant)
+	if f.Kind != "" {
+		fmt.Fprintf(w, "VIOLATION %s (known finding: %s)\n", f.Invariant, f.Kind)
+	} else {
+		fmt.Fprintf(w, "VIOLATION %s\n", f.Invariant)
+	}
 	fmt.Fprintf(w, "  seed:     %d (scenario %s, strategy %s, profile %s)\n", in.Seed, in.Scenario, in.Strategy, in.Profile)
 	fmt.Fprintf(w, "  step:     %d at %.3fs\n", f.Step, float64(f.AtMs)/1000)
 	fmt.Fprintf(w, "  event:    %s\n", f.Event)

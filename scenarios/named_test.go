@@ -177,7 +177,7 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 		"leader-knows-hro": true, "leader-hro-unknown": true, "idle-fully-tiered": true,
 		"tiering-toggle-epuo-below-lso": true, "election-mid-bootstrap": true,
 		"tiered-follower-becomes-leader": true, "fast-partial-upload": true,
-		"finding-reenable-stale-hro": true}
+		"finding-reenable-stale-hro": true, "finding-stale-log-start-copy-disabled": true}
 	for _, sc := range Named() {
 		if !tested[sc.Name] {
 			t.Errorf("named scenario %s has no test", sc.Name)
@@ -198,11 +198,38 @@ func TestFindingReenableStaleHRO(t *testing.T) {
 	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
 	for _, r := range res.Runs {
 		v := r.Violation
-		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "no-hole" || v.AtMs != 3000 {
+		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "no-hole" || v.Kind != "stale-hro" || v.AtMs != 3000 {
 			t.Errorf("%s: outcome %s violation %+v, want no-hole at 3000 ms", r.Strategy, r.Outcome, v)
 		}
 		if r.Leader == nil || r.Leader.HighestRemoteOffset != 1999 || r.Leader.LocalLogStartOffset != 2000 {
 			t.Errorf("%s: leader %+v, want the stale hro 1999 and llso 2000", r.Strategy, r.Leader)
+		}
+	}
+}
+
+// TestFindingStaleLogStartCopyDisabled keeps a finding: a follower elected
+// with a log start offset that lags the old leader's advertises records that
+// exist nowhere; Kafka raises it in the new leader's copy task
+// (KAFKA-15351), which does not exist with remote.log.copy.disable.
+func TestFindingStaleLogStartCopyDisabled(t *testing.T) {
+	sc, _ := Lookup("finding-stale-log-start-copy-disabled")
+	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
+	for _, r := range res.Runs {
+		v := r.Violation
+		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "stale-log-start" || v.Kind != "stale-log-start-copy-disabled" {
+			t.Errorf("%s: outcome %s violation %+v, want stale-log-start (copy disabled)", r.Strategy, r.Outcome, v)
+		}
+		if r.Leader == nil || r.Leader.Broker != 1 || r.Leader.LogStartOffset != 0 {
+			t.Errorf("%s: leader %+v, want b1 still advertising log start 0", r.Strategy, r.Leader)
+		}
+	}
+	// With copying on, the new leader's first copy-task run raises the log
+	// start offset and the same schedule is clean.
+	on := *sc
+	on.Config.RemoteLogCopyDisable = false
+	for _, st := range Strategies {
+		if r := Execute(&on, Options{Seed: 1, Strategy: st}); r.Outcome != OutcomeOK {
+			t.Errorf("%s with copying on: %s %+v, want ok", st, r.Outcome, r.Violation)
 		}
 	}
 }

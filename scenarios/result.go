@@ -35,6 +35,7 @@ type RunJSON struct {
 // ViolationJSON is a broken invariant.
 type ViolationJSON struct {
 	Invariant string `json:"invariant"`
+	Kind      string `json:"kind,omitempty"` // extension: the known cause, e.g. "stale-hro"
 	AtMs      int64  `json:"at_ms"`
 	Step      int64  `json:"step"`
 	Message   string `json:"message"`
@@ -91,7 +92,7 @@ func (r *RunResult) JSON() RunJSON {
 	out := RunJSON{Strategy: string(r.Strategy), Outcome: r.Outcome, Digest: r.Digest, Steps: r.Steps, SimMs: r.SimMs,
 		Followers: []FollowerJSON{}}
 	if f := r.Violation; f != nil {
-		out.Violation = &ViolationJSON{Invariant: f.Invariant, AtMs: f.AtMs, Step: f.Step, Message: f.Message}
+		out.Violation = &ViolationJSON{Invariant: f.Invariant, Kind: f.Kind, AtMs: f.AtMs, Step: f.Step, Message: f.Message}
 	}
 	c := r.Cluster
 	if l := c.Leader(); l != nil {

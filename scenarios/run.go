@@ -57,6 +57,7 @@ type RunResult struct {
 // Failure is a broken invariant with where it broke.
 type Failure struct {
 	Invariant string
+	Kind      string // the known cause, when the checker can name it
 	Message   string
 	Step      int64
 	AtMs      int64
@@ -178,7 +179,7 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 }
 
 func (r *runner) failure(v *invariants.Violation) *Failure {
-	return &Failure{Invariant: v.Invariant, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
+	return &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
 		Event: r.line, TraceTail: r.trace.Last(TraceKeep)}
 }
 
