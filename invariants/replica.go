@@ -73,13 +73,18 @@ func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
 	return nil
 }
 
-// checkHighestRemote checks that a known HRO was really uploaded at some point.
+// checkHighestRemote checks that a known HRO was really uploaded at some
+// point, or lies below data deleted on purpose: Kafka's
+// findHighestRemoteOffset clamps to the replica's own epoch end, which on a
+// lagging follower can name an offset inside a range that was deleted
+// (below the log start offset) rather than uploaded. That claims nothing
+// that must exist.
 func (k *Checker) checkHighestRemote(b *model.Broker) *Violation {
 	if b.HighestRemote == k.hro[b.ID] {
 		return nil
 	}
 	k.hro[b.ID] = b.HighestRemote
-	if b.HighestRemote >= 0 && !k.wasUploaded(b.HighestRemote) {
+	if b.HighestRemote >= k.maxLogStart && !k.wasUploaded(b.HighestRemote) {
 		return &Violation{Invariant: HighestRemote, Message: fmt.Sprintf("b%d highest remote offset %d was never uploaded (uploaded %v)",
 			b.ID, b.HighestRemote, k.uploaded)}
 	}
