@@ -24,6 +24,20 @@ const (
 	// KindStaleLogStartCopyDisabled: with remote.log.copy.disable there is no
 	// copy task, so a new leader never raises a lagging log start offset.
 	KindStaleLogStartCopyDisabled = "stale-log-start-copy-disabled"
+	// KindStaleLogStartTieringOff: the same with tiering disabled (no RLM
+	// tasks at all).
+	KindStaleLogStartTieringOff = "stale-log-start-tiering-off"
+	// KindStaleLogStartUnfinishedSegment: the new leader's copy task raised
+	// its log start offset to a remote segment that was being deleted (or
+	// uploaded) when the old leader died; the deletion finishes and the
+	// records below the old leader's log start offset are advertised again.
+	KindStaleLogStartUnfinishedSegment = "stale-log-start-unfinished-segment"
+	// KindTieredFollowerAfterDisable: a follower that bootstrapped from the
+	// tiered offset (KIP-1023) holds nothing below it locally; once tiering
+	// is disabled with delete-on-disable the remote copy is gone, and if it
+	// becomes leader the records between the old leader's local log start
+	// and its own exist on no live leader.
+	KindTieredFollowerAfterDisable = "tiered-follower-after-disable"
 )
 
 func (v *Violation) Error() string { return v.Invariant + ": " + v.Message }
@@ -89,6 +103,7 @@ type holeKey struct {
 	leader         int
 	lso, llso, leo int64
 	remoteVer      uint64
+	tiered         bool
 }
 
 // New returns a checker for c at time 0: the initial committed log is read

@@ -102,6 +102,8 @@ type Cluster struct {
 	producers  []producerClient
 	// Consumes records what each consume event read.
 	Consumes []ConsumeStats
+	// Coverage counts how often each interesting path was reached.
+	Coverage [NumGoals]int64
 }
 
 type producerClient struct {

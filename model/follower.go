@@ -37,6 +37,9 @@ type auxBuild struct {
 func (c *Cluster) becomeFollower(b *Broker) {
 	c.resignLeadership(b)
 	c.stopFetcher(b)
+	if b.fetch.bootstrapping && b.Role == RoleFollower && b.LeaderEpoch != c.Ctrl.LeaderEpoch {
+		c.reached(GoalLeaderChangedMidBootstrap)
+	}
 	b.Role, b.Leader, b.LeaderEpoch = RoleFollower, c.Ctrl.Leader, c.Ctrl.LeaderEpoch
 	if c.Tiered() {
 		c.setTimer(b, TimerRLMFollower, 0, 0)
@@ -83,6 +86,9 @@ func (c *Cluster) backoff(b *Broker, why RetryReason) {
 		c.cancelTimer(b, TimerRequest, 0)
 	}
 	b.fetch.phase, b.fetch.query = phaseBackoff, nil
+	if why == RetryEPUOUnknown {
+		c.reached(GoalEPUOUnknownRetry)
+	}
 	if b.fetch.bootstrapping {
 		b.Stats.Retries++
 		b.Stats.RetriesByReason[why]++
@@ -128,6 +134,13 @@ func (c *Cluster) handleResponse(b *Broker, m Message) {
 func (c *Cluster) onFetchResponse(b *Broker, m Message) {
 	switch {
 	case m.Err == ErrOffsetOutOfRange || m.Err == ErrOffsetMovedToTieredStorage:
+		switch {
+		case !b.fetch.bootstrapping:
+		case m.Err == ErrOffsetOutOfRange:
+			c.reached(GoalFollowerOOR)
+		default:
+			c.reached(GoalFollowerOMTS)
+		}
 		b.fetch.query = &TierQuery{Err: m.Err, LogEnd: b.Log.LogEnd, LastTiered: b.LastTieredEnable, Tiered: c.Tiered()}
 		c.decide(b)
 	case m.Diverging:
@@ -194,6 +207,7 @@ func (c *Cluster) decide(b *Broker) {
 	if d.Fallback && !q.fellBack {
 		q.fellBack = true
 		b.Stats.Fallbacks++
+		c.reached(GoalEPUOBelowLSOFallback)
 		c.notef("b%d EPUO below log start: falls back to the local-log-start rules", b.ID)
 	}
 	switch d.Kind {
@@ -287,6 +301,7 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	i := c.Remote.Find(op.Segment)
 	if i < 0 || c.Remote.Segments[i].State != CopyFinished {
 		c.notef("b%d remote segment %d was deleted during the build", b.ID, op.Segment)
+		c.reached(GoalAuxSegmentDeleted)
 		c.backoff(b, RetryAuxUnavailable)
 		return
 	}
@@ -303,6 +318,7 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	b.Log.truncateEpochsFromStart(a.logStart)
 	b.Log.Producers = append([]ProducerEntry(nil), seg.Snapshot...)
 	b.Stats.AuxStateBuilds++
+	c.reached(GoalAuxStateBuilt)
 	b.Stats.RemoteAuxBytes += op.Bytes
 	c.notef("b%d built aux state from remote segment [%d..%d], starts at %d (%s)", b.ID, seg.Base, seg.End, next, a.path)
 	c.sendFetch(b)

@@ -38,6 +38,9 @@ type followerView struct {
 // becomeLeader makes b the leader in the controller's current epoch.
 func (c *Cluster) becomeLeader(b *Broker) {
 	c.stopFetcher(b)
+	if b.Stats.Path == PathEarliestPendingUpload && b.Stats.StartSet {
+		c.reached(GoalTieredFollowerBecameLeader)
+	}
 	b.Role, b.Leader, b.LeaderEpoch = RoleLeader, b.ID, c.Ctrl.LeaderEpoch
 	b.Log.AssignEpoch(c.Ctrl.LeaderEpoch)
 	b.lead = leaderState{followers: make([]followerView, len(c.Brokers)), epochStart: b.Log.LogEnd}
@@ -269,6 +272,9 @@ func (c *Cluster) listOffset(b *Broker, ts int64) (int64, int32) {
 		}
 	case ListEarliestPendingUpload:
 		o = c.Profile.EarliestPendingUploadOffset(c, b)
+		if o >= 0 && o < l.active().Base && o < l.HighWatermark {
+			c.reached(GoalUploadLagged)
+		}
 		if o < 0 {
 			return -1, -1
 		}

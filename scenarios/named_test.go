@@ -177,7 +177,8 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 		"leader-knows-hro": true, "leader-hro-unknown": true, "idle-fully-tiered": true,
 		"tiering-toggle-epuo-below-lso": true, "election-mid-bootstrap": true,
 		"tiered-follower-becomes-leader": true, "fast-partial-upload": true,
-		"finding-reenable-stale-hro": true, "finding-stale-log-start-copy-disabled": true}
+		"finding-reenable-stale-hro": true, "finding-stale-log-start-copy-disabled": true,
+		"finding-tiered-follower-after-disable": true}
 	for _, sc := range Named() {
 		if !tested[sc.Name] {
 			t.Errorf("named scenario %s has no test", sc.Name)
@@ -231,5 +232,26 @@ func TestFindingStaleLogStartCopyDisabled(t *testing.T) {
 		if r := Execute(&on, Options{Seed: 1, Strategy: st}); r.Outcome != OutcomeOK {
 			t.Errorf("%s with copying on: %s %+v, want ok", st, r.Outcome, r.Violation)
 		}
+	}
+}
+
+// TestFindingTieredFollowerAfterDisable keeps a KIP-1023 finding: a follower
+// bootstrapped from the tiered offset holds nothing below it; after tiering
+// is disabled with delete-on-disable and it is elected, the committed
+// records between the old leader's local log start and its own are on no
+// leader. The KIP-405 follower copied them and passes the same schedule.
+func TestFindingTieredFollowerAfterDisable(t *testing.T) {
+	sc, _ := Lookup("finding-tiered-follower-after-disable")
+	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
+	lls, lt := res.Runs[0], res.Runs[1]
+	if lls.Outcome != OutcomeOK {
+		t.Errorf("local-log-start: %s %+v, want ok", lls.Outcome, lls.Violation)
+	}
+	if len(lls.Consumes) != 1 || lls.Consumes[0].LocalBytes != 6000*1024 {
+		t.Errorf("local-log-start consume %+v, want [3000, 9000) read locally", lls.Consumes)
+	}
+	v := lt.Violation
+	if lt.Outcome != OutcomeSafety || v == nil || v.Invariant != "no-committed-loss" || v.Kind != "tiered-follower-after-disable" || v.AtMs != 10000 {
+		t.Errorf("last-tiered: %s %+v, want no-committed-loss (tiered-follower-after-disable) at 10 s", lt.Outcome, v)
 	}
 }

@@ -52,6 +52,8 @@ type RunResult struct {
 	// EgressBytes is the bytes each broker sent to other brokers.
 	EgressBytes []int64
 	TraceLines  int64
+	// Coverage counts how often the run reached each model.Goal.
+	Coverage [model.NumGoals]int64
 }
 
 // Failure is a broken invariant with where it broke.
@@ -174,7 +176,7 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	res.Outcome, res.Violation = outcome, f
 	res.Digest, res.Steps, res.SimMs = r.trace.Digest(), r.steps, r.sched.Now().Ms()
-	res.EgressBytes, res.TraceLines = r.sent, r.trace.Lines()
+	res.EgressBytes, res.TraceLines, res.Coverage = r.sent, r.trace.Lines(), r.c.Coverage
 	return res
 }
 

@@ -1,0 +1,27 @@
+package model
+
+// Goal is an interesting path a sweep must reach; Cluster.Coverage counts how
+// often a run reached each.
+type Goal uint8
+
+// Coverage goals.
+const (
+	GoalFollowerOOR                Goal = iota // a bootstrapping follower got OFFSET_OUT_OF_RANGE
+	GoalFollowerOMTS                           // a bootstrapping follower got OFFSET_MOVED_TO_TIERED_STORAGE
+	GoalAuxStateBuilt                          // a follower built auxiliary state from remote storage
+	GoalEPUOUnknownRetry                       // a follower retried because EPUO was unknown
+	GoalEPUOBelowLSOFallback                   // KIP-1023 found EPUO < LSO and fell back
+	GoalLeaderChangedMidBootstrap              // the leader changed while a follower bootstrapped
+	GoalAuxSegmentDeleted                      // the remote segment an aux build needed was deleted meanwhile
+	GoalTieredFollowerBecameLeader             // a follower bootstrapped from EPUO became leader
+	GoalUploadLagged                           // a -6 answer lagged committed, inactive segments not yet uploaded
+	NumGoals
+)
+
+var goalNames = [...]string{"follower-oor", "follower-omts", "aux-state-built", "epuo-unknown-retry",
+	"epuo-below-lso-fallback", "leader-changed-mid-bootstrap", "aux-segment-deleted",
+	"tiered-follower-became-leader", "upload-lagged"}
+
+func (g Goal) String() string { return goalNames[g] }
+
+func (c *Cluster) reached(g Goal) { c.Coverage[g]++ }
