@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
+	"hash/fnv"
 	"strconv"
 
 	"tierfetch/model"
@@ -167,6 +169,13 @@ type RemoteState struct {
 	ID        uint64
 	Base, End int64
 	State     string
+}
+
+// Digest returns a 64-bit FNV-1a digest of the state's printed form.
+func (s State) Digest() uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%+v", s)
+	return h.Sum64()
 }
 
 // StateOf captures c's state.

@@ -38,6 +38,9 @@ type Options struct {
 	// StopAfter, when > 0, stops the run after that many steps, when < 0
 	// before the first (used to capture the state around a failing step).
 	StopAfter int64
+	// StateDigests, when set, records a digest of the compact state after
+	// every step (RunResult.StateDigests), to find where two runs part.
+	StateDigests bool
 }
 
 // RunResult is what one run of one strategy gives.
@@ -54,6 +57,9 @@ type RunResult struct {
 	TraceLines  int64
 	// Coverage counts how often the run reached each model.Goal.
 	Coverage [model.NumGoals]int64
+	// StateDigests holds one digest per step (index 0: before the first)
+	// when Options.StateDigests is set.
+	StateDigests []uint64
 }
 
 // Failure is a broken invariant with where it broke.
@@ -101,21 +107,22 @@ type partition struct {
 
 // runner wires one cluster onto one scheduler.
 type runner struct {
-	sc       *Scenario
-	opt      Options
-	c        *model.Cluster
-	sched    sim.Scheduler[event]
-	trace    *sim.Trace
-	checker  *invariants.Checker
-	timers   map[model.TimerKey]sim.Timer
-	workload *sim.Stream
-	network  *sim.Stream
-	remote   *sim.Stream
-	cuts     []partition
-	egress   []sim.Time // when each broker's link is free
-	sent     []int64
-	steps    int64
-	line     string // the current step's event line
+	sc           *Scenario
+	opt          Options
+	c            *model.Cluster
+	sched        sim.Scheduler[event]
+	trace        *sim.Trace
+	checker      *invariants.Checker
+	timers       map[model.TimerKey]sim.Timer
+	workload     *sim.Stream
+	network      *sim.Stream
+	remote       *sim.Stream
+	cuts         []partition
+	egress       []sim.Time // when each broker's link is free
+	sent         []int64
+	steps        int64
+	line         string // the current step's event line
+	stateDigests []uint64
 }
 
 // TraceKeep is how many trace lines a failure report shows.
@@ -177,6 +184,7 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	res.Outcome, res.Violation = outcome, f
 	res.Digest, res.Steps, res.SimMs = r.trace.Digest(), r.steps, r.sched.Now().Ms()
 	res.EgressBytes, res.TraceLines, res.Coverage = r.sent, r.trace.Lines(), r.c.Coverage
+	res.StateDigests = r.stateDigests
 	return res
 }
 
@@ -196,6 +204,9 @@ func (r *runner) afterStep() *Failure {
 		r.effect(&r.c.Out[i])
 	}
 	r.c.Out = r.c.Out[:0]
+	if r.opt.StateDigests {
+		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
+	}
 	if v := r.checker.Check(r.c); v != nil {
 		return r.failure(v)
 	}

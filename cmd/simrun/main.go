@@ -38,11 +38,13 @@ Usage:
   simrun run --all [--seed N] [--strategy ...] [--profile kip]
   simrun scenarios
   simrun gen --seed N [--out FILE]
+  simrun sweep [--seeds A..B] [--strategy ...] [--workers N] [--out DIR] [--check-determinism]
 
 Commands:
   run        run a scenario under one or both follower protocols, checking invariants after every step
   scenarios  list the named scenarios, one a line: name, then what it shows
   gen        write the random scenario a seed generates, as a scenario file
+  sweep      run generated scenarios for a range of seeds; summary, failures saved for replay
 
 Run 'simrun COMMAND --help' for a command's flags.
 Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 2 bad input.
@@ -66,11 +68,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdScenarios(args[1:], stdout, stderr)
 	case "gen":
 		code, err = cmdGen(args[1:], stdout, stderr)
+	case "sweep":
+		code, err = cmdSweep(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
 	default:
-		err = badInput("unknown command %q (want run, scenarios or gen; see simrun --help)", args[0])
+		err = badInput("unknown command %q (want run, scenarios, gen or sweep; see simrun --help)", args[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "simrun: %v\n", err)

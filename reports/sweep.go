@@ -1,0 +1,89 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"tierfetch/model"
+	"tierfetch/scenarios"
+)
+
+// SweepSummary writes a sweep's totals: runs and steps, unknown failures by
+// invariant and strategy (with the command that replays each of the first),
+// known findings by kind, and how many runs reached each coverage goal; a
+// goal no run reached is called out.
+func SweepSummary(w io.Writer, t *scenarios.SweepTotals, seedRange, profile, outDir string) {
+	fmt.Fprintf(w, "sweep seeds %s, profile %s: %d seeds, %d runs, %d steps\n", seedRange, profile, t.Seeds, t.Runs, t.Steps)
+	fmt.Fprintf(w, "\nunknown failures: %d\n", t.UnknownFailures())
+	writeCounts(w, t.Failures, t.Strategies)
+	for i, f := range t.FirstFailures {
+		if i == 10 {
+			fmt.Fprintf(w, "  ... %d more, all saved in %s\n", len(t.FirstFailures)-10, outDir)
+			break
+		}
+		fmt.Fprintf(w, "  seed %d %s: %s: %s\n    replay: %s\n", f.Seed, f.Run.Strategy, f.Run.Invariant, f.Run.Message, ReplayCommand(outDir, f))
+	}
+	fmt.Fprintf(w, "\nknown findings (by kind): %d kinds\n", len(t.Findings))
+	writeCounts(w, t.Findings, t.Strategies)
+	for _, kind := range sortedMapKeys(t.Findings) {
+		f := t.FirstFindings[kind]
+		fmt.Fprintf(w, "  %s first at seed %d: %s\n", kind, f.Seed, ReplayCommand(outDir, f))
+	}
+	fmt.Fprintf(w, "\ncoverage goals (runs that reached each):\n  %-32s", "goal")
+	for _, st := range t.Strategies {
+		fmt.Fprintf(w, " %16s", st)
+	}
+	fmt.Fprintln(w)
+	var missed []string
+	for g := model.Goal(0); g < model.NumGoals; g++ {
+		fmt.Fprintf(w, "  %-32s", g)
+		total := int64(0)
+		for _, st := range t.Strategies {
+			n := t.Coverage[st][g]
+			total += n
+			fmt.Fprintf(w, " %16d", n)
+		}
+		fmt.Fprintln(w)
+		if total == 0 {
+			missed = append(missed, g.String())
+		}
+	}
+	if len(missed) > 0 {
+		fmt.Fprintf(w, "  FINDING: no run reached %v\n", missed)
+	}
+}
+
+// ReplayCommand is the command that replays one failing run of a sweep from
+// the scenario file the sweep saved for it.
+func ReplayCommand(outDir string, f scenarios.Failed) string {
+	return fmt.Sprintf("simrun run --scenario %s --strategy %s --trace", FailureFile(outDir, f), f.Run.Strategy)
+}
+
+// FailureFile is where a sweep saves a failing seed's scenario.
+func FailureFile(outDir string, f scenarios.Failed) string {
+	name := f.Run.Invariant
+	if f.Run.Kind != "" {
+		name = f.Run.Kind
+	}
+	return fmt.Sprintf("%s/seed-%d-%s-%s.json", outDir, f.Seed, f.Run.Strategy, name)
+}
+
+func writeCounts(w io.Writer, m map[string]map[scenarios.Strategy]int64, strategies []scenarios.Strategy) {
+	for _, key := range sortedMapKeys(m) {
+		fmt.Fprintf(w, "  %-36s", key)
+		for _, st := range strategies {
+			fmt.Fprintf(w, " %s=%d", st, m[key][st])
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func sortedMapKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
