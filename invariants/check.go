@@ -37,11 +37,16 @@ func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
 			continue
 		}
 		l := &b.Log
-		if l.LogStart <= l.LocalLogStart && l.LocalLogStart <= l.HighWatermark && l.HighWatermark <= l.LogEnd {
-			continue
+		if !(l.LogStart <= l.LocalLogStart && l.LocalLogStart <= l.HighWatermark && l.HighWatermark <= l.LogEnd) {
+			return &Violation{Invariant: OffsetOrder, Message: fmt.Sprintf("b%d: want lso <= llso <= hw <= leo, got lso=%d llso=%d hw=%d leo=%d",
+				b.ID, l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd)}
 		}
-		return &Violation{Invariant: OffsetOrder, Message: fmt.Sprintf("b%d: want lso <= llso <= hw <= leo, got lso=%d llso=%d hw=%d leo=%d",
-			b.ID, l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd)}
+		// The local log start offset names data on disk: it lies in the
+		// first local segment (or at the log end when that is empty).
+		if first := l.Segments[0]; l.LocalLogStart < first.Base || l.LocalLogStart > first.End+1 {
+			return &Violation{Invariant: OffsetOrder, Message: fmt.Sprintf("b%d: llso=%d outside its first local segment [%d..%d]",
+				b.ID, l.LocalLogStart, first.Base, first.End)}
+		}
 	}
 	return nil
 }

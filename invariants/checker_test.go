@@ -49,6 +49,7 @@ func TestInvariantsHaveTeeth(t *testing.T) {
 		breakIt func(c *model.Cluster)
 	}{
 		{OffsetOrder, func(c *model.Cluster) { c.Brokers[1].Log.HighWatermark = 400 }},
+		{OffsetOrder, func(c *model.Cluster) { c.Brokers[1].Log.LocalLogStart = 40 }}, // below its first segment
 		{ISRMembership, func(c *model.Cluster) { c.Ctrl.ISR = []int{1} }},
 		{ISRMembership, func(c *model.Cluster) { c.Ctrl.ISR = []int{0, 1, 2} }},
 		{NoHole, func(c *model.Cluster) {

@@ -51,7 +51,7 @@ func (g *generator) config(sc *Scenario) {
 	c.RemoteMetadataReadyMs = []int64{0, 0, 1_000, 20_000}[g.r.IntN(4)]
 	c.ReplicationBytesPerSec = []int64{1 << 20, 10 << 20, 100 << 20}[g.r.IntN(3)]
 	c.RemoteUploadMs = [2]int64{10, g.r.Int64Range(10, 5_000)}
-	c.RemoteFetchMs = [2]int64{5, g.r.Int64Range(5, 1_000)}
+	c.RemoteFetchMs = [2]int64{5, g.r.Int64Range(5, 3_000)}
 	if g.r.Chance(0.6) {
 		c.LocalRetentionBytes = c.SegmentBytes * g.r.Int64Range(1, 5)
 	}

@@ -2,12 +2,13 @@ package scenarios
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
 )
 
 // faultKinds are the fault kinds a generated scenario draws a subset of.
-var faultKinds = []string{"elect", "crash", "tiering", "copy", "delete_records", "partition", "outage", "flag", "retention"}
+var faultKinds = []string{"elect", "crash", "tiering", "copy", "delete_records", "partition", "outage", "flag", "retention", "remote_retention"}
 
 func (g *generator) events(sc *Scenario) {
 	for _, k := range faultKinds {
@@ -66,6 +67,15 @@ func (g *generator) fault(sc *Scenario, kind string, brokers []int) {
 		add(Event{Type: EventSetConfig, Key: "follower_fetch_last_tiered_offset_enable", Value: jsonBool(g.r.Chance(0.5)), Broker: pick()})
 	case "retention":
 		add(Event{Type: EventSetConfig, Key: "local_retention_bytes", Value: json.RawMessage("0")})
+	case "remote_retention":
+		// Expire remote segments while a new follower may be reading them.
+		for _, e := range sc.Events {
+			if e.Type == EventAddReplica && g.r.Chance(0.7) {
+				at = min(sc.DurationMs, e.AtMs+g.r.Int64Range(10, 300))
+				break
+			}
+		}
+		add(Event{Type: EventSetConfig, Key: "retention_bytes", Value: json.RawMessage(fmt.Sprint(sc.Config.SegmentBytes * g.r.Int64Range(1, 4)))})
 	}
 }
 

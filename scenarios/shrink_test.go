@@ -85,6 +85,16 @@ func marshalForShrink(t *testing.T, sc *Scenario) []byte {
 	return data
 }
 
+// checkRoundTrip checks that a shrunk scenario is data: its file form
+// parses back to the same file.
+func checkRoundTrip(t *testing.T, sc *Scenario) {
+	t.Helper()
+	data := marshalForShrink(t, sc)
+	if again := marshalForShrink(t, parseForShrink(t, string(data))); !bytes.Equal(again, data) {
+		t.Errorf("shrunk scenario does not round-trip:\n%s\n%s", data, again)
+	}
+}
+
 // countedForShrink wraps a predicate: it counts calls and fails the test on a
 // candidate that does not validate.
 func countedForShrink(t *testing.T, calls *int, pred func(*Scenario) bool) func(*Scenario) bool {
@@ -114,6 +124,7 @@ func TestShrinkSynthetic(t *testing.T) {
 	if !bigProduceAndCrash2(got) {
 		t.Fatalf("result no longer fails:\n%s", marshalForShrink(t, got))
 	}
+	checkRoundTrip(t, got)
 	wantConfig := DefaultConfig()
 	wantConfig.RemoteStorageEnable = true // a bool: left alone
 	var kinds []string
@@ -215,6 +226,7 @@ func checkShrunk(t *testing.T, res ShrinkResult, opt Options, want *RunResult) {
 		t.Fatalf("shrunk scenario: %s %+v, want %s %s (%s)\n%s", got.Outcome, got.Violation,
 			want.Outcome, want.Violation.Invariant, want.Violation.Kind, marshalForShrink(t, res.Scenario))
 	}
+	checkRoundTrip(t, res.Scenario)
 	b, a := res.Before, res.After
 	if a.Events > b.Events || a.Faults > b.Faults || a.Brokers > b.Brokers || a.Records > b.Records ||
 		a.Segments > b.Segments || a.DurationMs > b.DurationMs {
