@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"fmt"
+	"slices"
 
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -133,12 +134,12 @@ func (k *Checker) checkRemote(c *model.Cluster) *Violation {
 // while tiering is on, no-committed-loss when it is off (nothing may be
 // missing from [LSO, LEO) then either).
 func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
-	pos := coveredFrom(c, l.Log.LogStart, l.Log.LocalLogStart)
+	pos := coveredFrom(c, l, l.Log.LogStart, l.Log.LocalLogStart)
 	if pos < l.Log.LocalLogStart && pos < k.maxLogStart {
 		if k.staleSince < 0 {
 			k.staleSince = c.Now
 		}
-		pos = coveredFrom(c, k.maxLogStart, l.Log.LocalLogStart)
+		pos = coveredFrom(c, l, k.maxLogStart, l.Log.LocalLogStart)
 	} else {
 		k.staleSince = -1
 	}
@@ -146,17 +147,31 @@ func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
 		v := &Violation{Invariant: NoHole, Message: fmt.Sprintf("leader b%d: offset %d in [lso=%d, llso=%d) is neither local nor remote (hro=%d, tiering %s)",
 			l.ID, pos, l.Log.LogStart, l.Log.LocalLogStart, l.HighestRemote, onOff(c.Tiered()))}
 		switch {
+		case l.LeaderEpoch == k.uncleanEpoch:
+			v.Kind = KindUncleanElection
 		case !c.Tiered():
 			v.Invariant = NoCommittedLoss
 			if l.Stats.Path == model.PathEarliestPendingUpload {
 				v.Kind = KindTieredFollowerAfterDisable
 			}
-		case pos <= l.HighestRemote:
+		case pos <= l.HighestRemote && !remoteHolds(c, pos, model.CopyFinished, model.DeleteStarted):
+			// Local retention trusted an HRO that no remote segment backs.
 			v.Kind = KindStaleHRO
 		}
 		return v
 	}
 	return nil
+}
+
+// remoteHolds reports whether a remote segment in one of states holds o.
+func remoteHolds(c *model.Cluster, o int64, states ...model.RemoteState) bool {
+	for i := range c.Remote.Segments {
+		s := &c.Remote.Segments[i]
+		if s.Base <= o && o <= s.End && slices.Contains(states, s.State) {
+			return true
+		}
+	}
+	return false
 }
 
 func onOff(on bool) string {
@@ -166,19 +181,37 @@ func onOff(on bool) string {
 	return "off"
 }
 
-// coveredFrom returns the first offset at or after pos, below llso, that no
-// finished remote segment holds (llso when all are held).
-func coveredFrom(c *model.Cluster, pos, llso int64) int64 {
-	for i := range c.Remote.Segments {
-		s := &c.Remote.Segments[i]
-		if pos >= llso {
-			break
+// coveredFrom returns the first offset at or after pos, below llso, that the
+// leader could not serve from remote storage: no finished segment holds it
+// in the leader epoch the leader's own cache gives it (Kafka finds remote
+// segments by epoch and offset, so a segment from another lineage, left by
+// an unclean election, does not count).
+func coveredFrom(c *model.Cluster, l *model.Broker, pos, llso int64) int64 {
+	for pos < llso {
+		epoch := l.Log.EpochAt(pos)
+		next := pos
+		for i := range c.Remote.Segments {
+			s := &c.Remote.Segments[i]
+			if s.State == model.CopyFinished && s.Base <= pos && s.End >= pos && s.EpochAt(pos) == epoch {
+				next = max(next, min(s.End, s.HighestOffsetFor(epoch))+1)
+			}
 		}
-		if s.State == model.CopyFinished && s.Base <= pos && s.End >= pos {
-			pos = s.End + 1
+		if next == pos {
+			return pos
 		}
+		pos = min(next, epochEnd(&l.Log, epoch, next))
 	}
 	return pos
+}
+
+// epochEnd returns where epoch ends in the log's cache, or limit if later.
+func epochEnd(l *model.Log, epoch int32, limit int64) int64 {
+	for i, e := range l.Epochs {
+		if e.Epoch == epoch && i+1 < len(l.Epochs) {
+			return min(limit, l.Epochs[i+1].StartOffset)
+		}
+	}
+	return limit
 }
 
 // checkStaleLogStart allows a new leader's lagging log start offset until its

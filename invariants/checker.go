@@ -21,6 +21,9 @@ type Violation struct {
 // Known finding kinds.
 const (
 	KindStaleHRO = "stale-hro"
+	// KindUncleanElection: data the unclean election lost (the scenario
+	// enabled unclean.leader.election.enable).
+	KindUncleanElection = "unclean-election"
 	// KindStaleLogStartCopyDisabled: with remote.log.copy.disable there is no
 	// copy task, so a new leader never raises a lagging log start offset.
 	KindStaleLogStartCopyDisabled = "stale-log-start-copy-disabled"
@@ -65,6 +68,8 @@ type Checker struct {
 	histStart int64
 	histEnd   int64 // offsets below are committed
 	unclean   int
+	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
+	uncleanEpoch int32
 
 	cursors     []cursor
 	leader      int
@@ -109,7 +114,7 @@ type holeKey struct {
 // New returns a checker for c at time 0: the initial committed log is read
 // from the leader's log and remote storage.
 func New(c *model.Cluster) *Checker {
-	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}, staleSince: -1}
+	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}, staleSince: -1, uncleanEpoch: -1}
 	k.cursors = make([]cursor, len(c.Brokers))
 	k.hro = make([]int64, len(c.Brokers))
 	k.lineage = make([]lineageKey, len(c.Brokers))
@@ -127,10 +132,18 @@ func New(c *model.Cluster) *Checker {
 // time 0, and after an unclean election, where loss is allowed).
 func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 	k.history = k.history[:0]
+	// The new leader's log is the new lineage. What it cannot serve below
+	// its local log was lost with the unclean election: the history starts
+	// at its local log, and the hole check reports the gap by kind.
+	k.maxLogStart = l.Log.LogStart
 	k.histStart = l.Log.LogStart
-	k.maxLogStart, k.staleSince = l.Log.LogStart, -1
-	k.histEnd = l.Log.LogStart
+	if coveredFrom(c, l, k.histStart, l.Log.LocalLogStart) < l.Log.LocalLogStart {
+		k.histStart = l.Log.LocalLogStart
+	}
+	k.histEnd = k.histStart
+	k.staleSince = -1
 	k.unclean = c.Ctrl.Unclean
+	k.uncleanEpoch = c.Ctrl.LeaderEpoch
 	for i := range c.Remote.Segments {
 		s := &c.Remote.Segments[i]
 		if s.State == model.CopyFinished {
@@ -138,6 +151,9 @@ func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 		}
 	}
 	k.extendHistory(c, l)
+	if c.Ctrl.Unclean == 0 {
+		k.uncleanEpoch = -1
+	}
 }
 
 // extendHistory appends the leader's batches in [histEnd, HW) to the history.

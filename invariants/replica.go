@@ -13,6 +13,11 @@ func (k *Checker) checkReplica(c *model.Cluster, b *model.Broker) *Violation {
 	if !c.Ctrl.IsReplica(b.ID) {
 		return nil
 	}
+	if l := c.Leader(); l != nil && b != l && b.InSyncEpoch != l.LeaderEpoch && k.unclean > 0 {
+		// After an unclean election a replica holds the lost lineage until
+		// its first fetch from the new leader truncates it.
+		return k.checkHighestRemote(b)
+	}
 	cur := &k.cursors[b.ID]
 	if cur.gen != b.Log.Gen {
 		cur.gen, cur.checked = b.Log.Gen, b.Log.LocalLogStart
@@ -37,6 +42,9 @@ func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
 	l := c.Leader()
 	if l == nil || f == l || !f.Up || len(f.Log.Epochs) == 0 || len(l.Log.Epochs) == 0 {
 		return nil
+	}
+	if k.unclean > 0 && f.InSyncEpoch != l.LeaderEpoch {
+		return nil // still holds the lineage the unclean election lost
 	}
 	fe, le := f.Log.Epochs, l.Log.Epochs
 	key := lineageKey{f.Log.Gen, l.Log.Gen, len(fe), len(le), fe[len(fe)-1], le[len(le)-1], fe[0], le[0],
@@ -101,8 +109,14 @@ func CheckLiveness(c *model.Cluster) *Violation {
 		if !c.Ctrl.InISR(r) {
 			b := c.Brokers[r]
 			l := c.Leader()
-			return &Violation{Invariant: Liveness, Message: fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d",
-				r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart)}
+			v := &Violation{Invariant: Liveness, Message: fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d hro=%d",
+				r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart, l.HighestRemote)}
+			if b.Stats.EverRetried && b.Stats.LastRetry == model.RetryAuxUnavailable && l.HighestRemote >= 0 && !remoteHolds(c, l.HighestRemote, model.CopyFinished) {
+				// EPUO comes from an HRO no remote segment backs any more:
+				// the build for EPUO-1 waits for a segment that may never come.
+				v.Kind = KindStaleHRO
+			}
+			return v
 		}
 	}
 	return nil

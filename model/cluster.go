@@ -27,6 +27,10 @@ type Broker struct {
 	ID          int
 	Up          bool
 	Incarnation uint32
+	// InSyncEpoch is the leader epoch of the last fetch this broker had
+	// answered with records (or none) by its leader: from then on its log
+	// below HW is the leader's (-1: not since it last became a follower).
+	InSyncEpoch int32
 	Log         Log
 
 	// LastTieredEnable is follower.fetch.last.tiered.offset.enable.
@@ -56,6 +60,8 @@ type ReplicaStats struct {
 	StartSet        bool // StartOffset is final
 	Retries         int
 	RetriesByReason [numRetryReasons]int
+	LastRetry       RetryReason // why the last backoff happened (any time)
+	EverRetried     bool
 	AuxStateBuilds  int
 	Fallbacks       int // KIP-1023 found EPUO < LSO and fell back
 	RemoteAuxBytes  int64
@@ -104,6 +110,8 @@ type Cluster struct {
 	Consumes []ConsumeStats
 	// Coverage counts how often each interesting path was reached.
 	Coverage [NumGoals]int64
+	// Mutants are the deliberate bugs switched on (none by default).
+	Mutants Mutants
 }
 
 type producerClient struct {

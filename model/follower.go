@@ -41,6 +41,7 @@ func (c *Cluster) becomeFollower(b *Broker) {
 		c.reached(GoalLeaderChangedMidBootstrap)
 	}
 	b.Role, b.Leader, b.LeaderEpoch = RoleFollower, c.Ctrl.Leader, c.Ctrl.LeaderEpoch
+	b.InSyncEpoch = -1
 	if c.Tiered() {
 		c.setTimer(b, TimerRLMFollower, 0, 0)
 	}
@@ -89,6 +90,7 @@ func (c *Cluster) backoff(b *Broker, why RetryReason) {
 	if why == RetryEPUOUnknown {
 		c.reached(GoalEPUOUnknownRetry)
 	}
+	b.Stats.LastRetry, b.Stats.EverRetried = why, true
 	if b.fetch.bootstrapping {
 		b.Stats.Retries++
 		b.Stats.RetriesByReason[why]++
@@ -141,7 +143,11 @@ func (c *Cluster) onFetchResponse(b *Broker, m Message) {
 		default:
 			c.reached(GoalFollowerOMTS)
 		}
-		b.fetch.query = &TierQuery{Err: m.Err, LogEnd: b.Log.LogEnd, LastTiered: b.LastTieredEnable, Tiered: c.Tiered()}
+		q := &TierQuery{Err: m.Err, LogEnd: b.Log.LogEnd, LastTiered: b.LastTieredEnable, Tiered: c.Tiered()}
+		if c.Mutants.Has(MutantEmptyAgain) && b.Log.Empty() {
+			q.LogEnd = 0
+		}
+		b.fetch.query = q
 		c.decide(b)
 	case m.Diverging:
 		c.truncateOnDivergence(b, m.Epoch, m.Offset)
@@ -171,6 +177,7 @@ func (c *Cluster) truncateOnDivergence(b *Broker, leaderEpoch int32, leaderEnd i
 // appendFetched appends the records of a fetch response and follows the
 // leader's high watermark and log start offset.
 func (c *Cluster) appendFetched(b *Broker, m Message) {
+	b.InSyncEpoch = m.LeaderEpoch
 	l := &b.Log
 	for _, bt := range m.Batches {
 		if bt.Last() < l.LogEnd {
@@ -204,6 +211,11 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 func (c *Cluster) decide(b *Broker) {
 	q := b.fetch.query
 	d := c.Profile.Decide(q)
+	if d.Fallback && c.Mutants.Has(MutantEPUOBelowLSO) {
+		epuo, epoch, _ := q.Answer(ListEarliestPendingUpload)
+		lso, _, _ := q.Answer(ListEarliest)
+		d = Decision{Kind: DecideBuildAux, Offset: epuo, Epoch: epoch, LogStart: lso, Path: PathEarliestPendingUpload}
+	}
 	if d.Fallback && !q.fellBack {
 		q.fellBack = true
 		b.Stats.Fallbacks++
@@ -224,12 +236,21 @@ func (c *Cluster) decide(b *Broker) {
 	case DecideStartAt:
 		c.position(b, d.Path)
 		c.notef("b%d truncates fully, starts at %d (%s)", b.ID, d.Offset, d.Path)
-		b.Log.TruncateFullyAndStartAt(d.Offset, d.LogStart)
+		c.restartLog(b, d.Offset, d.LogStart)
 		c.sendFetch(b)
 	case DecideBuildAux:
 		c.startAuxBuild(b, d)
 	case DecideContinue:
 		c.sendFetch(b)
+	}
+}
+
+// restartLog truncates the follower's log fully and starts it at start.
+func (c *Cluster) restartLog(b *Broker, start, logStart int64) {
+	hw := b.Log.HighWatermark
+	b.Log.TruncateFullyAndStartAt(start, logStart)
+	if c.Mutants.Has(MutantHWNotReset) {
+		b.Log.HighWatermark = hw
 	}
 }
 
@@ -247,7 +268,7 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 	if c.Profile.AuxStateTrivial(d.Offset, d.LogStart) {
 		c.position(b, d.Path)
 		c.notef("b%d starts at %d (%s, nothing to rebuild)", b.ID, d.Offset, d.Path)
-		b.Log.TruncateFullyAndStartAt(d.Offset, d.LogStart)
+		c.restartLog(b, d.Offset, d.LogStart)
 		c.sendFetch(b)
 		return
 	}
@@ -309,7 +330,10 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	a := b.fetch.aux
 	next := seg.End + 1
 	c.position(b, a.path)
-	b.Log.TruncateFullyAndStartAt(next, a.logStart)
+	c.restartLog(b, next, a.logStart)
+	if c.Mutants.Has(MutantStaleLLSOAfterAux) {
+		b.Log.LocalLogStart = a.logStart
+	}
 	for _, e := range seg.Checkpt {
 		if e.StartOffset < next {
 			b.Log.Epochs = append(b.Log.Epochs, e)

@@ -90,6 +90,16 @@ func (l *Log) IncrementLocalLogStart(to int64) {
 	}
 }
 
+// DropSegmentsBelow drops the local segments wholly below to without moving
+// the local log start offset (only MutantLLSOAfterLocalDelete does that).
+func (l *Log) DropSegmentsBelow(to int64) {
+	drop := 0
+	for drop < len(l.Segments)-1 && l.Segments[drop].End < to {
+		drop++
+	}
+	l.Segments = l.Segments[drop:]
+}
+
 // Read returns the batches holding offsets [from, ...), at most maxBytes of
 // them but always at least one record when from < LogEnd. from must be in
 // [LocalLogStart, LogEnd]. The result may share memory with the log.

@@ -154,7 +154,8 @@ func (r *Remote) HighestOffsetFor(epoch int32) int64 {
 // and returns min(highest remote offset of that epoch, epoch end offset - 1)
 // for the first epoch remote storage holds, -1 when none (Kafka's
 // RemoteLogManager.findHighestRemoteOffset).
-func (r *Remote) FindHighestRemoteOffset(l *Log) int64 {
+// withoutEpochEnd drops the clamp to the epoch's end (MutantHROWithoutEpochEnd).
+func (r *Remote) FindHighestRemoteOffset(l *Log, withoutEpochEnd bool) int64 {
 	for i := len(l.Epochs) - 1; i >= 0; i-- {
 		h := r.HighestOffsetFor(l.Epochs[i].Epoch)
 		if h < 0 {
@@ -163,6 +164,9 @@ func (r *Remote) FindHighestRemoteOffset(l *Log) int64 {
 		end := l.LogEnd
 		if i+1 < len(l.Epochs) {
 			end = l.Epochs[i+1].StartOffset
+		}
+		if withoutEpochEnd {
+			return h
 		}
 		return min(h, end-1)
 	}

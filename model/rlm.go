@@ -48,9 +48,11 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 // maybeSeedHighestRemote sets the copy task's copied offset from the
 // remote metadata (Kafka's maybeUpdateCopiedOffset) and raises HRO to it.
 func (c *Cluster) maybeSeedHighestRemote(b *Broker) {
-	h := c.Remote.FindHighestRemoteOffset(&b.Log)
+	h := c.Remote.FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd))
 	b.lead.copiedOffset = h
-	c.raiseHighestRemote(b, h)
+	if !c.Mutants.Has(MutantHROOnlyFromUpload) {
+		c.raiseHighestRemote(b, h)
+	}
 }
 
 // raiseHighestRemote raises b's HRO to h; HRO never goes down.
@@ -76,7 +78,7 @@ func (c *Cluster) maybeUpload(b *Broker) bool {
 		if seg.End < from || seg.Bytes == 0 {
 			continue
 		}
-		if l.Segments[i+1].Base > l.HighWatermark {
+		if l.Segments[i+1].Base > l.HighWatermark && !c.Mutants.Has(MutantUploadAboveHW) {
 			return false
 		}
 		rs := RemoteSegment{Base: seg.Base, End: seg.End, Bytes: seg.Bytes, MaxTsMs: seg.MaxTsMs,
@@ -150,7 +152,9 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 			break
 		}
 		total -= s.Bytes
-		b.Log.IncrementLogStart(s.End + 1)
+		if !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+			b.Log.IncrementLogStart(s.End + 1)
+		}
 		s.State = DeleteStarted
 		c.Remote.Version++
 		c.notef("b%d expires remote segment [%d..%d] lso=%d", b.ID, s.Base, s.End, b.Log.LogStart)
@@ -174,6 +178,11 @@ func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
 		c.Remote.SetState(op.Segment, CopyFinished)
 		return
 	}
+	if i := c.Remote.Find(op.Segment); i >= 0 && c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+		if l := c.Leader(); l != nil {
+			l.Log.IncrementLogStart(c.Remote.Segments[i].End + 1)
+		}
+	}
 	c.Remote.Remove(op.Segment)
 }
 
@@ -184,7 +193,7 @@ func (c *Cluster) onRLMFollower(b *Broker) {
 	}
 	c.setTimer(b, TimerRLMFollower, 0, c.Cfg.RLMTaskInterval)
 	if c.Now >= b.MetadataReadyAt {
-		c.raiseHighestRemote(b, c.Remote.FindHighestRemoteOffset(&b.Log))
+		c.raiseHighestRemote(b, c.Remote.FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)))
 	}
 }
 
@@ -214,7 +223,7 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	for i := 0; i+1 < len(l.Segments); i++ {
 		s := &l.Segments[i]
 		breach := (limitMs >= 0 && s.MaxTsMs < nowMs-limitMs) || (limitBytes >= 0 && size-s.Bytes >= limitBytes)
-		uploaded := s.End <= b.HighestRemote || s.End < l.LogStart
+		uploaded := s.End <= b.HighestRemote || s.End < l.LogStart || c.Mutants.Has(MutantRetentionBeforeUpload)
 		if !breach || s.End >= l.HighWatermark || (copying && !uploaded) {
 			break
 		}
@@ -225,9 +234,12 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	if newStart < 0 {
 		return
 	}
-	if uploadedOnly {
+	switch {
+	case uploadedOnly && c.Mutants.Has(MutantLLSOAfterLocalDelete):
+		l.DropSegmentsBelow(newStart) // the offset is left behind
+	case uploadedOnly:
 		l.IncrementLocalLogStart(newStart)
-	} else {
+	default:
 		l.IncrementLogStart(newStart)
 	}
 	c.notef("b%d local retention: lso=%d llso=%d", b.ID, l.LogStart, l.LocalLogStart)

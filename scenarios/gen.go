@@ -64,6 +64,7 @@ func (g *generator) config(sc *Scenario) {
 	if g.r.Chance(0.2) {
 		c.RemoteErrorRate = 0.1
 	}
+	c.UncleanLeaderElectionEnable = g.r.Chance(0.15)
 }
 
 // initial builds a fixture: remote segments from the log start, local

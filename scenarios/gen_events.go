@@ -16,6 +16,9 @@ func (g *generator) events(sc *Scenario) {
 			g.faults = append(g.faults, k)
 		}
 	}
+	if sc.Config.UncleanLeaderElectionEnable && len(sc.Replicas) > 1 {
+		g.faults = append(g.faults, "unclean")
+	}
 	var added []int
 	for b := 0; b < sc.Brokers; b++ {
 		if !slices.Contains(sc.Replicas, b) && (len(added) == 0 || g.r.Chance(0.3)) {
@@ -67,6 +70,18 @@ func (g *generator) fault(sc *Scenario, kind string, brokers []int) {
 		add(Event{Type: EventSetConfig, Key: "follower_fetch_last_tiered_offset_enable", Value: jsonBool(g.r.Chance(0.5)), Broker: pick()})
 	case "retention":
 		add(Event{Type: EventSetConfig, Key: "local_retention_bytes", Value: json.RawMessage("0")})
+	case "unclean":
+		// The followers fall out of the ISR while the leader writes on,
+		// then the leader dies: the controller elects a lagging replica.
+		at = min(at, sc.DurationMs-70_000)
+		if at < 0 {
+			return
+		}
+		add(Event{Type: EventNetworkPartition, Brokers: slices.Clone(sc.Replicas[1:]), DurationMs: 60_000})
+		sc.Events = append(sc.Events,
+			Event{AtMs: at + 1_000, Type: EventProduce, Records: g.r.Int64Range(100, 3000), OverMs: 20_000},
+			Event{AtMs: at + 45_000, Type: EventCrash, Broker: ptr(sc.Replicas[0])},
+			Event{AtMs: at + 65_000, Type: EventRestart, Broker: ptr(sc.Replicas[0])})
 	case "remote_retention":
 		// Expire remote segments while a new follower may be reading them.
 		for _, e := range sc.Events {

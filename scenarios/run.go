@@ -38,6 +38,8 @@ type Options struct {
 	// StopAfter, when > 0, stops the run after that many steps, when < 0
 	// before the first (used to capture the state around a failing step).
 	StopAfter int64
+	// Mutants switches on deliberate bugs (never on by default).
+	Mutants model.Mutants
 	// StateDigests, when set, records a digest of the compact state after
 	// every step (RunResult.StateDigests), to find where two runs part.
 	StateDigests bool
@@ -145,6 +147,7 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 	r.line = fmt.Sprintf("%v start scenario=%q seed=%d strategy=%s profile=%s", sim.Time(0), sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
 	r.trace.Add(r.line)
 	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
+	r.c.Mutants = opt.Mutants
 	r.checker = invariants.New(r.c)
 	for i := range sc.Events {
 		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
