@@ -124,6 +124,12 @@ func (c *Cluster) Restart(id int) error {
 	}
 	b.Up = true
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
+	if !c.Tiered() && b.Log.LogStart < b.Log.LocalLogStart {
+		// A log loaded with remote storage disabled starts at its local
+		// log start offset (Kafka's UnifiedLog constructor).
+		b.Log.IncrementLogStart(b.Log.LocalLogStart)
+		c.notef("b%d loads its log with tiering off: lso=%d", b.ID, b.Log.LogStart)
+	}
 	if !c.Ctrl.IsReplica(id) {
 		return nil
 	}
