@@ -13,7 +13,8 @@ import (
 // invariant and strategy (with the command that replays each of the first),
 // known findings by kind, and how many runs reached each coverage goal; a
 // goal no run reached is called out.
-func SweepSummary(w io.Writer, t *scenarios.SweepTotals, seedRange, profile, outDir string) {
+// extraFlags (such as " --mutant NAME") is appended to every replay command.
+func SweepSummary(w io.Writer, t *scenarios.SweepTotals, seedRange, profile, outDir, extraFlags string) {
 	fmt.Fprintf(w, "sweep seeds %s, profile %s: %d seeds, %d runs, %d steps\n", seedRange, profile, t.Seeds, t.Runs, t.Steps)
 	fmt.Fprintf(w, "\nunknown failures: %d\n", t.UnknownFailures())
 	writeCounts(w, t.Failures, t.Strategies)
@@ -22,13 +23,13 @@ func SweepSummary(w io.Writer, t *scenarios.SweepTotals, seedRange, profile, out
 			fmt.Fprintf(w, "  ... %d more, all saved in %s\n", len(t.FirstFailures)-10, outDir)
 			break
 		}
-		fmt.Fprintf(w, "  seed %d %s: %s: %s\n    replay: %s\n", f.Seed, f.Run.Strategy, f.Run.Invariant, f.Run.Message, ReplayCommand(outDir, f))
+		fmt.Fprintf(w, "  seed %d %s: %s: %s\n    replay: %s\n", f.Seed, f.Run.Strategy, f.Run.Invariant, f.Run.Message, ReplayCommand(outDir, f, extraFlags))
 	}
 	fmt.Fprintf(w, "\nknown findings (by kind): %d kinds\n", len(t.Findings))
 	writeCounts(w, t.Findings, t.Strategies)
 	for _, kind := range sortedMapKeys(t.Findings) {
 		f := t.FirstFindings[kind]
-		fmt.Fprintf(w, "  %s first at seed %d: %s\n", kind, f.Seed, ReplayCommand(outDir, f))
+		fmt.Fprintf(w, "  %s first at seed %d: %s\n", kind, f.Seed, ReplayCommand(outDir, f, extraFlags))
 	}
 	fmt.Fprintf(w, "\ncoverage goals (runs that reached each):\n  %-32s", "goal")
 	for _, st := range t.Strategies {
@@ -56,8 +57,8 @@ func SweepSummary(w io.Writer, t *scenarios.SweepTotals, seedRange, profile, out
 
 // ReplayCommand is the command that replays one failing run of a sweep from
 // the scenario file the sweep saved for it.
-func ReplayCommand(outDir string, f scenarios.Failed) string {
-	return fmt.Sprintf("simrun run --scenario %s --strategy %s --trace", FailureFile(outDir, f), f.Run.Strategy)
+func ReplayCommand(outDir string, f scenarios.Failed, extraFlags string) string {
+	return fmt.Sprintf("simrun run --scenario %s --strategy %s%s --trace", FailureFile(outDir, f), f.Run.Strategy, extraFlags)
 }
 
 // FailureFile is where a sweep saves a failing seed's scenario.

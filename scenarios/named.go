@@ -69,10 +69,20 @@ func Resolve(arg string) (*Scenario, error) {
 // RunAll runs sc with every strategy in strategies and gathers the result
 // object.
 func RunAll(sc *Scenario, seed uint64, strategies []Strategy, p model.Profile, sink func(string)) (Result, []*RunResult) {
-	res := Result{SchemaVersion: SchemaVersion, Seed: seed, Scenario: sc.Name, Profile: p.Name()}
+	return RunAllWith(sc, Options{Seed: seed, Profile: p, TraceSink: sink}, strategies)
+}
+
+// RunAllWith is RunAll with every option (mutants, trace sink) given; the
+// strategy of opt is replaced by each of strategies in turn.
+func RunAllWith(sc *Scenario, opt Options, strategies []Strategy) (Result, []*RunResult) {
+	if opt.Profile == nil {
+		opt.Profile = model.KIP
+	}
+	res := Result{SchemaVersion: SchemaVersion, Seed: opt.Seed, Scenario: sc.Name, Profile: opt.Profile.Name()}
 	var runs []*RunResult
 	for _, st := range strategies {
-		r := Execute(sc, Options{Seed: seed, Strategy: st, Profile: p, TraceSink: sink})
+		opt.Strategy = st
+		r := Execute(sc, opt)
 		runs = append(runs, r)
 		res.Runs = append(res.Runs, r.JSON())
 	}

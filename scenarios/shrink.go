@@ -61,8 +61,8 @@ func (s Size) String() string {
 //
 // Each round runs five passes, each keeping a change only if the changed copy still
 // fails: remove events (chunks, then single events, add_replica last, a crash with its
-// restart), lower numbers (records, over_ms, event durations, at_ms, duration_ms,
-// heal_ms), shrink the cluster (followers no event names, then brokers), shrink the
+// restart), lower numbers (records, over_ms, event durations, at_ms, duration_ms;
+// never heal_ms, the liveness contract), shrink the cluster (followers no event names, then brokers), shrink the
 // initial fixture (drop it, or its first segments), and set numeric config to its
 // defaults. Rounds repeat until one makes no progress.
 //
@@ -237,7 +237,8 @@ func (s *shrinker) shrinkNumbers() bool {
 		last = s.cur.Events[n-1].AtMs // sorted by at_ms
 	}
 	progress = s.shrinkNum(s.cur.DurationMs, last+1, false, func(c *Scenario, v int64) { c.DurationMs = v }) || progress
-	progress = s.shrinkNum(s.cur.HealMs, 0, false, func(c *Scenario, v int64) { c.HealMs = v }) || progress
+	// heal_ms is left alone: the healed period is the liveness contract, and
+	// cutting it would make any liveness failure "reproduce" trivially.
 	return progress
 }
 

@@ -34,10 +34,17 @@ type SeedResult struct {
 
 // SweepSeed generates seed's scenario and runs it under each strategy.
 func SweepSeed(seed uint64, strategies []Strategy, p model.Profile) SeedResult {
+	return SweepSeedWith(seed, strategies, Options{Profile: p})
+}
+
+// SweepSeedWith is SweepSeed with base options (profile, mutants); the seed
+// and strategy of opt are set per run.
+func SweepSeedWith(seed uint64, strategies []Strategy, opt Options) SeedResult {
 	sc := Generate(seed)
 	out := SeedResult{Seed: seed}
 	for _, st := range strategies {
-		out.Runs = append(out.Runs, Summarize(Execute(sc, Options{Seed: seed, Strategy: st, Profile: p})))
+		opt.Seed, opt.Strategy = seed, st
+		out.Runs = append(out.Runs, Summarize(Execute(sc, opt)))
 	}
 	return out
 }

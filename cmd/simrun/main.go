@@ -39,12 +39,16 @@ Usage:
   simrun scenarios
   simrun gen --seed N [--out FILE]
   simrun sweep [--seeds A..B] [--strategy ...] [--workers N] [--out DIR] [--check-determinism]
+  simrun replay FILE [--strategy ...] [--mutant NAME]
+  simrun mutants [--seeds A..B] [--shrink N]
 
 Commands:
   run        run a scenario under one or both follower protocols, checking invariants after every step
   scenarios  list the named scenarios, one a line: name, then what it shows
   gen        write the random scenario a seed generates, as a scenario file
-  sweep      run generated scenarios for a range of seeds; summary, failures saved for replay
+  sweep      run generated scenarios for a range of seeds; summary, failures saved (and shrunk) for replay
+  replay     rerun a saved scenario file and show its violation with the full trace
+  mutants    hunt each deliberate bug with generated seeds; a table of which invariant caught it
 
 Run 'simrun COMMAND --help' for a command's flags.
 Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 2 bad input.
@@ -70,11 +74,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdGen(args[1:], stdout, stderr)
 	case "sweep":
 		code, err = cmdSweep(args[1:], stdout, stderr)
+	case "mutants":
+		code, err = cmdMutants(args[1:], stdout, stderr)
+	case "replay":
+		code, err = cmdReplay(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
 	default:
-		err = badInput("unknown command %q (want run, scenarios, gen or sweep; see simrun --help)", args[0])
+		err = badInput("unknown command %q (want run, scenarios, gen, sweep, replay or mutants; see simrun --help)", args[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "simrun: %v\n", err)

@@ -22,6 +22,7 @@ type runFlags struct {
 	profile  string
 	trace    bool
 	json     bool
+	mutants  string
 }
 
 func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
@@ -41,6 +42,7 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
+	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); never on by default")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun run --scenario NAME|FILE [flags]
        simrun run --all [flags]
@@ -98,6 +100,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if !ok {
 		return exitBadInput, badInput("--profile: want one of %s, got %q", profileNames(), f.profile)
 	}
+	mutants, err := parseMutants(f.mutants)
+	if err != nil {
+		return exitBadInput, err
+	}
 	var list []*scenarios.Scenario
 	switch {
 	case f.all && f.scenario != "":
@@ -120,7 +126,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		if f.seedSet {
 			seed = f.seed
 		}
-		c, res := runOne(sc, f, seed, strategies, profile, stdout)
+		c, res := runOne(sc, f, seed, strategies, profile, mutants, stdout)
 		results = append(results, res)
 		code = worse(code, c)
 	}
@@ -134,12 +140,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 
 // runOne runs one scenario under each strategy and prints its summary and
 // failure reports.
-func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenarios.Strategy, p model.Profile, stdout io.Writer) (int, scenarios.Result) {
+func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenarios.Strategy, p model.Profile, mutants model.Mutants, stdout io.Writer) (int, scenarios.Result) {
 	var sink func(string)
 	if f.trace && !f.json {
 		sink = func(line string) { fmt.Fprintln(stdout, line) }
 	}
-	res, runs := scenarios.RunAll(sc, seed, strategies, p, sink)
+	res, runs := scenarios.RunAllWith(sc, scenarios.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants}, strategies)
 	code := exitOK
 	if !f.json {
 		reports.Summary(stdout, res)
@@ -159,7 +165,7 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenar
 		if f.json {
 			continue
 		}
-		opt := scenarios.Options{Seed: seed, Strategy: r.Strategy, Profile: p}
+		opt := scenarios.Options{Seed: seed, Strategy: r.Strategy, Profile: p, Mutants: mutants}
 		before, after := scenarios.StatesAround(sc, opt, r.Violation.Step)
 		scenarioArg := sc.Name
 		if f.scenario != "" {
@@ -167,9 +173,16 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenar
 		}
 		reports.Failure(stdout, reports.FailureInput{Seed: seed, Scenario: sc.Name, Strategy: string(r.Strategy), Profile: p.Name(),
 			Failure: r.Violation, Before: before, After: after,
-			Repro: fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s --trace", scenarioArg, seed, r.Strategy, p.Name())})
+			Repro: fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s --trace", scenarioArg, seed, r.Strategy, p.Name(), mutantFlag(f.mutants))})
 	}
 	return code, res
+}
+
+func mutantFlag(m string) string {
+	if m == "" {
+		return ""
+	}
+	return " --mutant " + m
 }
 
 // worse orders exit codes: a safety violation outranks a liveness one.

@@ -28,6 +28,8 @@ type sweepFlags struct {
 	workers     int
 	out         string
 	determinism bool
+	shrink      int
+	mutant      string
 }
 
 func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
@@ -40,6 +42,8 @@ func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
 	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
 	fs.BoolVar(&f.determinism, "check-determinism", false, "run each seed twice and compare the state after every step")
+	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism]
 
@@ -79,15 +83,28 @@ Flags:
 	if f.workers < 1 || f.workers > 1024 {
 		return exitBadInput, badInput("--workers: want 1..1024, got %d", f.workers)
 	}
+	mutants, err := parseMutants(f.mutant)
+	if err != nil {
+		return exitBadInput, err
+	}
+	if f.shrink < 0 {
+		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
+	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return exitBadInput, badInput("--out: %v", err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	s := &sweeper{f: f, from: from, to: to, strategies: strategies, profile: profile,
+	s := &sweeper{f: f, from: from, to: to, strategies: strategies, profile: profile, mutants: mutants,
 		totals: scenarios.NewSweepTotals(strategies), stderr: stderr, start: time.Now()}
 	next := s.run(ctx)
-	reports.SweepSummary(stdout, s.totals, fmt.Sprintf("%d..%d", from, next-1), profile.Name(), f.out)
+	reports.SweepSummary(stdout, s.totals, fmt.Sprintf("%d..%d", from, next-1), profile.Name(), f.out, mutantFlag(f.mutant))
+	if len(s.shrunk) > 0 {
+		fmt.Fprintf(stdout, "\nshrunk cases (saved beside the originals as -min.json):\n")
+		for _, line := range s.shrunk {
+			fmt.Fprintln(stdout, line)
+		}
+	}
 	for _, m := range s.mismatches {
 		fmt.Fprintln(stdout, m)
 	}
@@ -133,6 +150,8 @@ type sweeper struct {
 	from, to   uint64
 	strategies []scenarios.Strategy
 	profile    model.Profile
+	mutants    model.Mutants
+	shrunk     []string
 	totals     *scenarios.SweepTotals
 	stderr     io.Writer
 	start      time.Time
@@ -201,12 +220,12 @@ func (s *sweeper) run(ctx context.Context) uint64 {
 // one runs one seed (twice, comparing states, with --check-determinism).
 func (s *sweeper) one(seed uint64) seedDone {
 	if !s.f.determinism {
-		return seedDone{res: scenarios.SweepSeed(seed, s.strategies, s.profile)}
+		return seedDone{res: scenarios.SweepSeedWith(seed, s.strategies, scenarios.Options{Profile: s.profile, Mutants: s.mutants})}
 	}
 	sc := scenarios.Generate(seed)
 	d := seedDone{res: scenarios.SeedResult{Seed: seed}}
 	for _, st := range s.strategies {
-		opt := scenarios.Options{Seed: seed, Strategy: st, Profile: s.profile, StateDigests: true}
+		opt := scenarios.Options{Seed: seed, Strategy: st, Profile: s.profile, Mutants: s.mutants, StateDigests: true}
 		a, b := scenarios.Execute(sc, opt), scenarios.Execute(sc, opt)
 		d.res.Runs = append(d.res.Runs, scenarios.Summarize(a))
 		if step, ok := firstDivergence(a.StateDigests, b.StateDigests); ok && d.mismatch == "" {
@@ -250,14 +269,42 @@ func (s *sweeper) fold(d seedDone) {
 		}
 	}
 	for _, f := range save {
-		data, err := scenarios.Generate(f.Seed).Marshal()
-		if err == nil {
-			err = writeFileAtomic(reports.FailureFile(s.f.out, f), data)
-		}
-		if err != nil {
-			fmt.Fprintf(s.stderr, "simrun: saving seed %d: %v\n", f.Seed, err)
-		}
+		s.save(f)
 	}
+}
+
+// maxShrinks bounds how many failures one sweep shrinks.
+const maxShrinks = 20
+
+// save writes a failing seed's scenario, and, within the shrink budget, the
+// smallest scenario that still fails the same way beside it.
+func (s *sweeper) save(f scenarios.Failed) {
+	sc := scenarios.Generate(f.Seed)
+	file := reports.FailureFile(s.f.out, f)
+	if err := writeScenario(file, sc); err != nil {
+		fmt.Fprintf(s.stderr, "simrun: saving seed %d: %v\n", f.Seed, err)
+		return
+	}
+	if s.f.shrink == 0 || len(s.shrunk) >= maxShrinks {
+		return
+	}
+	opt := scenarios.Options{Seed: f.Seed, Strategy: f.Run.Strategy, Profile: s.profile, Mutants: s.mutants}
+	res := scenarios.Shrink(sc, scenarios.SameFailure(opt, scenarios.Execute(sc, opt)), s.f.shrink)
+	minFile := strings.TrimSuffix(file, ".json") + "-min.json"
+	if err := writeScenario(minFile, res.Scenario); err != nil {
+		fmt.Fprintf(s.stderr, "simrun: saving seed %d: %v\n", f.Seed, err)
+		return
+	}
+	s.shrunk = append(s.shrunk, fmt.Sprintf("  seed %d %s %s: %s -> %s (%d runs)\n    replay: simrun run --scenario %s --strategy %s%s --trace",
+		f.Seed, f.Run.Strategy, f.Run.Invariant, res.Before, res.After, res.Runs, minFile, f.Run.Strategy, mutantFlag(s.f.mutant)))
+}
+
+func writeScenario(path string, sc *scenarios.Scenario) error {
+	data, err := sc.Marshal()
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, data)
 }
 
 // progress shows seeds done, rate, failures and time left on a terminal.

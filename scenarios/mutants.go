@@ -1,0 +1,79 @@
+package scenarios
+
+import (
+	"tierfetch/model"
+)
+
+// HarmlessMutants names the mutants no invariant can catch, with why: each is
+// a finding about the KIP, not a gap in the checks.
+var HarmlessMutants = map[model.Mutant]string{
+	model.MutantEmptyAgain: "after its first jump an empty follower holds no records, so taking the KIP-1023 path " +
+		"again lands it at another valid start with its auxiliary state rebuilt; it changes only how much it " +
+		"copies. The 'only when empty' rule protects followers that hold records.",
+}
+
+// MutantHunt is what a hunt for one mutant found.
+type MutantHunt struct {
+	Mutant   model.Mutant
+	Caught   bool
+	Seed     uint64
+	Strategy Strategy
+	Run      RunSummary
+	// Shrunk is the failing scenario reduced; Before/After its sizes.
+	Shrunk        *Scenario
+	Before, After Size
+	Harmless      string
+}
+
+// Baseline caches unmutated runs so hunts compare against them once.
+type Baseline struct {
+	ok map[baselineKey]bool
+}
+
+type baselineKey struct {
+	seed     uint64
+	strategy Strategy
+}
+
+// NewBaseline returns an empty cache.
+func NewBaseline() *Baseline { return &Baseline{ok: map[baselineKey]bool{}} }
+
+// OK reports whether the unmutated model passes seed under strategy.
+func (b *Baseline) OK(sc *Scenario, seed uint64, st Strategy, p model.Profile) bool {
+	k := baselineKey{seed, st}
+	ok, seen := b.ok[k]
+	if !seen {
+		ok = Execute(sc, Options{Seed: seed, Strategy: st, Profile: p}).Outcome == OutcomeOK
+		b.ok[k] = ok
+	}
+	return ok
+}
+
+// HuntMutant runs generated seeds from..to with mutant m until a run fails
+// on a seed and strategy the unmutated model passes, then shrinks that
+// scenario (at most shrinkRuns runs; 0 skips shrinking).
+func HuntMutant(m model.Mutant, from, to uint64, strategies []Strategy, p model.Profile, base *Baseline, shrinkRuns int) MutantHunt {
+	h := MutantHunt{Mutant: m, Harmless: HarmlessMutants[m]}
+	for seed := from; seed <= to; seed++ {
+		sc := Generate(seed)
+		for _, st := range strategies {
+			if !base.OK(sc, seed, st, p) {
+				continue
+			}
+			opt := Options{Seed: seed, Strategy: st, Profile: p, Mutants: model.Mutants(0).With(m)}
+			r := Execute(sc, opt)
+			if r.Outcome == OutcomeOK {
+				continue
+			}
+			h.Caught, h.Seed, h.Strategy, h.Run = true, seed, st, Summarize(r)
+			h.Before = SizeOf(sc)
+			h.Shrunk, h.After = sc, h.Before
+			if shrinkRuns > 0 {
+				s := Shrink(sc, SameFailure(opt, r), shrinkRuns)
+				h.Shrunk, h.After = s.Scenario, s.After
+			}
+			return h
+		}
+	}
+	return h
+}

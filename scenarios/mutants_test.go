@@ -1,0 +1,31 @@
+package scenarios
+
+import (
+	"testing"
+
+	"tierfetch/model"
+)
+
+// mutantSeedBudget is the fixed, small seed budget within which every
+// mutant must be caught.
+const mutantSeedBudget = 300
+
+// TestEveryMutantIsCaught: each deliberate bug breaks an invariant within
+// the seed budget on a seed the unmutated model passes (the unmutated model
+// passing the same seeds is TestGeneratedScenariosHaveNoUnknownFailures);
+// harmless mutants are findings and must stay uncaught.
+func TestEveryMutantIsCaught(t *testing.T) {
+	base := NewBaseline()
+	for m := model.Mutant(0); m < model.NumMutants; m++ {
+		h := HuntMutant(m, 1, mutantSeedBudget, Strategies, model.KIP, base, 0)
+		_, harmless := HarmlessMutants[m]
+		switch {
+		case harmless && h.Caught:
+			t.Errorf("%s is declared harmless but seed %d %s broke %s: %s", m, h.Seed, h.Strategy, h.Run.Invariant, h.Run.Message)
+		case !harmless && !h.Caught:
+			t.Errorf("%s: no seed in 1..%d caught it", m, mutantSeedBudget)
+		case h.Caught:
+			t.Logf("%-24s caught at seed %d (%s) by %s", m, h.Seed, h.Strategy, h.Run.Invariant)
+		}
+	}
+}
