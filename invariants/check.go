@@ -151,6 +151,7 @@ func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
 			v.Kind = KindUncleanElection
 		case !c.Tiered():
 			v.Invariant = NoCommittedLoss
+			v.Kind = KindFollowerGapAfterDisable
 			if l.Stats.Path == model.PathEarliestPendingUpload {
 				v.Kind = KindTieredFollowerAfterDisable
 			}

@@ -41,6 +41,10 @@ const (
 	// becomes leader the records between the old leader's local log start
 	// and its own exist on no live leader.
 	KindTieredFollowerAfterDisable = "tiered-follower-after-disable"
+	// KindFollowerGapAfterDisable: the same for any follower whose local log
+	// started above the leader's when tiering was disabled (its own local
+	// retention ran further): the disable deleted the only other copy.
+	KindFollowerGapAfterDisable = "follower-gap-after-disable"
 )
 
 func (v *Violation) Error() string { return v.Invariant + ": " + v.Message }

@@ -93,11 +93,17 @@ func (c *Cluster) setRemoteStorageEnable(on bool) error {
 	if on {
 		return nil
 	}
+	// The leader deletes the remote data (Kafka's stopPartitions with
+	// deleteRemoteLog) and moves its log start offset to its local log
+	// start. With no leader nobody deletes it: the data stays, orphaned.
+	l := c.Leader()
+	if l == nil {
+		c.notef("tiering disabled with no leader: remote data left in place")
+		return nil
+	}
 	c.Remote.Segments = nil
 	c.Remote.Version++
-	if l := c.Leader(); l != nil {
-		l.Log.IncrementLogStart(l.Log.LocalLogStart)
-		c.notef("tiering disabled: remote data deleted, b%d lso=%d", l.ID, l.Log.LogStart)
-	}
+	l.Log.IncrementLogStart(l.Log.LocalLogStart)
+	c.notef("tiering disabled: remote data deleted, b%d lso=%d", l.ID, l.Log.LogStart)
 	return nil
 }

@@ -15,10 +15,13 @@ func (l *Log) TruncateTo(to int64) {
 		l.truncateEpochsFromEnd(l.LogEnd)
 		return
 	}
-	if to <= l.LocalLogStart {
+	if to < l.LocalLogStart {
 		l.TruncateFullyAndStartAt(to, min(l.LogStart, to))
 		return
 	}
+	// Truncating to exactly the local log start drops every local record
+	// but keeps the epoch cache below it, which still names the epochs of
+	// the remote data (Kafka truncates fully only below the first segment).
 	l.Gen++
 	i := sort.Search(len(l.Segments), func(i int) bool { return l.Segments[i].End >= to })
 	l.Segments = l.Segments[: i+1 : i+1]
