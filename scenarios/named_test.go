@@ -178,7 +178,7 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 		"tiering-toggle-epuo-below-lso": true, "election-mid-bootstrap": true,
 		"tiered-follower-becomes-leader": true, "fast-partial-upload": true,
 		"finding-reenable-stale-hro": true, "finding-stale-log-start-copy-disabled": true,
-		"finding-tiered-follower-after-disable": true}
+		"finding-tiered-follower-after-disable": true, "finding-follower-gap-after-disable": true}
 	for _, sc := range Named() {
 		if !tested[sc.Name] {
 			t.Errorf("named scenario %s has no test", sc.Name)
@@ -253,5 +253,22 @@ func TestFindingTieredFollowerAfterDisable(t *testing.T) {
 	v := lt.Violation
 	if lt.Outcome != OutcomeSafety || v == nil || v.Invariant != "no-committed-loss" || v.Kind != "tiered-follower-after-disable" || v.AtMs != 10000 {
 		t.Errorf("last-tiered: %s %+v, want no-committed-loss (tiered-follower-after-disable) at 10 s", lt.Outcome, v)
+	}
+}
+
+// TestFindingFollowerGapAfterDisable keeps a finding of Kafka's code, under
+// both protocols: disabling tiering with delete-on-disable deletes the only
+// other copy of what a follower's own local retention already dropped.
+func TestFindingFollowerGapAfterDisable(t *testing.T) {
+	sc, _ := Lookup("finding-follower-gap-after-disable")
+	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
+	for _, r := range res.Runs {
+		v := r.Violation
+		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "no-committed-loss" || v.Kind != "follower-gap-after-disable" || v.AtMs != 2300 {
+			t.Errorf("%s: %s %+v, want no-committed-loss (follower-gap-after-disable) at 2.3 s", r.Strategy, r.Outcome, v)
+		}
+		if r.Leader == nil || r.Leader.Broker != 1 || r.Leader.LocalLogStartOffset != 3000 || r.Leader.LogStartOffset != 0 {
+			t.Errorf("%s: leader %+v, want b1 with lso 0 and llso 3000", r.Strategy, r.Leader)
+		}
 	}
 }
