@@ -82,6 +82,17 @@ type Controller struct {
 	Unclean int
 }
 
+// ISRChange is the ISR after one change, and when it happened.
+type ISRChange struct {
+	At  sim.Time
+	ISR []int
+}
+
+// recordISR appends the current ISR to the history.
+func (c *Cluster) recordISR() {
+	c.ISRChanges = append(c.ISRChanges, ISRChange{At: c.Now, ISR: slices.Clone(c.Ctrl.ISR)})
+}
+
 // InISR reports whether broker b is in the ISR.
 func (c *Controller) InISR(b int) bool { return slices.Contains(c.ISR, b) }
 
@@ -112,6 +123,8 @@ type Cluster struct {
 	Coverage [NumGoals]int64
 	// Mutants are the deliberate bugs switched on (none by default).
 	Mutants Mutants
+	// ISRChanges records every change of the ISR, in order.
+	ISRChanges []ISRChange
 }
 
 type producerClient struct {

@@ -47,6 +47,7 @@ func (c *Cluster) ElectLeader(id int) error {
 func (c *Cluster) elect(id int) {
 	if !c.Ctrl.InISR(id) {
 		c.Ctrl.ISR = []int{id}
+		c.recordISR()
 		c.Ctrl.Unclean++
 		c.notef("unclean election of b%d", id)
 	}
@@ -80,6 +81,7 @@ func (c *Cluster) Crash(id int) error {
 	}
 	if len(c.Ctrl.ISR) > 1 || c.Ctrl.Leader != id {
 		c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(r int) bool { return r == id })
+		c.recordISR()
 	}
 	if c.Ctrl.Leader != id {
 		return nil

@@ -218,6 +218,7 @@ func (c *Cluster) maybeAdvanceHighWatermark(b *Broker) bool {
 func (c *Cluster) expandISR(b *Broker, f int) {
 	c.Ctrl.ISR = append(c.Ctrl.ISR, f)
 	slices.Sort(c.Ctrl.ISR)
+	c.recordISR()
 	c.notef("b%d joins ISR %v (leader b%d hw=%d)", f, c.Ctrl.ISR, b.ID, b.Log.HighWatermark)
 	st := &c.Brokers[f].Stats
 	if st.Added && !st.CaughtUp {
@@ -242,6 +243,7 @@ func (c *Cluster) onISRExpire(b *Broker) {
 		return
 	}
 	c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(id int) bool { return slices.Contains(out, id) })
+	c.recordISR()
 	c.notef("b%d shrinks ISR to %v (dropped %v)", b.ID, c.Ctrl.ISR, out)
 	c.maybeAdvanceHighWatermark(b)
 }

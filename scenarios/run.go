@@ -38,6 +38,10 @@ type Options struct {
 	// StopAfter, when > 0, stops the run after that many steps, when < 0
 	// before the first (used to capture the state around a failing step).
 	StopAfter int64
+	// Observe, when set, is called after every step with the step's event
+	// line and the cluster (read it, never change it): for timelines and
+	// traces drawn from a run.
+	Observe func(now sim.Time, line string, c *model.Cluster)
 	// Mutants switches on deliberate bugs (never on by default).
 	Mutants model.Mutants
 	// StateDigests, when set, records a digest of the compact state after
@@ -209,6 +213,9 @@ func (r *runner) afterStep() *Failure {
 	r.c.Out = r.c.Out[:0]
 	if r.opt.StateDigests {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
+	}
+	if r.opt.Observe != nil {
+		r.opt.Observe(now, r.line, r.c)
 	}
 	if v := r.checker.Check(r.c); v != nil {
 		return r.failure(v)
