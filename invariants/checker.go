@@ -45,6 +45,15 @@ const (
 	// started above the leader's when tiering was disabled (its own local
 	// retention ran further): the disable deleted the only other copy.
 	KindFollowerGapAfterDisable = "follower-gap-after-disable"
+	// KindKafka43EPUOUnknownStall: under Kafka 4.3's code a flag-on follower
+	// retries forever while the leader answers -6 with -1 and its local log
+	// start differs from its log start (a fully tiered idle partition, or a
+	// restarted leader whose HRO nothing seeds because copying is disabled).
+	KindKafka43EPUOUnknownStall = "kafka43-epuo-unknown-stall"
+	// KindKafka43AuxStateStall: under Kafka 4.3's code the auxiliary-state
+	// build needs a remote segment holding start-1 even when start is the
+	// log start offset; with nothing tiered below it that never exists.
+	KindKafka43AuxStateStall = "kafka43-aux-state-stall"
 )
 
 func (v *Violation) Error() string { return v.Invariant + ": " + v.Message }

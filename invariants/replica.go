@@ -111,10 +111,16 @@ func CheckLiveness(c *model.Cluster) *Violation {
 			l := c.Leader()
 			v := &Violation{Invariant: Liveness, Message: fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d hro=%d",
 				r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart, l.HighestRemote)}
-			if b.Stats.EverRetried && b.Stats.LastRetry == model.RetryAuxUnavailable && l.HighestRemote >= 0 && !remoteHolds(c, l.HighestRemote, model.CopyFinished) {
+			switch {
+			case !b.Stats.EverRetried:
+			case b.Stats.LastRetry == model.RetryAuxUnavailable && l.HighestRemote >= 0 && !remoteHolds(c, l.HighestRemote, model.CopyFinished):
 				// EPUO comes from an HRO no remote segment backs any more:
 				// the build for EPUO-1 waits for a segment that may never come.
 				v.Kind = KindStaleHRO
+			case c.Profile.Name() == "kafka-4.3" && b.Stats.LastRetry == model.RetryEPUOUnknown:
+				v.Kind = KindKafka43EPUOUnknownStall
+			case c.Profile.Name() == "kafka-4.3" && b.Stats.LastRetry == model.RetryAuxUnavailable:
+				v.Kind = KindKafka43AuxStateStall
 			}
 			return v
 		}

@@ -272,7 +272,7 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 		c.sendFetch(b)
 		return
 	}
-	if d.Epoch > 0 {
+	if c.Profile.AskPreviousEpoch(d.Epoch) {
 		// The epoch of start-1 may be an earlier one: ask where epoch-1 ended.
 		c.sendRequest(b, Message{Kind: MsgEpochEnd, Epoch: d.Epoch - 1}, phaseEpochEnd)
 		return

@@ -107,6 +107,9 @@ type Profile interface {
 	// AuxStateTrivial reports whether building auxiliary state up to start
 	// needs nothing from remote storage.
 	AuxStateTrivial(start, leaderLogStart int64) bool
+	// AskPreviousEpoch reports whether the auxiliary-state build asks the
+	// leader where epoch-1 ended, to find the epoch of start-1.
+	AskPreviousEpoch(epoch int32) bool
 	// SeedWhenCopyDisabled reports whether the RLM task still seeds an
 	// unknown HRO from remote metadata while copying is disabled.
 	SeedWhenCopyDisabled() bool
@@ -116,7 +119,7 @@ type Profile interface {
 var KIP Profile = kipProfile{}
 
 // Profiles lists every profile by name.
-var Profiles = map[string]Profile{"kip": KIP}
+var Profiles = map[string]Profile{"kip": KIP, "kafka-4.3": Kafka43}
 
 type kipProfile struct{}
 
@@ -132,6 +135,8 @@ func (kipProfile) EarliestPendingUploadOffset(c *Cluster, b *Broker) int64 {
 func (kipProfile) AuxStateTrivial(start, leaderLogStart int64) bool { return start == leaderLogStart }
 
 func (kipProfile) SeedWhenCopyDisabled() bool { return true }
+
+func (kipProfile) AskPreviousEpoch(epoch int32) bool { return epoch > 0 }
 
 func ask(ts int64) Decision { return Decision{Kind: DecideAsk, Ts: ts} }
 

@@ -178,7 +178,8 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 		"tiering-toggle-epuo-below-lso": true, "election-mid-bootstrap": true,
 		"tiered-follower-becomes-leader": true, "fast-partial-upload": true,
 		"finding-reenable-stale-hro": true, "finding-stale-log-start-copy-disabled": true,
-		"finding-tiered-follower-after-disable": true, "finding-follower-gap-after-disable": true}
+		"finding-tiered-follower-after-disable": true, "finding-follower-gap-after-disable": true,
+		"hazard-idle-fully-tiered": true, "hazard-log-start-above-tiered": true, "hazard-restarted-leader-copy-disabled": true}
 	for _, sc := range Named() {
 		if !tested[sc.Name] {
 			t.Errorf("named scenario %s has no test", sc.Name)
