@@ -117,7 +117,7 @@ func (k *Checker) checkRemote(c *model.Cluster) *Violation {
 		return nil
 	}
 	k.maxLogStart = max(k.maxLogStart, l.Log.LogStart)
-	key := holeKey{l.ID, l.Log.LogStart, l.Log.LocalLogStart, l.Log.LogEnd, c.Remote.Version, c.Tiered()}
+	key := holeKey{l.ID, l.Log.LogStart, l.Log.LocalLogStart, c.Remote.Version, c.Tiered()}
 	if key != k.holeKey {
 		k.holeKey = key
 		if v := k.checkHole(c, l); v != nil {
@@ -188,12 +188,17 @@ func onOff(on bool) string {
 // segments by epoch and offset, so a segment from another lineage, left by
 // an unclean election, does not count).
 func coveredFrom(c *model.Cluster, l *model.Broker, pos, llso int64) int64 {
+	segs := c.Remote.Segments // sorted by base
+	first := 0                // segments before it end below pos: skip them for good
 	for pos < llso {
 		epoch := l.Log.EpochAt(pos)
 		next := pos
-		for i := range c.Remote.Segments {
-			s := &c.Remote.Segments[i]
-			if s.State == model.CopyFinished && s.Base <= pos && s.End >= pos && s.EpochAt(pos) == epoch {
+		for first < len(segs) && segs[first].End < pos {
+			first++
+		}
+		for i := first; i < len(segs) && segs[i].Base <= pos; i++ {
+			s := &segs[i]
+			if s.State == model.CopyFinished && s.End >= pos && s.EpochAt(pos) == epoch {
 				next = max(next, min(s.End, s.HighestOffsetFor(epoch))+1)
 			}
 		}

@@ -118,10 +118,10 @@ type lineageKey struct {
 }
 
 type holeKey struct {
-	leader         int
-	lso, llso, leo int64
-	remoteVer      uint64
-	tiered         bool
+	leader    int
+	lso, llso int64
+	remoteVer uint64
+	tiered    bool
 }
 
 // New returns a checker for c at time 0: the initial committed log is read
