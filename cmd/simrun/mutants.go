@@ -19,8 +19,9 @@ func cmdMutants(args []string, stdout, stderr io.Writer) (int, error) {
 	seeds := fs.String("seeds", "1..300", "seed range to hunt each mutant in")
 	shrinkRuns := fs.Int("shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
 	out := fs.String("out", "mutants-out", "directory for each mutant's shrunk failing scenario")
+	profileName := fs.String("profile", "kip", "behaviour profile: "+profileNames())
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun mutants [--seeds A..B] [--shrink N] [--out DIR]
+		fmt.Fprint(stderr, `Usage: simrun mutants [--seeds A..B] [--shrink N] [--out DIR] [--profile P]
 
 For each deliberate bug (model mutant), runs generated seeds under both
 strategies until one breaks an invariant on a seed the unmutated model
@@ -46,6 +47,10 @@ Flags:
 	if err != nil {
 		return exitBadInput, err
 	}
+	profile, ok := model.Profiles[*profileName]
+	if !ok {
+		return exitBadInput, badInput("--profile: want one of %s, got %q", profileNames(), *profileName)
+	}
 	if *shrinkRuns < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", *shrinkRuns)
 	}
@@ -56,7 +61,7 @@ Flags:
 	code := exitOK
 	fmt.Fprintf(stdout, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")
 	for m := model.Mutant(0); m < model.NumMutants; m++ {
-		h := scenarios.HuntMutant(m, from, to, scenarios.Strategies, model.KIP, base, *shrinkRuns)
+		h := scenarios.HuntMutant(m, from, to, scenarios.Strategies, profile, base, *shrinkRuns)
 		switch {
 		case h.Caught:
 			file := filepath.Join(*out, m.String()+".json")
@@ -66,7 +71,7 @@ Flags:
 				}
 			}
 			fmt.Fprintf(stdout, "%-24s %-8s %-6d %-16s %-20s %s -> %s\n", m, "yes", h.Seed, h.Strategy, h.Run.Invariant, h.Before, h.After)
-			fmt.Fprintf(stdout, "%24s replay: simrun run --scenario %s --strategy %s --mutant %s --trace\n", "", file, h.Strategy, m)
+			fmt.Fprintf(stdout, "%24s replay: simrun run --scenario %s --strategy %s --profile %s --mutant %s --trace\n", "", file, h.Strategy, profile.Name(), m)
 		case h.Harmless != "":
 			fmt.Fprintf(stdout, "%-24s %-8s harmless (a finding): %s\n", m, "no", h.Harmless)
 		default:
