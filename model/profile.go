@@ -140,6 +140,20 @@ func (kipProfile) AskPreviousEpoch(epoch int32) bool { return epoch > 0 }
 
 func ask(ts int64) Decision { return Decision{Kind: DecideAsk, Ts: ts} }
 
+// decideOMTS is KIP-405's answer to OMTS: learn the leader's local log start
+// (-4) and log start (-2), asked in the given order, and build the auxiliary
+// state up to the local log start.
+func decideOMTS(q *TierQuery, order ...int64) Decision {
+	for _, ts := range order {
+		if _, _, ok := q.Answer(ts); !ok {
+			return ask(ts)
+		}
+	}
+	llso, epoch, _ := q.Answer(ListEarliestLocal)
+	lso, _, _ := q.Answer(ListEarliest)
+	return Decision{Kind: DecideBuildAux, Offset: llso, Epoch: epoch, LogStart: lso, Path: PathLocalLogStart}
+}
+
 func (kipProfile) Decide(q *TierQuery) Decision {
 	if q.LastTiered && q.LogEnd == 0 && q.Tiered && !q.Compacted {
 		lso, _, ok := q.Answer(ListEarliest)
@@ -174,15 +188,7 @@ func (kipProfile) Decide(q *TierQuery) Decision {
 // AbstractFetcherThread with the flag off).
 func decideLocalLogStart(q *TierQuery) Decision {
 	if q.Err == ErrOffsetMovedToTieredStorage {
-		llso, epoch, ok := q.Answer(ListEarliestLocal)
-		if !ok {
-			return ask(ListEarliestLocal)
-		}
-		lso, _, ok := q.Answer(ListEarliest)
-		if !ok {
-			return ask(ListEarliest)
-		}
-		return Decision{Kind: DecideBuildAux, Offset: llso, Epoch: epoch, LogStart: lso, Path: PathLocalLogStart}
+		return decideOMTS(q, ListEarliestLocal, ListEarliest)
 	}
 	leo, _, ok := q.Answer(ListLatest)
 	if !ok {

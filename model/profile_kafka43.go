@@ -80,15 +80,7 @@ func (kafka43Profile) Decide(q *TierQuery) Decision {
 		return Decision{Kind: DecideRetry, Reason: RetryEPUOUnknown}
 	}
 	if q.Err == ErrOffsetMovedToTieredStorage {
-		lso, _, ok := q.Answer(ListEarliest)
-		if !ok {
-			return ask(ListEarliest)
-		}
-		llso, epoch, ok := q.Answer(ListEarliestLocal)
-		if !ok {
-			return ask(ListEarliestLocal)
-		}
-		return Decision{Kind: DecideBuildAux, Offset: llso, Epoch: epoch, LogStart: lso, Path: PathLocalLogStart}
+		return decideOMTS(q, ListEarliest, ListEarliestLocal)
 	}
 	return decideLocalLogStart(q)
 }
