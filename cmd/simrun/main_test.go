@@ -162,3 +162,41 @@ func TestGenWritesAReplayableFile(t *testing.T) {
 		t.Errorf("seed %d, want 42", sc.Seed)
 	}
 }
+
+// TestSweepDoesNotDependOnWorkers: the same seeds give the same summary with
+// one worker or two, and --check-determinism finds nothing.
+func TestSweepDoesNotDependOnWorkers(t *testing.T) {
+	out1 := filepath.Join(t.TempDir(), "w1")
+	out2 := filepath.Join(t.TempDir(), "w2")
+	code1, s1, e1 := simrun(t, "sweep", "--seeds", "1..24", "--workers", "1", "--out", out1, "--shrink", "0")
+	code2, s2, e2 := simrun(t, "sweep", "--seeds", "1..24", "--workers", "2", "--out", out2, "--shrink", "0")
+	if code1 != exitOK || code2 != exitOK {
+		t.Fatalf("exit %d (%s) and %d (%s)", code1, e1, code2, e2)
+	}
+	if strings.ReplaceAll(s1, out1, "OUT") != strings.ReplaceAll(s2, out2, "OUT") {
+		t.Errorf("summaries differ between 1 and 2 workers:\n%s\n---\n%s", s1, s2)
+	}
+	if !strings.Contains(s1, "24 seeds, 48 runs") {
+		t.Errorf("summary does not count 24 seeds and 48 runs:\n%s", s1)
+	}
+	code, s, _ := simrun(t, "sweep", "--seeds", "1..6", "--check-determinism", "--out", t.TempDir(), "--shrink", "0")
+	if code != exitOK || strings.Contains(s, "NONDETERMINISM") {
+		t.Errorf("--check-determinism: exit %d\n%s", code, s)
+	}
+}
+
+func TestSweepBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"sweep", "--seeds", "9..3"},
+		{"sweep", "--seeds", "x"},
+		{"sweep", "--workers", "0"},
+		{"sweep", "--mutant", "nope"},
+		{"sweep", "--profile", "kafka-9"},
+		{"mutants", "--seeds", "5..1"},
+		{"run", "--scenario", "omts-local-deleted", "--mutant", "nope"},
+	} {
+		if code, _, stderr := simrun(t, args...); code != exitBadInput || stderr == "" {
+			t.Errorf("simrun %v: exit %d stderr %q, want 2 with a message", args, code, stderr)
+		}
+	}
+}
