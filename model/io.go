@@ -1,7 +1,7 @@
 package model
 
 import (
-	"fmt"
+	"strconv"
 
 	"tierfetch/sim"
 )
@@ -105,36 +105,57 @@ func (m *Message) WireBytes() int64 {
 
 // String prints the message on one line.
 func (m *Message) String() string {
-	s := fmt.Sprintf("b%d->b%d %s", m.From, m.To, m.Kind)
+	var buf [128]byte
+	return string(m.AppendTo(buf[:0]))
+}
+
+// AppendTo appends the line String prints to dst and returns the extended
+// slice (trace lines are built without an allocation per message).
+func (m *Message) AppendTo(dst []byte) []byte {
+	dst = appendBroker(dst, m.From)
+	dst = appendBroker(append(dst, "->"...), m.To)
+	dst = append(append(dst, ' '), m.Kind.String()...)
 	switch m.Kind {
 	case MsgFetch:
-		s += fmt.Sprintf("(%d) lastEpoch=%d", m.FetchOffset, m.LastFetchedEpoch)
+		dst = appendInt(append(dst, '('), m.FetchOffset)
+		dst = appendInt(append(dst, ") lastEpoch="...), int64(m.LastFetchedEpoch))
 	case MsgFetchResp:
 		if m.Err != ErrNone {
-			return s + " " + m.Err.String()
+			return append(append(dst, ' '), m.Err.String()...)
 		}
 		if m.Diverging {
-			return s + fmt.Sprintf(" diverging epoch=%d end=%d", m.Epoch, m.Offset)
+			dst = appendInt(append(dst, " diverging epoch="...), int64(m.Epoch))
+			return appendInt(append(dst, " end="...), m.Offset)
 		}
 		n := int64(0)
 		if len(m.Batches) > 0 {
 			n = m.Batches[len(m.Batches)-1].Last() + 1 - m.Batches[0].Base
 		}
-		s += fmt.Sprintf(" records=%d hw=%d lso=%d", n, m.HighWatermark, m.LogStart)
+		dst = appendInt(append(dst, " records="...), n)
+		dst = appendInt(append(dst, " hw="...), m.HighWatermark)
+		dst = appendInt(append(dst, " lso="...), m.LogStart)
 	case MsgListOffsets:
-		s += fmt.Sprintf("(%d)", m.Timestamp)
+		dst = append(appendInt(append(dst, '('), m.Timestamp), ')')
 	case MsgListOffsetsResp:
-		s += fmt.Sprintf("(%d) offset=%d epoch=%d", m.Timestamp, m.Offset, m.Epoch)
+		dst = appendInt(append(dst, '('), m.Timestamp)
+		dst = appendInt(append(dst, ") offset="...), m.Offset)
+		dst = appendInt(append(dst, " epoch="...), int64(m.Epoch))
 	case MsgEpochEnd:
-		s += fmt.Sprintf("(epoch=%d)", m.Epoch)
+		dst = append(appendInt(append(dst, "(epoch="...), int64(m.Epoch)), ')')
 	case MsgEpochEndResp:
-		s += fmt.Sprintf(" epoch=%d end=%d", m.Epoch, m.Offset)
+		dst = appendInt(append(dst, " epoch="...), int64(m.Epoch))
+		dst = appendInt(append(dst, " end="...), m.Offset)
 	}
 	if m.Err != ErrNone {
-		s += " " + m.Err.String()
+		dst = append(append(dst, ' '), m.Err.String()...)
 	}
-	return s
+	return dst
 }
+
+// appendBroker appends "b<id>", the way trace lines name a broker.
+func appendBroker(dst []byte, id int) []byte { return appendInt(append(dst, 'b'), int64(id)) }
+
+func appendInt(dst []byte, v int64) []byte { return strconv.AppendInt(dst, v, 10) }
 
 // TimerKind names one timer of a broker; a broker has at most one timer of
 // each (kind, peer) pending.

@@ -32,7 +32,8 @@ type followerView struct {
 	lastCaughtUpAt     sim.Time
 	lastFetchLeaderEnd int64
 	lastFetchAt        sim.Time
-	parked             *Message
+	parked             Message // the fetch waiting for records, when isParked
+	isParked           bool
 }
 
 // becomeLeader makes b the leader in the controller's current epoch.
@@ -74,7 +75,7 @@ func (c *Cluster) resignLeadership(b *Broker) {
 		return
 	}
 	for id := range b.lead.followers {
-		if b.lead.followers[id].parked != nil {
+		if b.lead.followers[id].isParked {
 			c.cancelTimer(b, TimerParkedFetch, id)
 		}
 	}
@@ -125,8 +126,7 @@ func (c *Cluster) handleFetch(b *Broker, m Message) {
 	}
 	c.updateFollowerFetch(b, m.From, o)
 	if o == l.LogEnd && c.Cfg.ReplicaFetchWaitMax > 0 {
-		mm := m
-		b.lead.followers[m.From].parked = &mm
+		b.lead.followers[m.From].parked, b.lead.followers[m.From].isParked = m, true
 		c.setTimer(b, TimerParkedFetch, m.From, c.Cfg.ReplicaFetchWaitMax)
 		return
 	}
@@ -164,18 +164,19 @@ func (c *Cluster) answerFetch(b *Broker, m Message) {
 
 // answerParked completes follower peer's parked fetch.
 func (c *Cluster) answerParked(b *Broker, peer int) {
-	if b.Role != RoleLeader || b.lead.followers[peer].parked == nil {
+	v := &b.lead.followers[peer]
+	if b.Role != RoleLeader || !v.isParked {
 		return
 	}
-	m := *b.lead.followers[peer].parked
-	b.lead.followers[peer].parked = nil
+	m := v.parked
+	v.parked, v.isParked = Message{}, false
 	c.answerFetch(b, m)
 }
 
 // wakeParked answers every parked fetch after new records arrived.
 func (c *Cluster) wakeParked(b *Broker) {
 	for id := range b.lead.followers {
-		if b.lead.followers[id].parked != nil {
+		if b.lead.followers[id].isParked {
 			c.cancelTimer(b, TimerParkedFetch, id)
 			c.answerParked(b, id)
 		}
@@ -312,8 +313,17 @@ func (c *Cluster) Produce(records int64, producer int) bool {
 		ProducerID: p.id, Seq: p.nextSeq, Origin: c.nextOrigin, TsMs: c.Now.Ms()}
 	p.nextSeq += records
 	b.Log.Append(bt, c.Cfg.SegmentBytes)
-	c.notef("b%d append %v leo=%d", b.ID, bt, b.Log.LogEnd)
+	c.noteAppend(b, bt)
 	c.maybeAdvanceHighWatermark(b)
 	c.wakeParked(b)
 	return true
+}
+
+// noteAppend notes a produced batch, as notef("b%d append %v leo=%d") would,
+// without fmt: it runs once per produced batch.
+func (c *Cluster) noteAppend(b *Broker, bt Batch) {
+	var buf [128]byte
+	line := bt.AppendTo(append(appendBroker(buf[:0], b.ID), " append "...))
+	line = appendInt(append(line, " leo="...), b.Log.LogEnd)
+	c.Notes = append(c.Notes, string(line))
 }

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // Batch is a run of records appended together: offsets [Base, Base+Count).
 // Every record of a batch has the same leader epoch and producer; record i
@@ -45,7 +48,19 @@ func (b Batch) continues(c Batch) bool {
 
 // String prints the batch on one line.
 func (b Batch) String() string {
-	return fmt.Sprintf("[%d..%d]e%d p%d/%d #%d", b.Base, b.Last(), b.Epoch, b.ProducerID, b.Seq, b.Origin)
+	var buf [96]byte
+	return string(b.AppendTo(buf[:0]))
+}
+
+// AppendTo appends the line String prints to dst and returns the extended
+// slice.
+func (b Batch) AppendTo(dst []byte) []byte {
+	dst = appendInt(append(dst, '['), b.Base)
+	dst = appendInt(append(dst, ".."...), b.Last())
+	dst = appendInt(append(dst, "]e"...), int64(b.Epoch))
+	dst = appendInt(append(dst, " p"...), b.ProducerID)
+	dst = appendInt(append(dst, '/'), b.Seq)
+	return strconv.AppendUint(append(dst, " #"...), b.Origin, 10)
 }
 
 // EpochEntry is one entry of a leader-epoch cache: Epoch began at StartOffset.

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -23,15 +24,18 @@ func (r *runner) apply(ev event) {
 	case evDeliver:
 		r.deliver(ev)
 	case evTimer:
-		delete(r.timers, ev.timer)
-		r.note("b%d timer %s", ev.timer.Broker, ev.timer.Kind)
+		r.timers[r.timerSlot(ev.timer)] = sim.Timer{}
+		line := append(appendBroker(r.beginLine(), ev.timer.Broker), " timer "...)
+		r.endLine(append(line, ev.timer.Kind.String()...))
 		r.c.Fire(ev.timer)
 	case evRemoteDone:
 		st := "ok"
 		if ev.failed || int64(now) < r.c.Remote.OutageUntilUs {
 			st = "failed"
 		}
-		r.note("b%d remote %s #%d %s", ev.op.Broker, ev.op.Kind, ev.op.Segment, st)
+		line := append(appendBroker(r.beginLine(), ev.op.Broker), " remote "...)
+		line = strconv.AppendUint(append(append(line, ev.op.Kind.String()...), " #"...), ev.op.Segment, 10)
+		r.endLine(append(append(line, ' '), st...))
 		r.c.RemoteDone(ev.op, ev.failed)
 	case evPartitionEnd:
 		r.note("network partition of %v ends", r.cuts[ev.idx].brokers)
@@ -42,8 +46,25 @@ func (r *runner) apply(ev event) {
 
 // note writes the step's event line.
 func (r *runner) note(format string, args ...any) {
-	r.line = fmt.Sprintf("%v ", r.sched.Now()) + fmt.Sprintf(format, args...)
-	r.trace.Add(r.line)
+	r.endLine(fmt.Appendf(r.beginLine(), format, args...))
+}
+
+// beginLine starts the step's event line, "t=1.250s ", in the reused buffer;
+// the frequent events append the rest themselves instead of going through
+// fmt, which was most of a run's time (the text is the same).
+func (r *runner) beginLine() []byte {
+	return append(r.sched.Now().AppendTo(r.line[:0]), ' ')
+}
+
+// endLine records line, begun by beginLine, as the step's event line.
+func (r *runner) endLine(line []byte) {
+	r.line = line
+	r.trace.AddBytes(line)
+}
+
+// appendBroker appends "b<id>".
+func appendBroker(dst []byte, id int) []byte {
+	return strconv.AppendInt(append(dst, 'b'), int64(id), 10)
 }
 
 func (r *runner) applyScenario(e Event) {
@@ -104,7 +125,8 @@ func (r *runner) setConfig(e Event) error {
 func (r *runner) produceChunk(ev event) {
 	n := ev.records / ev.chunks
 	if ev.kind == evProduceChunk {
-		r.note("produce chunk %d records", n)
+		line := strconv.AppendInt(append(r.beginLine(), "produce chunk "...), n, 10)
+		r.endLine(append(line, " records"...))
 	}
 	if !r.c.Produce(n, r.workload.IntN(3)) {
 		r.c.Notes = append(r.c.Notes, "skipped: partition offline, records dropped")
@@ -144,7 +166,7 @@ func (r *runner) cut(a, b int) bool {
 
 func (r *runner) deliver(ev event) {
 	m := &ev.msg
-	r.note("deliver %s", m.String())
+	r.endLine(m.AppendTo(append(r.beginLine(), "deliver "...)))
 	if r.cut(m.From, m.To) {
 		r.c.Notes = append(r.c.Notes, "dropped: network partition")
 		return
@@ -171,15 +193,13 @@ func (r *runner) effect(e *model.Effect) {
 		lat := sim.Ms(r.network.Int64Range(cfg.NetworkLatencyMs[0], cfg.NetworkLatencyMs[1]))
 		r.sched.At(free.Add(lat), event{kind: evDeliver, msg: m, senderInc: r.c.Brokers[m.From].Incarnation})
 	case model.EffSetTimer:
-		if t, ok := r.timers[e.Timer]; ok {
-			r.sched.Cancel(t)
-		}
-		r.timers[e.Timer] = r.sched.After(e.After, event{kind: evTimer, timer: e.Timer})
+		i := r.timerSlot(e.Timer)
+		r.sched.Cancel(r.timers[i]) // a no-op when none is pending
+		r.timers[i] = r.sched.After(e.After, event{kind: evTimer, timer: e.Timer})
 	case model.EffCancelTimer:
-		if t, ok := r.timers[e.Timer]; ok {
-			r.sched.Cancel(t)
-			delete(r.timers, e.Timer)
-		}
+		i := r.timerSlot(e.Timer)
+		r.sched.Cancel(r.timers[i])
+		r.timers[i] = sim.Timer{}
 	case model.EffRemote:
 		span := cfg.RemoteFetchMs
 		if e.Remote.Kind == model.RemoteUpload {
@@ -189,4 +209,15 @@ func (r *runner) effect(e *model.Effect) {
 		failed := r.remote.Chance(cfg.RemoteErrorRate)
 		r.sched.After(lat, event{kind: evRemoteDone, op: e.Remote, failed: failed})
 	}
+}
+
+// timerSlot is where r.timers keeps the timer k names: a table indexed by
+// broker, kind and peer instead of a map, which hashed a key on every set,
+// cancel and fire.
+func (r *runner) timerSlot(k model.TimerKey) int {
+	n := r.sc.Brokers
+	if k.Broker < 0 || k.Broker >= n || k.Peer < 0 || k.Peer >= n || k.Kind >= model.NumTimerKinds {
+		panic(fmt.Sprintf("scenarios: timer %+v outside %d brokers", k, n))
+	}
+	return (k.Broker*int(model.NumTimerKinds)+int(k.Kind))*n + k.Peer
 }

@@ -1,8 +1,6 @@
 package scenarios
 
 import (
-	"fmt"
-
 	"tierfetch/invariants"
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -119,7 +117,7 @@ type runner struct {
 	sched        sim.Scheduler[event]
 	trace        *sim.Trace
 	checker      *invariants.Checker
-	timers       map[model.TimerKey]sim.Timer
+	timers       []sim.Timer // by timerSlot; the zero Timer: none pending
 	workload     *sim.Stream
 	network      *sim.Stream
 	remote       *sim.Stream
@@ -127,7 +125,8 @@ type runner struct {
 	egress       []sim.Time // when each broker's link is free
 	sent         []int64
 	steps        int64
-	line         string // the current step's event line
+	line         []byte // the current step's event line (reused buffer)
+	noteLine     []byte // scratch for the trace lines of notes
 	stateDigests []uint64
 }
 
@@ -140,7 +139,7 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 	if opt.Profile == nil {
 		opt.Profile = model.KIP
 	}
-	r := &runner{sc: sc, opt: opt, timers: map[model.TimerKey]sim.Timer{},
+	r := &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
 		workload: sim.NewStream(opt.Seed, "workload"), network: sim.NewStream(opt.Seed, "network"),
 		remote: sim.NewStream(opt.Seed, "remote"), trace: sim.NewTrace(TraceKeep, opt.TraceSink),
 		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers)}
@@ -148,8 +147,7 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
 		lastTiered = *f
 	}
-	r.line = fmt.Sprintf("%v start scenario=%q seed=%d strategy=%s profile=%s", sim.Time(0), sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
-	r.trace.Add(r.line)
+	r.note("start scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
 	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
 	r.c.Mutants = opt.Mutants
 	r.checker = invariants.New(r.c)
@@ -197,14 +195,15 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 
 func (r *runner) failure(v *invariants.Violation) *Failure {
 	return &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: r.line, TraceTail: r.trace.Last(TraceKeep)}
+		Event: string(r.line), TraceTail: r.trace.Last(TraceKeep)}
 }
 
 // afterStep drains the cluster's notes and effects, then checks invariants.
 func (r *runner) afterStep() *Failure {
 	now := r.sched.Now()
 	for _, n := range r.c.Notes {
-		r.trace.Add(fmt.Sprintf("%v   %s", now, n))
+		r.noteLine = append(append(now.AppendTo(r.noteLine[:0]), "   "...), n...)
+		r.trace.AddBytes(r.noteLine)
 	}
 	r.c.Notes = r.c.Notes[:0]
 	for i := range r.c.Out {
@@ -215,7 +214,7 @@ func (r *runner) afterStep() *Failure {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
 	}
 	if r.opt.Observe != nil {
-		r.opt.Observe(now, r.line, r.c)
+		r.opt.Observe(now, string(r.line), r.c)
 	}
 	if v := r.checker.Check(r.c); v != nil {
 		return r.failure(v)

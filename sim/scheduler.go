@@ -7,21 +7,33 @@ package sim
 // The queue is an indexed binary heap over a slot table: a Timer names its
 // slot, so Cancel removes the entry at once (no tombstones, no leak), and
 // slots are reused through a free list, so a steady workload allocates
-// nothing per event.
+// nothing per event. Heap entries carry their (time, seq) key beside the
+// slot index, so sifting compares within the heap array and moves 24 bytes
+// however large E is; sifts move a hole instead of swapping.
 //
-// Invariant: heap[i].pos == i for every live slot, and each parent orders
-// before its children.
+// Invariant: slots[heap[i].slot].pos == i for every live slot, and each
+// parent orders before its children.
 type Scheduler[E any] struct {
 	now   Time
 	seq   uint64
-	heap  []int32 // slot indices, heap-ordered
+	heap  []entry // heap-ordered by (at, seq)
 	slots []slot[E]
 	free  []int32
 }
 
+// entry is one heap element: an event's key and the slot holding it.
+type entry struct {
+	at   Time
+	seq  uint64
+	slot int32
+}
+
+// before reports whether e orders before f: earlier time, then lower seq.
+func (e *entry) before(f *entry) bool {
+	return e.at < f.at || (e.at == f.at && e.seq < f.seq)
+}
+
 type slot[E any] struct {
-	at  Time
-	seq uint64
 	gen uint32
 	pos int32 // index in heap; -1 when free
 	ev  E
@@ -64,14 +76,13 @@ func (s *Scheduler[E]) At(at Time, ev E) Timer {
 	}
 	s.seq++
 	sl := &s.slots[i]
-	sl.at, sl.seq, sl.ev = at, s.seq, ev
+	sl.ev = ev
 	sl.gen++
 	if sl.gen == 0 { // wrapped: 0 is reserved for "no timer"
 		sl.gen = 1
 	}
-	sl.pos = int32(len(s.heap))
-	s.heap = append(s.heap, i)
-	s.up(int(sl.pos))
+	s.heap = append(s.heap, entry{})
+	s.up(len(s.heap)-1, entry{at: at, seq: s.seq, slot: i})
 	return Timer{slot: i, gen: sl.gen}
 }
 
@@ -85,15 +96,11 @@ func (s *Scheduler[E]) Cancel(t Timer) bool {
 	}
 	pos := int(s.slots[t.slot].pos)
 	last := len(s.heap) - 1
-	if pos != last {
-		s.swap(pos, last)
-	}
+	e := s.heap[last]
 	s.heap = s.heap[:last]
 	s.release(t.slot)
-	if pos != last {
-		if !s.down(pos) {
-			s.up(pos)
-		}
+	if pos != last && !s.down(pos, e) {
+		s.up(pos, e)
 	}
 	return true
 }
@@ -104,16 +111,15 @@ func (s *Scheduler[E]) Next() (ev E, ok bool) {
 	if len(s.heap) == 0 {
 		return ev, false
 	}
-	i := s.heap[0]
+	top := s.heap[0]
 	last := len(s.heap) - 1
-	s.swap(0, last)
+	e := s.heap[last]
 	s.heap = s.heap[:last]
 	if last > 0 {
-		s.down(0)
+		s.down(0, e)
 	}
-	sl := &s.slots[i]
-	s.now, ev = sl.at, sl.ev
-	s.release(i)
+	s.now, ev = top.at, s.slots[top.slot].ev
+	s.release(top.slot)
 	return ev, true
 }
 
@@ -123,7 +129,7 @@ func (s *Scheduler[E]) PeekTime() (at Time, ok bool) {
 	if len(s.heap) == 0 {
 		return 0, false
 	}
-	return s.slots[s.heap[0]].at, true
+	return s.heap[0].at, true
 }
 
 func (s *Scheduler[E]) release(i int32) {
@@ -133,48 +139,47 @@ func (s *Scheduler[E]) release(i int32) {
 	s.free = append(s.free, i)
 }
 
-func (s *Scheduler[E]) less(a, b int) bool {
-	x, y := &s.slots[s.heap[a]], &s.slots[s.heap[b]]
-	if x.at != y.at {
-		return x.at < y.at
-	}
-	return x.seq < y.seq
+// place puts e at heap index j and records its position in its slot.
+func (s *Scheduler[E]) place(j int, e entry) {
+	s.heap[j] = e
+	s.slots[e.slot].pos = int32(j)
 }
 
-func (s *Scheduler[E]) swap(a, b int) {
-	s.heap[a], s.heap[b] = s.heap[b], s.heap[a]
-	s.slots[s.heap[a]].pos = int32(a)
-	s.slots[s.heap[b]].pos = int32(b)
-}
-
-func (s *Scheduler[E]) up(j int) {
+// up moves the hole at j toward the root until e fits there, then puts e in
+// it.
+func (s *Scheduler[E]) up(j int, e entry) {
+	h := s.heap
 	for j > 0 {
 		p := (j - 1) / 2
-		if !s.less(j, p) {
-			return
+		if !e.before(&h[p]) {
+			break
 		}
-		s.swap(j, p)
+		s.place(j, h[p])
 		j = p
 	}
+	s.place(j, e)
 }
 
-// down sifts element i down and reports whether it moved.
-func (s *Scheduler[E]) down(i int) bool {
-	i0, n := i, len(s.heap)
+// down moves the hole at i toward the leaves until e fits there, puts e in
+// it and reports whether e moved below i.
+func (s *Scheduler[E]) down(i int, e entry) bool {
+	h := s.heap
+	i0, n := i, len(h)
 	for {
 		l := 2*i + 1
 		if l >= n {
 			break
 		}
 		j := l
-		if r := l + 1; r < n && s.less(r, l) {
+		if r := l + 1; r < n && h[r].before(&h[l]) {
 			j = r
 		}
-		if !s.less(j, i) {
+		if !h[j].before(&e) {
 			break
 		}
-		s.swap(i, j)
+		s.place(i, h[j])
 		i = j
 	}
+	s.place(i, e)
 	return i > i0
 }

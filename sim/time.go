@@ -1,6 +1,6 @@
 package sim
 
-import "fmt"
+import "strconv"
 
 // Time is a point in virtual time, in microseconds since the start of a run.
 type Time int64
@@ -32,12 +32,22 @@ func (t Time) Sub(u Time) Duration { return Duration(t - u) }
 
 // String prints t as seconds with millisecond precision, e.g. "t=1.250s".
 func (t Time) String() string {
+	var buf [32]byte
+	return string(t.AppendTo(buf[:0]))
+}
+
+// AppendTo appends t as String prints it to dst and returns the extended
+// slice: trace lines are built with it, without an allocation per line.
+func (t Time) AppendTo(dst []byte) []byte {
 	us := int64(t)
-	sign := ""
+	dst = append(dst, "t="...)
 	if us < 0 {
-		sign, us = "-", -us
+		dst = append(dst, '-')
+		us = -us
 	}
-	return fmt.Sprintf("t=%s%d.%03ds", sign, us/1_000_000, (us/1000)%1000)
+	dst = strconv.AppendInt(dst, us/1_000_000, 10)
+	ms := (us / 1000) % 1000
+	return append(dst, '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10), 's')
 }
 
 // Ms returns d in whole milliseconds, rounded down.
