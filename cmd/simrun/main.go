@@ -39,6 +39,8 @@ Usage:
   simrun scenarios
   simrun gen --seed N [--out FILE]
   simrun sweep [--seeds A..B] [--strategy ...] [--workers N] [--out DIR] [--check-determinism]
+               [--shard K/N] [--jsonl FILE]
+  simrun merge [--out DIR] [--shrink N] FILE...
   simrun replay FILE [--strategy ...] [--mutant NAME]
   simrun mutants [--seeds A..B] [--shrink N]
 
@@ -47,6 +49,7 @@ Commands:
   scenarios  list the named scenarios, one a line: name, then what it shows
   gen        write the random scenario a seed generates, as a scenario file
   sweep      run generated scenarios for a range of seeds; summary, failures saved (and shrunk) for replay
+  merge      fold the --jsonl files of a sharded sweep into the summary of the whole sweep
   replay     rerun a saved scenario file and show its violation with the full trace
   mutants    hunt each deliberate bug with generated seeds; a table of which invariant caught it
 
@@ -74,6 +77,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdGen(args[1:], stdout, stderr)
 	case "sweep":
 		code, err = cmdSweep(args[1:], stdout, stderr)
+	case "merge":
+		code, err = cmdMerge(args[1:], stdout, stderr)
 	case "mutants":
 		code, err = cmdMutants(args[1:], stdout, stderr)
 	case "replay":
@@ -82,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
 	default:
-		err = badInput("unknown command %q (want run, scenarios, gen, sweep, replay or mutants; see simrun --help)", args[0])
+		err = badInput("unknown command %q (want run, scenarios, gen, sweep, merge, replay or mutants; see simrun --help)", args[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "simrun: %v\n", err)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -30,6 +32,8 @@ type sweepFlags struct {
 	determinism bool
 	shrink      int
 	mutant      string
+	shard       string
+	jsonl       string
 }
 
 func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
@@ -44,14 +48,22 @@ func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.BoolVar(&f.determinism, "check-determinism", false, "run each seed twice and compare the state after every step")
 	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
 	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
+	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
+	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism]
+                    [--shard K/N] [--jsonl FILE]
 
 Generates a scenario from every seed and runs it under each strategy, checking
 invariants after every step. Prints a summary: runs, steps, unknown failures
 by invariant and strategy, known findings by kind, and coverage goals. Each
 failing seed's scenario is saved in --out with the command that replays it.
 Ctrl-C stops cleanly, keeps what was found and says how to resume.
+
+--shard K/N runs only the seeds s of A..B with (s-A) % N == K; --jsonl FILE
+writes a header line and then one line per seed (in seed order) with its runs:
+'simrun merge' folds the files of every shard into the summary one sweep over
+A..B prints.
 Exit codes: 0 no unknown failure, 1 an unknown safety violation, 3 only unknown
 liveness violations, 2 bad input.
 
@@ -90,15 +102,51 @@ Flags:
 	if f.shrink < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
 	}
+	shard, err := scenarios.ParseShard(f.shard)
+	if err != nil {
+		return exitBadInput, badInput("--shard: %v", err)
+	}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return exitBadInput, badInput("--out: %v", err)
 	}
+	tuneGC()
+	s := &sweeper{f: f, from: from, to: to, shard: shard, strategies: strategies, profile: profile, mutants: mutants,
+		totals: scenarios.NewSweepTotals(strategies), stderr: stderr, start: time.Now()}
+	closeJSONL := func() {}
+	if f.jsonl != "" {
+		if closeJSONL, err = s.openJSONL(); err != nil {
+			return exitBadInput, badInput("--jsonl: %v", err)
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	s := &sweeper{f: f, from: from, to: to, strategies: strategies, profile: profile, mutants: mutants,
-		totals: scenarios.NewSweepTotals(strategies), stderr: stderr, start: time.Now()}
-	next := s.run(ctx)
-	reports.SweepSummary(stdout, s.totals, fmt.Sprintf("%d..%d", from, next-1), profile.Name(), f.out, mutantFlag(f.mutant))
+	next, complete := s.run(ctx)
+	closeJSONL()
+	seedRange := fmt.Sprintf("%d..%d", from, next-1)
+	if complete {
+		seedRange = fmt.Sprintf("%d..%d", from, to)
+	}
+	if shard != scenarios.WholeSweep {
+		seedRange += " shard " + shard.String()
+	}
+	s.report(stdout, seedRange)
+	if !complete && shard == scenarios.WholeSweep {
+		fmt.Fprintf(stdout, "\ninterrupted: seeds %d..%d done; resume with: simrun sweep --seeds %d..%d --strategy %s --profile %s --out %s\n",
+			from, next-1, next, to, f.strategy, f.profile, f.out)
+	} else if !complete {
+		fmt.Fprintf(stdout, "\ninterrupted: shard %s stopped before seed %d; run the shard again: simrun sweep --seeds %d..%d --shard %s --strategy %s --profile %s --out %s\n",
+			shard, next, from, to, shard, f.strategy, f.profile, f.out)
+	}
+	if s.jsonlErr != nil {
+		return exitBadInput, fmt.Errorf("--jsonl: %v", s.jsonlErr)
+	}
+	return s.exitCode(), nil
+}
+
+// report prints the summary of the folded seeds, the shrunk cases and any
+// determinism mismatch: what 'simrun sweep' and 'simrun merge' both print.
+func (s *sweeper) report(stdout io.Writer, seedRange string) {
+	reports.SweepSummary(stdout, s.totals, seedRange, s.profile.Name(), s.f.out, mutantFlag(s.f.mutant))
 	if len(s.shrunk) > 0 {
 		fmt.Fprintf(stdout, "\nshrunk cases (saved beside the originals as -min.json):\n")
 		for _, line := range s.shrunk {
@@ -108,17 +156,55 @@ Flags:
 	for _, m := range s.mismatches {
 		fmt.Fprintln(stdout, m)
 	}
-	if next <= to {
-		fmt.Fprintf(stdout, "\ninterrupted: seeds %d..%d done; resume with: simrun sweep --seeds %d..%d --strategy %s --profile %s --out %s\n",
-			from, next-1, next, to, f.strategy, f.profile, f.out)
-	}
+}
+
+// exitCode is the sweep's exit code: a mismatch or an unknown safety
+// violation outranks unknown liveness violations.
+func (s *sweeper) exitCode() int {
 	switch {
 	case len(s.mismatches) > 0 || hasUnknown(s.totals, scenarios.OutcomeSafety):
-		return exitSafety, nil
+		return exitSafety
 	case s.totals.UnknownFailures() > 0:
-		return exitLiveness, nil
+		return exitLiveness
 	}
-	return exitOK, nil
+	return exitOK
+}
+
+// sweepGCPercent is the GC target a sweep runs with unless GOGC says
+// otherwise. A run's live heap is a few MiB, so at Go's default of 100 the
+// collector runs every few MiB allocated; with two workers its cycles and
+// assists cost about a fifth of the throughput (BENCHMARKS.md). At 400 a
+// sweep process stays within tens of MiB.
+const sweepGCPercent = 400
+
+// tuneGC sets the sweep's GC target, leaving an explicit GOGC alone.
+func tuneGC() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(sweepGCPercent)
+	}
+}
+
+// openJSONL creates the --jsonl file and writes its header; the returned
+// function flushes and closes it (errors go to s.jsonlErr).
+func (s *sweeper) openJSONL() (func(), error) {
+	file, err := os.Create(s.f.jsonl)
+	if err != nil {
+		return nil, err
+	}
+	s.jsonl = bufio.NewWriterSize(file, 1<<16)
+	h := scenarios.NewSweepHeader(s.from, s.to, s.shard, s.strategies, s.profile.Name(), s.f.mutant, s.f.determinism)
+	if err := scenarios.WriteSweepHeader(s.jsonl, h); err != nil {
+		file.Close()
+		return nil, err
+	}
+	return func() {
+		if err := s.jsonl.Flush(); err != nil && s.jsonlErr == nil {
+			s.jsonlErr = err
+		}
+		if err := file.Close(); err != nil && s.jsonlErr == nil {
+			s.jsonlErr = err
+		}
+	}, nil
 }
 
 func hasUnknown(t *scenarios.SweepTotals, outcome string) bool {
@@ -148,6 +234,10 @@ func parseSeeds(s string) (uint64, uint64, error) {
 type sweeper struct {
 	f          sweepFlags
 	from, to   uint64
+	shard      scenarios.Shard
+	folded     uint64 // seeds folded so far
+	jsonl      *bufio.Writer
+	jsonlErr   error
 	strategies []scenarios.Strategy
 	profile    model.Profile
 	mutants    model.Mutants
@@ -163,15 +253,15 @@ type seedDone struct {
 	mismatch string
 }
 
-// run sweeps the seeds with a pool of workers and folds their results in seed
-// order, so the totals do not depend on the number of workers. It returns
-// the first seed not folded (to+1 when all were).
-func (s *sweeper) run(ctx context.Context) uint64 {
+// run sweeps the shard's seeds with a pool of workers and folds their results
+// in seed order, so the totals do not depend on the number of workers. It
+// returns the first seed not folded and whether every seed was.
+func (s *sweeper) run(ctx context.Context) (next uint64, complete bool) {
 	seeds := make(chan uint64)
 	done := make(chan seedDone, s.f.workers)
 	go func() {
 		defer close(seeds)
-		for seed := s.from; seed <= s.to; seed++ {
+		for seed, ok := s.shard.First(s.from, s.to); ok; seed, ok = s.shard.Next(seed, s.to) {
 			select {
 			case seeds <- seed:
 			case <-ctx.Done():
@@ -191,30 +281,44 @@ func (s *sweeper) run(ctx context.Context) uint64 {
 	}
 	go func() { wg.Wait(); close(done) }()
 	pending := map[uint64]seedDone{}
-	next := s.from
+	next, more := s.shard.First(s.from, s.to)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
 		select {
 		case d, ok := <-done:
 			if !ok {
-				s.progress(next, true)
-				return next
+				s.progress(true)
+				return next, !more
 			}
 			pending[d.res.Seed] = d
-			for {
+			for more {
 				p, ok := pending[next]
 				if !ok {
 					break
 				}
 				delete(pending, next)
 				s.fold(p)
-				next++
+				s.write(p)
+				s.folded++
+				if n, ok := s.shard.Next(next, s.to); ok {
+					next = n
+				} else {
+					next, more = s.to+1, false
+				}
 			}
 		case <-tick.C:
-			s.progress(next, false)
+			s.progress(false)
 		}
 	}
+}
+
+// write appends a folded seed to the --jsonl file, if any.
+func (s *sweeper) write(d seedDone) {
+	if s.jsonl == nil || s.jsonlErr != nil {
+		return
+	}
+	s.jsonlErr = scenarios.WriteSeedLine(s.jsonl, d.res, d.mismatch)
 }
 
 // one runs one seed (twice, comparing states, with --check-determinism).
@@ -308,12 +412,12 @@ func writeScenario(path string, sc *scenarios.Scenario) error {
 }
 
 // progress shows seeds done, rate, failures and time left on a terminal.
-func (s *sweeper) progress(next uint64, final bool) {
+func (s *sweeper) progress(final bool) {
 	if !isTerminal(s.stderr) {
 		return
 	}
-	done := next - s.from
-	total := s.to - s.from + 1
+	done := s.folded
+	total := s.shardSeeds()
 	elapsed := time.Since(s.start).Seconds()
 	rate := float64(done) / max(elapsed, 1e-9)
 	left := "?"
@@ -334,4 +438,13 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// shardSeeds is how many seeds of from..to the shard holds.
+func (s *sweeper) shardSeeds() uint64 {
+	first, ok := s.shard.First(s.from, s.to)
+	if !ok {
+		return 0
+	}
+	return (s.to-first)/s.shard.N + 1
 }

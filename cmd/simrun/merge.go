@@ -1,0 +1,92 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"tierfetch/model"
+	"tierfetch/scenarios"
+)
+
+// cmdMerge folds the --jsonl files of a sharded sweep into the summary one
+// sweep over all the seeds prints, byte for byte (given the same --out and
+// --shrink), saving and shrinking the failures as that sweep would.
+func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
+	var f sweepFlags
+	fs := flag.NewFlagSet("simrun merge", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: simrun merge [--out DIR] [--shrink N] FILE...
+
+Reads the --jsonl files that 'simrun sweep --shard K/N --jsonl FILE' wrote for
+every shard of one sweep, checks that they hold every seed of it exactly once,
+and prints the summary 'simrun sweep' prints for the whole seed range, byte for
+byte when given the same --out and --shrink: the failing seeds' scenarios are
+generated again, saved in --out and shrunk in seed order, as that sweep does.
+Exit codes: those of 'simrun sweep'; 2 when the files are unreadable, of
+different sweeps, overlapping or missing seeds.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitBadInput, badInput("merge: %v", err)
+	}
+	if fs.NArg() == 0 {
+		return exitBadInput, badInput("merge: want the shard files (simrun merge [--out DIR] FILE...)")
+	}
+	if f.shrink < 0 {
+		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
+	}
+	files := fs.Args()
+	// A first pass checks every file before anything is saved.
+	h, err := mergeFiles(files, nil)
+	if err != nil {
+		return exitBadInput, badInput("merge: %v", err)
+	}
+	profile, ok := model.Profiles[h.Profile]
+	if !ok {
+		return exitBadInput, badInput("merge: the shards ran profile %q, which this simrun does not know", h.Profile)
+	}
+	mutants, err := parseMutants(h.Mutant)
+	if err != nil {
+		return exitBadInput, badInput("merge: the shards' mutants: %v", err)
+	}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return exitBadInput, badInput("--out: %v", err)
+	}
+	f.mutant, f.determinism = h.Mutant, h.CheckDeterminism
+	s := &sweeper{f: f, from: h.From, to: h.To, shard: scenarios.WholeSweep, strategies: h.Strategies,
+		profile: profile, mutants: mutants, totals: scenarios.NewSweepTotals(h.Strategies), stderr: stderr, start: time.Now()}
+	if _, err := mergeFiles(files, func(r scenarios.SeedResult, mismatch string) {
+		s.fold(seedDone{res: r, mismatch: mismatch})
+	}); err != nil {
+		return exitBadInput, badInput("merge: %v", err) // a file changed between the passes
+	}
+	s.report(stdout, fmt.Sprintf("%d..%d", h.From, h.To))
+	return s.exitCode(), nil
+}
+
+// mergeFiles opens the shard files and merges them with fold.
+func mergeFiles(files []string, fold func(scenarios.SeedResult, string)) (scenarios.SweepHeader, error) {
+	var srcs []scenarios.ShardSource
+	for _, name := range files {
+		file, err := os.Open(name)
+		if err != nil {
+			return scenarios.SweepHeader{}, err // names the file
+		}
+		defer file.Close()
+		srcs = append(srcs, scenarios.ShardSource{Name: name, R: file})
+	}
+	return scenarios.MergeShards(srcs, fold)
+}
