@@ -1,5 +1,18 @@
-// Package reports renders run results for people: the per-strategy summary
-// of a run, and the failure report (invariant, seed, step, event, offsets,
-// state diff, trace, reproduce command). It only formats what it is given:
-// it runs nothing and touches no files or clocks.
+// Package reports renders results for people. For a run: the per-strategy
+// summary and the failure report (invariant, seed, step, event, offsets,
+// state diff, trace, reproduce command). For a sweep: its summary. For a
+// comparison of the two follower protocols (simrun compare): the statistics
+// of paired runs (percentiles, the geometric-mean catch-up ratio with a
+// fixed-seed bootstrap interval, win rate, break-even, costs, exclusions),
+// the section comparing behaviour profiles, report.md and runs.csv. Charts
+// are SVG drawn with gonum.org/v1/plot: the catch-up CDF, the paired
+// scatter, the ratio against the leader's local log, the parameter sweep,
+// and the timeline of a run (LSO, LLSO, HW, LEO of the leader and the new
+// follower and the remote range over time, sampled through a run's Observe
+// hook). A Chrome trace writes a run as trace-event JSON for Perfetto, one
+// track per broker.
+//
+// It only formats what it is given: it runs nothing and touches no files or
+// clocks, and the same input always gives the same bytes (sorted keys,
+// fixed-seed randomness, no map order in any output).
 package reports

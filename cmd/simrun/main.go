@@ -43,6 +43,8 @@ Usage:
   simrun merge [--out DIR] [--shrink N] FILE...
   simrun replay FILE [--strategy ...] [--mutant NAME]
   simrun mutants [--seeds A..B] [--shrink N]
+  simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
+                 [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N]
 
 Commands:
   run        run a scenario under one or both follower protocols, checking invariants after every step
@@ -52,6 +54,7 @@ Commands:
   merge      fold the --jsonl files of a sharded sweep into the summary of the whole sweep
   replay     rerun a saved scenario file and show its violation with the full trace
   mutants    hunt each deliberate bug with generated seeds; a table of which invariant caught it
+  compare    both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs
 
 Run 'simrun COMMAND --help' for a command's flags.
 Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 2 bad input.
@@ -83,11 +86,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdMutants(args[1:], stdout, stderr)
 	case "replay":
 		code, err = cmdReplay(args[1:], stdout, stderr)
+	case "compare":
+		code, err = cmdCompare(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
 	default:
-		err = badInput("unknown command %q (want run, scenarios, gen, sweep, merge, replay or mutants; see simrun --help)", args[0])
+		err = badInput("unknown command %q (want run, scenarios, gen, sweep, merge, replay, mutants or compare; see simrun --help)", args[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "simrun: %v\n", err)

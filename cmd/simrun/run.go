@@ -23,6 +23,8 @@ type runFlags struct {
 	trace    bool
 	json     bool
 	mutants  string
+	timeline string
+	chrome   string
 }
 
 func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
@@ -43,6 +45,8 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
 	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); never on by default")
+	fs.StringVar(&f.timeline, "timeline", "", "write an SVG timeline of the run to this file: LSO, LLSO, HW, LEO of the leader and the new follower\nand the remote range over time, each strategy in a row")
+	fs.StringVar(&f.chrome, "chrome-trace", "", "write the run in Chrome trace-event JSON to this file (opens in Perfetto or chrome://tracing),\none process per strategy, one track per broker")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun run --scenario NAME|FILE [flags]
        simrun run --all [flags]
@@ -106,6 +110,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	var list []*scenarios.Scenario
 	switch {
+	case f.all && (f.timeline != "" || f.chrome != ""):
+		return exitBadInput, badInput("--timeline and --chrome-trace need one scenario (--scenario), not --all")
 	case f.all && f.scenario != "":
 		return exitBadInput, badInput("run: give --scenario or --all, not both")
 	case f.all:
@@ -119,6 +125,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		list = []*scenarios.Scenario{sc}
 	}
+	rec, err := newRunRecorder(strategies, f.timeline, f.chrome)
+	if err != nil {
+		return exitBadInput, err
+	}
 	code := exitOK
 	var results []scenarios.Result
 	for _, sc := range list {
@@ -126,9 +136,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		if f.seedSet {
 			seed = f.seed
 		}
-		c, res := runOne(sc, f, seed, strategies, profile, mutants, stdout)
+		c, res := runOne(sc, f, seed, strategies, profile, mutants, rec, stdout)
 		results = append(results, res)
 		code = worse(code, c)
+	}
+	if err := rec.write(); err != nil {
+		return exitBadInput, err
 	}
 	if f.json {
 		if err := writeJSON(stdout, results, f.all); err != nil {
@@ -140,12 +153,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 
 // runOne runs one scenario under each strategy and prints its summary and
 // failure reports.
-func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenarios.Strategy, p model.Profile, mutants model.Mutants, stdout io.Writer) (int, scenarios.Result) {
+func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenarios.Strategy, p model.Profile, mutants model.Mutants, rec *runRecorder, stdout io.Writer) (int, scenarios.Result) {
 	var sink func(string)
 	if f.trace && !f.json {
 		sink = func(line string) { fmt.Fprintln(stdout, line) }
 	}
-	res, runs := scenarios.RunAllWith(sc, scenarios.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants}, strategies)
+	opt := scenarios.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants}
+	rec.hook(&opt)
+	res, runs := scenarios.RunAllWith(sc, opt, strategies)
+	rec.finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
 	code := exitOK
 	if !f.json {
 		reports.Summary(stdout, res)

@@ -1,0 +1,552 @@
+package reports
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+
+	"tierfetch/scenarios"
+)
+
+// ComparePair is one seed of one scenario (at one value of a varied
+// parameter) run under both follower protocols on the same workload.
+type ComparePair struct {
+	Scenario  string
+	VaryValue string // "" without a varied parameter
+	Profile   string // the behaviour profile both runs used
+	Seed      uint64
+	Local     *scenarios.RunMetrics // local-log-start (KIP-405)
+	Tiered    *scenarios.RunMetrics // last-tiered (KIP-1023)
+}
+
+// Included reports whether both runs passed every invariant: only such pairs
+// enter the statistics.
+func (p *ComparePair) Included() bool {
+	return p.Local.Outcome == scenarios.OutcomeOK && p.Tiered.Outcome == scenarios.OutcomeOK
+}
+
+// Exclusion says why a pair is left out, "" when it is included: each
+// failing strategy with its invariant and known kind.
+func (p *ComparePair) Exclusion() string {
+	var parts []string
+	for _, r := range []*scenarios.RunMetrics{p.Local, p.Tiered} {
+		if r.Outcome == scenarios.OutcomeOK {
+			continue
+		}
+		s := fmt.Sprintf("%s: %s", r.Strategy, r.Invariant)
+		if r.Kind != "" {
+			s += " (" + r.Kind + ")"
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Comparable reports whether the pair is included and both followers joined
+// the ISR, so their catch-up times can be compared.
+func (p *ComparePair) Comparable() bool {
+	return p.Included() && p.Local.CaughtUp && p.Tiered.CaughtUp
+}
+
+// Ratio is the pair's catch-up ratio last-tiered / local-log-start; ok is
+// false when it is not comparable or either time is 0 ms.
+func (p *ComparePair) Ratio() (float64, bool) {
+	if !p.Comparable() || p.Local.CatchUpMs <= 0 || p.Tiered.CatchUpMs <= 0 {
+		return 0, false
+	}
+	return float64(p.Tiered.CatchUpMs) / float64(p.Local.CatchUpMs), true
+}
+
+// CompareInput is a whole comparison: how it was set up and every pair, in
+// the order they were run (vary value, scenario, seed).
+type CompareInput struct {
+	Command    string // the exact command that regenerates the report
+	Scenarios  []string
+	Generated  bool // scenarios generated from the seeds
+	Seeds      string
+	Profile    string // the profile of Pairs: the statistics
+	VaryKey    string
+	VaryValues []string
+	Pairs      []ComparePair
+	// Others holds the same pairs run under each further profile
+	// (--profiles), in the order given, each in the order of Pairs; they
+	// enter only the section comparing the profiles.
+	Others []ProfilePairs
+	// FindingsLink is the link to FINDINGS.md from the report's directory,
+	// "" when it is not known.
+	FindingsLink string
+	// Sweep is a parameter sweep reported beside the comparison (the
+	// default comparison's headline curve), nil without one. Its Command
+	// runs it alone.
+	Sweep *CompareInput
+	// About is a sentence on what the scenario of a sweep beside a
+	// comparison shows.
+	About string
+	// Timeline names the pair the timeline chart shows (TimelinePick), and
+	// TimelineCommand the command that draws it alone.
+	Timeline        *ComparePair
+	TimelineCommand string
+}
+
+// Bootstrap settings: resamples and the fixed seed of the PCG generator, so
+// the same pairs always give the same interval.
+const (
+	BootstrapResamples = 2000
+	bootstrapSeed1     = 0x7469657266657463 // "tierfetc"
+	bootstrapSeed2     = 0x68636f6d70617265 // "hcompare"
+)
+
+// Dist is a catch-up time distribution, in ms.
+type Dist struct {
+	N                  int
+	P50, P90, P99, Max float64
+	Mean               float64
+	sorted             []float64
+}
+
+func newDist(xs []float64) Dist {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	d := Dist{N: len(s), sorted: s}
+	if len(s) == 0 {
+		nan := math.NaN()
+		d.P50, d.P90, d.P99, d.Max, d.Mean = nan, nan, nan, nan, nan
+		return d
+	}
+	d.P50, d.P90, d.P99, d.Max = Percentile(s, 50), Percentile(s, 90), Percentile(s, 99), s[len(s)-1]
+	d.Mean = mean(s)
+	return d
+}
+
+// Percentile returns the p-th percentile (0 < p <= 100) of sorted values by
+// the nearest-rank method: the smallest value with at least p% of the values
+// at or below it. NaN for no values.
+func Percentile(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	k := int(math.Ceil(p*float64(n)/100 - 1e-9))
+	return sorted[min(max(k, 1), n)-1]
+}
+
+func mean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// GeoMeanCI returns the geometric mean of ratios and its 95% percentile
+// bootstrap confidence interval (BootstrapResamples resamples of the pairs,
+// drawn from a PCG generator with a fixed seed: the same ratios always give
+// the same interval). NaN for no ratios.
+func GeoMeanCI(ratios []float64) (gm, lo, hi float64) {
+	n := len(ratios)
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	logs := make([]float64, n)
+	for i, r := range ratios {
+		logs[i] = math.Log(r)
+	}
+	rng := rand.New(rand.NewPCG(bootstrapSeed1, bootstrapSeed2))
+	means := make([]float64, BootstrapResamples)
+	for i := range means {
+		s := 0.0
+		for range n {
+			s += logs[rng.IntN(n)]
+		}
+		means[i] = s / float64(n)
+	}
+	slices.Sort(means)
+	return math.Exp(mean(logs)), math.Exp(Percentile(means, 2.5)), math.Exp(Percentile(means, 97.5))
+}
+
+// WinRate counts, over paired catch-up times, how often last-tiered was
+// strictly faster (wins), as fast (ties) or slower (losses); rate is
+// wins / pairs, NaN for none.
+func WinRate(local, tiered []float64) (wins, ties, losses int, rate float64) {
+	for i := range local {
+		switch {
+		case tiered[i] < local[i]:
+			wins++
+		case tiered[i] == local[i]:
+			ties++
+		default:
+			losses++
+		}
+	}
+	if len(local) == 0 {
+		return 0, 0, 0, math.NaN()
+	}
+	return wins, ties, losses, float64(wins) / float64(len(local))
+}
+
+// GroupStats is the statistics of a set of pairs.
+type GroupStats struct {
+	Name     string
+	Pairs    int // all pairs
+	Included int // both passed every invariant
+	Compared int // included and both followers joined the ISR
+	Local    Dist
+	Tiered   Dist
+	RatioN   int // pairs with a ratio (both times > 0 ms)
+	GeoMean  float64
+	CILo     float64
+	CIHi     float64
+	Median   float64 // median ratio
+	Wins     int
+	Ties     int
+	Losses   int
+	WinRate  float64
+	Fraction float64 // median leader local-log fraction at add_replica (NaN: none)
+	included []*ComparePair
+	compared []*ComparePair
+}
+
+// Stats computes the statistics of pairs.
+func Stats(name string, pairs []*ComparePair) GroupStats {
+	g := GroupStats{Name: name, Pairs: len(pairs)}
+	var local, tiered, ratios, fractions []float64
+	for _, p := range pairs {
+		if !p.Included() {
+			continue
+		}
+		g.included = append(g.included, p)
+		if !p.Comparable() {
+			continue
+		}
+		g.compared = append(g.compared, p)
+		local = append(local, float64(p.Local.CatchUpMs))
+		tiered = append(tiered, float64(p.Tiered.CatchUpMs))
+		if r, ok := p.Ratio(); ok {
+			ratios = append(ratios, r)
+		}
+		if p.Local.LocalFractionKnown {
+			fractions = append(fractions, p.Local.LocalFractionAtAdd)
+		}
+	}
+	g.Included, g.Compared, g.RatioN = len(g.included), len(g.compared), len(ratios)
+	g.Local, g.Tiered = newDist(local), newDist(tiered)
+	g.GeoMean, g.CILo, g.CIHi = GeoMeanCI(ratios)
+	slices.Sort(ratios)
+	g.Median = Percentile(ratios, 50)
+	g.Wins, g.Ties, g.Losses, g.WinRate = WinRate(local, tiered)
+	slices.Sort(fractions)
+	g.Fraction = Percentile(fractions, 50)
+	return g
+}
+
+// Analysis is the statistics of a whole comparison: overall, by scenario and
+// by value of the varied parameter.
+type Analysis struct {
+	All        GroupStats
+	ByScenario []GroupStats // in the order scenarios first appear
+	ByValue    []GroupStats // in VaryValues order; empty without --vary
+	Exclusions []Exclusion  // by count, then reason
+	// BreakEven is the local-log fraction where the binned catch-up ratio
+	// crosses 1 (ok false when it does not cross within the data).
+	BreakEven      float64
+	BreakEvenFound bool
+	Bins           []Bin
+	// SweepBreakEven is where the ratio crosses 1 against the varied
+	// parameter, in the sweep chart's x coordinate (SweepAxis), and
+	// SweepBreakEvenLabel says it in the parameter's terms.
+	SweepBreakEven      float64
+	SweepBreakEvenLabel string
+	SweepBreakEvenFound bool
+	// Profiles compares the profiles run, nil with one profile.
+	Profiles *ProfileComparison
+	// Sweep is the analysis of CompareInput.Sweep, nil without one.
+	Sweep *Analysis
+}
+
+// Exclusion is one reason pairs were left out of the statistics.
+type Exclusion struct {
+	Reason string
+	Pairs  []*ComparePair
+}
+
+// Analyze computes the statistics of a comparison.
+func Analyze(in *CompareInput) *Analysis {
+	a := &Analysis{}
+	all := make([]*ComparePair, len(in.Pairs))
+	byScenario := map[string][]*ComparePair{}
+	var order []string
+	byValue := map[string][]*ComparePair{}
+	excl := map[string][]*ComparePair{}
+	for i := range in.Pairs {
+		p := &in.Pairs[i]
+		all[i] = p
+		if _, ok := byScenario[p.Scenario]; !ok {
+			order = append(order, p.Scenario)
+		}
+		byScenario[p.Scenario] = append(byScenario[p.Scenario], p)
+		byValue[p.VaryValue] = append(byValue[p.VaryValue], p)
+		if !p.Included() {
+			excl[p.Exclusion()] = append(excl[p.Exclusion()], p)
+		}
+	}
+	a.All = Stats("all", all)
+	for _, name := range order {
+		a.ByScenario = append(a.ByScenario, Stats(name, byScenario[name]))
+	}
+	if in.VaryKey != "" {
+		for _, v := range in.VaryValues {
+			a.ByValue = append(a.ByValue, Stats(in.VaryKey+"="+v, byValue[v]))
+		}
+		a.SweepBreakEven, a.SweepBreakEvenLabel, a.SweepBreakEvenFound = sweepBreakEven(in.VaryKey, in.VaryValues, a.ByValue)
+	}
+	for _, reason := range sortedMapKeys(excl) {
+		a.Exclusions = append(a.Exclusions, Exclusion{Reason: reason, Pairs: excl[reason]})
+	}
+	slices.SortStableFunc(a.Exclusions, func(x, y Exclusion) int { return cmp.Compare(len(y.Pairs), len(x.Pairs)) })
+	a.Bins = fractionBins(a.All.compared)
+	xs, ys := make([]float64, len(a.Bins)), make([]float64, len(a.Bins))
+	for i, b := range a.Bins {
+		xs[i], ys[i] = b.X, b.GeoMean
+	}
+	a.BreakEven, a.BreakEvenFound = BreakEven(xs, ys, false)
+	if len(in.Others) > 0 {
+		a.Profiles = CompareProfiles(in)
+	}
+	if in.Sweep != nil {
+		a.Sweep = Analyze(in.Sweep)
+	}
+	return a
+}
+
+// Bin is the pairs whose leader local-log fraction at add_replica falls in
+// [Lo, Hi): the point X (their median fraction) and their geometric-mean
+// catch-up ratio.
+type Bin struct {
+	Lo, Hi  float64
+	X       float64
+	N       int
+	GeoMean float64
+}
+
+// fractionBinCount is how many equal bins [0, 1] is cut into.
+const fractionBinCount = 10
+
+func fractionBins(pairs []*ComparePair) []Bin {
+	var out []Bin
+	for i := range fractionBinCount {
+		lo, hi := float64(i)/fractionBinCount, float64(i+1)/fractionBinCount
+		var xs, ratios []float64
+		for _, p := range pairs {
+			r, ok := p.Ratio()
+			f := p.Local.LocalFractionAtAdd
+			if !ok || !p.Local.LocalFractionKnown || f < lo || (f >= hi && i < fractionBinCount-1) {
+				continue
+			}
+			xs, ratios = append(xs, f), append(ratios, r)
+		}
+		if len(xs) == 0 {
+			continue
+		}
+		slices.Sort(xs)
+		gm, _, _ := GeoMeanCI(ratios)
+		out = append(out, Bin{Lo: lo, Hi: hi, X: Percentile(xs, 50), N: len(xs), GeoMean: gm})
+	}
+	return out
+}
+
+// BreakEven returns the first x at which the piecewise-linear curve through
+// (xs, ys), in increasing x, crosses y = 1 from one side to the other
+// (interpolated in log y, and in log x when logX; where it rests at exactly
+// 1 between the two sides, the first such point). Touching 1 without
+// crossing is no break-even; ok is false then, and when it never crosses.
+// Points with NaN or non-positive y are skipped.
+func BreakEven(xs, ys []float64, logX bool) (float64, bool) {
+	type pt struct{ x, l float64 }
+	var pts []pt
+	for i := range xs {
+		if !math.IsNaN(ys[i]) && ys[i] > 0 && (!logX || xs[i] > 0) {
+			pts = append(pts, pt{xs[i], math.Log(ys[i])})
+		}
+	}
+	slices.SortStableFunc(pts, func(a, b pt) int { return cmp.Compare(a.x, b.x) })
+	tx := func(x float64) float64 {
+		if logX {
+			return math.Log(x)
+		}
+		return x
+	}
+	last := -1 // the last point off the line
+	for i, p := range pts {
+		if p.l == 0 {
+			continue
+		}
+		if last >= 0 && (pts[last].l < 0) != (p.l < 0) {
+			if last+1 < i {
+				return pts[last+1].x, true
+			}
+			a := pts[last]
+			x := tx(a.x) + a.l/(a.l-p.l)*(tx(p.x)-tx(a.x))
+			if logX {
+				x = math.Exp(x)
+			}
+			return x, true
+		}
+		last = i
+	}
+	return 0, false
+}
+
+// Sides counts the points of a curve below, at and above ratio 1.
+func Sides(ys []float64) (below, even, above int) {
+	for _, y := range ys {
+		switch {
+		case math.IsNaN(y):
+		case y < 1:
+			below++
+		case y > 1:
+			above++
+		default:
+			even++
+		}
+	}
+	return below, even, above
+}
+
+func sweepBreakEven(key string, values []string, groups []GroupStats) (float64, string, bool) {
+	ax := SweepAxis(key, values)
+	ys := make([]float64, len(groups))
+	for i, g := range groups {
+		ys[i] = g.GeoMean
+	}
+	x, ok := BreakEven(ax.X, ys, ax.Log)
+	if !ok {
+		return 0, "", false
+	}
+	if ax.Numeric {
+		return x, ax.Format(x), true
+	}
+	i := int(math.Floor(x))
+	if float64(i) == x || i+1 >= len(values) {
+		return x, ax.Labels[min(i, len(values)-1)], true
+	}
+	return x, fmt.Sprintf("between %s and %s", ax.Labels[i], ax.Labels[i+1]), true
+}
+
+// Axis is how a sweep chart places the varied values: at their numbers
+// (on a log axis when they span a factor of 20 or more), or, when some are
+// not positive numbers (Kafka's -1 and -2 mean "unlimited" or "the same as
+// retention"), one after another in the order given.
+type Axis struct {
+	Numeric bool
+	Log     bool
+	X       []float64 // each value's position
+	Labels  []string
+	key     string
+}
+
+// SweepAxis places the varied values of key.
+func SweepAxis(key string, values []string) Axis {
+	ax := Axis{key: key}
+	xs, numeric := numericValues(values)
+	for _, x := range xs {
+		numeric = numeric && x > 0
+	}
+	if numeric {
+		ax.Numeric, ax.Log, ax.X = true, logSpan(xs), xs
+		for _, x := range xs {
+			ax.Labels = append(ax.Labels, ax.Format(x))
+		}
+		return ax
+	}
+	for i, v := range values {
+		ax.X = append(ax.X, float64(i))
+		label := v
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			label = ax.Format(f)
+		}
+		ax.Labels = append(ax.Labels, label)
+	}
+	return ax
+}
+
+// Format writes a value of the varied parameter for people: bytes in
+// KiB/MiB/GiB for *_bytes keys, times in ms or s for *_ms keys.
+func (ax Axis) Format(v float64) string {
+	retention := strings.Contains(ax.key, "retention_")
+	switch {
+	case retention && v == -2 && strings.HasPrefix(ax.key, "local_"):
+		return "-2 (= retention)"
+	case retention && v == -1:
+		return "-1 (unlimited)"
+	case strings.HasSuffix(ax.key, "_bytes") && v == math.Trunc(v):
+		return bytes(int64(v))
+	case strings.HasSuffix(ax.key, "_bytes_per_sec"):
+		return bytes(int64(v)) + "/s"
+	case strings.HasSuffix(ax.key, "_ms"):
+		return fms(v)
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// numericValues parses the varied values as numbers.
+func numericValues(values []string) ([]float64, bool) {
+	xs := make([]float64, len(values))
+	for i, v := range values {
+		var f float64
+		if _, err := fmt.Sscan(v, &f); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		xs[i] = f
+	}
+	return xs, true
+}
+
+// logSpan reports whether positive values span a factor of 20 or more, so a
+// log axis shows them better.
+func logSpan(xs []float64) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range xs {
+		if x <= 0 {
+			return false
+		}
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	return len(xs) > 1 && hi/lo >= 20
+}
+
+// TimelinePick chooses the pair a report's timeline shows: among comparable
+// pairs whose catch-up times differ, the one with the median ratio (the
+// lower middle one, first in run order among equals); if there are none, the
+// first comparable pair; nil when no pair is comparable.
+func TimelinePick(pairs []ComparePair) *ComparePair {
+	var differ, comparable []*ComparePair
+	for i := range pairs {
+		p := &pairs[i]
+		if !p.Comparable() {
+			continue
+		}
+		comparable = append(comparable, p)
+		if r, ok := p.Ratio(); ok && r != 1 {
+			differ = append(differ, p)
+		}
+	}
+	if len(differ) == 0 {
+		if len(comparable) == 0 {
+			return nil
+		}
+		return comparable[0]
+	}
+	slices.SortStableFunc(differ, func(a, b *ComparePair) int {
+		ra, _ := a.Ratio()
+		rb, _ := b.Ratio()
+		return cmp.Compare(ra, rb)
+	})
+	return differ[(len(differ)-1)/2]
+}

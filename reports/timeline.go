@@ -1,0 +1,465 @@
+package reports
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"tierfetch/model"
+	"tierfetch/sim"
+)
+
+// Timeline series: the current leader's and the new follower's offsets, and
+// the remote range (finished remote segments).
+const (
+	tsLeaderLSO = iota
+	tsLeaderLLSO
+	tsLeaderHW
+	tsLeaderLEO
+	tsFollowerLSO
+	tsFollowerLLSO
+	tsFollowerHW
+	tsFollowerLEO
+	tsRemoteStart
+	tsRemoteEnd // exclusive: the last remote offset + 1
+	numTimelineSeries
+)
+
+type timelineSample struct {
+	at       sim.Time
+	v        [numTimelineSeries]int64
+	leader   bool
+	follower bool
+	remote   bool
+}
+
+// TimelineSampler records, after every step of one run (its Observe method
+// is an Options.Observe hook), the offsets of the current leader and of the
+// first replica added by add_replica, and the range of finished remote
+// segments, whenever one of them changes.
+type TimelineSampler struct {
+	Strategy string
+	follower int
+	addedAt  sim.Time
+	joinedAt sim.Time
+	joined   bool
+	end      sim.Time
+	samples  []timelineSample
+	leader   int
+	// elections holds when the leader changed to another broker.
+	elections []sim.Time
+}
+
+// NewTimelineSampler returns a sampler for one run of strategy.
+func NewTimelineSampler(strategy string) *TimelineSampler {
+	return &TimelineSampler{Strategy: strategy, follower: -1, leader: -1}
+}
+
+// Observe samples the cluster after a step; it only reads it.
+func (s *TimelineSampler) Observe(now sim.Time, _ string, c *model.Cluster) {
+	if s.follower < 0 {
+		for _, b := range c.Brokers {
+			if b.Stats.Added {
+				s.follower, s.addedAt = b.ID, b.Stats.AddedAt
+				break
+			}
+		}
+	}
+	if l := c.Ctrl.Leader; l >= 0 && l != s.leader {
+		if s.leader >= 0 {
+			s.elections = append(s.elections, now)
+		}
+		s.leader = l
+	}
+	var cur timelineSample
+	cur.at = now
+	if l := c.Leader(); l != nil {
+		cur.leader = true
+		cur.v[tsLeaderLSO], cur.v[tsLeaderLLSO], cur.v[tsLeaderHW], cur.v[tsLeaderLEO] = l.Log.LogStart, l.Log.LocalLogStart, l.Log.HighWatermark, l.Log.LogEnd
+	}
+	if s.follower >= 0 {
+		b := c.Brokers[s.follower]
+		cur.follower = true
+		cur.v[tsFollowerLSO], cur.v[tsFollowerLLSO], cur.v[tsFollowerHW], cur.v[tsFollowerLEO] = b.Log.LogStart, b.Log.LocalLogStart, b.Log.HighWatermark, b.Log.LogEnd
+		if !s.joined && b.Stats.CaughtUp {
+			s.joined, s.joinedAt = true, b.Stats.CaughtUpAt
+		}
+	}
+	if start, end, ok := c.Remote.Finished(); ok {
+		cur.remote = true
+		cur.v[tsRemoteStart], cur.v[tsRemoteEnd] = start, end+1
+	}
+	s.end = max(s.end, now)
+	n := len(s.samples)
+	if n > 0 {
+		last := &s.samples[n-1]
+		same := last.v == cur.v && last.leader == cur.leader && last.follower == cur.follower && last.remote == cur.remote
+		switch {
+		case same:
+			return
+		case last.at == now:
+			*last = cur
+			return
+		}
+	}
+	s.samples = append(s.samples, cur)
+}
+
+// Finish records the end of the run (its simulated time).
+func (s *TimelineSampler) Finish(end sim.Time) { s.end = max(s.end, end) }
+
+// Timeline series colours, one per offset kind.
+var (
+	colorLSO      = color.RGBA{R: 0x80, G: 0x3d, B: 0xa8, A: 0xff}
+	colorLLSO     = color.RGBA{R: 0x00, G: 0x72, B: 0xb2, A: 0xff}
+	colorHW       = color.RGBA{R: 0x7f, G: 0xd8, B: 0xb0, A: 0xff}
+	colorLEO      = color.RGBA{R: 0x20, G: 0x20, B: 0x20, A: 0xff}
+	colorRemote   = color.RGBA{R: 0xf0, G: 0xdc, B: 0xa0, A: 0xff}
+	colorJoin     = color.RGBA{R: 0xcc, G: 0x00, B: 0x00, A: 0xff}
+	colorElection = color.RGBA{R: 0xcc, G: 0x79, B: 0xa7, A: 0xff}
+)
+
+// timelineSeries is the drawing order: HW wide and pale under LEO, so both
+// show where they coincide; the follower's dashed lines over the leader's.
+var timelineSeries = []struct {
+	idx      int
+	c        color.Color
+	width    float64
+	follower bool
+}{
+	{tsLeaderLSO, colorLSO, 1.6, false}, {tsLeaderLLSO, colorLLSO, 1.6, false}, {tsLeaderHW, colorHW, 4.5, false}, {tsLeaderLEO, colorLEO, 1.3, false},
+	{tsFollowerLSO, colorLSO, 2.2, true}, {tsFollowerLLSO, colorLLSO, 2.2, true}, {tsFollowerHW, colorHW, 4.5, true}, {tsFollowerLEO, colorLEO, 1.6, true},
+}
+
+// timelineBuckets bounds the points of one series in one panel: a series is
+// reduced to its first, lowest, highest and last point per bucket, which
+// keeps its drawn shape at this resolution.
+const timelineBuckets = 250
+
+// TimelineChart draws the samplers' runs one per row (both protocols on one
+// page): on the left the whole run, on the right the new follower's
+// bootstrap, from its add_replica to a little after the later ISR join.
+// Solid lines are the current leader's LSO, LLSO, HW and LEO; dashed lines
+// the follower's; the shaded band is the remote range.
+func TimelineChart(title string, runs []*TimelineSampler) ([]byte, error) {
+	zoomLo, zoomHi, zoom := zoomWindow(runs)
+	var yMax int64 = 1
+	for _, r := range runs {
+		for _, smp := range r.samples {
+			for _, v := range smp.v {
+				yMax = max(yMax, v)
+			}
+		}
+	}
+	var rows [][]*plot.Plot
+	for i, r := range runs {
+		whole := newPlot(fmt.Sprintf("%s: whole run", r.Strategy), "", "offset")
+		if i == len(runs)-1 {
+			whole.X.Label.Text = "time (s)"
+		}
+		if err := timelinePanel(whole, r, 0, r.end, yMax); err != nil {
+			return nil, err
+		}
+		row := []*plot.Plot{whole}
+		if zoom {
+			caught := "never joined the ISR"
+			if r.joined {
+				caught = "joined the ISR after " + ms(r.joinedAt.Sub(r.addedAt).Ms())
+			}
+			z := newPlot(fmt.Sprintf("bootstrap of b%d: %s", r.follower, caught), "", "")
+			if i == len(runs)-1 {
+				z.X.Label.Text = "time (s)"
+			}
+			if err := timelinePanel(z, r, zoomLo, zoomHi, yMax); err != nil {
+				return nil, err
+			}
+			row = append(row, z)
+		}
+		rows = append(rows, row)
+	}
+	legend := timelineLegend()
+	w := 13 * vg.Inch
+	if !zoom {
+		w = 9 * vg.Inch
+	}
+	return svg(title, rows, &legend, w, vg.Length(1+3.4*float64(len(runs)))*vg.Inch, 2*vg.Inch)
+}
+
+// zoomWindow is the bootstrap window shared by all runs: from the earliest
+// add_replica to the latest ISR join, widened by a quarter on the right.
+func zoomWindow(runs []*TimelineSampler) (lo, hi sim.Time, ok bool) {
+	lo, hi = sim.Time(math.MaxInt64), 0
+	for _, r := range runs {
+		if r.follower < 0 {
+			continue
+		}
+		ok = true
+		lo = min(lo, r.addedAt)
+		if r.joined {
+			hi = max(hi, r.joinedAt)
+		} else {
+			hi = max(hi, r.end)
+		}
+	}
+	if !ok {
+		return 0, 0, false
+	}
+	span := max(hi.Sub(lo), sim.Ms(20))
+	hi = min(lo.Add(span+span/4), maxEnd(runs))
+	lo = max(0, lo.Add(-span/20))
+	return lo, hi, hi > lo
+}
+
+func maxEnd(runs []*TimelineSampler) sim.Time {
+	var end sim.Time
+	for _, r := range runs {
+		end = max(end, r.end)
+	}
+	return end
+}
+
+func seconds(t sim.Time) float64 { return float64(t) / float64(sim.Second) }
+
+// offsetTicks labels an offset axis with whole numbers.
+type offsetTicks struct{}
+
+func (offsetTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
+		}
+	}
+	return ticks
+}
+
+// timeTicks labels a time axis in seconds with as few decimals as keep
+// every label exact to a hundredth of the step between labels (a bootstrap
+// window of 0.2 s reads 1.05, 1.10, 1.15, not 1.1 twice).
+type timeTicks struct{}
+
+func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	var values []float64
+	for _, t := range ticks {
+		if t.Label != "" {
+			values = append(values, t.Value)
+		}
+	}
+	step := hi - lo
+	for i := 1; i < len(values); i++ {
+		step = min(step, values[i]-values[i-1])
+	}
+	decimals := 0
+	for ; decimals < 9; decimals++ {
+		exact := true
+		for _, v := range values {
+			f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', decimals, 64), 64)
+			exact = exact && math.Abs(f-v) <= step/100
+		}
+		if exact {
+			break
+		}
+	}
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', decimals, 64)
+		}
+	}
+	return ticks
+}
+
+func timelinePanel(p *plot.Plot, r *TimelineSampler, lo, hi sim.Time, yMax int64) error {
+	p.X.Min, p.X.Max = seconds(lo), seconds(hi)
+	p.X.Tick.Marker = timeTicks{}
+	p.Y.Min, p.Y.Max = 0, float64(yMax)*1.04
+	p.Y.Tick.Marker = offsetTicks{}
+	band, err := remoteBand(r, lo, hi)
+	if err != nil {
+		return err
+	}
+	for _, b := range band {
+		p.Add(b)
+	}
+	for _, s := range timelineSeries {
+		for _, xys := range stepSeries(r, s.idx, lo, hi) {
+			var l *plotter.Line
+			if s.follower {
+				l, err = line(xys, s.c, s.width, 5, 3)
+			} else {
+				l, err = line(xys, s.c, s.width)
+			}
+			if err != nil {
+				return err
+			}
+			p.Add(l)
+		}
+	}
+	marks := []struct {
+		at   sim.Time
+		show bool
+		c    color.Color
+	}{{r.addedAt, r.follower >= 0, colorGrey}, {r.joinedAt, r.joined, colorJoin}}
+	for _, at := range r.elections {
+		marks = append(marks, struct {
+			at   sim.Time
+			show bool
+			c    color.Color
+		}{at, true, colorElection})
+	}
+	for _, m := range marks {
+		if !m.show || m.at < lo || m.at > hi {
+			continue
+		}
+		x := seconds(m.at)
+		l, err := line(plotter.XYs{{X: x, Y: 0}, {X: x, Y: p.Y.Max}}, m.c, 1.2, 2, 2)
+		if err != nil {
+			return err
+		}
+		p.Add(l)
+	}
+	return nil
+}
+
+// present reports whether series idx has a value in sample smp.
+func present(smp *timelineSample, idx int) bool {
+	switch {
+	case idx <= tsLeaderLEO:
+		return smp.leader
+	case idx <= tsFollowerLEO:
+		return smp.follower
+	}
+	return smp.remote
+}
+
+// stepSeries returns series idx within [lo, hi] as step polylines (a new
+// one after each gap): each change is a vertical step at its time, each
+// value holds until the next change or hi. Long polylines are reduced to
+// timelineBuckets buckets.
+func stepSeries(r *TimelineSampler, idx int, lo, hi sim.Time) []plotter.XYs {
+	var out []plotter.XYs
+	var cur plotter.XYs
+	flush := func(end sim.Time) {
+		if len(cur) > 0 {
+			cur = append(cur, plotter.XY{X: seconds(end), Y: cur[len(cur)-1].Y})
+			out = append(out, reduce(cur, seconds(lo), seconds(hi)))
+			cur = nil
+		}
+	}
+	for i := range r.samples {
+		smp := &r.samples[i]
+		next := hi
+		if i+1 < len(r.samples) {
+			next = min(hi, r.samples[i+1].at)
+		}
+		if next < lo || smp.at > hi {
+			continue
+		}
+		if !present(smp, idx) {
+			flush(max(smp.at, lo))
+			continue
+		}
+		x, y := seconds(max(smp.at, lo)), float64(smp.v[idx])
+		if n := len(cur); n > 0 {
+			if cur[n-1].Y == y {
+				continue
+			}
+			cur = append(cur, plotter.XY{X: x, Y: cur[n-1].Y})
+		}
+		cur = append(cur, plotter.XY{X: x, Y: y})
+	}
+	flush(hi)
+	return out
+}
+
+// reduce keeps, per bucket of [lo, hi], the first, lowest, highest and last
+// point, in order: the polyline looks the same at that resolution.
+func reduce(xys plotter.XYs, lo, hi float64) plotter.XYs {
+	if len(xys) <= 2*timelineBuckets {
+		return xys
+	}
+	width := (hi - lo) / timelineBuckets
+	var out plotter.XYs
+	for i := 0; i < len(xys); {
+		b := math.Floor((xys[i].X - lo) / width)
+		j := i
+		lowest, highest := i, i
+		for j < len(xys) && math.Floor((xys[j].X-lo)/width) == b {
+			if xys[j].Y < xys[lowest].Y {
+				lowest = j
+			}
+			if xys[j].Y > xys[highest].Y {
+				highest = j
+			}
+			j++
+		}
+		last := -1
+		for _, k := range sortInts([]int{i, lowest, highest, j - 1}) {
+			if k != last {
+				out = append(out, xys[k])
+				last = k
+			}
+		}
+		i = j
+	}
+	return out
+}
+
+func sortInts(xs []int) []int {
+	for i := 1; i < len(xs); i++ {
+		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
+			xs[j], xs[j-1] = xs[j-1], xs[j]
+		}
+	}
+	return xs
+}
+
+// remoteBand returns the remote range within [lo, hi] as filled polygons.
+func remoteBand(r *TimelineSampler, lo, hi sim.Time) ([]*plotter.Polygon, error) {
+	starts, ends := stepSeries(r, tsRemoteStart, lo, hi), stepSeries(r, tsRemoteEnd, lo, hi)
+	var out []*plotter.Polygon
+	for i := range starts {
+		if i >= len(ends) {
+			break
+		}
+		ring := slices.Clone(ends[i])
+		for j := len(starts[i]) - 1; j >= 0; j-- {
+			ring = append(ring, starts[i][j])
+		}
+		poly, err := plotter.NewPolygon(ring)
+		if err != nil {
+			return nil, err
+		}
+		poly.Color = colorRemote
+		poly.LineStyle.Width = 0
+		out = append(out, poly)
+	}
+	return out, nil
+}
+
+func timelineLegend() plot.Legend {
+	l := newLegend()
+	mk := func(c color.Color, width float64, dashes ...float64) *plotter.Line {
+		ln, _ := line(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}, c, width, dashes...)
+		return ln
+	}
+	l.Add("LSO (log start)", mk(colorLSO, 2))
+	l.Add("LLSO (local log start)", mk(colorLLSO, 2))
+	l.Add("HW (high watermark)", mk(colorHW, 4.5))
+	l.Add("LEO (log end)", mk(colorLEO, 2))
+	l.Add("leader (solid)", mk(colorLEO, 1.4))
+	l.Add("new follower (dashed)", mk(colorLEO, 2.2, 5, 3))
+	poly, _ := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
+	poly.Color, poly.LineStyle.Width = colorRemote, 0
+	l.Add("remote range", poly)
+	l.Add("add_replica", mk(colorGrey, 1.2, 2, 2))
+	l.Add("ISR join", mk(colorJoin, 1.2, 2, 2))
+	l.Add("leader change", mk(colorElection, 1.2, 2, 2))
+	return l
+}
