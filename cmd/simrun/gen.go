@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -19,14 +18,8 @@ func cmdGen(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprint(stderr, "Usage: simrun gen --seed N [--out FILE]\n\nWrites the random scenario a seed generates, as a scenario file that simrun run replays.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitBadInput, badInput("gen: %v", err)
-	}
-	if fs.NArg() > 0 {
-		return exitBadInput, badInput("gen: unexpected argument %q", fs.Arg(0))
+	if help, err := parseArgs(fs, args); help || err != nil {
+		return exitCodeOf(err), err
 	}
 	data, err := scenarios.Generate(*seed).Marshal()
 	if err != nil {

@@ -8,9 +8,12 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 // Exit codes.
@@ -20,6 +23,31 @@ const (
 	exitBadInput = 2
 	exitLiveness = 3
 )
+
+// parseArgs parses a subcommand's flags, which take no positional
+// arguments. help is true when the user asked for --help (exit 0); err is
+// bad input naming the command.
+func parseArgs(fs *flag.FlagSet, args []string) (help bool, err error) {
+	name := strings.TrimPrefix(fs.Name(), "simrun ")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return true, nil
+		}
+		return false, badInput("%s: %v", name, err)
+	}
+	if fs.NArg() > 0 {
+		return false, badInput("%s: unexpected argument %q", name, fs.Arg(0))
+	}
+	return false, nil
+}
+
+// exitCodeOf is exit 2 for bad input, 0 otherwise.
+func exitCodeOf(err error) int {
+	if err != nil {
+		return exitBadInput
+	}
+	return exitOK
+}
 
 // usageError is bad input: exit code 2 with its message.
 type usageError struct{ msg string }

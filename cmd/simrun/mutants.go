@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,14 +33,8 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitBadInput, badInput("mutants: %v", err)
-	}
-	if fs.NArg() > 0 {
-		return exitBadInput, badInput("mutants: unexpected argument %q", fs.Arg(0))
+	if help, err := parseArgs(fs, args); help || err != nil {
+		return exitCodeOf(err), err
 	}
 	from, to, err := parseSeeds(*seeds)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -87,14 +86,8 @@ func parseStrategies(s string) ([]scenarios.Strategy, error) {
 func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	var f runFlags
 	fs := newRunFlagSet(&f, stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitBadInput, badInput("run: %v", err)
-	}
-	if fs.NArg() > 0 {
-		return exitBadInput, badInput("run: unexpected argument %q", fs.Arg(0))
+	if help, err := parseArgs(fs, args); help || err != nil {
+		return exitCodeOf(err), err
 	}
 	strategies, err := parseStrategies(f.strategy)
 	if err != nil {

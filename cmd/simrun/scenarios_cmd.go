@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,14 +15,8 @@ func cmdScenarios(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: simrun scenarios\n\nLists the named scenarios, one a line: name, then what it shows.\n")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitBadInput, badInput("scenarios: %v", err)
-	}
-	if fs.NArg() > 0 {
-		return exitBadInput, badInput("scenarios: unexpected argument %q", fs.Arg(0))
+	if help, err := parseArgs(fs, args); help || err != nil {
+		return exitCodeOf(err), err
 	}
 	list := scenarios.Named()
 	width := 0

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -71,14 +70,8 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitBadInput, badInput("sweep: %v", err)
-	}
-	if fs.NArg() > 0 {
-		return exitBadInput, badInput("sweep: unexpected argument %q", fs.Arg(0))
+	if help, err := parseArgs(fs, args); help || err != nil {
+		return exitCodeOf(err), err
 	}
 	from, to, err := parseSeeds(f.seeds)
 	if err != nil {
