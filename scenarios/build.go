@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"slices"
+	"sort"
 
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -41,14 +42,15 @@ func (s *Scenario) ModelInitial() model.Initial {
 	}
 	recordBytes := s.Config.RecordBytes
 	pieces := fixtureBatches(in, recordBytes)
+	// cut returns the pieces inside spec: pieces are sorted and cut at every
+	// segment boundary, so they form one run (a binary search finds it).
 	cut := func(spec SegmentSpec) []model.Batch {
-		var out []model.Batch
-		for _, b := range pieces {
-			if b.Base >= spec.BaseOffset && b.Last() <= spec.EndOffset {
-				out = append(out, b)
-			}
+		i := sort.Search(len(pieces), func(i int) bool { return pieces[i].Base >= spec.BaseOffset })
+		j := i
+		for j < len(pieces) && pieces[j].Last() <= spec.EndOffset {
+			j++
 		}
-		return out
+		return pieces[i:j:j]
 	}
 	epochs := fixtureEpochs(in)
 	var lg model.Log
@@ -100,13 +102,21 @@ func fixtureBatches(in *Initial, recordBytes int64) []model.Batch {
 	slices.Sort(bounds)
 	bounds = slices.Compact(bounds)
 	var out []model.Batch
+	ri, li := 0, 0 // the remote and local segments holding lo, or the next ones
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]
-		epoch := int32(-1)
-		for _, s := range all {
-			if s.BaseOffset <= lo && lo <= s.EndOffset {
-				epoch = s.Epoch
-			}
+		for ri < len(in.RemoteSegments) && in.RemoteSegments[ri].EndOffset < lo {
+			ri++
+		}
+		for li < len(in.LocalSegments) && in.LocalSegments[li].EndOffset < lo {
+			li++
+		}
+		epoch := int32(-1) // a local segment's epoch wins over a remote one's
+		if ri < len(in.RemoteSegments) && in.RemoteSegments[ri].BaseOffset <= lo {
+			epoch = in.RemoteSegments[ri].Epoch
+		}
+		if li < len(in.LocalSegments) && in.LocalSegments[li].BaseOffset <= lo {
+			epoch = in.LocalSegments[li].Epoch
 		}
 		if epoch < 0 {
 			continue // a gap no fixture holds (validation rejects holes)
