@@ -158,6 +158,11 @@ func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
 		case pos <= l.HighestRemote && !remoteHolds(c, pos, model.CopyFinished, model.DeleteStarted):
 			// Local retention trusted an HRO that no remote segment backs.
 			v.Kind = KindStaleHRO
+		case pos <= l.HighestRemote && k.unclean > 0:
+			// The HRO was learned in a lineage an unclean election ended:
+			// the remote segment holding pos is the old lineage's, and
+			// local retention trusted it (HRO is never reset).
+			v.Kind = KindUncleanElection
 		}
 		return v
 	}
