@@ -9,6 +9,7 @@ const (
 	phaseListOffsets
 	phaseEpochEnd
 	phaseAuxRead
+	phaseLagProbe // ListOffsets -1 after an aux build (Kafka's TierStateMachine.start)
 	phaseBackoff
 )
 
@@ -126,6 +127,10 @@ func (c *Cluster) handleResponse(b *Broker, m Message) {
 	case MsgFetchResp:
 		c.onFetchResponse(b, m)
 	case MsgListOffsetsResp:
+		if b.fetch.phase == phaseLagProbe {
+			c.sendFetch(b) // the answer only feeds a lag metric
+			return
+		}
 		b.fetch.query.setAnswer(m.Timestamp, m.Offset, m.Epoch)
 		c.decide(b)
 	case MsgEpochEndResp:
@@ -345,5 +350,10 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	c.reached(GoalAuxStateBuilt)
 	b.Stats.RemoteAuxBytes += op.Bytes
 	c.notef("b%d built aux state from remote segment [%d..%d], starts at %d (%s)", b.ID, seg.Base, seg.End, next, a.path)
+	if c.Profile.ProbeLatestAfterAux() {
+		b.Stats.ListOffsets++
+		c.sendRequest(b, Message{Kind: MsgListOffsets, Timestamp: ListLatest}, phaseLagProbe)
+		return
+	}
 	c.sendFetch(b)
 }

@@ -113,6 +113,9 @@ type Profile interface {
 	// SeedWhenCopyDisabled reports whether the RLM task still seeds an
 	// unknown HRO from remote metadata while copying is disabled.
 	SeedWhenCopyDisabled() bool
+	// ProbeLatestAfterAux reports whether the follower asks the leader's
+	// LEO (ListOffsets -1) after building auxiliary state, before fetching.
+	ProbeLatestAfterAux() bool
 }
 
 // KIP is the profile that follows the KIP-1023 text (and PROTOCOL.md).
@@ -137,6 +140,8 @@ func (kipProfile) AuxStateTrivial(start, leaderLogStart int64) bool { return sta
 func (kipProfile) SeedWhenCopyDisabled() bool { return true }
 
 func (kipProfile) AskPreviousEpoch(epoch int32) bool { return epoch > 0 }
+
+func (kipProfile) ProbeLatestAfterAux() bool { return false }
 
 func ask(ts int64) Decision { return Decision{Kind: DecideAsk, Ts: ts} }
 

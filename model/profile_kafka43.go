@@ -48,6 +48,10 @@ func (kafka43Profile) AskPreviousEpoch(epoch int32) bool { return epoch != 0 }
 // so nothing seeds HRO (the expiration task does from 4.3.2 on).
 func (kafka43Profile) SeedWhenCopyDisabled() bool { return false }
 
+// ProbeLatestAfterAux: TierStateMachine.start asks the leader's LEO (-1) to
+// compute the lag before the follower fetches.
+func (kafka43Profile) ProbeLatestAfterAux() bool { return true }
+
 // Decide follows AbstractFetcherThread: ask -1 first; an eligible follower
 // (flag on, tiered and not compacted, LEO exactly 0, leader LEO not 0) asks
 // -2 then -6, and on -6 = -1 asks -4, using it only if it equals the log
