@@ -62,15 +62,16 @@ const topUsage = `simrun: deterministic simulator of Kafka's tiered-storage foll
 
 Usage:
   simrun run --scenario NAME|FILE [--seed N] [--strategy local-log-start|last-tiered|both]
-             [--profile kip] [--trace] [--json]
-  simrun run --all [--seed N] [--strategy ...] [--profile kip]
+             [--profile kip|kafka-4.3] [--trace] [--json] [--timeline FILE.svg]
+             [--chrome-trace FILE.json] [--mutant NAME]
+  simrun run --all [--seed N] [--strategy ...] [--profile ...]
   simrun scenarios
   simrun gen --seed N [--out FILE]
-  simrun sweep [--seeds A..B] [--strategy ...] [--workers N] [--out DIR] [--check-determinism]
-               [--shard K/N] [--jsonl FILE]
+  simrun sweep [--seeds A..B] [--strategy ...] [--profile ...] [--workers N] [--out DIR]
+               [--check-determinism] [--shrink N] [--mutant NAME] [--shard K/N] [--jsonl FILE]
   simrun merge [--out DIR] [--shrink N] FILE...
   simrun replay FILE [--strategy ...] [--mutant NAME]
-  simrun mutants [--seeds A..B] [--shrink N]
+  simrun mutants [--seeds A..B] [--shrink N] [--profile ...]
   simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
                  [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N]
 
