@@ -139,7 +139,7 @@ Flags:
 // report prints the summary of the folded seeds, the shrunk cases and any
 // determinism mismatch: what 'simrun sweep' and 'simrun merge' both print.
 func (s *sweeper) report(stdout io.Writer, seedRange string) {
-	reports.SweepSummary(stdout, s.totals, seedRange, s.profile.Name(), s.f.out, mutantFlag(s.f.mutant))
+	reports.SweepSummary(stdout, s.totals, seedRange, s.profile.Name(), s.f.out, s.replayFlags())
 	if len(s.shrunk) > 0 {
 		fmt.Fprintf(stdout, "\nshrunk cases (saved beside the originals as -min.json):\n")
 		for _, line := range s.shrunk {
@@ -393,7 +393,7 @@ func (s *sweeper) save(f scenarios.Failed) {
 		return
 	}
 	s.shrunk = append(s.shrunk, fmt.Sprintf("  seed %d %s %s: %s -> %s (%d runs)\n    replay: simrun run --scenario %s --strategy %s%s --trace",
-		f.Seed, f.Run.Strategy, f.Run.Invariant, res.Before, res.After, res.Runs, minFile, f.Run.Strategy, mutantFlag(s.f.mutant)))
+		f.Seed, f.Run.Strategy, f.Run.Invariant, res.Before, res.After, res.Runs, minFile, f.Run.Strategy, s.replayFlags()))
 }
 
 func writeScenario(path string, sc *scenarios.Scenario) error {
@@ -440,4 +440,14 @@ func (s *sweeper) shardSeeds() uint64 {
 		return 0
 	}
 	return (s.to-first)/s.shard.N + 1
+}
+
+// replayFlags are the flags a saved failure's replay command needs beyond
+// the file and strategy: the profile (unless the default) and any mutant.
+func (s *sweeper) replayFlags() string {
+	flags := mutantFlag(s.f.mutant)
+	if s.profile.Name() != "kip" {
+		flags = " --profile " + s.profile.Name() + flags
+	}
+	return flags
 }
