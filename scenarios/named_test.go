@@ -179,7 +179,7 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 		"tiered-follower-becomes-leader": true, "fast-partial-upload": true,
 		"finding-reenable-stale-hro": true, "finding-stale-log-start-copy-disabled": true,
 		"finding-tiered-follower-after-disable": true, "finding-follower-gap-after-disable": true,
-		"hazard-idle-fully-tiered": true, "hazard-log-start-above-tiered": true, "hazard-restarted-leader-copy-disabled": true, "local-retention-sweep": true}
+		"finding-stale-log-start-unfinished-segment": true, "hazard-idle-fully-tiered": true, "hazard-log-start-above-tiered": true, "hazard-restarted-leader-copy-disabled": true, "local-retention-sweep": true}
 	for _, sc := range Named() {
 		if !tested[sc.Name] {
 			t.Errorf("named scenario %s has no test", sc.Name)
@@ -270,6 +270,24 @@ func TestFindingFollowerGapAfterDisable(t *testing.T) {
 		}
 		if r.Leader == nil || r.Leader.Broker != 1 || r.Leader.LocalLogStartOffset != 3000 || r.Leader.LogStartOffset != 0 {
 			t.Errorf("%s: leader %+v, want b1 with lso 0 and llso 3000", r.Strategy, r.Leader)
+		}
+	}
+}
+
+// TestFindingStaleLogStartUnfinishedSegment keeps a finding of Kafka's code:
+// a new leader raises its lagging log start offset from remote metadata
+// (KAFKA-15351) that also lists a segment whose deletion the old leader
+// started; once the deletion completes the offset is stale again.
+func TestFindingStaleLogStartUnfinishedSegment(t *testing.T) {
+	sc, _ := Lookup("finding-stale-log-start-unfinished-segment")
+	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
+	for _, r := range res.Runs {
+		v := r.Violation
+		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "stale-log-start" || v.Kind != "stale-log-start-unfinished-segment" {
+			t.Errorf("%s: %s %+v, want stale-log-start (unfinished segment)", r.Strategy, r.Outcome, v)
+		}
+		if r.Leader == nil || r.Leader.Broker != 1 || r.Leader.LogStartOffset != 0 || r.Leader.LocalLogStartOffset != 518 {
+			t.Errorf("%s: leader %+v, want b1 advertising log start 0 with llso 518", r.Strategy, r.Leader)
 		}
 	}
 }
