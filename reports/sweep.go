@@ -45,14 +45,25 @@ func SweepSummary(w io.Writer, t *scenarios.SweepTotals, seedRange, profile, out
 			total += n
 			fmt.Fprintf(w, " %16d", n)
 		}
-		fmt.Fprintln(w)
-		if total == 0 {
+		switch {
+		case total == 0 && unreachable(profile, g):
+			fmt.Fprintf(w, "  (not a path of %s)\n", profile)
+		case total == 0:
+			fmt.Fprintln(w)
 			missed = append(missed, g.String())
+		default:
+			fmt.Fprintln(w)
 		}
 	}
 	if len(missed) > 0 {
 		fmt.Fprintf(w, "  FINDING: no run reached %v\n", missed)
 	}
+}
+
+// unreachable reports whether goal g is not a path of the profile at all:
+// Kafka 4.3 clamps EPUO to the log start offset, so it never falls back.
+func unreachable(profile string, g model.Goal) bool {
+	return profile == "kafka-4.3" && g == model.GoalEPUOBelowLSOFallback
 }
 
 // ReplayCommand is the command that replays one failing run of a sweep from
