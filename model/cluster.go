@@ -144,7 +144,7 @@ type ConsumeStats struct {
 }
 
 // Initial is the leader's log at time 0 (Kafka unit-test style fixture);
-// every initial replica holds a copy of it in sync.
+// every initial replica holds a caught-up copy of it.
 type Initial struct {
 	Log            Log
 	LeaderEpoch    int32

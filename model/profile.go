@@ -145,6 +145,20 @@ func (kipProfile) ProbeLatestAfterAux() bool { return false }
 
 func ask(ts int64) Decision { return Decision{Kind: DecideAsk, Ts: ts} }
 
+// decideEPUOUnknown is the answer to an unknown EPUO (-6 = -1): if the
+// leader's local log start (-4) is its log start, nothing is tiered and the
+// follower starts there; otherwise it fails and retries after the backoff.
+func decideEPUOUnknown(q *TierQuery, lso int64) Decision {
+	llso, epoch, ok := q.Answer(ListEarliestLocal)
+	if !ok {
+		return ask(ListEarliestLocal)
+	}
+	if llso == lso {
+		return Decision{Kind: DecideBuildAux, Offset: llso, Epoch: epoch, LogStart: lso, Path: PathLocalLogStart}
+	}
+	return Decision{Kind: DecideRetry, Reason: RetryEPUOUnknown}
+}
+
 // decideOMTS is KIP-405's answer to OMTS: learn the leader's local log start
 // (-4) and log start (-2), asked in the given order, and build the auxiliary
 // state up to the local log start.
@@ -170,14 +184,7 @@ func (kipProfile) Decide(q *TierQuery) Decision {
 			return ask(ListEarliestPendingUpload)
 		}
 		if epuo < 0 {
-			llso, llsoEpoch, ok := q.Answer(ListEarliestLocal)
-			if !ok {
-				return ask(ListEarliestLocal)
-			}
-			if llso == lso {
-				return Decision{Kind: DecideBuildAux, Offset: llso, Epoch: llsoEpoch, LogStart: lso, Path: PathLocalLogStart}
-			}
-			return Decision{Kind: DecideRetry, Reason: RetryEPUOUnknown}
+			return decideEPUOUnknown(q, lso)
 		}
 		if epuo >= lso {
 			return Decision{Kind: DecideBuildAux, Offset: epuo, Epoch: epuoEpoch, LogStart: lso, Path: PathEarliestPendingUpload}

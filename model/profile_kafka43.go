@@ -71,17 +71,10 @@ func (kafka43Profile) Decide(q *TierQuery) Decision {
 		if !ok {
 			return ask(ListEarliestPendingUpload)
 		}
-		if epuo >= 0 {
-			return Decision{Kind: DecideBuildAux, Offset: epuo, Epoch: epuoEpoch, LogStart: lso, Path: PathEarliestPendingUpload}
+		if epuo < 0 {
+			return decideEPUOUnknown(q, lso)
 		}
-		llso, llsoEpoch, ok := q.Answer(ListEarliestLocal)
-		if !ok {
-			return ask(ListEarliestLocal)
-		}
-		if llso == lso {
-			return Decision{Kind: DecideBuildAux, Offset: llso, Epoch: llsoEpoch, LogStart: lso, Path: PathLocalLogStart}
-		}
-		return Decision{Kind: DecideRetry, Reason: RetryEPUOUnknown}
+		return Decision{Kind: DecideBuildAux, Offset: epuo, Epoch: epuoEpoch, LogStart: lso, Path: PathEarliestPendingUpload}
 	}
 	if q.Err == ErrOffsetMovedToTieredStorage {
 		return decideOMTS(q, ListEarliest, ListEarliestLocal)

@@ -190,19 +190,32 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 	}
 }
 
+// runFinding runs a finding scenario under both strategies and checks that
+// each run broke invariant with kind (at atMs, when atMs >= 0); it returns
+// the runs for the finding's own checks.
+func runFinding(t *testing.T, name, invariant, kind string, atMs int64) []RunJSON {
+	t.Helper()
+	sc, ok := Lookup(name)
+	if !ok {
+		t.Fatalf("no named scenario %q", name)
+	}
+	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
+	for _, r := range res.Runs {
+		v := r.Violation
+		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != invariant || v.Kind != kind || (atMs >= 0 && v.AtMs != atMs) {
+			t.Errorf("%s %s: outcome %s violation %+v, want %s (%s) at %d ms", name, r.Strategy, r.Outcome, v, invariant, kind, atMs)
+		}
+	}
+	return res.Runs
+}
+
 // TestFindingReenableStaleHRO keeps a finding: Kafka never resets the
 // leader's in-memory highest uploaded offset when tiering is disabled with
 // remote.log.delete.on.disable, and local retention trusts it after tiering
 // is enabled again, so segments whose remote copies were deleted are
 // dropped locally before the new copy task uploads them again.
 func TestFindingReenableStaleHRO(t *testing.T) {
-	sc, _ := Lookup("finding-reenable-stale-hro")
-	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
-	for _, r := range res.Runs {
-		v := r.Violation
-		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "no-hole" || v.Kind != "stale-hro" || v.AtMs != 3000 {
-			t.Errorf("%s: outcome %s violation %+v, want no-hole at 3000 ms", r.Strategy, r.Outcome, v)
-		}
+	for _, r := range runFinding(t, "finding-reenable-stale-hro", "no-hole", "stale-hro", 3000) {
 		if r.Leader == nil || r.Leader.HighestRemoteOffset != 1999 || r.Leader.LocalLogStartOffset != 2000 {
 			t.Errorf("%s: leader %+v, want the stale hro 1999 and llso 2000", r.Strategy, r.Leader)
 		}
@@ -214,19 +227,14 @@ func TestFindingReenableStaleHRO(t *testing.T) {
 // exist nowhere; Kafka raises it in the new leader's copy task
 // (KAFKA-15351), which does not exist with remote.log.copy.disable.
 func TestFindingStaleLogStartCopyDisabled(t *testing.T) {
-	sc, _ := Lookup("finding-stale-log-start-copy-disabled")
-	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
-	for _, r := range res.Runs {
-		v := r.Violation
-		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "stale-log-start" || v.Kind != "stale-log-start-copy-disabled" {
-			t.Errorf("%s: outcome %s violation %+v, want stale-log-start (copy disabled)", r.Strategy, r.Outcome, v)
-		}
+	for _, r := range runFinding(t, "finding-stale-log-start-copy-disabled", "stale-log-start", "stale-log-start-copy-disabled", -1) {
 		if r.Leader == nil || r.Leader.Broker != 1 || r.Leader.LogStartOffset != 0 {
 			t.Errorf("%s: leader %+v, want b1 still advertising log start 0", r.Strategy, r.Leader)
 		}
 	}
 	// With copying on, the new leader's first copy-task run raises the log
 	// start offset and the same schedule is clean.
+	sc, _ := Lookup("finding-stale-log-start-copy-disabled")
 	on := *sc
 	on.Config.RemoteLogCopyDisable = false
 	for _, st := range Strategies {
@@ -261,13 +269,7 @@ func TestFindingTieredFollowerAfterDisable(t *testing.T) {
 // both protocols: disabling tiering with delete-on-disable deletes the only
 // other copy of what a follower's own local retention already dropped.
 func TestFindingFollowerGapAfterDisable(t *testing.T) {
-	sc, _ := Lookup("finding-follower-gap-after-disable")
-	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
-	for _, r := range res.Runs {
-		v := r.Violation
-		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "no-committed-loss" || v.Kind != "follower-gap-after-disable" || v.AtMs != 2300 {
-			t.Errorf("%s: %s %+v, want no-committed-loss (follower-gap-after-disable) at 2.3 s", r.Strategy, r.Outcome, v)
-		}
+	for _, r := range runFinding(t, "finding-follower-gap-after-disable", "no-committed-loss", "follower-gap-after-disable", 2300) {
 		if r.Leader == nil || r.Leader.Broker != 1 || r.Leader.LocalLogStartOffset != 3000 || r.Leader.LogStartOffset != 0 {
 			t.Errorf("%s: leader %+v, want b1 with lso 0 and llso 3000", r.Strategy, r.Leader)
 		}
@@ -279,13 +281,7 @@ func TestFindingFollowerGapAfterDisable(t *testing.T) {
 // (KAFKA-15351) that also lists a segment whose deletion the old leader
 // started; once the deletion completes the offset is stale again.
 func TestFindingStaleLogStartUnfinishedSegment(t *testing.T) {
-	sc, _ := Lookup("finding-stale-log-start-unfinished-segment")
-	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
-	for _, r := range res.Runs {
-		v := r.Violation
-		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != "stale-log-start" || v.Kind != "stale-log-start-unfinished-segment" {
-			t.Errorf("%s: %s %+v, want stale-log-start (unfinished segment)", r.Strategy, r.Outcome, v)
-		}
+	for _, r := range runFinding(t, "finding-stale-log-start-unfinished-segment", "stale-log-start", "stale-log-start-unfinished-segment", -1) {
 		if r.Leader == nil || r.Leader.Broker != 1 || r.Leader.LogStartOffset != 0 || r.Leader.LocalLogStartOffset != 518 {
 			t.Errorf("%s: leader %+v, want b1 advertising log start 0 with llso 518", r.Strategy, r.Leader)
 		}

@@ -40,9 +40,9 @@ Flags:
 	if err != nil {
 		return exitBadInput, err
 	}
-	profile, ok := model.Profiles[*profileName]
-	if !ok {
-		return exitBadInput, badInput("--profile: want one of %s, got %q", profileNames(), *profileName)
+	profile, err := parseProfile(*profileName)
+	if err != nil {
+		return exitBadInput, err
 	}
 	if *shrinkRuns < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", *shrinkRuns)

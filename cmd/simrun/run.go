@@ -73,6 +73,15 @@ func profileNames() string {
 	return strings.Join(sortStrings(names), ", ")
 }
 
+// parseProfile returns the behaviour profile called name.
+func parseProfile(name string) (model.Profile, error) {
+	p, ok := model.Profiles[name]
+	if !ok {
+		return nil, badInput("--profile: want one of %s, got %q", profileNames(), name)
+	}
+	return p, nil
+}
+
 func parseStrategies(s string) ([]scenarios.Strategy, error) {
 	switch s {
 	case "both":
@@ -93,9 +102,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, err
 	}
-	profile, ok := model.Profiles[f.profile]
-	if !ok {
-		return exitBadInput, badInput("--profile: want one of %s, got %q", profileNames(), f.profile)
+	profile, err := parseProfile(f.profile)
+	if err != nil {
+		return exitBadInput, err
 	}
 	mutants, err := parseMutants(f.mutants)
 	if err != nil {

@@ -81,9 +81,9 @@ Flags:
 	if err != nil {
 		return exitBadInput, err
 	}
-	profile, ok := model.Profiles[f.profile]
-	if !ok {
-		return exitBadInput, badInput("--profile: want one of %s, got %q", profileNames(), f.profile)
+	profile, err := parseProfile(f.profile)
+	if err != nil {
+		return exitBadInput, err
 	}
 	if f.workers < 1 || f.workers > 1024 {
 		return exitBadInput, badInput("--workers: want 1..1024, got %d", f.workers)
