@@ -30,6 +30,8 @@ type compareFlags struct {
 	workers   int
 	profile   string // shorthand for --profiles with one profile
 	profiles  string
+	shard     string // "" runs every pair
+	jsonl     string // with --shard: the shard file to write
 }
 
 // produceScaleKey is the --vary key that scales every produce event's record
@@ -61,9 +63,12 @@ func newCompareFlagSet(f *compareFlags, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "pairs run in parallel (the output does not depend on it)")
 	fs.StringVar(&f.profiles, "profiles", defaultProfiles, "behaviour profiles, comma-separated: "+profileNames()+";\nthe statistics use the first, the report compares them all")
 	fs.StringVar(&f.profile, "profile", "", "one behaviour profile: the same as --profiles P")
+	fs.StringVar(&f.shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
+	fs.StringVar(&f.jsonl, "jsonl", "", "with --shard: write the shard's pairs to this file as JSON Lines, for 'simrun merge'")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
                       [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N]
+                      [--shard K/N --jsonl FILE]
 
 Runs both follower protocols on every seed (the same seed gives both the same
 exogenous events) and writes, in --out: report.md (setup, headline numbers,
@@ -78,6 +83,11 @@ same pairs under every profile (default: the KIP text and Kafka 4.3).
 The default comparison (every named scenario that adds a replica, findings
 aside, nothing varied) also sweeps `+defaultSweepKey+` on `+defaultSweepScenario+`
 (`+defaultSweepValues+`, the first profile) for the headline curve.
+--shard K/N --jsonl FILE runs only the pairs whose index in the job list
+(profile, varied value, scenario, seed; the default sweep's pairs after
+the comparison's) is K modulo N and writes them to FILE instead of a report;
+'simrun merge --out DIR FILE...' folds the files of every shard into the
+report the whole comparison writes with --out DIR, byte for byte.
 Exit codes: 0 report written, 2 bad input.
 
 Flags:
@@ -98,6 +108,11 @@ type compareSetup struct {
 	// sweep is the parameter sweep the default comparison runs beside
 	// its statistics, nil otherwise.
 	sweep *compareSetup
+	// shard is the part of the pairs this run computes (--shard), and
+	// args the flags that fix the comparison (all but --shard, --jsonl,
+	// --out and --workers), normalized, for the shard file's header.
+	shard scenarios.Shard
+	args  []string
 }
 
 func cmdCompare(args []string, stdout, stderr io.Writer) (int, error) {
@@ -116,13 +131,31 @@ func cmdCompare(args []string, stdout, stderr io.Writer) (int, error) {
 			return exitBadInput, err
 		}
 	}
+	if s.f.jsonl != "" {
+		return s.writeShard(stdout, stderr)
+	}
+	// A bad --out fails before the pairs run (report makes it too).
 	if err := os.MkdirAll(s.f.out, 0o755); err != nil {
 		return exitBadInput, badInput("--out: %v", err)
 	}
-	in := s.input(stderr)
+	pairs := s.runAll(stderr, allJobs)
+	var sweepPairs []reports.ComparePair
+	if s.sweep != nil {
+		sweepPairs = s.sweep.runAll(stderr, allJobs)
+	}
+	return s.report(pairs, sweepPairs, stdout)
+}
+
+// report renders the comparison of pairs (every job's, in job order, and
+// the default sweep's), writes it to --out and prints its summary.
+func (s *compareSetup) report(pairs, sweepPairs []reports.ComparePair, stdout io.Writer) (int, error) {
+	if err := os.MkdirAll(s.f.out, 0o755); err != nil {
+		return exitBadInput, badInput("--out: %v", err)
+	}
+	in := s.input(pairs)
 	in.FindingsLink = findingsLink(s.f.out)
 	if s.sweep != nil {
-		in.Sweep = s.sweep.input(stderr)
+		in.Sweep = s.sweep.input(sweepPairs)
 		in.Sweep.About = s.sweep.scenarios[0].Description
 	}
 	files, a, err := s.render(in)
@@ -159,15 +192,14 @@ func cmdCompare(args []string, stdout, stderr io.Writer) (int, error) {
 	return exitOK, nil
 }
 
-// input runs every pair under every profile and gathers the comparison:
-// the first profile's pairs for the statistics, the others' beside them.
-func (s *compareSetup) input(stderr io.Writer) *reports.CompareInput {
+// input gathers the comparison of pairs, every job's in job order: the
+// first profile's pairs for the statistics, the others' beside them.
+func (s *compareSetup) input(pairs []reports.ComparePair) *reports.CompareInput {
 	in := &reports.CompareInput{Command: s.command(), Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
 		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues}
 	for _, sc := range s.scenarios {
 		in.Scenarios = append(in.Scenarios, sc.Name)
 	}
-	pairs := s.runAll(stderr)
 	per := len(pairs) / len(s.profiles)
 	in.Pairs = pairs[:per]
 	for i, p := range s.profiles[1:] {
@@ -212,6 +244,16 @@ func parseCompare(args []string, stderr io.Writer) (*compareSetup, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, badInput("compare: unexpected argument %q", fs.Arg(0))
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "shard", "jsonl", "out", "workers":
+		default:
+			s.args = append(s.args, "--"+f.Name+"="+f.Value.String())
+		}
+	})
+	if err := s.parseShard(); err != nil {
+		return nil, err
 	}
 	var err error
 	if s.from, s.to, err = parseSeeds(s.f.seeds); err != nil {
@@ -526,11 +568,21 @@ func (s *compareSetup) jobs() []compareJob {
 	return jobs
 }
 
-// runAll runs every pair on s.f.workers goroutines; each result lands at its
-// job's index, so the output does not depend on the number of workers.
-func (s *compareSetup) runAll(stderr io.Writer) []reports.ComparePair {
+// allJobs holds every job: runAll runs them all.
+func allJobs(int) bool { return true }
+
+// runAll runs the pairs of the jobs held (by index) on s.f.workers
+// goroutines; each result lands at its job's index (the others stay zero),
+// so the output does not depend on the number of workers.
+func (s *compareSetup) runAll(stderr io.Writer, held func(i int) bool) []reports.ComparePair {
 	jobs := s.jobs()
 	pairs := make([]reports.ComparePair, len(jobs))
+	var todo []int
+	for i := range jobs {
+		if held(i) {
+			todo = append(todo, i)
+		}
+	}
 	next := make(chan int)
 	done := make(chan struct{}, s.f.workers)
 	var wg sync.WaitGroup
@@ -545,7 +597,7 @@ func (s *compareSetup) runAll(stderr io.Writer) []reports.ComparePair {
 		}()
 	}
 	go func() {
-		for i := range jobs {
+		for _, i := range todo {
 			next <- i
 		}
 		close(next)
@@ -559,12 +611,12 @@ func (s *compareSetup) runAll(stderr io.Writer) []reports.ComparePair {
 		select {
 		case _, ok := <-done:
 			if !ok {
-				s.progress(stderr, n, len(jobs), start, true)
+				s.progress(stderr, n, len(todo), start, true)
 				return pairs
 			}
 			n++
 		case <-tick.C:
-			s.progress(stderr, n, len(jobs), start, false)
+			s.progress(stderr, n, len(todo), start, false)
 		}
 	}
 }

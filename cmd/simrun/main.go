@@ -73,14 +73,14 @@ Usage:
   simrun replay FILE [--strategy ...] [--mutant NAME]
   simrun mutants [--seeds A..B] [--shrink N] [--profile ...]
   simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
-                 [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N]
+                 [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N --jsonl FILE]
 
 Commands:
   run        run a scenario under one or both follower protocols, checking invariants after every step
   scenarios  list the named scenarios, one a line: name, then what it shows
   gen        write the random scenario a seed generates, as a scenario file
   sweep      run generated scenarios for a range of seeds; summary, failures saved (and shrunk) for replay
-  merge      fold the --jsonl files of a sharded sweep into the summary of the whole sweep
+  merge      fold the --jsonl files of a sharded sweep or comparison into the whole one's summary or report
   replay     rerun a saved scenario file and show its violation with the full trace
   mutants    hunt each deliberate bug with generated seeds; a table of which invariant caught it
   compare    both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs

@@ -14,7 +14,9 @@ import (
 
 // cmdMerge folds the --jsonl files of a sharded sweep into the summary one
 // sweep over all the seeds prints, byte for byte (given the same --out and
-// --shrink), saving and shrinking the failures as that sweep would.
+// --shrink), saving and shrinking the failures as that sweep would. Given
+// the files of a sharded comparison (the first file's header says which),
+// it writes the report the whole comparison writes (mergeCompare).
 func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	var f sweepFlags
 	fs := flag.NewFlagSet("simrun merge", flag.ContinueOnError)
@@ -23,6 +25,7 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun merge [--out DIR] [--shrink N] FILE...
+       simrun merge [--out DIR] FILE...     (the shards of a comparison)
 
 Reads the --jsonl files that 'simrun sweep --shard K/N --jsonl FILE' wrote for
 every shard of one sweep, checks that they hold every seed of it exactly once,
@@ -31,6 +34,12 @@ byte when given the same --out and --shrink: the failing seeds' scenarios are
 generated again, saved in --out and shrunk in seed order, as that sweep does.
 Exit codes: those of 'simrun sweep'; 2 when the files are unreadable, of
 different sweeps, overlapping or missing seeds.
+
+Given the files 'simrun compare ... --shard K/N --jsonl FILE' wrote for every
+shard of one comparison, it checks that they hold every pair of it exactly
+once and writes in --out (default compare-out) the report, runs.csv and
+charts that 'simrun compare' with the same flags and --out writes, byte for
+byte. Exit codes: 0, or 2 as above.
 
 Flags:
 `)
@@ -49,6 +58,22 @@ Flags:
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
 	}
 	files := fs.Args()
+	kind, err := shardKind(files[0])
+	if err != nil {
+		return exitBadInput, badInput("merge: %v", err)
+	}
+	if kind == "compare" {
+		set := map[string]bool{}
+		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+		if set["shrink"] {
+			return exitBadInput, badInput("--shrink: only for the shards of a sweep; %s is a comparison's", files[0])
+		}
+		out := "compare-out"
+		if set["out"] {
+			out = f.out
+		}
+		return mergeCompare(files, out, stdout, stderr)
+	}
 	// A first pass checks every file before anything is saved.
 	h, err := mergeFiles(files, nil)
 	if err != nil {

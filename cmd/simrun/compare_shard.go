@@ -1,0 +1,357 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"tierfetch/reports"
+	"tierfetch/scenarios"
+)
+
+// A compare shard file (simrun compare --shard K/N --jsonl FILE) is JSON
+// Lines: a compareShardHeader, then one comparePairLine per pair of the
+// shard, in job order. The jobs are the comparison's (s.jobs()) followed by
+// the default sweep's, numbered from 0 across both; shard K of N holds the
+// jobs whose number is K modulo N, so every shard gets the same mix of
+// scenarios, profiles and seeds.
+
+// compareShardFormat is the version of the compare shard file format; merge
+// refuses others.
+const compareShardFormat = 1
+
+// compareShardHeader is the first line of a compare shard file. Shards of
+// one comparison agree on everything but Shard.
+type compareShardHeader struct {
+	Format int    `json:"tierfetch_compare"`
+	Shard  string `json:"shard"`
+	// Args are the compare flags that fix the comparison, normalized
+	// (--name=value, sorted by name): all but --shard, --jsonl, --out and
+	// --workers. Merge parses them again with its own --out.
+	Args []string `json:"args"`
+	// Pairs and SweepPairs count the jobs of the comparison and of the
+	// default sweep, to catch a simrun that would make other jobs of the
+	// same flags.
+	Pairs      int `json:"pairs"`
+	SweepPairs int `json:"sweep_pairs"`
+}
+
+// comparePairLine is one pair of a shard file: its job number and the pair.
+// Every field of the metrics is an integer, a string, a boolean or a float
+// (encoding/json writes the shortest text that reads back the same float),
+// so a pair reads back exactly as it was run.
+type comparePairLine struct {
+	Job       int                   `json:"job"`
+	Scenario  string                `json:"scenario"`
+	VaryValue string                `json:"vary_value,omitempty"`
+	Profile   string                `json:"profile"`
+	Seed      uint64                `json:"seed"`
+	Local     *scenarios.RunMetrics `json:"local"`
+	Tiered    *scenarios.RunMetrics `json:"tiered"`
+}
+
+func (l *comparePairLine) pair() reports.ComparePair {
+	return reports.ComparePair{Scenario: l.Scenario, VaryValue: l.VaryValue, Profile: l.Profile, Seed: l.Seed,
+		Local: l.Local, Tiered: l.Tiered}
+}
+
+// parseShard reads --shard and --jsonl, which go together.
+func (s *compareSetup) parseShard() error {
+	s.shard = scenarios.WholeSweep
+	switch {
+	case s.f.shard == "" && s.f.jsonl == "":
+		return nil
+	case s.f.shard == "":
+		return badInput("--jsonl: only with --shard K/N (a whole comparison writes its report in --out)")
+	case s.f.jsonl == "":
+		return badInput("--shard: give --jsonl FILE for the shard's pairs ('simrun merge' renders the report)")
+	}
+	sh, err := scenarios.ParseShard(s.f.shard)
+	if err != nil {
+		return badInput("--shard: %v", err)
+	}
+	s.shard = sh
+	return nil
+}
+
+// holds reports whether job number g (across the comparison's and the
+// default sweep's jobs) is the shard's.
+func (s *compareSetup) holds(g int) bool { return uint64(g)%s.shard.N == s.shard.K }
+
+// writeShard runs the shard's pairs and writes them to --jsonl (whole, or
+// not at all: an interrupted shard leaves no file to merge).
+func (s *compareSetup) writeShard(stdout, stderr io.Writer) (int, error) {
+	n := len(s.jobs())
+	h := compareShardHeader{Format: compareShardFormat, Shard: s.shard.String(), Args: s.args, Pairs: n}
+	if s.sweep != nil {
+		h.SweepPairs = len(s.sweep.jobs())
+	}
+	var buf bytes.Buffer
+	if err := writeJSONLine(&buf, h); err != nil {
+		return exitBadInput, fmt.Errorf("--jsonl: %w", err)
+	}
+	count := 0
+	write := func(offset int, pairs []reports.ComparePair) error {
+		for i, p := range pairs {
+			if !s.holds(offset + i) {
+				continue
+			}
+			count++
+			l := comparePairLine{Job: offset + i, Scenario: p.Scenario, VaryValue: p.VaryValue, Profile: p.Profile,
+				Seed: p.Seed, Local: p.Local, Tiered: p.Tiered}
+			if err := writeJSONLine(&buf, l); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := write(0, s.runAll(stderr, s.holds)); err != nil {
+		return exitBadInput, fmt.Errorf("--jsonl: %w", err)
+	}
+	if s.sweep != nil {
+		if err := write(n, s.sweep.runAll(stderr, func(i int) bool { return s.holds(n + i) })); err != nil {
+			return exitBadInput, fmt.Errorf("--jsonl: %w", err)
+		}
+	}
+	if err := writeFileAtomic(s.f.jsonl, buf.Bytes()); err != nil {
+		return exitBadInput, badInput("--jsonl: %v", err)
+	}
+	fmt.Fprintf(stdout, "compare shard %s: %d of %d pairs written to %s; 'simrun merge --out DIR' the files of every shard for the report\n",
+		s.shard, count, n+h.SweepPairs, s.f.jsonl)
+	return exitOK, nil
+}
+
+func writeJSONLine(w io.Writer, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// maxCompareLineBytes bounds one line of a compare shard file (a pair is
+// about two kilobytes).
+const maxCompareLineBytes = 1 << 20
+
+// shardKind reads the first line of a shard file: "compare" for a compare
+// shard, "sweep" for anything else (the sweep merge reports what is wrong).
+func shardKind(name string) (string, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), maxCompareLineBytes)
+	if !sc.Scan() {
+		return "sweep", nil
+	}
+	var head map[string]json.RawMessage
+	if json.Unmarshal(sc.Bytes(), &head) == nil {
+		if _, ok := head["tierfetch_compare"]; ok {
+			return "compare", nil
+		}
+	}
+	return "sweep", nil
+}
+
+// compareShard is one compare shard file, read whole.
+type compareShard struct {
+	name   string
+	header compareShardHeader
+	shard  scenarios.Shard
+	lines  []comparePairLine
+	lineNo []int // of each pair line, for messages
+}
+
+func readCompareShard(name string) (*compareShard, error) {
+	file, err := os.Open(name)
+	if err != nil {
+		return nil, err // names the file
+	}
+	defer file.Close()
+	c := &compareShard{name: name}
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 64<<10), maxCompareLineBytes)
+	for n := 1; sc.Scan(); n++ {
+		if n == 1 {
+			if err := decodeJSONStrict(sc.Bytes(), &c.header); err != nil || c.header.Format == 0 {
+				return nil, fmt.Errorf("%s:1: not a compare shard file (want {\"tierfetch_compare\": %d, ...}; a sweep shard cannot be merged with a comparison's): %v",
+					name, compareShardFormat, err)
+			}
+			continue
+		}
+		var l comparePairLine
+		if err := decodeJSONStrict(sc.Bytes(), &l); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
+		}
+		if l.Local == nil || l.Tiered == nil {
+			return nil, fmt.Errorf("%s:%d: job %d: a pair wants both runs (local and tiered)", name, n, l.Job)
+		}
+		c.lines = append(c.lines, l)
+		c.lineNo = append(c.lineNo, n)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if c.header.Format == 0 {
+		return nil, fmt.Errorf("%s: empty: not a shard file", name)
+	}
+	if c.header.Format != compareShardFormat {
+		return nil, fmt.Errorf("%s:1: compare shard format %d, this simrun reads %d", name, c.header.Format, compareShardFormat)
+	}
+	if c.shard, err = scenarios.ParseShard(c.header.Shard); err != nil {
+		return nil, fmt.Errorf("%s:1: shard: %v", name, err)
+	}
+	return c, nil
+}
+
+func decodeJSONStrict(data []byte, v any) error {
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return err
+	}
+	if d.More() {
+		return errors.New("trailing data after the JSON object")
+	}
+	return nil
+}
+
+// mergeCompare folds the shard files of one comparison into the report the
+// whole comparison writes with --out out, byte for byte, and prints its
+// summary.
+func mergeCompare(files []string, out string, stdout, stderr io.Writer) (int, error) {
+	shards, err := checkCompareShards(files)
+	if err != nil {
+		return exitBadInput, badInput("merge: %v", err)
+	}
+	h := shards[0].header
+	s, err := parseCompare(append(slices.Clone(h.Args), "--out", out, "--workers", "1"), stderr)
+	if err != nil {
+		return exitBadInput, badInput("merge: the shards' compare flags %s: %v", strings.Join(h.Args, " "), err)
+	}
+	if err := s.checkScenarios(); err != nil {
+		return exitBadInput, badInput("merge: %v", err)
+	}
+	jobs := s.jobs()
+	var sweepJobs []compareJob
+	if s.sweep != nil {
+		if err := s.sweep.checkScenarios(); err != nil {
+			return exitBadInput, badInput("merge: %v", err)
+		}
+		sweepJobs = s.sweep.jobs()
+	}
+	if len(jobs) != h.Pairs || len(sweepJobs) != h.SweepPairs {
+		return exitBadInput, badInput("merge: the shards ran %d+%d pairs, this simrun makes %d+%d of the same flags: merge with the simrun that wrote the shards",
+			h.Pairs, h.SweepPairs, len(jobs), len(sweepJobs))
+	}
+	pairs := make([]reports.ComparePair, len(jobs)+len(sweepJobs))
+	from := make([]string, len(pairs))
+	for _, c := range shards {
+		for i, l := range c.lines {
+			at := fmt.Sprintf("%s:%d", c.name, c.lineNo[i])
+			if l.Job < 0 || l.Job >= len(pairs) {
+				return exitBadInput, badInput("merge: %s: job %d outside the comparison's jobs 0..%d", at, l.Job, len(pairs)-1)
+			}
+			if uint64(l.Job)%c.shard.N != c.shard.K {
+				return exitBadInput, badInput("merge: %s: job %d is not shard %s's", at, l.Job, c.shard)
+			}
+			if from[l.Job] != "" {
+				return exitBadInput, badInput("merge: job %d is in both %s and %s", l.Job, from[l.Job], at)
+			}
+			owner, j := s, compareJob{}
+			if l.Job < len(jobs) {
+				j = jobs[l.Job]
+			} else {
+				owner, j = s.sweep, sweepJobs[l.Job-len(jobs)]
+			}
+			if want := owner.pairID(j); want != l.id() {
+				return exitBadInput, badInput("merge: %s: job %d is %s, this comparison's job %d is %s", at, l.Job, l.id(), l.Job, want)
+			}
+			pairs[l.Job], from[l.Job] = l.pair(), at
+		}
+	}
+	for g := range pairs {
+		if from[g] == "" {
+			sh := scenarios.Shard{K: uint64(g) % shards[0].shard.N, N: shards[0].shard.N}
+			return exitBadInput, badInput("merge: job %d is in no file: the file of shard %s is incomplete (run the shard again)", g, sh)
+		}
+	}
+	return s.report(pairs[:len(jobs)], pairs[len(jobs):], stdout)
+}
+
+// checkCompareShards reads the files and checks that they are every shard
+// of one comparison, each once.
+func checkCompareShards(files []string) ([]*compareShard, error) {
+	var shards []*compareShard
+	for _, name := range files {
+		c, err := readCompareShard(name)
+		if err != nil {
+			return nil, err
+		}
+		shards = append(shards, c)
+	}
+	first := shards[0]
+	byK := map[uint64]string{}
+	for _, c := range shards {
+		x, y := first.header, c.header
+		var diff []string
+		if !slices.Equal(x.Args, y.Args) {
+			diff = append(diff, fmt.Sprintf("flags %q vs %q", strings.Join(x.Args, " "), strings.Join(y.Args, " ")))
+		}
+		if x.Pairs != y.Pairs || x.SweepPairs != y.SweepPairs {
+			diff = append(diff, fmt.Sprintf("pairs %d+%d vs %d+%d", x.Pairs, x.SweepPairs, y.Pairs, y.SweepPairs))
+		}
+		if first.shard.N != c.shard.N {
+			diff = append(diff, fmt.Sprintf("shard %s vs %s: split in %d and in %d", first.shard, c.shard, first.shard.N, c.shard.N))
+		}
+		if len(diff) > 0 {
+			return nil, fmt.Errorf("%s and %s are not shards of the same comparison: %s", first.name, c.name, strings.Join(diff, ", "))
+		}
+		if other, dup := byK[c.shard.K]; dup {
+			return nil, fmt.Errorf("shard %s given twice: %s and %s", c.shard, other, c.name)
+		}
+		byK[c.shard.K] = c.name
+	}
+	var missing []string
+	for k := uint64(0); k < first.shard.N && len(missing) < 5; k++ {
+		if _, ok := byK[k]; !ok {
+			missing = append(missing, scenarios.Shard{K: k, N: first.shard.N}.String())
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%d of %d shards given: missing shard %s", len(byK), first.shard.N, strings.Join(missing, ", "))
+	}
+	return shards, nil
+}
+
+// pairID names the pair job j runs: scenario, varied value, profile, seed.
+func (s *compareSetup) pairID(j compareJob) string {
+	name := "generated"
+	if !s.f.generated {
+		name = s.scenarios[j.scenario].Name
+	}
+	vary := ""
+	if s.varyKey != "" {
+		vary = s.varyValues[j.vary]
+	}
+	return pairIDOf(name, vary, s.profiles[j.profile].Name(), j.seed)
+}
+
+func (l *comparePairLine) id() string { return pairIDOf(l.Scenario, l.VaryValue, l.Profile, l.Seed) }
+
+func pairIDOf(scenario, vary, profile string, seed uint64) string {
+	id := fmt.Sprintf("%s seed %d profile %s", scenario, seed, profile)
+	if vary != "" {
+		id += " at " + vary
+	}
+	return id
+}
