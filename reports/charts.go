@@ -279,13 +279,9 @@ func PairedChart(a *Analysis) ([]byte, error) {
 		for j, q := range ps {
 			xys[j] = plotter.XY{X: max(float64(q.Local.CatchUpMs), 1), Y: max(float64(q.Tiered.CatchUpMs), 1)}
 		}
-		s, err := plotter.NewScatter(xys)
-		if err != nil {
+		if err := addScenarioScatter(p, &legend, a, i, xys); err != nil {
 			return nil, err
 		}
-		s.GlyphStyle = scenarioStyle(i)
-		p.Add(s)
-		legend.Add(a.ByScenario[i].Name, s)
 	}
 	return svg("", [][]*plot.Plot{{p}}, &legend, 9.5*vg.Inch, 6.5*vg.Inch, 3.2*vg.Inch)
 }
@@ -333,13 +329,9 @@ func LocalLogChart(a *Analysis) ([]byte, error) {
 		if len(xys) == 0 {
 			continue
 		}
-		s, err := plotter.NewScatter(xys)
-		if err != nil {
+		if err := addScenarioScatter(p, &legend, a, i, xys); err != nil {
 			return nil, err
 		}
-		s.GlyphStyle = scenarioStyle(i)
-		p.Add(s)
-		legend.Add(a.ByScenario[i].Name, s)
 	}
 	if len(a.Bins) > 0 {
 		xys := make(plotter.XYs, len(a.Bins))
@@ -510,4 +502,17 @@ func (t valueTicks) Ticks(lo, hi float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// addScenarioScatter draws scenario i's points in its own glyph and names it
+// in the legend.
+func addScenarioScatter(p *plot.Plot, legend *plot.Legend, a *Analysis, i int, xys plotter.XYs) error {
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return err
+	}
+	s.GlyphStyle = scenarioStyle(i)
+	p.Add(s)
+	legend.Add(a.ByScenario[i].Name, s)
+	return nil
 }

@@ -240,7 +240,7 @@ func openCursor(idx int, src ShardSource) (*cursor, error) {
 		return nil, fmt.Errorf("%s: empty: not a shard file (want a sweep header line first)", c.name)
 	}
 	c.lineNo = 1
-	if err := decodeStrict(c.sc.Bytes(), &c.header); err != nil || c.header.Format == 0 {
+	if err := DecodeStrict(c.sc.Bytes(), &c.header); err != nil || c.header.Format == 0 {
 		return nil, fmt.Errorf("%s:1: not a shard file header (want {\"tierfetch_sweep\": %d, ...}): %v", c.name, ShardFormat, err)
 	}
 	h := &c.header
@@ -305,7 +305,7 @@ func (c *cursor) advance() error {
 	}
 	c.lineNo++
 	c.line = seedLine{}
-	if err := decodeStrict(c.sc.Bytes(), &c.line); err != nil {
+	if err := DecodeStrict(c.sc.Bytes(), &c.line); err != nil {
 		return fmt.Errorf("%s:%d: %v", c.name, c.lineNo, err)
 	}
 	h, l := &c.header, &c.line
@@ -366,7 +366,9 @@ func (c *cursor) result() SeedResult {
 	return r
 }
 
-func decodeStrict(data []byte, v any) error {
+// DecodeStrict decodes one JSON object into v, refusing unknown fields and
+// trailing data (a line of a shard file).
+func DecodeStrict(data []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -182,14 +181,14 @@ func readCompareShard(name string) (*compareShard, error) {
 	sc.Buffer(make([]byte, 64<<10), maxCompareLineBytes)
 	for n := 1; sc.Scan(); n++ {
 		if n == 1 {
-			if err := decodeJSONStrict(sc.Bytes(), &c.header); err != nil || c.header.Format == 0 {
+			if err := scenarios.DecodeStrict(sc.Bytes(), &c.header); err != nil || c.header.Format == 0 {
 				return nil, fmt.Errorf("%s:1: not a compare shard file (want {\"tierfetch_compare\": %d, ...}; a sweep shard cannot be merged with a comparison's): %v",
 					name, compareShardFormat, err)
 			}
 			continue
 		}
 		var l comparePairLine
-		if err := decodeJSONStrict(sc.Bytes(), &l); err != nil {
+		if err := scenarios.DecodeStrict(sc.Bytes(), &l); err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
 		}
 		if l.Local == nil || l.Tiered == nil {
@@ -211,18 +210,6 @@ func readCompareShard(name string) (*compareShard, error) {
 		return nil, fmt.Errorf("%s:1: shard: %v", name, err)
 	}
 	return c, nil
-}
-
-func decodeJSONStrict(data []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if d.More() {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
 }
 
 // mergeCompare folds the shard files of one comparison into the report the
