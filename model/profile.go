@@ -145,6 +145,19 @@ func (kipProfile) ProbeLatestAfterAux() bool { return false }
 
 func ask(ts int64) Decision { return Decision{Kind: DecideAsk, Ts: ts} }
 
+// askLogStartAndEPUO gets the leader's log start (-2) and EPUO (-6), in that
+// order; while one is missing, asking is true and pending asks for it.
+func askLogStartAndEPUO(q *TierQuery) (lso, epuo int64, epoch int32, pending Decision, asking bool) {
+	for _, ts := range []int64{ListEarliest, ListEarliestPendingUpload} {
+		if _, _, ok := q.Answer(ts); !ok {
+			return 0, 0, 0, ask(ts), true
+		}
+	}
+	lso, _, _ = q.Answer(ListEarliest)
+	epuo, epoch, _ = q.Answer(ListEarliestPendingUpload)
+	return lso, epuo, epoch, Decision{}, false
+}
+
 // decideEPUOUnknown is the answer to an unknown EPUO (-6 = -1): if the
 // leader's local log start (-4) is its log start, nothing is tiered and the
 // follower starts there; otherwise it fails and retries after the backoff.
@@ -175,15 +188,11 @@ func decideOMTS(q *TierQuery, order ...int64) Decision {
 
 func (kipProfile) Decide(q *TierQuery) Decision {
 	if q.LastTiered && q.LogEnd == 0 && q.Tiered && !q.Compacted {
-		lso, _, ok := q.Answer(ListEarliest)
-		if !ok {
-			return ask(ListEarliest)
-		}
-		epuo, epuoEpoch, ok := q.Answer(ListEarliestPendingUpload)
-		if !ok {
-			return ask(ListEarliestPendingUpload)
-		}
-		if epuo < 0 {
+		lso, epuo, epuoEpoch, pending, asking := askLogStartAndEPUO(q)
+		switch {
+		case asking:
+			return pending
+		case epuo < 0:
 			return decideEPUOUnknown(q, lso)
 		}
 		if epuo >= lso {

@@ -63,15 +63,11 @@ func (kafka43Profile) Decide(q *TierQuery) Decision {
 		return ask(ListLatest)
 	}
 	if q.LastTiered && q.Tiered && !q.Compacted && q.LogEnd == 0 && leo != 0 {
-		lso, _, ok := q.Answer(ListEarliest)
-		if !ok {
-			return ask(ListEarliest)
-		}
-		epuo, epuoEpoch, ok := q.Answer(ListEarliestPendingUpload)
-		if !ok {
-			return ask(ListEarliestPendingUpload)
-		}
-		if epuo < 0 {
+		lso, epuo, epuoEpoch, pending, asking := askLogStartAndEPUO(q)
+		switch {
+		case asking:
+			return pending
+		case epuo < 0:
 			return decideEPUOUnknown(q, lso)
 		}
 		return Decision{Kind: DecideBuildAux, Offset: epuo, Epoch: epuoEpoch, LogStart: lso, Path: PathEarliestPendingUpload}
