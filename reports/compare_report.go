@@ -477,26 +477,19 @@ func writeMethod(w io.Writer) {
 		"`"+strings.Join(CompareCSVHeader(), "`, `")+"`")
 }
 
-func ratio(v float64) string {
+// orNA formats v with format, or "NA" when it is not a number.
+func orNA(format string, v float64) string {
 	if math.IsNaN(v) {
 		return "NA"
 	}
-	return fmt.Sprintf("%.2fx", v)
+	return fmt.Sprintf(format, v)
 }
 
-func pct(v float64) string {
-	if math.IsNaN(v) {
-		return "NA"
-	}
-	return fmt.Sprintf("%.0f%%", 100*v)
-}
+func ratio(v float64) string { return orNA("%.2fx", v) }
 
-func frac(v float64) string {
-	if math.IsNaN(v) {
-		return "NA"
-	}
-	return fmt.Sprintf("%.2f", v)
-}
+func pct(v float64) string { return orNA("%.0f%%", 100*v) }
+
+func frac(v float64) string { return orNA("%.2f", v) }
 
 func fms(v float64) string {
 	if math.IsNaN(v) {
