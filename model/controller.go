@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -50,6 +51,9 @@ func (c *Cluster) elect(id int) {
 		c.recordISR()
 		c.Ctrl.Unclean++
 		c.notef("unclean election of b%d", id)
+	}
+	if c.Ctrl.LeaderEpoch == math.MaxInt32 {
+		panic(fmt.Sprintf("model: leader epoch %d would wrap at the election of b%d (scenarios bound it)", c.Ctrl.LeaderEpoch, id))
 	}
 	c.Ctrl.Leader = id
 	c.Ctrl.LeaderEpoch++

@@ -174,7 +174,7 @@ var setConfigIntChecks = map[string]func(int64) string{
 	"local_retention_ms":                  checkLocalRetention,
 	"retention_bytes":                     checkRetention,
 	"retention_ms":                        checkRetention,
-	"remote_log_manager_task_interval_ms": checkPositive,
+	"remote_log_manager_task_interval_ms": checkInterval,
 }
 
 // SetConfigBool reports whether key is a boolean set_config key.
@@ -277,6 +277,9 @@ func Load(path string) (*Scenario, error) {
 // and trailing data are errors; null is the same as absent), fills in the defaults and
 // validates it. Validation errors are *FieldError.
 func Parse(data []byte) (*Scenario, error) {
+	if err := checkUTF8(data); err != nil {
+		return nil, err
+	}
 	root, err := topValue(data)
 	if err != nil {
 		return nil, err
@@ -412,7 +415,10 @@ func (s *Scenario) Validate() error {
 			return err
 		}
 	}
-	return s.validateEvents()
+	if err := s.validateEvents(); err != nil {
+		return err
+	}
+	return s.validateLimits()
 }
 
 func (s *Scenario) validateCluster() error {
@@ -448,12 +454,14 @@ func checkPositive(v int64) string {
 	return ""
 }
 
-func checkNonNegative(v int64) string {
-	if v < 0 {
-		return fmt.Sprintf("must be >= 0, got %d", v)
-	}
-	return ""
-}
+// checkInterval is the range of a config duration that must be positive,
+// checkDelay of one that may be 0, checkBytes of a byte size Kafka keeps in an
+// int: sim.Ms of any of them, and their sums, stay far from int64 overflow.
+var (
+	checkInterval = checkRange(1, timeMsMax)
+	checkDelay    = checkRange(0, timeMsMax)
+	checkBytes    = checkRange(1, kafkaIntMax)
+)
 
 func checkRetention(v int64) string {
 	if v < -1 {
@@ -475,21 +483,21 @@ func (c *Config) validate() error {
 		v     int64
 		check func(int64) string
 	}{
-		{"segment_bytes", c.SegmentBytes, checkPositive},
-		{"record_bytes", c.RecordBytes, checkPositive},
-		{"replica_fetch_max_bytes", c.ReplicaFetchMaxBytes, checkPositive},
-		{"replica_fetch_backoff_ms", c.ReplicaFetchBackoffMs, checkPositive},
-		{"replica_fetch_wait_max_ms", c.ReplicaFetchWaitMaxMs, checkPositive},
-		{"replica_lag_time_max_ms", c.ReplicaLagTimeMaxMs, checkPositive},
-		{"remote_log_manager_task_interval_ms", c.RemoteLogManagerTaskIntervalMs, checkPositive},
+		{"segment_bytes", c.SegmentBytes, checkBytes},
+		{"record_bytes", c.RecordBytes, checkBytes},
+		{"replica_fetch_max_bytes", c.ReplicaFetchMaxBytes, checkBytes},
+		{"replica_fetch_backoff_ms", c.ReplicaFetchBackoffMs, checkInterval},
+		{"replica_fetch_wait_max_ms", c.ReplicaFetchWaitMaxMs, checkInterval},
+		{"replica_lag_time_max_ms", c.ReplicaLagTimeMaxMs, checkInterval},
+		{"remote_log_manager_task_interval_ms", c.RemoteLogManagerTaskIntervalMs, checkInterval},
 		{"local_retention_bytes", c.LocalRetentionBytes, checkLocalRetention},
 		{"local_retention_ms", c.LocalRetentionMs, checkLocalRetention},
 		{"retention_bytes", c.RetentionBytes, checkRetention},
 		{"retention_ms", c.RetentionMs, checkRetention},
 		{"replication_bytes_per_sec", c.ReplicationBytesPerSec, checkPositive},
-		{"remote_metadata_ready_ms", c.RemoteMetadataReadyMs, checkNonNegative},
-		{"replica_socket_timeout_ms", c.ReplicaSocketTimeoutMs, checkPositive},
-		{"log_retention_check_interval_ms", c.LogRetentionCheckIntervalMs, checkPositive},
+		{"remote_metadata_ready_ms", c.RemoteMetadataReadyMs, checkDelay},
+		{"replica_socket_timeout_ms", c.ReplicaSocketTimeoutMs, checkInterval},
+		{"log_retention_check_interval_ms", c.LogRetentionCheckIntervalMs, checkInterval},
 	}
 	for _, f := range ints {
 		if msg := f.check(f.v); msg != "" {

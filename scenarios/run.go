@@ -1,6 +1,8 @@
 package scenarios
 
 import (
+	"fmt"
+
 	"tierfetch/invariants"
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -45,6 +47,10 @@ type Options struct {
 	// StateDigests, when set, records a digest of the compact state after
 	// every step (RunResult.StateDigests), to find where two runs part.
 	StateDigests bool
+	// MaxSteps is the run's work budget (0: DefaultMaxSteps): a run that
+	// would take more steps, or is predicted to (CheckBudget), stops with
+	// OutcomeBudget.
+	MaxSteps int64
 }
 
 // RunResult is what one run of one strategy gives.
@@ -157,6 +163,10 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
 	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
 	res := &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}
+	maxSteps := opt.maxSteps()
+	if err := sc.CheckBudget(maxSteps); err != nil {
+		return r.finish(res, r.budgetFailure(err.Error()), OutcomeBudget)
+	}
 	if f := r.afterStep(); f != nil {
 		return r.finish(res, f, OutcomeSafety)
 	}
@@ -167,6 +177,11 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 		ev, ok := r.sched.Next()
 		if !ok || ev.kind == evEnd {
 			break
+		}
+		if r.steps == maxSteps {
+			left := sim.AtMs(sc.DurationMs + sc.HealMs).Sub(r.sched.Now()).Ms()
+			return r.finish(res, r.budgetFailure(fmt.Sprintf("stopped after %d steps at %s with %d ms of simulated time left: the work budget (raise it with --max-steps)",
+				r.steps, r.sched.Now(), left)), OutcomeBudget)
 		}
 		r.steps++
 		r.c.Now = r.sched.Now()

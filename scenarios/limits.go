@@ -1,0 +1,141 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"unicode"
+	"unicode/utf8"
+
+	"tierfetch/sim"
+)
+
+// Ranges beyond those of file.go: every number of a scenario file has one (README,
+// "Ranges"), chosen so that no sum or product the simulator forms can overflow.
+const (
+	// kafkaIntMax bounds the byte sizes Kafka itself keeps in an int:
+	// segment.bytes, replica.fetch.max.bytes, max.message.bytes. A fetch
+	// answer is at most max(replica_fetch_max_bytes, record_bytes) bytes, so a
+	// byte counter grows by at most 2^31 a step.
+	kafkaIntMax = math.MaxInt32
+	// logBytesMax bounds the bytes a log can ever hold (8 PiB, eight times a
+	// million 1 GiB segments): its offsets times record_bytes, so that sums of
+	// segment sizes, local and remote, stay far from overflow.
+	logBytesMax = 1 << 53
+	// nameBytesMax and descriptionBytesMax bound the scenario's strings.
+	nameBytesMax        = 256
+	descriptionBytesMax = 64 << 10
+)
+
+// checkText checks a string of the file: valid UTF-8 (no U+FFFD, which is what
+// invalid bytes and lone surrogate escapes decode to), at most maxBytes, and no
+// control characters other than newline and tab when multiline.
+func checkText(field, v string, maxBytes int, multiline bool) error {
+	if len(v) > maxBytes {
+		return fieldErr(field, "at most %d bytes, got %d", maxBytes, len(v))
+	}
+	for i, r := range v {
+		switch {
+		case r == utf8.RuneError:
+			return fieldErr(field, "invalid UTF-8 (or a lone surrogate escape) at byte %d", i)
+		case unicode.IsControl(r) && !(multiline && (r == '\n' || r == '\t')):
+			return fieldErr(field, "control character %U at byte %d", r, i)
+		}
+	}
+	return nil
+}
+
+// validateLimits checks what no single field shows: the strings, the room left
+// for leader epochs and the bytes the log can reach.
+func (s *Scenario) validateLimits() error {
+	if err := checkText("name", s.Name, nameBytesMax, false); err != nil {
+		return err
+	}
+	if err := checkText("description", s.Description, descriptionBytesMax, true); err != nil {
+		return err
+	}
+	// Every election is made by an event (elect_leader, crash, restart) or by
+	// the heal restarting a broker, so the epoch rises at most once for each
+	// of those: it must not wrap past int32.
+	if in := s.Initial; in != nil {
+		room := int64(math.MaxInt32) - int64(len(s.Events)) - int64(s.Brokers)
+		if int64(in.LeaderEpoch) > room {
+			return fieldErr("initial.leader_epoch", "must be at most %d (2^31-1 less one election for each of the %d events and %d brokers), got %d",
+				room, len(s.Events), s.Brokers, in.LeaderEpoch)
+		}
+	}
+	return s.checkLogBytes()
+}
+
+// checkLogBytes checks that the highest offset the log can reach (its end plus
+// every produced record) stays within offsetMax and that the records from the
+// first offset any segment holds to there fit in logBytesMax bytes.
+func (s *Scenario) checkLogBytes() error {
+	first, end := int64(0), int64(0)
+	if in := s.Initial; in != nil && len(in.LocalSegments) > 0 {
+		first = in.LogStartOffset
+		for _, sg := range in.RemoteSegments {
+			first = min(first, sg.BaseOffset)
+		}
+		for _, sg := range in.LocalSegments {
+			first = min(first, sg.BaseOffset)
+		}
+		end = in.LocalSegments[len(in.LocalSegments)-1].EndOffset + 1
+	}
+	produced := int64(0)
+	for _, e := range s.Events {
+		if e.Type == EventProduce {
+			produced = sim.AddSat(produced, e.Records)
+		}
+	}
+	if top := sim.AddSat(end, produced); top > offsetMax {
+		return fieldErr("events", "the log would reach offset %d (log end %d + %d produced records), more than %d",
+			top, end, produced, int64(offsetMax))
+	}
+	span := end + produced - first
+	if bytes := sim.MulSat(span, s.Config.RecordBytes); bytes > logBytesMax {
+		return fieldErr("config.record_bytes", "%d records of %d bytes (offsets %d..%d, the fixture and every produce) make %s, more than %d bytes (8 PiB)",
+			span, s.Config.RecordBytes, first, end+produced-1, bytesText(bytes), int64(logBytesMax))
+	}
+	return nil
+}
+
+func bytesText(n int64) string {
+	if n == math.MaxInt64 {
+		return "more than 2^63 bytes"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// checkRange returns a check that v is in lo..hi (its messages keep the
+// FORMATS.md wording below lo: "must be > 0, got -5").
+func checkRange(lo, hi int64) func(int64) string {
+	return func(v int64) string {
+		switch {
+		case v < lo && lo == 1:
+			return fmt.Sprintf("must be > 0, got %d", v)
+		case v < lo && lo == 0:
+			return fmt.Sprintf("must be >= 0, got %d", v)
+		case v < lo || v > hi:
+			return fmt.Sprintf("must be in %d..%d, got %d", lo, hi, v)
+		}
+		return ""
+	}
+}
+
+// checkUTF8 returns an error naming the line and column of the first byte of
+// data that is not UTF-8: JSON text must be UTF-8, and encoding/json would
+// silently replace such bytes.
+func checkUTF8(data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	return fmt.Errorf("%s: invalid UTF-8 (byte 0x%02x): a scenario file must be UTF-8", position(data, int64(off)), data[off])
+}

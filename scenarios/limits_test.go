@@ -1,0 +1,193 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tierfetch/model"
+)
+
+// configRanges is the documented range of every integer config field (README,
+// "Ranges"); TestConfigRangesCoverEveryField keeps it complete.
+var configRanges = map[string][2]int64{
+	"segment_bytes":                       {1, math.MaxInt32},
+	"record_bytes":                        {1, math.MaxInt32},
+	"replica_fetch_max_bytes":             {1, math.MaxInt32},
+	"replica_fetch_backoff_ms":            {1, 1e12},
+	"replica_fetch_wait_max_ms":           {1, 1e12},
+	"replica_lag_time_max_ms":             {1, 1e12},
+	"remote_log_manager_task_interval_ms": {1, 1e12},
+	"local_retention_bytes":               {-2, math.MaxInt64},
+	"local_retention_ms":                  {-2, math.MaxInt64},
+	"retention_bytes":                     {-1, math.MaxInt64},
+	"retention_ms":                        {-1, math.MaxInt64},
+	"replication_bytes_per_sec":           {1, math.MaxInt64},
+	"remote_metadata_ready_ms":            {0, 1e12},
+	"replica_socket_timeout_ms":           {1, 1e12},
+	"log_retention_check_interval_ms":     {1, 1e12},
+}
+
+func TestConfigRangesCoverEveryField(t *testing.T) {
+	ct := reflect.TypeOf(Config{})
+	for i := range ct.NumField() {
+		name, _, _ := strings.Cut(ct.Field(i).Tag.Get("json"), ",")
+		if ct.Field(i).Type.Kind() == reflect.Int64 {
+			if _, ok := configRanges[name]; !ok {
+				t.Errorf("config.%s has no documented range in configRanges (and README)", name)
+			}
+		}
+	}
+}
+
+// rangeScenario is a small tiered scenario that exercises every timer: a
+// follower joins, records arrive, tiering and retention run, a leader is
+// elected and a broker crashes.
+func rangeScenario(config string) string {
+	if !strings.Contains(config, "segment_bytes") {
+		config = `, "segment_bytes": 102400` + config
+	}
+	return `{"brokers": 3, "replicas": [0, 2], "duration_ms": 20000, "heal_ms": 20000,
+	  "config": {"remote_storage_enable": true` + config + `},
+	  "initial": {"high_watermark": 300, "highest_remote_offset": 99,
+	    "remote_segments": [{"base_offset": 0, "end_offset": 99}],
+	    "local_segments": [{"base_offset": 100, "end_offset": 199}, {"base_offset": 200, "end_offset": 299}]},
+	  "events": [{"at_ms": 0, "type": "add_replica", "broker": 1},
+	    {"at_ms": 0, "type": "produce", "records": 500, "over_ms": 5000},
+	    {"at_ms": 6000, "type": "elect_leader", "broker": 2},
+	    {"at_ms": 8000, "type": "crash", "broker": 0},
+	    {"at_ms": 9000, "type": "set_config", "key": "remote_log_manager_task_interval_ms", "value": 1000000000000},
+	    {"at_ms": 9000, "type": "network_partition", "brokers": [1], "duration_ms": 1000000000000},
+	    {"at_ms": 9000, "type": "remote_outage", "duration_ms": 1000000000000}]}`
+}
+
+// runEverywhere runs sc under both strategies and every profile with a small
+// budget and fails on a panic or an outcome that is not one of the known ones.
+func runEverywhere(t *testing.T, sc *Scenario) {
+	t.Helper()
+	for _, p := range model.Profiles {
+		for _, st := range Strategies {
+			res := Execute(sc, Options{Seed: 1, Strategy: st, Profile: p, MaxSteps: 200_000})
+			switch res.Outcome {
+			case OutcomeOK, OutcomeSafety, OutcomeLiveness, OutcomeBudget:
+			default:
+				t.Errorf("%s %s: outcome %q", p.Name(), st, res.Outcome)
+			}
+		}
+	}
+}
+
+// TestConfigRangesHold: every integer config field at each end of its range
+// gives a scenario that runs (no panic, no hang), and one past either end is
+// rejected naming the field. Before the ranges, int64 max in a timing field
+// panicked with "event scheduled in the past".
+func TestConfigRangesHold(t *testing.T) {
+	for name, r := range configRanges {
+		for _, v := range []int64{r[0], r[1]} {
+			sc, err := Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, v))))
+			if err != nil {
+				if name == "record_bytes" && v == r[1] { // the fixture alone is then too big: checked below
+					continue
+				}
+				t.Errorf("config.%s = %d (in range): %v", name, v, err)
+				continue
+			}
+			runEverywhere(t, sc)
+		}
+		for _, v := range []int64{r[0] - 1, r[1] + 1} {
+			if (v == r[1]+1 && r[1] == math.MaxInt64) || (v == r[0]-1 && r[0] == math.MinInt64) {
+				continue
+			}
+			_, err := Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, v))))
+			if err == nil || !strings.Contains(err.Error(), "config."+name+":") {
+				t.Errorf("config.%s = %d (out of range): error %v, want one naming the field", name, v, err)
+			}
+		}
+		if _, err := Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, int64(math.MaxInt64))))); r[1] != math.MaxInt64 && err == nil {
+			t.Errorf("config.%s = 2^63-1 accepted", name)
+		}
+	}
+}
+
+// TestLogBytesBounded: the bytes a log can reach (offsets times record_bytes)
+// are bounded, so no byte count overflows, and a log at the bound runs with
+// no negative byte counts.
+func TestLogBytesBounded(t *testing.T) {
+	big := `{"brokers": 2, "duration_ms": 10000, "config": {"record_bytes": 2147483647},
+	  "initial": {"local_segments": [{"base_offset": 0, "end_offset": 4000000}]},
+	  "events": [{"at_ms": 0, "type": "add_replica", "broker": 1}]}`
+	sc, err := Parse([]byte(big))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range Strategies {
+		res := Execute(sc, Options{Seed: 1, Strategy: st, MaxSteps: 200_000})
+		for _, f := range res.JSON().Followers {
+			if f.BytesFromLeader < 0 {
+				t.Errorf("%s: bytes_from_leader %d < 0", st, f.BytesFromLeader)
+			}
+		}
+	}
+	for _, bad := range []string{
+		strings.Replace(big, "4000000", "4200000", 1), // 2^53 bytes and more
+		`{"brokers": 2, "duration_ms": 10000, "initial": {"local_segments": [{"base_offset": 0, "end_offset": 4611686018427387000}]}}`,
+		`{"brokers": 2, "duration_ms": 10000, "initial": {"local_segments": [{"base_offset": 4611686018427380000, "end_offset": 4611686018427387000}]},
+		  "events": [{"at_ms": 0, "type": "produce", "records": 1000000000}]}`,
+	} {
+		if _, err := Parse([]byte(bad)); err == nil {
+			t.Errorf("accepted a log beyond the byte or offset bounds:\n%s", bad)
+		}
+	}
+}
+
+// TestLeaderEpochCannotWrap: the initial leader epoch leaves room for one
+// election per event and broker, and a scenario at that bound elects its
+// way to int32 max without wrapping.
+func TestLeaderEpochCannotWrap(t *testing.T) {
+	file := func(epoch int64) string {
+		var evs []string
+		for i := range 40 {
+			evs = append(evs, fmt.Sprintf(`{"at_ms": %d, "type": "elect_leader", "broker": %d}`, 100*i, 1+i%2),
+				fmt.Sprintf(`{"at_ms": %d, "type": "crash", "broker": %d}`, 100*i+50, i%3),
+				fmt.Sprintf(`{"at_ms": %d, "type": "restart", "broker": %d}`, 100*i+60, i%3))
+		}
+		return fmt.Sprintf(`{"brokers": 3, "replicas": [0, 1, 2], "duration_ms": 10000,
+		  "config": {"unclean_leader_election_enable": true},
+		  "initial": {"leader_epoch": %d, "local_segments": [{"base_offset": 0, "end_offset": 9, "epoch": %d}]},
+		  "events": [%s]}`, epoch, epoch, strings.Join(evs, ", "))
+	}
+	room := int64(math.MaxInt32) - 120 - 3
+	sc, err := Parse([]byte(file(room)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runEverywhere(t, sc)
+	if _, err := Parse([]byte(file(room + 1))); err == nil || !strings.Contains(err.Error(), "initial.leader_epoch") {
+		t.Errorf("leader_epoch %d: error %v, want one naming initial.leader_epoch", room+1, err)
+	}
+}
+
+// TestStringsMustBeText: invalid UTF-8, lone surrogates, control characters
+// and overlong names are rejected instead of silently replaced.
+func TestStringsMustBeText(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"{\"name\": \"bad\xff\", \"brokers\": 2, \"duration_ms\": 1}", "line 1, column 14: invalid UTF-8"},
+		{"{\"brokers\": 2, \"duration_ms\": 1,\n \"description\": \"x\xc3\"}", "line 2, column 19: invalid UTF-8"},
+		{`{"name": "a\ud800b", "brokers": 2, "duration_ms": 1}`, "name: invalid UTF-8"},
+		{`{"name": "a\u0007", "brokers": 2, "duration_ms": 1}`, "name: control character"},
+		{`{"name": "` + strings.Repeat("n", 300) + `", "brokers": 2, "duration_ms": 1}`, "name: at most 256 bytes"},
+	} {
+		_, err := Parse([]byte(c.file))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.file, err, c.want)
+		}
+	}
+	if _, err := Parse([]byte(`{"description": "two\nlines\tand tabs: fine", "brokers": 2, "duration_ms": 1}`)); err != nil {
+		t.Error(err)
+	}
+	var s struct{ A string }
+	_ = json.Unmarshal(nil, &s)
+}
