@@ -28,6 +28,8 @@ type MutantHunt struct {
 // Baseline caches unmutated runs so hunts compare against them once.
 type Baseline struct {
 	ok map[baselineKey]bool
+	// MaxSteps is the work budget of every run of the hunts (0: the default).
+	MaxSteps int64
 }
 
 type baselineKey struct {
@@ -43,7 +45,7 @@ func (b *Baseline) OK(sc *Scenario, seed uint64, st Strategy, p model.Profile) b
 	k := baselineKey{seed, st}
 	ok, seen := b.ok[k]
 	if !seen {
-		ok = Execute(sc, Options{Seed: seed, Strategy: st, Profile: p}).Outcome == OutcomeOK
+		ok = Execute(sc, Options{Seed: seed, Strategy: st, Profile: p, MaxSteps: b.MaxSteps}).Outcome == OutcomeOK
 		b.ok[k] = ok
 	}
 	return ok
@@ -54,13 +56,13 @@ func (b *Baseline) OK(sc *Scenario, seed uint64, st Strategy, p model.Profile) b
 // scenario (at most shrinkRuns runs; 0 skips shrinking).
 func HuntMutant(m model.Mutant, from, to uint64, strategies []Strategy, p model.Profile, base *Baseline, shrinkRuns int) MutantHunt {
 	h := MutantHunt{Mutant: m, Harmless: HarmlessMutants[m]}
-	for seed := from; seed <= to; seed++ {
+	for seed := range SeedRange(from, to) {
 		sc := Generate(seed)
 		for _, st := range strategies {
 			if !base.OK(sc, seed, st, p) {
 				continue
 			}
-			opt := Options{Seed: seed, Strategy: st, Profile: p, Mutants: model.Mutants(0).With(m)}
+			opt := Options{Seed: seed, Strategy: st, Profile: p, Mutants: model.Mutants(0).With(m), MaxSteps: base.MaxSteps}
 			r := Execute(sc, opt)
 			if r.Outcome == OutcomeOK {
 				continue

@@ -80,6 +80,9 @@ type SweepHeader struct {
 	Profile          string     `json:"profile"`
 	Mutant           string     `json:"mutant"`
 	CheckDeterminism bool       `json:"check_determinism"`
+	// MaxSteps is the sweep's work budget per run; 0 (absent) is
+	// DefaultMaxSteps.
+	MaxSteps int64 `json:"max_steps,omitempty"`
 	// Goals names the coverage goals in the order each run's coverage
 	// lists them.
 	Goals []string `json:"goals"`
@@ -285,6 +288,9 @@ func sameSweep(a, b *cursor) error {
 	if x.Mutant != y.Mutant {
 		diff = append(diff, fmt.Sprintf("mutant %q vs %q", x.Mutant, y.Mutant))
 	}
+	if x.MaxSteps != y.MaxSteps {
+		diff = append(diff, fmt.Sprintf("max_steps %d vs %d", x.MaxSteps, y.MaxSteps))
+	}
 	if x.CheckDeterminism != y.CheckDeterminism {
 		diff = append(diff, fmt.Sprintf("check_determinism %v vs %v", x.CheckDeterminism, y.CheckDeterminism))
 	}
@@ -332,7 +338,7 @@ func checkRunLine(r runLine, st Strategy) error {
 	switch {
 	case r.Strategy != st:
 		return fmt.Errorf("strategy %q, want %q", r.Strategy, st)
-	case r.Outcome != OutcomeOK && r.Outcome != OutcomeSafety && r.Outcome != OutcomeLiveness:
+	case r.Outcome != OutcomeOK && r.Outcome != OutcomeSafety && r.Outcome != OutcomeLiveness && r.Outcome != OutcomeBudget:
 		return fmt.Errorf("unknown outcome %q", r.Outcome)
 	case r.Outcome != OutcomeOK && r.Invariant == "":
 		return fmt.Errorf("outcome %s names no invariant", r.Outcome)

@@ -32,6 +32,7 @@ type compareFlags struct {
 	profiles  string
 	shard     string // "" runs every pair
 	jsonl     string // with --shard: the shard file to write
+	maxSteps  stepsFlag
 }
 
 // produceScaleKey is the --vary key that scales every produce event's record
@@ -65,6 +66,7 @@ func newCompareFlagSet(f *compareFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.profile, "profile", "", "one behaviour profile: the same as --profiles P")
 	fs.StringVar(&f.shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
 	fs.StringVar(&f.jsonl, "jsonl", "", "with --shard: write the shard's pairs to this file as JSON Lines, for 'simrun merge'")
+	maxStepsVar(fs, &f.maxSteps)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
                       [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N]
@@ -88,7 +90,10 @@ aside, nothing varied) also sweeps `+defaultSweepKey+` on `+defaultSweepScenario
 the comparison's) is K modulo N and writes them to FILE instead of a report;
 'simrun merge --out DIR FILE...' folds the files of every shard into the
 report the whole comparison writes with --out DIR, byte for byte.
-Exit codes: 0 report written, 2 bad input.
+Exit codes: 0 report written, 4 report written but a run reached its work budget
+(--max-steps; such pairs are excluded and named), or a scenario is predicted to
+(nothing runs), 2 bad input or an output that could not be written, 130/143
+stopped by SIGINT/SIGTERM.
 
 Flags:
 `)
@@ -124,11 +129,11 @@ func cmdCompare(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	if err := s.checkScenarios(); err != nil {
-		return exitBadInput, err
+		return errorCode(err), err
 	}
 	if s.sweep != nil {
 		if err := s.sweep.checkScenarios(); err != nil {
-			return exitBadInput, err
+			return errorCode(err), err
 		}
 	}
 	if s.f.jsonl != "" {
@@ -189,7 +194,34 @@ func (s *compareSetup) report(pairs, sweepPairs []reports.ComparePair, stdout io
 			a.Sweep.All.Pairs, a.Sweep.All.Included)
 	}
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(s.f.out, "report.md"))
+	if n := budgetRuns(pairs) + budgetRuns(sweepPairs); n > 0 {
+		fmt.Fprintf(stdout, "%d runs reached the work budget of %d steps (excluded, named in the report): raise --max-steps\n", n, s.f.maxSteps)
+		return exitBudget, nil
+	}
 	return exitOK, nil
+}
+
+// budgetRuns counts the runs of pairs stopped by their work budget.
+func budgetRuns(pairs []reports.ComparePair) int {
+	n := 0
+	for _, p := range pairs {
+		for _, r := range []*scenarios.RunMetrics{p.Local, p.Tiered} {
+			if r != nil && r.Outcome == scenarios.OutcomeBudget {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// errorCode is the exit code of an error found before any run: 4 when a
+// scenario's predicted cost exceeds the work budget, 2 otherwise.
+func errorCode(err error) int {
+	var be *scenarios.BudgetError
+	if errors.As(err, &be) {
+		return exitBudget
+	}
+	return exitBadInput
 }
 
 // input gathers the comparison of pairs, every job's in job order: the
@@ -502,14 +534,21 @@ func applyVary(sc *scenarios.Scenario, key, value string) (*scenarios.Scenario, 
 }
 
 // checkScenarios builds every varied scenario before anything runs, so a
-// bad value is reported, with exit code 2, before any work.
+// bad value is reported, with exit code 2, before any work; and checks that
+// no scenario file or named one is predicted to exceed the work budget
+// (exit 4).
 func (s *compareSetup) checkScenarios() error {
+	for _, sc := range s.scenarios {
+		if err := sc.CheckBudget(int64(s.f.maxSteps)); err != nil {
+			return err
+		}
+	}
 	if s.varyKey == "" {
 		return nil
 	}
 	for v := range s.varyValues {
 		if s.scenarios == nil {
-			for seed := s.from; seed <= s.to; seed++ {
+			for seed := range scenarios.SeedRange(s.from, s.to) {
 				if _, err := s.scenario(v, 0, seed); err != nil {
 					return err
 				}
@@ -517,7 +556,11 @@ func (s *compareSetup) checkScenarios() error {
 			continue
 		}
 		for i := range s.scenarios {
-			if _, err := s.scenario(v, i, s.from); err != nil {
+			sc, err := s.scenario(v, i, s.from)
+			if err != nil {
+				return err
+			}
+			if err := sc.CheckBudget(int64(s.f.maxSteps)); err != nil {
 				return err
 			}
 		}
@@ -559,7 +602,7 @@ func (s *compareSetup) jobs() []compareJob {
 	for p := range s.profiles {
 		for v := range values {
 			for i := range nsc {
-				for seed := s.from; seed <= s.to; seed++ {
+				for seed := range scenarios.SeedRange(s.from, s.to) {
 					jobs = append(jobs, compareJob{profile: p, vary: v, scenario: i, seed: seed})
 				}
 			}
@@ -634,7 +677,7 @@ func (s *compareSetup) runPair(j compareJob) reports.ComparePair {
 	if s.varyKey != "" {
 		p.VaryValue = s.varyValues[j.vary]
 	}
-	opt := scenarios.Options{Seed: j.seed, Profile: prof}
+	opt := scenarios.Options{Seed: j.seed, Profile: prof, MaxSteps: int64(s.f.maxSteps)}
 	opt.Strategy = scenarios.LocalLogStart
 	p.Local, _ = scenarios.Measure(sc, opt)
 	opt.Strategy = scenarios.LastTiered
@@ -739,7 +782,7 @@ func (s *compareSetup) timeline(in *reports.CompareInput, p *reports.ComparePair
 	if p.VaryValue != "" {
 		title += fmt.Sprintf(", %s=%s", in.VaryKey, p.VaryValue)
 	}
-	return drawTimeline(sc, p.Seed, s.profiles[0], scenarios.Strategies, title)
+	return drawTimeline(sc, scenarios.Options{Seed: p.Seed, Profile: s.profiles[0], MaxSteps: int64(s.f.maxSteps)}, scenarios.Strategies, title)
 }
 
 // timelineCommand is the command that draws the picked pair's timeline
@@ -765,11 +808,12 @@ func (s *compareSetup) timelineCommand(p *reports.ComparePair) string {
 
 // drawTimeline runs sc with each strategy, sampling a timeline, and draws
 // them on one page.
-func drawTimeline(sc *scenarios.Scenario, seed uint64, p model.Profile, strategies []scenarios.Strategy, title string) ([]byte, error) {
+func drawTimeline(sc *scenarios.Scenario, opt scenarios.Options, strategies []scenarios.Strategy, title string) ([]byte, error) {
 	var samplers []*reports.TimelineSampler
 	for _, st := range strategies {
 		smp := reports.NewTimelineSampler(string(st))
-		res := scenarios.Execute(sc, scenarios.Options{Seed: seed, Strategy: st, Profile: p, Observe: smp.Observe})
+		opt.Strategy, opt.Observe = st, smp.Observe
+		res := scenarios.Execute(sc, opt)
 		smp.Finish(res.Cluster.Now)
 		samplers = append(samplers, smp)
 	}

@@ -226,13 +226,13 @@ func mergeCompare(files []string, out string, stdout, stderr io.Writer) (int, er
 		return exitBadInput, badInput("merge: the shards' compare flags %s: %v", strings.Join(h.Args, " "), err)
 	}
 	if err := s.checkScenarios(); err != nil {
-		return exitBadInput, badInput("merge: %v", err)
+		return errorCode(err), fmt.Errorf("merge: %w", err)
 	}
 	jobs := s.jobs()
 	var sweepJobs []compareJob
 	if s.sweep != nil {
 		if err := s.sweep.checkScenarios(); err != nil {
-			return exitBadInput, badInput("merge: %v", err)
+			return errorCode(err), fmt.Errorf("merge: %w", err)
 		}
 		sweepJobs = s.sweep.jobs()
 	}

@@ -12,7 +12,8 @@ import (
 func cmdGen(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("simrun gen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	seed := fs.Uint64("seed", 1, "the seed to generate a scenario from")
+	seed := &seedFlag{n: 1}
+	fs.Var(seed, "seed", "the seed to generate a scenario from, 0..18446744073709551615")
 	out := fs.String("out", "", "write the scenario file here (default: standard output)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "Usage: simrun gen --seed N [--out FILE]\n\nWrites the random scenario a seed generates, as a scenario file that simrun run replays.\n\nFlags:\n")
@@ -21,7 +22,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) (int, error) {
 	if help, err := parseArgs(fs, args); help || err != nil {
 		return exitCodeOf(err), err
 	}
-	data, err := scenarios.Generate(*seed).Marshal()
+	data, err := scenarios.Generate(seed.n).Marshal()
 	if err != nil {
 		panic(err) // a generated scenario always marshals
 	}

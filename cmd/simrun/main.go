@@ -4,7 +4,8 @@
 //
 // It is the only place that touches flags, files, the terminal and the wall
 // clock. Exit codes: 0 every invariant held, 1 safety violation, 3 liveness
-// violation, 2 bad input.
+// violation, 4 work budget reached, 2 bad input or an output that could not
+// be written, 130 and 143 stopped by SIGINT or SIGTERM.
 package main
 
 import (
@@ -22,6 +23,13 @@ const (
 	exitSafety   = 1
 	exitBadInput = 2
 	exitLiveness = 3
+	// exitBudget: a run reached its work budget (--max-steps), or a
+	// scenario was predicted to, and no invariant broke.
+	exitBudget = 4
+	// exitSIGINT and exitSIGTERM: stopped by a signal (128 + its number),
+	// after saving what was done and printing how to resume.
+	exitSIGINT  = 130
+	exitSIGTERM = 143
 )
 
 // parseArgs parses a subcommand's flags, which take no positional
@@ -86,7 +94,9 @@ Commands:
   compare    both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs
 
 Run 'simrun COMMAND --help' for a command's flags.
-Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 2 bad input.
+Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 4 work budget
+reached (--max-steps), 2 bad input or an output that could not be written, 130/143 stopped
+by SIGINT/SIGTERM (sweep and compare save what was done and print how to resume).
 `
 
 func main() {
@@ -125,7 +135,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "simrun: %v\n", err)
-		return exitBadInput
+		if code == exitOK {
+			code = exitBadInput
+		}
 	}
 	return code
 }

@@ -91,6 +91,12 @@ Flags:
 		return exitBadInput, badInput("--out: %v", err)
 	}
 	f.mutant, f.determinism = h.Mutant, h.CheckDeterminism
+	f.maxSteps = scenarios.DefaultMaxSteps
+	if h.MaxSteps != 0 {
+		if err := f.maxSteps.Set(fmt.Sprint(h.MaxSteps)); err != nil {
+			return exitBadInput, badInput("merge: the shards' max_steps: %v", err)
+		}
+	}
 	s := &sweeper{f: f, from: h.From, to: h.To, shard: scenarios.WholeSweep, strategies: h.Strategies,
 		profile: profile, mutants: mutants, totals: scenarios.NewSweepTotals(h.Strategies), stderr: stderr, start: time.Now()}
 	if _, err := mergeFiles(files, func(r scenarios.SeedResult, mismatch string) {

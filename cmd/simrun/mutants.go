@@ -19,6 +19,8 @@ func cmdMutants(args []string, stdout, stderr io.Writer) (int, error) {
 	shrinkRuns := fs.Int("shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
 	out := fs.String("out", "mutants-out", "directory for each mutant's shrunk failing scenario")
 	profileName := fs.String("profile", "kip", "behaviour profile: "+profileNames())
+	var maxSteps stepsFlag
+	maxStepsVar(fs, &maxSteps)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun mutants [--seeds A..B] [--shrink N] [--out DIR] [--profile P]
 
@@ -51,6 +53,7 @@ Flags:
 		return exitBadInput, badInput("--out: %v", err)
 	}
 	base := scenarios.NewBaseline()
+	base.MaxSteps = int64(maxSteps)
 	code := exitOK
 	fmt.Fprintf(stdout, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")
 	for m := model.Mutant(0); m < model.NumMutants; m++ {

@@ -15,8 +15,8 @@ import (
 type runFlags struct {
 	scenario string
 	all      bool
-	seed     uint64
-	seedSet  bool
+	seed     seedFlag
+	maxSteps stepsFlag
 	strategy string
 	profile  string
 	trace    bool
@@ -31,14 +31,8 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.scenario, "scenario", "", "a named scenario (see 'simrun scenarios') or a scenario file")
 	fs.BoolVar(&f.all, "all", false, "run every named scenario")
-	fs.Func("seed", "the run's seed (default: the scenario's seed)", func(s string) error {
-		_, err := fmt.Sscan(s, &f.seed)
-		if err != nil || strings.TrimSpace(s) != s || strings.HasPrefix(s, "-") {
-			return fmt.Errorf("want a non-negative integer, got %q", s)
-		}
-		f.seedSet = true
-		return nil
-	})
+	fs.Var(&f.seed, "seed", "the run's seed, 0..18446744073709551615 (default: the scenario's seed)")
+	maxStepsVar(fs, &f.maxSteps)
 	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
 	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line")
@@ -56,7 +50,8 @@ scenario runs; a violation the checker names as a known finding (by kind) is
 reported but does not fail the exit code: clean means no unknown failures. Prints a summary per
 strategy (outcome, each follower's bootstrap path, start offset, catch-up time,
 bytes from the leader), or with --json the result object.
-Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 2 bad input.
+Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation,
+4 work budget reached (or predicted), 2 bad input or an unwritable output.
 
 Flags:
 `)
@@ -127,6 +122,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		list = []*scenarios.Scenario{sc}
 	}
+	for _, sc := range list {
+		if err := sc.CheckBudget(int64(f.maxSteps)); err != nil {
+			return exitBudget, err
+		}
+	}
 	rec, err := newRunRecorder(strategies, f.timeline, f.chrome)
 	if err != nil {
 		return exitBadInput, err
@@ -135,8 +135,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	var results []scenarios.Result
 	for _, sc := range list {
 		seed := sc.Seed
-		if f.seedSet {
-			seed = f.seed
+		if f.seed.set {
+			seed = f.seed.n
 		}
 		c, res := runOne(sc, f, seed, strategies, profile, mutants, rec, stdout)
 		results = append(results, res)
@@ -160,7 +160,7 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenar
 	if f.trace && !f.json {
 		sink = func(line string) { fmt.Fprintln(stdout, line) }
 	}
-	opt := scenarios.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants}
+	opt := scenarios.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
 	rec.hook(&opt)
 	res, runs := scenarios.RunAllWith(sc, opt, strategies)
 	rec.finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
@@ -177,21 +177,28 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenar
 			code = worse(code, exitSafety)
 		case r.Outcome == scenarios.OutcomeLiveness:
 			code = worse(code, exitLiveness)
+		case r.Outcome == scenarios.OutcomeBudget:
+			code = worse(code, exitBudget)
 		case r.Outcome == scenarios.OutcomeOK:
 			continue
 		}
 		if f.json {
 			continue
 		}
-		opt := scenarios.Options{Seed: seed, Strategy: r.Strategy, Profile: p, Mutants: mutants}
-		before, after := scenarios.StatesAround(sc, opt, r.Violation.Step)
 		scenarioArg := sc.Name
 		if f.scenario != "" {
 			scenarioArg = f.scenario
 		}
+		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s", scenarioArg, seed, r.Strategy, p.Name(), mutantFlag(f.mutants))
+		if r.Outcome == scenarios.OutcomeBudget {
+			fmt.Fprintf(stdout, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s --max-steps %d\n",
+				r.Strategy, r.Violation.Message, repro, min(2*int64(f.maxSteps), scenarios.MaxStepsLimit))
+			continue
+		}
+		opt := scenarios.Options{Seed: seed, Strategy: r.Strategy, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
+		before, after := scenarios.StatesAround(sc, opt, r.Violation.Step)
 		reports.Failure(stdout, reports.FailureInput{Seed: seed, Scenario: sc.Name, Strategy: string(r.Strategy), Profile: p.Name(),
-			Failure: r.Violation, Before: before, After: after,
-			Repro: fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s --trace", scenarioArg, seed, r.Strategy, p.Name(), mutantFlag(f.mutants))})
+			Failure: r.Violation, Before: before, After: after, Repro: repro + maxStepsFlag(f.maxSteps) + " --trace"})
 	}
 	return code, res
 }
@@ -203,9 +210,19 @@ func mutantFlag(m string) string {
 	return " --mutant " + m
 }
 
-// worse orders exit codes: a safety violation outranks a liveness one.
+// maxStepsFlag is " --max-steps N" when N is not the default, for the
+// commands that reproduce a run.
+func maxStepsFlag(n stepsFlag) string {
+	if n == scenarios.DefaultMaxSteps {
+		return ""
+	}
+	return fmt.Sprintf(" --max-steps %d", n)
+}
+
+// worse orders exit codes: a safety violation outranks a liveness one, which
+// outranks a run stopped by its work budget.
 func worse(a, b int) int {
-	rank := map[int]int{exitOK: 0, exitLiveness: 1, exitSafety: 2}
+	rank := map[int]int{exitOK: 0, exitBudget: 1, exitLiveness: 2, exitSafety: 3}
 	if rank[b] > rank[a] {
 		return b
 	}

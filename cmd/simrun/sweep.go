@@ -10,7 +10,6 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,6 +32,7 @@ type sweepFlags struct {
 	mutant      string
 	shard       string
 	jsonl       string
+	maxSteps    stepsFlag
 }
 
 func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
@@ -49,6 +49,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
 	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
 	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
+	maxStepsVar(fs, &f.maxSteps)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism]
                     [--shard K/N] [--jsonl FILE]
@@ -64,7 +65,9 @@ writes a header line and then one line per seed (in seed order) with its runs:
 'simrun merge' folds the files of every shard into the summary one sweep over
 A..B prints.
 Exit codes: 0 no unknown failure, 1 an unknown safety violation, 3 only unknown
-liveness violations, 2 bad input.
+liveness violations, 4 a run reached its work budget (and no unknown violation),
+2 bad input or an output that could not be written, 130/143 stopped by
+SIGINT/SIGTERM.
 
 Flags:
 `)
@@ -157,8 +160,10 @@ func (s *sweeper) exitCode() int {
 	switch {
 	case len(s.mismatches) > 0 || hasUnknown(s.totals, scenarios.OutcomeSafety):
 		return exitSafety
-	case s.totals.UnknownFailures() > 0:
+	case hasUnknown(s.totals, scenarios.OutcomeLiveness):
 		return exitLiveness
+	case s.totals.UnknownFailures() > 0:
+		return exitBudget
 	}
 	return exitOK
 }
@@ -186,6 +191,7 @@ func (s *sweeper) openJSONL() (func(), error) {
 	}
 	s.jsonl = bufio.NewWriterSize(file, 1<<16)
 	h := scenarios.NewSweepHeader(s.from, s.to, s.shard, s.strategies, s.profile.Name(), s.f.mutant, s.f.determinism)
+	h.MaxSteps = s.maxStepsHeader()
 	if err := scenarios.WriteSweepHeader(s.jsonl, h); err != nil {
 		file.Close()
 		return nil, err
@@ -209,14 +215,14 @@ func hasUnknown(t *scenarios.SweepTotals, outcome string) bool {
 	return false
 }
 
-// parseSeeds reads "A..B" or "N".
+// parseSeeds reads "A..B" or "N", strictly (parseSeed).
 func parseSeeds(s string) (uint64, uint64, error) {
 	a, b, isRange := strings.Cut(s, "..")
-	from, err1 := strconv.ParseUint(a, 10, 64)
+	from, err1 := parseSeed(a)
 	to := from
 	var err2 error
 	if isRange {
-		to, err2 = strconv.ParseUint(b, 10, 64)
+		to, err2 = parseSeed(b)
 	}
 	if err1 != nil || err2 != nil || to < from {
 		return 0, 0, badInput("--seeds: want A..B with A <= B (or one seed), got %q", s)
@@ -317,12 +323,13 @@ func (s *sweeper) write(d seedDone) {
 // one runs one seed (twice, comparing states, with --check-determinism).
 func (s *sweeper) one(seed uint64) seedDone {
 	if !s.f.determinism {
-		return seedDone{res: scenarios.SweepSeedWith(seed, s.strategies, scenarios.Options{Profile: s.profile, Mutants: s.mutants})}
+		return seedDone{res: scenarios.SweepSeedWith(seed, s.strategies, s.options())}
 	}
 	sc := scenarios.Generate(seed)
 	d := seedDone{res: scenarios.SeedResult{Seed: seed}}
 	for _, st := range s.strategies {
-		opt := scenarios.Options{Seed: seed, Strategy: st, Profile: s.profile, Mutants: s.mutants, StateDigests: true}
+		opt := s.options()
+		opt.Seed, opt.Strategy, opt.StateDigests = seed, st, true
 		a, b := scenarios.Execute(sc, opt), scenarios.Execute(sc, opt)
 		d.res.Runs = append(d.res.Runs, scenarios.Summarize(a))
 		if step, ok := firstDivergence(a.StateDigests, b.StateDigests); ok && d.mismatch == "" {
@@ -382,10 +389,11 @@ func (s *sweeper) save(f scenarios.Failed) {
 		fmt.Fprintf(s.stderr, "simrun: saving seed %d: %v\n", f.Seed, err)
 		return
 	}
-	if s.f.shrink == 0 || len(s.shrunk) >= maxShrinks {
-		return
+	if s.f.shrink == 0 || len(s.shrunk) >= maxShrinks || f.Run.Outcome == scenarios.OutcomeBudget {
+		return // a run that reached its budget would take the whole budget for every try
 	}
-	opt := scenarios.Options{Seed: f.Seed, Strategy: f.Run.Strategy, Profile: s.profile, Mutants: s.mutants}
+	opt := s.options()
+	opt.Seed, opt.Strategy = f.Seed, f.Run.Strategy
 	res := scenarios.Shrink(sc, scenarios.SameFailure(opt, scenarios.Execute(sc, opt)), s.f.shrink)
 	minFile := strings.TrimSuffix(file, ".json") + "-min.json"
 	if err := writeScenario(minFile, res.Scenario); err != nil {
@@ -442,10 +450,24 @@ func (s *sweeper) shardSeeds() uint64 {
 	return (s.to-first)/s.shard.N + 1
 }
 
+// options are the run options of every seed (the seed and strategy aside).
+func (s *sweeper) options() scenarios.Options {
+	return scenarios.Options{Profile: s.profile, Mutants: s.mutants, MaxSteps: int64(s.f.maxSteps)}
+}
+
+// maxStepsHeader is the budget the shard header records: 0 for the default.
+func (s *sweeper) maxStepsHeader() int64 {
+	if s.f.maxSteps == scenarios.DefaultMaxSteps {
+		return 0
+	}
+	return int64(s.f.maxSteps)
+}
+
 // replayFlags are the flags a saved failure's replay command needs beyond
-// the file and strategy: the profile (unless the default) and any mutant.
+// the file and strategy: the profile (unless the default), any mutant and
+// the work budget (unless the default).
 func (s *sweeper) replayFlags() string {
-	flags := mutantFlag(s.f.mutant)
+	flags := mutantFlag(s.f.mutant) + maxStepsFlag(s.f.maxSteps)
 	if s.profile.Name() != "kip" {
 		flags = " --profile " + s.profile.Name() + flags
 	}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+
+	"tierfetch/scenarios"
+)
+
+// parseSeed reads a seed strictly: decimal digits only, 0..2^64-1 (no sign,
+// space, exponent, fraction, base prefix or underscore).
+func parseSeed(s string) (uint64, error) {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return 0, fmt.Errorf("want a seed in 0..18446744073709551615 (decimal digits), got %q", s)
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want a seed in 0..18446744073709551615 (decimal digits), got %q", s)
+	}
+	return n, nil
+}
+
+// seedFlag is a strictly parsed seed flag; set reports whether it was given.
+type seedFlag struct {
+	n   uint64
+	set bool
+}
+
+func (f *seedFlag) String() string { return strconv.FormatUint(f.n, 10) }
+
+func (f *seedFlag) Set(s string) error {
+	n, err := parseSeed(s)
+	if err != nil {
+		return err
+	}
+	f.n, f.set = n, true
+	return nil
+}
+
+// stepsFlag is --max-steps: the work budget of every run, strictly decimal.
+type stepsFlag int64
+
+func (f *stepsFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
+
+func (f *stepsFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > scenarios.MaxStepsLimit || s[0] == '+' {
+		return fmt.Errorf("want a number of steps in 1..%d, got %q", int64(scenarios.MaxStepsLimit), s)
+	}
+	*f = stepsFlag(n)
+	return nil
+}
+
+// maxStepsVar adds --max-steps to fs.
+func maxStepsVar(fs *flag.FlagSet, f *stepsFlag) {
+	*f = scenarios.DefaultMaxSteps
+	fs.Var(f, "max-steps", "the work budget of each run, in steps (simulation events): a run that reaches it stops\n(outcome budget-exceeded, exit 4), a scenario predicted to exceed it is refused (exit 4)")
+}
