@@ -72,12 +72,12 @@ func (s *Scenario) ModelInitial() model.Initial {
 	}
 	init := model.Initial{Log: lg, LeaderEpoch: in.LeaderEpoch, HighestRemote: in.HighestRemoteOffset}
 	for _, spec := range in.RemoteSegments {
-		var segEpochs, checkpt []model.EpochEntry
-		for _, e := range epochs {
-			if e.StartOffset <= spec.EndOffset {
-				checkpt = append(checkpt, e)
-			}
-		}
+		var segEpochs []model.EpochEntry
+		// The epochs up to the segment's end: a prefix of epochs (sorted by
+		// start offset), shared, not copied, so that a fixture of n remote
+		// segments with n epochs takes O(n) memory, not O(n^2).
+		k := sort.Search(len(epochs), func(i int) bool { return epochs[i].StartOffset > spec.EndOffset })
+		checkpt := epochs[:k:k]
 		segEpochs = append(segEpochs, model.EpochEntry{Epoch: spec.Epoch, StartOffset: spec.BaseOffset})
 		init.RemoteSegments = append(init.RemoteSegments, model.RemoteSegment{
 			Base: spec.BaseOffset, End: spec.EndOffset, Bytes: (spec.EndOffset - spec.BaseOffset + 1) * recordBytes,

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -257,11 +256,16 @@ func DefaultConfig() Config {
 }
 
 // Load reads and parses the scenario file at path. Errors are prefixed with the path.
-// An empty name becomes the file's base name without ".json".
-func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+// An empty name becomes the file's base name without ".json". A file larger than
+// DefaultMaxInputBytes is an error (LoadMax).
+func Load(path string) (*Scenario, error) { return LoadMax(path, DefaultMaxInputBytes) }
+
+// LoadMax is Load with the input limit maxBytes: a longer file, or an endless one
+// (/dev/zero), is an error once maxBytes+1 bytes are read.
+func LoadMax(path string, maxBytes int64) (*Scenario, error) {
+	data, err := readLimited(path, maxBytes)
 	if err != nil {
-		return nil, err // names the path already
+		return nil, err
 	}
 	s, err := Parse(data)
 	if err != nil {
@@ -857,30 +861,35 @@ func shorten(v []byte) string {
 
 // rawScenario is the top level as decoded, before config, initial and events are.
 type rawScenario struct {
-	Name        string            `json:"name"`
-	Description string            `json:"description"`
-	Seed        uint64            `json:"seed"`
-	Brokers     int               `json:"brokers"`
-	Replicas    []int             `json:"replicas"`
-	Config      json.RawMessage   `json:"config"`
-	Initial     json.RawMessage   `json:"initial"`
-	Events      []json.RawMessage `json:"events"`
-	DurationMs  int64             `json:"duration_ms"`
-	HealMs      int64             `json:"heal_ms"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Seed        uint64          `json:"seed"`
+	Brokers     int             `json:"brokers"`
+	Replicas    []int           `json:"replicas"`
+	Config      json.RawMessage `json:"config"`
+	Initial     json.RawMessage `json:"initial"`
+	Events      json.RawMessage `json:"events"` // split by arrayElements, without copies
+	DurationMs  int64           `json:"duration_ms"`
+	HealMs      int64           `json:"heal_ms"`
 }
 
 // rawInitial is initial as decoded, before its segments are.
 type rawInitial struct {
-	LeaderEpoch         int32             `json:"leader_epoch"`
-	LogStartOffset      int64             `json:"log_start_offset"`
-	HighWatermark       int64             `json:"high_watermark"`
-	HighestRemoteOffset int64             `json:"highest_remote_offset"`
-	RemoteSegments      []json.RawMessage `json:"remote_segments"`
-	LocalSegments       []json.RawMessage `json:"local_segments"`
+	LeaderEpoch         int32           `json:"leader_epoch"`
+	LogStartOffset      int64           `json:"log_start_offset"`
+	HighWatermark       int64           `json:"high_watermark"`
+	HighestRemoteOffset int64           `json:"highest_remote_offset"`
+	RemoteSegments      json.RawMessage `json:"remote_segments"`
+	LocalSegments       json.RawMessage `json:"local_segments"`
 }
 
 // topValue returns the single JSON value in data, rejecting syntax errors and trailing data.
+// Valid data is returned as it is, trimmed, without a copy; the errors come from a
+// slower second pass that names the position.
 func topValue(data []byte) (json.RawMessage, error) {
+	if json.Valid(data) {
+		return trimSpace(data), nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var root json.RawMessage
 	if err := dec.Decode(&root); err != nil {
@@ -937,8 +946,12 @@ func decodeScenario(root json.RawMessage) (*Scenario, error) {
 	if s.Initial, err = decodeInitial(raw.Initial); err != nil {
 		return nil, err
 	}
-	s.Events = make([]Event, len(raw.Events))
-	for i, data := range raw.Events {
+	events, err := arrayElements("events", raw.Events)
+	if err != nil {
+		return nil, err
+	}
+	s.Events = make([]Event, len(events))
+	for i, data := range events {
 		if s.Events[i], err = decodeEvent(fmt.Sprintf("events[%d]", i), data); err != nil {
 			return nil, err
 		}
@@ -979,7 +992,11 @@ func decodeInitial(data json.RawMessage) (*Initial, error) {
 	return in, nil
 }
 
-func decodeSegments(path string, raws []json.RawMessage) ([]SegmentSpec, error) {
+func decodeSegments(path string, data json.RawMessage) ([]SegmentSpec, error) {
+	raws, err := arrayElements(path, data)
+	if err != nil {
+		return nil, err
+	}
 	segs := make([]SegmentSpec, len(raws))
 	for i, data := range raws {
 		p := fmt.Sprintf("%s[%d]", path, i)
@@ -1026,7 +1043,12 @@ type member struct {
 }
 
 // objectMembers splits the JSON value data, which must be an object, into its members.
+// data is valid JSON (a part of what topValue returned, or an encoder's output): the
+// members are split without copies or a decoder.
 func objectMembers(path string, data []byte) ([]member, error) {
+	if len(data) > 0 && data[0] == '{' {
+		return splitObject(data)
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
@@ -1079,32 +1101,60 @@ func decodeObject(path string, data json.RawMessage, dst any) ([]string, error) 
 		return nil, err
 	}
 	v := reflect.ValueOf(dst).Elem()
-	fields := jsonFields(v.Type())
+	fields := cachedJSONFields(v.Type())
 	var seen, present []string
 	for _, m := range ms {
-		p := joinPath(path, m.key)
 		idx, ok := fields[m.key]
 		if !ok {
-			return nil, fieldErr(p, "unknown field")
+			return nil, fieldErr(joinPath(path, m.key), "unknown field")
 		}
 		if slices.Contains(seen, m.key) {
-			return nil, fieldErr(p, "duplicate field")
+			return nil, fieldErr(joinPath(path, m.key), "duplicate field")
 		}
 		seen = append(seen, m.key)
 		if isAbsent(m.value) {
 			continue
 		}
 		present = append(present, m.key)
-		if err := decodeField(p, m.value, v.Field(idx)); err != nil {
+		if decodeFast(m.value, v.Field(idx)) {
+			continue
+		}
+		if err := decodeField(joinPath(path, m.key), m.value, v.Field(idx)); err != nil {
 			return nil, err
 		}
 	}
 	return present, nil
 }
 
+// decodeFast decodes the commonest values without encoding/json: a plain decimal
+// integer into an int field, a string without escapes into a string field. It
+// reports whether it did; decodeField handles everything else, and every error.
+func decodeFast(value json.RawMessage, fv reflect.Value) bool {
+	switch fv.Kind() {
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		n, err := strconv.ParseInt(string(value), 10, fv.Type().Bits())
+		if err != nil || value[0] == '+' {
+			return false
+		}
+		fv.SetInt(n)
+		return true
+	case reflect.String:
+		if len(value) < 2 || value[0] != '"' || bytes.IndexByte(value, '\\') >= 0 {
+			return false
+		}
+		fv.SetString(string(value[1 : len(value)-1]))
+		return true
+	}
+	return false
+}
+
 // decodeField decodes value into the field fv. A fixed-size array must have exactly its
 // length of elements.
 func decodeField(path string, value json.RawMessage, fv reflect.Value) error {
+	if fv.Type() == rawMessageType {
+		fv.SetBytes(value) // split further by the caller, without a copy
+		return nil
+	}
 	if fv.Kind() != reflect.Array {
 		if err := json.Unmarshal(value, fv.Addr().Interface()); err != nil {
 			return fieldErr(path, "expected %s, got %s", describeType(fv.Type()), gotValue(err, value))
@@ -1154,6 +1204,8 @@ func describeType(t reflect.Type) string {
 	}
 	return "a " + t.Kind().String()
 }
+
+var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 
 // jsonFields maps the JSON names of t's fields to their indexes.
 func jsonFields(t reflect.Type) map[string]int {

@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -190,4 +193,49 @@ func TestStringsMustBeText(t *testing.T) {
 	}
 	var s struct{ A string }
 	_ = json.Unmarshal(nil, &s)
+}
+
+// TestFixtureMemoryIsLinear: a fixture of n remote segments, each in a new
+// leader epoch, builds in memory linear in n (each segment's epoch
+// checkpoint shares one list; copying it was O(n^2): 5 GB at n = 20000).
+func TestFixtureMemoryIsLinear(t *testing.T) {
+	build := func(n int) uint64 {
+		var segs []string
+		for i := range n {
+			segs = append(segs, fmt.Sprintf(`{"base_offset": %d, "end_offset": %d, "epoch": %d}`, i*10, i*10+9, i))
+		}
+		sc, err := Parse([]byte(fmt.Sprintf(`{"brokers": 2, "duration_ms": 1, "config": {"remote_storage_enable": true},
+		  "initial": {"leader_epoch": %d, "high_watermark": %d, "remote_segments": [%s], "local_segments": [%s]}}`,
+			n, n*10, strings.Join(segs[:n-1], ","), segs[n-1])))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		sc.ModelInitial()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	small, large := build(2000), build(8000)
+	if large > 8*small {
+		t.Errorf("ModelInitial allocates %d bytes for 2000 segments and %d for 8000: more than linear", small, large)
+	}
+}
+
+// TestLoadLimitsInput: a file over the input limit, or an endless one, is
+// refused after reading at most the limit, naming the flag that raises it.
+func TestLoadLimitsInput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(path, []byte(`{"brokers": 2, "duration_ms": 1, "description": "`+strings.Repeat("x", 5000)+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadMax(path, 4096); err == nil || !strings.Contains(err.Error(), "--max-input-bytes") {
+		t.Errorf("a 5 KB file under a 4 KB limit: %v", err)
+	}
+	if _, err := LoadMax(path, 8192); err != nil {
+		t.Errorf("a 5 KB file under an 8 KB limit: %v", err)
+	}
+	if _, err := LoadMax("/dev/zero", 1<<20); err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
+		t.Errorf("/dev/zero: %v", err)
+	}
 }

@@ -51,8 +51,11 @@ func Lookup(name string) (*Scenario, bool) {
 }
 
 // Resolve returns the scenario a --scenario flag names: a named scenario,
-// or else a scenario file.
-func Resolve(arg string) (*Scenario, error) {
+// or else a scenario file of at most DefaultMaxInputBytes.
+func Resolve(arg string) (*Scenario, error) { return ResolveMax(arg, DefaultMaxInputBytes) }
+
+// ResolveMax is Resolve with the input limit maxBytes for a file.
+func ResolveMax(arg string, maxBytes int64) (*Scenario, error) {
 	if sc, ok := Lookup(arg); ok {
 		return sc, nil
 	}
@@ -63,7 +66,7 @@ func Resolve(arg string) (*Scenario, error) {
 		}
 		return nil, fmt.Errorf("scenario %q: not a named scenario (%s) nor a readable file", arg, strings.Join(names, ", "))
 	}
-	return Load(arg)
+	return LoadMax(arg, maxBytes)
 }
 
 // RunAll runs sc with every strategy in strategies and gathers the result

@@ -33,6 +33,7 @@ type compareFlags struct {
 	shard     string // "" runs every pair
 	jsonl     string // with --shard: the shard file to write
 	maxSteps  stepsFlag
+	maxInput  inputFlag
 }
 
 // produceScaleKey is the --vary key that scales every produce event's record
@@ -67,6 +68,7 @@ func newCompareFlagSet(f *compareFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
 	fs.StringVar(&f.jsonl, "jsonl", "", "with --shard: write the shard's pairs to this file as JSON Lines, for 'simrun merge'")
 	maxStepsVar(fs, &f.maxSteps)
+	maxInputVar(fs, &f.maxInput)
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
                       [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N]
@@ -308,7 +310,7 @@ func parseCompare(args []string, stderr io.Writer) (*compareSetup, error) {
 		return nil, badInput("compare: give --scenario or --generated, not both")
 	case s.f.generated:
 	case s.f.scenario != "":
-		sc, err := scenarios.Resolve(s.f.scenario)
+		sc, err := scenarios.ResolveMax(s.f.scenario, int64(s.f.maxInput))
 		if err != nil {
 			return nil, badInput("--scenario: %v", err)
 		}

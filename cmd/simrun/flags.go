@@ -57,3 +57,23 @@ func maxStepsVar(fs *flag.FlagSet, f *stepsFlag) {
 	*f = scenarios.DefaultMaxSteps
 	fs.Var(f, "max-steps", "the work budget of each run, in steps (simulation events): a run that reaches it stops\n(outcome budget-exceeded, exit 4), a scenario predicted to exceed it is refused (exit 4)")
 }
+
+// inputFlag is --max-input-bytes: the size limit of a scenario file.
+type inputFlag int64
+
+func (f *inputFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
+
+func (f *inputFlag) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > scenarios.MaxInputBytesLimit || s[0] == '+' {
+		return fmt.Errorf("want a size in bytes in 1..%d, got %q", int64(scenarios.MaxInputBytesLimit), s)
+	}
+	*f = inputFlag(n)
+	return nil
+}
+
+// maxInputVar adds --max-input-bytes to fs.
+func maxInputVar(fs *flag.FlagSet, f *inputFlag) {
+	*f = scenarios.DefaultMaxInputBytes
+	fs.Var(f, "max-input-bytes", "the size limit of a scenario file: a longer (or endless) file is refused")
+}

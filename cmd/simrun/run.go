@@ -17,6 +17,7 @@ type runFlags struct {
 	all      bool
 	seed     seedFlag
 	maxSteps stepsFlag
+	maxInput inputFlag
 	strategy string
 	profile  string
 	trace    bool
@@ -33,6 +34,7 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.all, "all", false, "run every named scenario")
 	fs.Var(&f.seed, "seed", "the run's seed, 0..18446744073709551615 (default: the scenario's seed)")
 	maxStepsVar(fs, &f.maxSteps)
+	maxInputVar(fs, &f.maxInput)
 	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
 	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line")
@@ -116,7 +118,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	case f.scenario == "":
 		return exitBadInput, badInput("run: --scenario is required (or --all); see 'simrun scenarios'")
 	default:
-		sc, err := scenarios.Resolve(f.scenario)
+		sc, err := scenarios.ResolveMax(f.scenario, int64(f.maxInput))
 		if err != nil {
 			return exitBadInput, badInput("%v", err)
 		}
