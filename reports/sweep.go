@@ -78,6 +78,9 @@ func FailureFile(outDir string, f scenarios.Failed) string {
 	if f.Run.Kind != "" {
 		name = f.Run.Kind
 	}
+	if !scenarios.SafeName(name) || !scenarios.SafeName(string(f.Run.Strategy)) {
+		name = "unnamed" // a name from a file never becomes a path (merge refuses them first)
+	}
 	return fmt.Sprintf("%s/seed-%d-%s-%s.json", outDir, f.Seed, f.Run.Strategy, name)
 }
 

@@ -2,12 +2,12 @@ package scenarios
 
 import (
 	"bufio"
-	"bytes"
 	"container/heap"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -187,11 +187,17 @@ func MergeShards(srcs []ShardSource, fold func(r SeedResult, mismatch string)) (
 	}
 	heap.Init(&live)
 	m := missing{from: whole.From, cursors: cur}
+	// Walk the seeds the files hold, counting the gaps between them at
+	// once: the cost grows with the lines, not with the header's range.
 	seed, more := whole.From, true
 	for ; more; seed, more = WholeSweep.Next(seed, whole.To) {
-		if len(live) == 0 || live[0].line.Seed > seed {
-			m.add(seed)
-			continue
+		if len(live) == 0 {
+			m.addRange(seed, whole.To)
+			break
+		}
+		if next := live[0].line.Seed; next > seed {
+			m.addRange(seed, next-1)
+			seed = next
 		}
 		c := live[0]
 		if err := c.checkOnly(live, seed); err != nil {
@@ -243,8 +249,11 @@ func openCursor(idx int, src ShardSource) (*cursor, error) {
 		return nil, fmt.Errorf("%s: empty: not a shard file (want a sweep header line first)", c.name)
 	}
 	c.lineNo = 1
-	if err := DecodeStrict(c.sc.Bytes(), &c.header); err != nil || c.header.Format == 0 {
+	if err := DecodeStrict(c.sc.Bytes(), &c.header); err != nil {
 		return nil, fmt.Errorf("%s:1: not a shard file header (want {\"tierfetch_sweep\": %d, ...}): %v", c.name, ShardFormat, err)
+	}
+	if c.header.Format == 0 {
+		return nil, fmt.Errorf("%s:1: not a shard file header: tierfetch_sweep: want %d, got none", c.name, ShardFormat)
 	}
 	h := &c.header
 	if h.Format != ShardFormat {
@@ -252,6 +261,12 @@ func openCursor(idx int, src ShardSource) (*cursor, error) {
 	}
 	if h.To < h.From {
 		return nil, fmt.Errorf("%s:1: seeds %d..%d: from > to", c.name, h.From, h.To)
+	}
+	if h.MaxSteps < 0 || h.MaxSteps > MaxStepsLimit {
+		return nil, fmt.Errorf("%s:1: max_steps: want 0 (the default) or 1..%d, got %d", c.name, int64(MaxStepsLimit), h.MaxSteps)
+	}
+	if h.Mutant != "" && !validMutants(h.Mutant) {
+		return nil, fmt.Errorf("%s:1: mutant: unknown mutant %q", c.name, shortText(h.Mutant))
 	}
 	sh, err := ParseShard(h.Shard)
 	if err != nil {
@@ -347,7 +362,17 @@ func checkRunLine(r runLine, st Strategy) error {
 	case r.Steps < 0:
 		return fmt.Errorf("steps %d < 0", r.Steps)
 	}
-	return nil
+	return checkRunNames(r)
+}
+
+// validMutants reports whether s is a comma-separated list of known mutants.
+func validMutants(s string) bool {
+	for _, name := range strings.Split(s, ",") {
+		if _, ok := model.MutantByName(strings.TrimSpace(name)); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // checkOnly checks that no other file also holds seed (the heap's top is c).
@@ -372,18 +397,11 @@ func (c *cursor) result() SeedResult {
 	return r
 }
 
-// DecodeStrict decodes one JSON object into v, refusing unknown fields and
-// trailing data (a line of a shard file).
+// DecodeStrict decodes one JSON object into v (a line of a shard file) as
+// strictly as a scenario file: unknown, duplicate or miscased keys, null for
+// the object, wrong types and trailing data are errors naming the field.
 func DecodeStrict(data []byte, v any) error {
-	d := json.NewDecoder(bytes.NewReader(data))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return err
-	}
-	if d.More() {
-		return errors.New("trailing data after the JSON object")
-	}
-	return nil
+	return decodeStrictValue(data, v)
 }
 
 // cursorHeap orders the files by their current seed (then by position on
@@ -414,10 +432,18 @@ type missing struct {
 	first   []uint64
 }
 
-func (m *missing) add(seed uint64) {
-	m.n++
-	if len(m.first) < 5 {
-		m.first = append(m.first, seed)
+// addRange adds the seeds a..b (a <= b); the count saturates at 2^64-1.
+func (m *missing) addRange(a, b uint64) {
+	if n := b - a + 1; n == 0 || m.n+n < m.n {
+		m.n = math.MaxUint64
+	} else {
+		m.n += n
+	}
+	for s := a; len(m.first) < 5; s++ {
+		m.first = append(m.first, s)
+		if s == b {
+			break
+		}
 	}
 }
 

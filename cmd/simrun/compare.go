@@ -142,8 +142,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) (int, error) {
 		return s.writeShard(stdout, stderr)
 	}
 	// A bad --out fails before the pairs run (report makes it too).
-	if err := os.MkdirAll(s.f.out, 0o755); err != nil {
-		return exitBadInput, badInput("--out: %v", err)
+	if err := ensureOutDir("--out", s.f.out); err != nil {
+		return exitBadInput, err
 	}
 	pairs := s.runAll(stderr, allJobs)
 	var sweepPairs []reports.ComparePair
@@ -175,7 +175,10 @@ func (s *compareSetup) report(pairs, sweepPairs []reports.ComparePair, stdout io
 		}
 	}
 	if _, ok := files[reports.ChartSweep]; !ok {
-		os.Remove(filepath.Join(s.f.out, reports.ChartSweep)) // a stale sweep of an earlier report
+		stale := filepath.Join(s.f.out, reports.ChartSweep) // a sweep chart of an earlier report
+		if fi, err := os.Lstat(stale); err == nil && fi.Mode().IsRegular() {
+			os.Remove(stale)
+		}
 	}
 	fmt.Fprintf(stdout, "compare: %d pairs, %d in the statistics, %d excluded", a.All.Pairs, a.All.Included, a.All.Pairs-a.All.Included)
 	if a.All.RatioN > 0 {

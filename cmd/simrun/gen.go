@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"tierfetch/scenarios"
 )
@@ -34,18 +33,4 @@ func cmdGen(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, badInput("gen: --out: %v", err)
 	}
 	return exitOK, nil
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames it
-// into place, so a reader never sees a half-written file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

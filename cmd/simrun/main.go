@@ -104,6 +104,18 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	out := &errWriter{w: stdout}
+	code := runCommand(args, out, stderr)
+	if out.err != nil {
+		fmt.Fprintf(stderr, "simrun: writing standard output: %v\n", out.err)
+		if code == exitOK {
+			code = exitBadInput
+		}
+	}
+	return code
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, topUsage)
 		return exitBadInput

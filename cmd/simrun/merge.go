@@ -87,8 +87,8 @@ Flags:
 	if err != nil {
 		return exitBadInput, badInput("merge: the shards' mutants: %v", err)
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return exitBadInput, badInput("--out: %v", err)
+	if err := ensureOutDir("--out", f.out); err != nil {
+		return exitBadInput, err
 	}
 	f.mutant, f.determinism = h.Mutant, h.CheckDeterminism
 	f.maxSteps = scenarios.DefaultMaxSteps
@@ -105,6 +105,9 @@ Flags:
 		return exitBadInput, badInput("merge: %v", err) // a file changed between the passes
 	}
 	s.report(stdout, fmt.Sprintf("%d..%d", h.From, h.To))
+	if err := s.saveError(); err != nil {
+		return exitBadInput, err
+	}
 	return s.exitCode(), nil
 }
 

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -49,9 +48,10 @@ Flags:
 	if *shrinkRuns < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", *shrinkRuns)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
-		return exitBadInput, badInput("--out: %v", err)
+	if err := ensureOutDir("--out", *out); err != nil {
+		return exitBadInput, err
 	}
+	var saveErr error
 	base := scenarios.NewBaseline()
 	base.MaxSteps = int64(maxSteps)
 	code := exitOK
@@ -63,7 +63,8 @@ Flags:
 			file := filepath.Join(*out, m.String()+".json")
 			if data, err := h.Shrunk.Marshal(); err == nil {
 				if err := writeFileAtomic(file, data); err != nil {
-					fmt.Fprintf(stderr, "simrun: %v\n", err)
+					fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
+					saveErr = err
 				}
 			}
 			fmt.Fprintf(stdout, "%-24s %-8s %-6d %-16s %-20s %s -> %s\n", m, "yes", h.Seed, h.Strategy, h.Run.Invariant, h.Before, h.After)
@@ -74,6 +75,9 @@ Flags:
 			fmt.Fprintf(stdout, "%-24s %-8s not caught in seeds %d..%d\n", m, "NO", from, to)
 			code = exitSafety
 		}
+	}
+	if saveErr != nil {
+		return exitBadInput, badInput("--out: the shrunk cases could not all be saved (the replay commands above name missing files): %v", saveErr)
 	}
 	return code, nil
 }

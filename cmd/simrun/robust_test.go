@@ -1,7 +1,13 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -74,4 +80,152 @@ func TestSeedsAreStrict(t *testing.T) {
 	if code != exitOK || !strings.Contains(stdout, ": 2 seeds, 4 runs") {
 		t.Errorf("sweep up to the largest seed: exit %d\n%s", code, stdout)
 	}
+}
+
+// TestOutputFilesAreNeverReplaced: an output path that is a symbolic link is
+// written through (the link stays), a device or a fifo is written into, never
+// replaced by a regular file, and a directory is refused.
+func TestOutputFilesAreNeverReplaced(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.json")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink("target.json", link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := simrun(t, "gen", "--seed", "3", "--out", link); code != exitOK {
+		t.Fatalf("gen --out symlink: exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link was replaced: %v %v", fi.Mode(), err)
+	}
+	if data, _ := os.ReadFile(target); !strings.Contains(string(data), `"seed": 3`) {
+		t.Errorf("the link's target was not written: %q", data)
+	}
+	if code, _, stderr := simrun(t, "gen", "--seed", "3", "--out", os.DevNull); code != exitOK {
+		t.Errorf("gen --out %s: exit %d: %s", os.DevNull, code, stderr)
+	}
+	if fi, err := os.Stat(os.DevNull); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Fatalf("%s is no longer a character device: %v %v", os.DevNull, fi.Mode(), err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte)
+	go func() {
+		data, _ := os.ReadFile(fifo)
+		got <- data
+	}()
+	if code, _, stderr := simrun(t, "gen", "--seed", "3", "--out", fifo); code != exitOK {
+		t.Errorf("gen --out fifo: exit %d: %s", code, stderr)
+	}
+	if data := <-got; !strings.Contains(string(data), `"seed": 3`) {
+		t.Errorf("the fifo's reader got %q", data)
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the fifo was replaced: %v %v", fi.Mode(), err)
+	}
+	if code, _, stderr := simrun(t, "gen", "--seed", "3", "--out", dir); code != exitBadInput || !strings.Contains(stderr, "is a directory") {
+		t.Errorf("gen --out DIR: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat("/dev/full"); err == nil {
+		if code, _, stderr := simrun(t, "gen", "--seed", "3", "--out", "/dev/full"); code != exitBadInput || !strings.Contains(stderr, "no space") {
+			t.Errorf("gen --out /dev/full: exit %d, stderr %q", code, stderr)
+		}
+		if fi, err := os.Stat("/dev/full"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+			t.Fatalf("/dev/full is no longer a character device")
+		}
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestLostOutputFails: a command whose standard output cannot be written, or
+// whose failure files cannot be saved, says so and exits non-zero.
+func TestLostOutputFails(t *testing.T) {
+	for _, args := range [][]string{{"scenarios"}, {"gen", "--seed", "1"}, {"run", "--scenario", "tiering-off"},
+		{"run", "--scenario", "tiering-off", "--json"}, {"sweep", "--seeds", "1", "--out", t.TempDir()}} {
+		var errb bytes.Buffer
+		if code := run(args, failingWriter{}, &errb); code == exitOK || !strings.Contains(errb.String(), "writing standard output") {
+			t.Errorf("simrun %v > a full disk: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+	out := t.TempDir()
+	args := []string{"sweep", "--seeds", "1..40", "--mutant", "retention-before-upload", "--shrink", "0", "--workers", "1", "--out", out}
+	if code, _, stderr := simrun(t, args...); code != exitSafety {
+		t.Fatalf("the mutant sweep: exit %d: %s", code, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*.json"))
+	if len(files) == 0 {
+		t.Fatal("the mutant sweep saved no failure")
+	}
+	for _, f := range files { // a directory where each file goes: it cannot be written
+		os.Remove(f)
+		os.Mkdir(f, 0o755)
+	}
+	code, stdout, stderr := simrun(t, args...)
+	if code != exitBadInput || !strings.Contains(stderr, "could not be saved") || !strings.Contains(stdout, "unknown failures") {
+		t.Errorf("unsaveable failure files: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestMergeIsStrict: shard files are decoded as strictly as scenario files,
+// every error names the file, the line and the field, and names taken from a
+// file never become paths outside --out.
+func TestMergeIsStrict(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.jsonl")
+	if code, _, stderr := simrun(t, "sweep", "--seeds", "1..2", "--jsonl", good, "--out", filepath.Join(dir, "o"), "--workers", "1"); code != exitOK {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	header, seed1 := lines[0], lines[1]
+	cases := []struct {
+		name, file, want string
+	}{
+		{"null header", "null\n", ":1: "},
+		{"empty object header", "{}\n", "tierfetch_sweep"},
+		{"duplicate header key", strings.Replace(header, `"profile":"kip"`, `"profile":"kip","profile":"kafka-4.3"`, 1), "profile: duplicate field"},
+		{"miscased key", strings.Replace(header, `"profile"`, `"Profile"`, 1), "Profile: unknown field"},
+		{"unknown mutant", strings.Replace(header, `"mutant":""`, `"mutant":"../x"`, 1), "mutant"},
+		{"duplicate seed-line key", header + strings.Replace(seed1, `"seed":1`, `"seed":1,"seed":1`, 1), ":2: seed: duplicate field"},
+		{"negative coverage", header + regexpReplace(seed1, `"coverage":\[\d+`, `"coverage":[-1`), ":2: seed 1 runs[0]: coverage[0]: negative"},
+		{"empty digest", header + regexpReplace(seed1, `"digest":"[0-9a-f]+"`, `"digest":""`), ":2: seed 1 runs[0]: digest"},
+		{"unknown kind", header + strings.Replace(seed1, `"outcome":"ok"`, `"outcome":"safety-violation","invariant":"no-hole","kind":"../../escaped","message":"x","step":3`, 1), "kind: unknown kind"},
+		{"escaping invariant", header + strings.Replace(seed1, `"outcome":"ok"`, `"outcome":"safety-violation","invariant":"../../escaped","message":"x","step":3`, 1), "invariant: unknown invariant"},
+		{"ok with an invariant", header + strings.Replace(seed1, `"outcome":"ok"`, `"outcome":"ok","invariant":"no-hole"`, 1), "outcome ok with a violation"},
+		{"null seed line", header + "null\n", ":2: "},
+		{"trailing data", header + strings.TrimSuffix(seed1, "\n") + " {}\n", ":2: "},
+		{"huge range", strings.Replace(header, `"to":2`, `"to":1000000000000000000`, 1) + seed1, "999999999999999999 of the sweep's seeds"},
+	}
+	for _, c := range cases {
+		path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".jsonl")
+		if err := os.WriteFile(path, []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "out", "a", "b")
+		code, stdout, stderr := simrun(t, "merge", "--shrink", "0", "--out", out, path)
+		if code != exitBadInput || (!strings.Contains(stderr, path) && c.name != "huge range") || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 naming %s and %q", c.name, code, stdout, stderr, path, c.want)
+		}
+		if strings.Contains(stderr, "<nil>") {
+			t.Errorf("%s: the message says <nil>: %s", c.name, stderr)
+		}
+	}
+	if matches, _ := filepath.Glob(filepath.Join(dir, "*escaped*")); len(matches) > 0 {
+		t.Errorf("a name from a shard file escaped --out: %v", matches)
+	}
+}
+
+func regexpReplace(s, pattern, repl string) string {
+	return regexp.MustCompile(pattern).ReplaceAllString(s, repl)
 }

@@ -102,8 +102,8 @@ Flags:
 	if err != nil {
 		return exitBadInput, badInput("--shard: %v", err)
 	}
-	if err := os.MkdirAll(f.out, 0o755); err != nil {
-		return exitBadInput, badInput("--out: %v", err)
+	if err := ensureOutDir("--out", f.out); err != nil {
+		return exitBadInput, err
 	}
 	tuneGC()
 	s := &sweeper{f: f, from: from, to: to, shard: shard, strategies: strategies, profile: profile, mutants: mutants,
@@ -136,7 +136,20 @@ Flags:
 	if s.jsonlErr != nil {
 		return exitBadInput, fmt.Errorf("--jsonl: %v", s.jsonlErr)
 	}
+	if err := s.saveError(); err != nil {
+		return exitBadInput, err
+	}
 	return s.exitCode(), nil
+}
+
+// saveError is the error of the failure files that could not be saved, nil
+// when every one was.
+func (s *sweeper) saveError() error {
+	if s.saveFailed == 0 {
+		return nil
+	}
+	return fmt.Errorf("--out: %d scenario files of failing seeds could not be saved (first: %v): the commands above that replay them name files that do not exist",
+		s.saveFailed, s.firstSaveErr)
 }
 
 // report prints the summary of the folded seeds, the shrunk cases and any
@@ -245,6 +258,9 @@ type sweeper struct {
 	stderr     io.Writer
 	start      time.Time
 	mismatches []string
+	// saveFailed counts the failure files that could not be written.
+	saveFailed   int
+	firstSaveErr error
 }
 
 type seedDone struct {
@@ -386,7 +402,7 @@ func (s *sweeper) save(f scenarios.Failed) {
 	sc := scenarios.Generate(f.Seed)
 	file := reports.FailureFile(s.f.out, f)
 	if err := writeScenario(file, sc); err != nil {
-		fmt.Fprintf(s.stderr, "simrun: saving seed %d: %v\n", f.Seed, err)
+		s.noteSaveError(f.Seed, err)
 		return
 	}
 	if s.f.shrink == 0 || len(s.shrunk) >= maxShrinks || f.Run.Outcome == scenarios.OutcomeBudget {
@@ -397,7 +413,7 @@ func (s *sweeper) save(f scenarios.Failed) {
 	res := scenarios.Shrink(sc, scenarios.SameFailure(opt, scenarios.Execute(sc, opt)), s.f.shrink)
 	minFile := strings.TrimSuffix(file, ".json") + "-min.json"
 	if err := writeScenario(minFile, res.Scenario); err != nil {
-		fmt.Fprintf(s.stderr, "simrun: saving seed %d: %v\n", f.Seed, err)
+		s.noteSaveError(f.Seed, err)
 		return
 	}
 	s.shrunk = append(s.shrunk, fmt.Sprintf("  seed %d %s %s: %s -> %s (%d runs)\n    replay: simrun run --scenario %s --strategy %s%s --trace",
@@ -472,4 +488,14 @@ func (s *sweeper) replayFlags() string {
 		flags = " --profile " + s.profile.Name() + flags
 	}
 	return flags
+}
+
+// noteSaveError reports a failure file that could not be written; the
+// sweep then exits 2 (saveError).
+func (s *sweeper) noteSaveError(seed uint64, err error) {
+	fmt.Fprintf(s.stderr, "simrun: saving seed %d: %v\n", seed, err)
+	if s.saveFailed == 0 {
+		s.firstSaveErr = err
+	}
+	s.saveFailed++
 }
