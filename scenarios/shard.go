@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bufio"
+	"bytes"
 	"container/heap"
 	"encoding/json"
 	"errors"
@@ -83,6 +84,13 @@ type SweepHeader struct {
 	// MaxSteps is the sweep's work budget per run; 0 (absent) is
 	// DefaultMaxSteps.
 	MaxSteps int64 `json:"max_steps,omitempty"`
+	// ResumeFrom, when present, is the first seed of from..to this file
+	// holds (a sweep resumed with --resume-from); absent: from.
+	ResumeFrom *uint64 `json:"resume_from,omitempty"`
+	// StoppedAt, when present, is the first seed this file does not hold:
+	// the sweep was interrupted there (the header is rewritten in place
+	// when it stops); absent: the file holds its seeds up to to.
+	StoppedAt *uint64 `json:"stopped_at,omitempty"`
 	// Goals names the coverage goals in the order each run's coverage
 	// lists them.
 	Goals []string `json:"goals"`
@@ -122,6 +130,25 @@ type runLine struct {
 // WriteSweepHeader writes h as the first line of a shard file.
 func WriteSweepHeader(w io.Writer, h SweepHeader) error {
 	return writeLine(w, h)
+}
+
+// SweepHeaderLine is h as the first line of a shard file, padded with spaces
+// (JSON allows them) to a length that does not depend on StoppedAt: the
+// header can be rewritten in place when the sweep stops.
+func SweepHeaderLine(h SweepHeader) ([]byte, error) {
+	longest := h
+	maxSeed := uint64(math.MaxUint64)
+	longest.StoppedAt = &maxSeed
+	full, err := json.Marshal(longest)
+	if err != nil {
+		return nil, err
+	}
+	line, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	line = append(line, bytes.Repeat([]byte{' '}, len(full)-len(line))...)
+	return append(line, '\n'), nil
 }
 
 // WriteSeedLine writes one seed's result (and the determinism mismatch
@@ -233,6 +260,7 @@ type cursor struct {
 	done   bool
 	last   uint64 // the previous seed read
 	any    bool   // a seed line was read
+	lo     uint64 // the first seed the file may hold (resume_from, else from)
 }
 
 // maxLineBytes bounds one line of a shard file (a seed line with long
@@ -261,6 +289,16 @@ func openCursor(idx int, src ShardSource) (*cursor, error) {
 	}
 	if h.To < h.From {
 		return nil, fmt.Errorf("%s:1: seeds %d..%d: from > to", c.name, h.From, h.To)
+	}
+	c.lo = h.From
+	if h.ResumeFrom != nil {
+		if *h.ResumeFrom < h.From || *h.ResumeFrom > h.To {
+			return nil, fmt.Errorf("%s:1: resume_from: seed %d outside the sweep's seeds %d..%d", c.name, *h.ResumeFrom, h.From, h.To)
+		}
+		c.lo = *h.ResumeFrom
+	}
+	if h.StoppedAt != nil && (*h.StoppedAt < c.lo || *h.StoppedAt > h.To) {
+		return nil, fmt.Errorf("%s:1: stopped_at: seed %d outside the file's seeds %d..%d", c.name, *h.StoppedAt, c.lo, h.To)
 	}
 	if h.MaxSteps < 0 || h.MaxSteps > MaxStepsLimit {
 		return nil, fmt.Errorf("%s:1: max_steps: want 0 (the default) or 1..%d, got %d", c.name, int64(MaxStepsLimit), h.MaxSteps)
@@ -333,6 +371,9 @@ func (c *cursor) advance() error {
 	switch {
 	case l.Seed < h.From || l.Seed > h.To:
 		return fmt.Errorf("%s:%d: seed %d outside the sweep's seeds %d..%d", c.name, c.lineNo, l.Seed, h.From, h.To)
+	case l.Seed < c.lo || (h.StoppedAt != nil && l.Seed >= *h.StoppedAt):
+		return fmt.Errorf("%s:%d: seed %d outside the seeds the header says the file holds (resume_from %d, stopped_at %s)",
+			c.name, c.lineNo, l.Seed, c.lo, seedOrNone(h.StoppedAt))
 	case !c.shard.Holds(h.From, l.Seed):
 		return fmt.Errorf("%s:%d: seed %d is not shard %s's", c.name, c.lineNo, l.Seed, c.shard)
 	case c.any && l.Seed <= c.last:
@@ -462,5 +503,17 @@ func (m *missing) err(h SweepHeader) error {
 			hints = append(hints, hint)
 		}
 	}
-	return fmt.Errorf("%s: %s is absent or incomplete (an interrupted shard must be run again)", msg, strings.Join(hints, " or "))
+	for _, c := range m.cursors {
+		if st := c.header.StoppedAt; st != nil {
+			hints = append(hints, fmt.Sprintf("%s stopped at seed %d (interrupted: resume it with --resume-from %d)", c.name, *st, *st))
+		}
+	}
+	return fmt.Errorf("%s: %s is absent or incomplete", msg, strings.Join(hints, "; "))
+}
+
+func seedOrNone(p *uint64) string {
+	if p == nil {
+		return "none"
+	}
+	return strconv.FormatUint(*p, 10)
 }

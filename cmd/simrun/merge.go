@@ -97,7 +97,7 @@ Flags:
 			return exitBadInput, badInput("merge: the shards' max_steps: %v", err)
 		}
 	}
-	s := &sweeper{f: f, from: h.From, to: h.To, shard: scenarios.WholeSweep, strategies: h.Strategies,
+	s := &sweeper{f: f, from: h.From, to: h.To, resume: h.From, shard: scenarios.WholeSweep, strategies: h.Strategies,
 		profile: profile, mutants: mutants, totals: scenarios.NewSweepTotals(h.Strategies), stderr: stderr, start: time.Now()}
 	if _, err := mergeFiles(files, func(r scenarios.SeedResult, mismatch string) {
 		s.fold(seedDone{res: r, mismatch: mismatch})

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -33,6 +32,7 @@ type sweepFlags struct {
 	shard       string
 	jsonl       string
 	maxSteps    stepsFlag
+	resumeFrom  seedFlag
 }
 
 func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
@@ -50,6 +50,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
 	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
 	maxStepsVar(fs, &f.maxSteps)
+	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism]
                     [--shard K/N] [--jsonl FILE]
@@ -58,7 +59,10 @@ Generates a scenario from every seed and runs it under each strategy, checking
 invariants after every step. Prints a summary: runs, steps, unknown failures
 by invariant and strategy, known findings by kind, and coverage goals. Each
 failing seed's scenario is saved in --out with the command that replays it.
-Ctrl-C stops cleanly, keeps what was found and says how to resume.
+Ctrl-C (SIGINT) or SIGTERM stops at a seed boundary: the summary of the seeds
+done is printed, the --jsonl file holds them in whole lines and its header says
+where it stopped, and the command that resumes (--resume-from) is printed;
+'simrun merge' of both files prints the uninterrupted sweep's summary.
 
 --shard K/N runs only the seeds s of A..B with (s-A) % N == K; --jsonl FILE
 writes a header line and then one line per seed (in seed order) with its runs:
@@ -105,33 +109,44 @@ Flags:
 	if err := ensureOutDir("--out", f.out); err != nil {
 		return exitBadInput, err
 	}
+	start := from
+	if f.resumeFrom.set {
+		if f.resumeFrom.n < from || f.resumeFrom.n > to {
+			return exitBadInput, badInput("--resume-from: seed %d outside --seeds %d..%d", f.resumeFrom.n, from, to)
+		}
+		start = f.resumeFrom.n
+	}
+	if n := shardSeedCount(shard, from, start, to); n > maxSweepSeeds {
+		return exitBadInput, badInput("--seeds: %d seeds for this process, at most %d: split the sweep with --shard K/N", n, maxSweepSeeds)
+	}
 	tuneGC()
-	s := &sweeper{f: f, from: from, to: to, shard: shard, strategies: strategies, profile: profile, mutants: mutants,
+	s := &sweeper{f: f, from: from, to: to, resume: start, shard: shard, strategies: strategies, profile: profile, mutants: mutants,
 		totals: scenarios.NewSweepTotals(strategies), stderr: stderr, start: time.Now()}
-	closeJSONL := func() {}
 	if f.jsonl != "" {
-		if closeJSONL, err = s.openJSONL(); err != nil {
+		if err := s.openJSONL(); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, received, stop := catchSignals()
 	defer stop()
 	next, complete := s.run(ctx)
-	closeJSONL()
-	seedRange := fmt.Sprintf("%d..%d", from, next-1)
-	if complete {
-		seedRange = fmt.Sprintf("%d..%d", from, to)
+	s.closeJSONL(next, complete)
+	seedRange := fmt.Sprintf("%d..%d", start, to)
+	if !complete {
+		seedRange = fmt.Sprintf("%d..%d", start, next-1)
+		if next == start {
+			seedRange = "none"
+		}
+	}
+	if start != from {
+		seedRange += fmt.Sprintf(" (resumed, of %d..%d)", from, to)
 	}
 	if shard != scenarios.WholeSweep {
 		seedRange += " shard " + shard.String()
 	}
 	s.report(stdout, seedRange)
-	if !complete && shard == scenarios.WholeSweep {
-		fmt.Fprintf(stdout, "\ninterrupted: seeds %d..%d done; resume with: simrun sweep --seeds %d..%d --strategy %s --profile %s --out %s\n",
-			from, next-1, next, to, f.strategy, f.profile, f.out)
-	} else if !complete {
-		fmt.Fprintf(stdout, "\ninterrupted: shard %s stopped before seed %d; run the shard again: simrun sweep --seeds %d..%d --shard %s --strategy %s --profile %s --out %s\n",
-			shard, next, from, to, shard, f.strategy, f.profile, f.out)
+	if !complete {
+		s.printResume(stdout, received(), next)
 	}
 	if s.jsonlErr != nil {
 		return exitBadInput, fmt.Errorf("--jsonl: %v", s.jsonlErr)
@@ -139,7 +154,83 @@ Flags:
 	if err := s.saveError(); err != nil {
 		return exitBadInput, err
 	}
+	if !complete {
+		return signalExit(received()), nil
+	}
 	return s.exitCode(), nil
+}
+
+// maxSweepSeeds bounds the seeds one sweep process runs: a billion seeds
+// take about three months of one core; a larger sweep is sharded.
+const maxSweepSeeds = 1_000_000_000
+
+// shardSeedCount is how many seeds of start..to (of the sweep from..to)
+// shard sh holds.
+func shardSeedCount(sh scenarios.Shard, from, start, to uint64) uint64 {
+	first, ok := firstShardSeed(sh, from, start, to)
+	if !ok {
+		return 0
+	}
+	return (to-first)/sh.N + 1
+}
+
+// firstShardSeed is shard sh's first seed >= start of the sweep from..to.
+func firstShardSeed(sh scenarios.Shard, from, start, to uint64) (uint64, bool) {
+	first, ok := sh.First(from, to)
+	if !ok || first >= start {
+		return first, ok
+	}
+	steps := (start - first + sh.N - 1) / sh.N // seeds of the shard below start
+	if steps > (to-first)/sh.N {
+		return 0, false
+	}
+	return first + steps*sh.N, true
+}
+
+// printResume says where an interrupted sweep stopped and the command that
+// runs the rest, with every flag that shapes the results.
+func (s *sweeper) printResume(stdout io.Writer, sig os.Signal, next uint64) {
+	args := []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", s.from, s.to)}
+	if s.shard != scenarios.WholeSweep {
+		args = append(args, "--shard "+s.shard.String())
+	}
+	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+s.f.strategy, "--profile "+s.f.profile,
+		"--out "+s.f.out, fmt.Sprintf("--shrink %d", s.f.shrink), fmt.Sprintf("--workers %d", s.f.workers))
+	if s.f.mutant != "" {
+		args = append(args, "--mutant "+s.f.mutant)
+	}
+	if s.f.determinism {
+		args = append(args, "--check-determinism")
+	}
+	if s.f.maxSteps != scenarios.DefaultMaxSteps {
+		args = append(args, fmt.Sprintf("--max-steps %d", s.f.maxSteps))
+	}
+	var part string
+	if s.f.jsonl != "" {
+		part = partFile(s.f.jsonl, next)
+		args = append(args, "--jsonl "+part)
+	}
+	fmt.Fprintf(stdout, "\ninterrupted by %s before seed %d", sigName(sig), next)
+	if s.f.jsonl != "" {
+		fmt.Fprintf(stdout, " (%s holds the seeds before it; its header says so)", s.f.jsonl)
+	}
+	fmt.Fprintf(stdout, "\nresume with: %s\n", strings.Join(args, " "))
+	if s.f.jsonl != "" {
+		fmt.Fprintf(stdout, "then the whole sweep's summary: simrun merge --out %s --shrink %d %s %s\n", s.f.out, s.f.shrink, s.f.jsonl, part)
+	}
+}
+
+// partFile names the --jsonl file of the part of a sweep or comparison that
+// starts at next: FILE.jsonl becomes FILE.from-NEXT.jsonl.
+func partFile(path string, next uint64) string {
+	base, ok := strings.CutSuffix(path, ".jsonl")
+	if !ok {
+		base = path
+	}
+	if i := strings.LastIndex(base, ".from-"); i >= 0 && !strings.ContainsRune(base[i:], '/') {
+		base = base[:i]
+	}
+	return fmt.Sprintf("%s.from-%d.jsonl", base, next)
 }
 
 // saveError is the error of the failure files that could not be saved, nil
@@ -195,28 +286,68 @@ func tuneGC() {
 	}
 }
 
-// openJSONL creates the --jsonl file and writes its header; the returned
-// function flushes and closes it (errors go to s.jsonlErr).
-func (s *sweeper) openJSONL() (func(), error) {
-	file, err := os.Create(s.f.jsonl)
+// openJSONL creates the --jsonl file and writes its header, padded so that
+// closeJSONL can rewrite it in place. The file must be regular (or a link
+// to one, or new): a device or a fifo cannot have its header rewritten.
+func (s *sweeper) openJSONL() error {
+	target, fi, err := outputTarget(s.f.jsonl)
 	if err != nil {
-		return nil, err
+		return err
 	}
+	if fi != nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file (%s): a sweep rewrites its file's header when it stops", s.f.jsonl, fi.Mode().Type())
+	}
+	file, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	s.jsonlFile = file
 	s.jsonl = bufio.NewWriterSize(file, 1<<16)
+	line, err := scenarios.SweepHeaderLine(s.header(nil))
+	if err == nil {
+		_, err = s.jsonl.Write(line)
+	}
+	if err != nil {
+		file.Close()
+		return err
+	}
+	return nil
+}
+
+// header is the --jsonl file's header; stoppedAt is nil for a sweep that ran
+// to its end.
+func (s *sweeper) header(stoppedAt *uint64) scenarios.SweepHeader {
 	h := scenarios.NewSweepHeader(s.from, s.to, s.shard, s.strategies, s.profile.Name(), s.f.mutant, s.f.determinism)
 	h.MaxSteps = s.maxStepsHeader()
-	if err := scenarios.WriteSweepHeader(s.jsonl, h); err != nil {
-		file.Close()
-		return nil, err
+	if s.resume != s.from {
+		resume := s.resume
+		h.ResumeFrom = &resume
 	}
-	return func() {
-		if err := s.jsonl.Flush(); err != nil && s.jsonlErr == nil {
+	h.StoppedAt = stoppedAt
+	return h
+}
+
+// closeJSONL flushes the --jsonl file, whose lines are whole seeds, and
+// when the sweep stopped early rewrites its header to say where (errors go
+// to s.jsonlErr).
+func (s *sweeper) closeJSONL(next uint64, complete bool) {
+	if s.jsonl == nil {
+		return
+	}
+	setErr := func(err error) {
+		if err != nil && s.jsonlErr == nil {
 			s.jsonlErr = err
 		}
-		if err := file.Close(); err != nil && s.jsonlErr == nil {
-			s.jsonlErr = err
+	}
+	setErr(s.jsonl.Flush())
+	if !complete && s.jsonlErr == nil {
+		line, err := scenarios.SweepHeaderLine(s.header(&next))
+		if err == nil {
+			_, err = s.jsonlFile.WriteAt(line, 0)
 		}
-	}, nil
+		setErr(err)
+	}
+	setErr(s.jsonlFile.Close())
 }
 
 func hasUnknown(t *scenarios.SweepTotals, outcome string) bool {
@@ -248,7 +379,9 @@ type sweeper struct {
 	from, to   uint64
 	shard      scenarios.Shard
 	folded     uint64 // seeds folded so far
+	resume     uint64 // the first seed this run sweeps (--resume-from, else from)
 	jsonl      *bufio.Writer
+	jsonlFile  *os.File
 	jsonlErr   error
 	strategies []scenarios.Strategy
 	profile    model.Profile
@@ -276,7 +409,7 @@ func (s *sweeper) run(ctx context.Context) (next uint64, complete bool) {
 	done := make(chan seedDone, s.f.workers)
 	go func() {
 		defer close(seeds)
-		for seed, ok := s.shard.First(s.from, s.to); ok; seed, ok = s.shard.Next(seed, s.to) {
+		for seed, ok := firstShardSeed(s.shard, s.from, s.resume, s.to); ok; seed, ok = s.shard.Next(seed, s.to) {
 			select {
 			case seeds <- seed:
 			case <-ctx.Done():
@@ -296,7 +429,7 @@ func (s *sweeper) run(ctx context.Context) (next uint64, complete bool) {
 	}
 	go func() { wg.Wait(); close(done) }()
 	pending := map[uint64]seedDone{}
-	next, more := s.shard.First(s.from, s.to)
+	next, more := firstShardSeed(s.shard, s.from, s.resume, s.to)
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	for {
@@ -459,11 +592,7 @@ func isTerminal(w io.Writer) bool {
 
 // shardSeeds is how many seeds of from..to the shard holds.
 func (s *sweeper) shardSeeds() uint64 {
-	first, ok := s.shard.First(s.from, s.to)
-	if !ok {
-		return 0
-	}
-	return (s.to-first)/s.shard.N + 1
+	return shardSeedCount(s.shard, s.from, s.resume, s.to)
 }
 
 // options are the run options of every seed (the seed and strategy aside).

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// interruptedRun starts simrun with args in dir, sends sig after delay, and
+// returns its exit code and standard output.
+func interruptedRun(t *testing.T, dir string, sig syscall.Signal, delay time.Duration, args ...string) (int, string) {
+	t.Helper()
+	cmd := simrunCmd(t, dir, args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(delay)
+	cmd.Process.Signal(sig)
+	code := exitCode(t, cmd.Wait())
+	if errb.Len() > 0 {
+		t.Logf("stderr: %s", errb.String())
+	}
+	return code, out.String()
+}
+
+// resumeArgs returns the arguments of the command after "resume with: simrun".
+func resumeArgs(t *testing.T, stdout string) []string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^resume with: simrun (.*)$`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no resume command in:\n%s", stdout)
+	}
+	return strings.Fields(m[1])
+}
+
+// TestSweepInterruptedResumesToTheSameSummary: SIGTERM (and SIGINT) stop a
+// sweep at a seed boundary with exit 143 (130); its JSON Lines file holds
+// whole lines and a header that says where it stopped; the printed command
+// resumes it, keeping the result-shaping flags; and merging both files gives
+// the uninterrupted sweep's summary byte for byte.
+func TestSweepInterruptedResumesToTheSameSummary(t *testing.T) {
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, exitSIGTERM}, {syscall.SIGINT, exitSIGINT}} {
+		dir := t.TempDir()
+		args := []string{"sweep", "--seeds", "1..400", "--workers", "1", "--shrink", "0", "--profile", "kafka-4.3",
+			"--max-steps", "4000000", "--out", "out", "--jsonl", "a.jsonl"}
+		code, stdout := interruptedRun(t, dir, c.sig, 500*time.Millisecond, args...)
+		if code != c.code {
+			t.Fatalf("%v: exit %d, want %d:\n%s", c.sig, code, c.code, stdout)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "a.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasSuffix(data, []byte("\n")) || !bytes.Contains(data[:bytes.IndexByte(data, '\n')], []byte(`"stopped_at":`)) {
+			t.Fatalf("the interrupted file must end in a whole line and its header must say where it stopped:\n%.400s", data)
+		}
+		resume := resumeArgs(t, stdout)
+		if c.sig == syscall.SIGINT {
+			continue // the same path as SIGTERM from here on
+		}
+		for _, flag := range []string{"--profile kafka-4.3", "--max-steps 4000000", "--shrink 0", "--jsonl a.from-"} {
+			if !strings.Contains(strings.Join(resume, " "), flag) {
+				t.Errorf("the resume command %q lacks %q", resume, flag)
+			}
+		}
+		rcmd := simrunCmd(t, dir, resume...)
+		var rout bytes.Buffer
+		rcmd.Stdout = &rout
+		if code := exitCode(t, rcmd.Run()); code != exitOK {
+			t.Fatalf("resume: exit %d:\n%s", code, rout.String())
+		}
+		part := regexp.MustCompile(`a\.from-\d+\.jsonl`).FindString(strings.Join(resume, " "))
+		mcmd := simrunCmd(t, dir, "merge", "--out", "out", "--shrink", "0", "a.jsonl", part)
+		var merged bytes.Buffer
+		mcmd.Stdout = &merged
+		if code := exitCode(t, mcmd.Run()); code != exitOK {
+			t.Fatalf("merge: exit %d:\n%s", code, merged.String())
+		}
+		whole := simrunCmd(t, dir, "sweep", "--seeds", "1..400", "--workers", "2", "--shrink", "0", "--profile", "kafka-4.3",
+			"--max-steps", "4000000", "--out", "out")
+		var wholeOut bytes.Buffer
+		whole.Stdout = &wholeOut
+		if code := exitCode(t, whole.Run()); code != exitOK {
+			t.Fatalf("whole sweep: exit %d", code)
+		}
+		if merged.String() != wholeOut.String() {
+			t.Errorf("%v: the merge of the interrupted and the resumed part differs from the whole sweep:\n%s\n---\n%s", c.sig, merged.String(), wholeOut.String())
+		}
+	}
+}
