@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -34,6 +35,9 @@ type compareFlags struct {
 	jsonl     string // with --shard: the shard file to write
 	maxSteps  stepsFlag
 	maxInput  inputFlag
+	// resumeFrom is the first job of an interrupted comparison to run
+	// (with --jsonl): the jobs before it are in the interrupted part.
+	resumeFrom int
 }
 
 // produceScaleKey is the --vary key that scales every produce event's record
@@ -66,7 +70,8 @@ func newCompareFlagSet(f *compareFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.profiles, "profiles", defaultProfiles, "behaviour profiles, comma-separated: "+profileNames()+";\nthe statistics use the first, the report compares them all")
 	fs.StringVar(&f.profile, "profile", "", "one behaviour profile: the same as --profiles P")
 	fs.StringVar(&f.shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
-	fs.StringVar(&f.jsonl, "jsonl", "", "with --shard: write the shard's pairs to this file as JSON Lines, for 'simrun merge'")
+	fs.StringVar(&f.jsonl, "jsonl", "", "write the pairs (of the shard, with --shard) to this file as JSON Lines instead of a report;\n'simrun merge' renders the report")
+	fs.IntVar(&f.resumeFrom, "resume-from", 0, "with --jsonl: run only the jobs from this one on (the rest of an interrupted comparison)")
 	maxStepsVar(fs, &f.maxSteps)
 	maxInputVar(fs, &f.maxInput)
 	fs.Usage = func() {
@@ -87,6 +92,10 @@ same pairs under every profile (default: the KIP text and Kafka 4.3).
 The default comparison (every named scenario that adds a replica, findings
 aside, nothing varied) also sweeps `+defaultSweepKey+` on `+defaultSweepScenario+`
 (`+defaultSweepValues+`, the first profile) for the headline curve.
+Ctrl-C (SIGINT) or SIGTERM stops at a pair boundary: the pairs done are
+saved as JSON Lines (in --jsonl, or --out/pairs.jsonl) with a header that says
+where it stopped, and the command that resumes (--resume-from) and the merge
+that renders the report are printed.
 --shard K/N --jsonl FILE runs only the pairs whose index in the job list
 (profile, varied value, scenario, seed; the default sweep's pairs after
 the comparison's) is K modulo N and writes them to FILE instead of a report;
@@ -138,19 +147,25 @@ func cmdCompare(args []string, stdout, stderr io.Writer) (int, error) {
 			return errorCode(err), err
 		}
 	}
+	ctx, received, stop := catchSignals()
+	defer stop()
 	if s.f.jsonl != "" {
-		return s.writeShard(stdout, stderr)
+		return s.writeShard(ctx, received, stdout, stderr)
 	}
 	// A bad --out fails before the pairs run (report makes it too).
 	if err := ensureOutDir("--out", s.f.out); err != nil {
 		return exitBadInput, err
 	}
-	pairs := s.runAll(stderr, allJobs)
-	var sweepPairs []reports.ComparePair
-	if s.sweep != nil {
-		sweepPairs = s.sweep.runAll(stderr, allJobs)
+	run := s.runJobs(ctx, stderr)
+	if !run.complete {
+		part := filepath.Join(s.f.out, "pairs.jsonl")
+		if err := s.writePart(part, run); err != nil {
+			return exitBadInput, badInput("--out: %v", err)
+		}
+		s.printResume(stdout, received(), run, part)
+		return signalExit(received()), nil
 	}
-	return s.report(pairs, sweepPairs, stdout)
+	return s.report(run.pairs, run.sweepPairs, stdout)
 }
 
 // report renders the comparison of pairs (every job's, in job order, and
@@ -270,8 +285,25 @@ func mapKeys(m map[string][]byte) []string {
 	return keys
 }
 
-func parseCompare(args []string, stderr io.Writer) (*compareSetup, error) {
-	s := &compareSetup{}
+// maxComparePairs bounds the pairs of one comparison (every profile, varied
+// value, scenario and seed, and the default sweep's): each is kept until
+// the report is written, a few kilobytes apiece.
+const maxComparePairs = 200_000
+
+// checkPairs refuses a comparison of more than maxComparePairs pairs before
+// anything runs (or is generated).
+func (s *compareSetup) checkPairs() error {
+	seeds := s.to - s.from + 1
+	per := uint64(len(s.profiles) * max(1, len(s.varyValues)) * max(1, len(s.scenarios)))
+	if seeds*per > maxComparePairs {
+		return badInput("compare: %d seeds x %d profiles, values and scenarios = %d pairs, at most %d: split it with --shard or fewer seeds",
+			seeds, per, seeds*per, maxComparePairs)
+	}
+	return nil
+}
+
+func parseCompare(args []string, stderr io.Writer) (s *compareSetup, err error) {
+	s = &compareSetup{}
 	fs := newCompareFlagSet(&s.f, stderr)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -284,7 +316,7 @@ func parseCompare(args []string, stderr io.Writer) (*compareSetup, error) {
 	}
 	fs.Visit(func(f *flag.Flag) {
 		switch f.Name {
-		case "shard", "jsonl", "out", "workers":
+		case "shard", "jsonl", "out", "workers", "resume-from":
 		default:
 			s.args = append(s.args, "--"+f.Name+"="+f.Value.String())
 		}
@@ -292,13 +324,17 @@ func parseCompare(args []string, stderr io.Writer) (*compareSetup, error) {
 	if err := s.parseShard(); err != nil {
 		return nil, err
 	}
-	var err error
 	if s.from, s.to, err = parseSeeds(s.f.seeds); err != nil {
 		return nil, err
 	}
 	if s.to-s.from >= 1_000_000 {
 		return nil, badInput("--seeds: at most 1000000 seeds, got %q", s.f.seeds)
 	}
+	defer func() {
+		if err == nil {
+			err = s.checkPairs()
+		}
+	}()
 	if err := s.parseProfiles(fs); err != nil {
 		return nil, err
 	}
@@ -616,15 +652,14 @@ func (s *compareSetup) jobs() []compareJob {
 	return jobs
 }
 
-// allJobs holds every job: runAll runs them all.
-func allJobs(int) bool { return true }
-
 // runAll runs the pairs of the jobs held (by index) on s.f.workers
 // goroutines; each result lands at its job's index (the others stay zero),
-// so the output does not depend on the number of workers.
-func (s *compareSetup) runAll(stderr io.Writer, held func(i int) bool) []reports.ComparePair {
+// so the output does not depend on the number of workers. When ctx ends,
+// no job starts; done says which ran.
+func (s *compareSetup) runAll(ctx context.Context, stderr io.Writer, held func(i int) bool) (pairs []reports.ComparePair, done []bool) {
 	jobs := s.jobs()
-	pairs := make([]reports.ComparePair, len(jobs))
+	pairs = make([]reports.ComparePair, len(jobs))
+	done = make([]bool, len(jobs))
 	var todo []int
 	for i := range jobs {
 		if held(i) {
@@ -632,7 +667,7 @@ func (s *compareSetup) runAll(stderr io.Writer, held func(i int) bool) []reports
 		}
 	}
 	next := make(chan int)
-	done := make(chan struct{}, s.f.workers)
+	finished := make(chan int, s.f.workers)
 	var wg sync.WaitGroup
 	for range s.f.workers {
 		wg.Add(1)
@@ -640,28 +675,33 @@ func (s *compareSetup) runAll(stderr io.Writer, held func(i int) bool) []reports
 			defer wg.Done()
 			for i := range next {
 				pairs[i] = s.runPair(jobs[i])
-				done <- struct{}{}
+				finished <- i
 			}
 		}()
 	}
 	go func() {
+		defer close(next)
 		for _, i := range todo {
-			next <- i
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
 		}
-		close(next)
 	}()
-	go func() { wg.Wait(); close(done) }()
+	go func() { wg.Wait(); close(finished) }()
 	start := time.Now()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	n := 0
 	for {
 		select {
-		case _, ok := <-done:
+		case i, ok := <-finished:
 			if !ok {
 				s.progress(stderr, n, len(todo), start, true)
-				return pairs
+				return pairs, done
 			}
+			done[i] = true
 			n++
 		case <-tick.C:
 			s.progress(stderr, n, len(todo), start, false)

@@ -3,11 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"tierfetch/reports"
@@ -39,6 +41,12 @@ type compareShardHeader struct {
 	// same flags.
 	Pairs      int `json:"pairs"`
 	SweepPairs int `json:"sweep_pairs"`
+	// FromJob, when present, is the first job the file holds (a
+	// comparison resumed with --resume-from); absent: 0.
+	FromJob int `json:"from_job,omitempty"`
+	// StoppedAtJob, when present, is the first job of the shard the file
+	// does not hold: the comparison was interrupted there.
+	StoppedAtJob *int `json:"stopped_at_job,omitempty"`
 }
 
 // comparePairLine is one pair of a shard file: its job number and the pair.
@@ -60,14 +68,17 @@ func (l *comparePairLine) pair() reports.ComparePair {
 		Local: l.Local, Tiered: l.Tiered}
 }
 
-// parseShard reads --shard and --jsonl, which go together.
+// parseShard reads --shard, --jsonl and --resume-from: a shard writes
+// --jsonl, and so may a whole comparison (shard 0/1).
 func (s *compareSetup) parseShard() error {
 	s.shard = scenarios.WholeSweep
 	switch {
-	case s.f.shard == "" && s.f.jsonl == "":
-		return nil
+	case s.f.resumeFrom < 0:
+		return badInput("--resume-from: want a job number >= 0, got %d", s.f.resumeFrom)
+	case s.f.resumeFrom > 0 && s.f.jsonl == "":
+		return badInput("--resume-from: give --jsonl FILE for the resumed part ('simrun merge' folds the parts)")
 	case s.f.shard == "":
-		return badInput("--jsonl: only with --shard K/N (a whole comparison writes its report in --out)")
+		return nil
 	case s.f.jsonl == "":
 		return badInput("--shard: give --jsonl FILE for the shard's pairs ('simrun merge' renders the report)")
 	}
@@ -80,50 +91,129 @@ func (s *compareSetup) parseShard() error {
 }
 
 // holds reports whether job number g (across the comparison's and the
-// default sweep's jobs) is the shard's.
-func (s *compareSetup) holds(g int) bool { return uint64(g)%s.shard.N == s.shard.K }
+// default sweep's jobs) is this run's: the shard's, from --resume-from on.
+func (s *compareSetup) holds(g int) bool {
+	return uint64(g)%s.shard.N == s.shard.K && g >= s.f.resumeFrom
+}
 
-// writeShard runs the shard's pairs and writes them to --jsonl (whole, or
-// not at all: an interrupted shard leaves no file to merge).
-func (s *compareSetup) writeShard(stdout, stderr io.Writer) (int, error) {
+// compareRun is what runJobs ran: the pairs by job (zero where not run) and
+// where it stopped.
+type compareRun struct {
+	pairs, sweepPairs []reports.ComparePair
+	// complete is whether every held job ran; otherwise stoppedAt is the
+	// first held job that did not (every held job before it did).
+	complete  bool
+	stoppedAt int
+}
+
+// runJobs runs the held jobs of the comparison and of the default sweep
+// until ctx ends.
+func (s *compareSetup) runJobs(ctx context.Context, stderr io.Writer) compareRun {
 	n := len(s.jobs())
-	h := compareShardHeader{Format: compareShardFormat, Shard: s.shard.String(), Args: s.args, Pairs: n}
-	if s.sweep != nil {
-		h.SweepPairs = len(s.sweep.jobs())
+	var r compareRun
+	var done, sweepDone []bool
+	r.pairs, done = s.runAll(ctx, stderr, s.holds)
+	if s.sweep != nil && ctx.Err() == nil {
+		r.sweepPairs, sweepDone = s.sweep.runAll(ctx, stderr, func(i int) bool { return s.holds(n + i) })
+	} else if s.sweep != nil {
+		sweepDone = make([]bool, len(s.sweep.jobs()))
+		r.sweepPairs = make([]reports.ComparePair, len(sweepDone))
+	}
+	all := append(slices.Clone(done), sweepDone...)
+	r.complete, r.stoppedAt = true, len(all)
+	for g, ok := range all {
+		if s.holds(g) && !ok {
+			r.complete, r.stoppedAt = false, g
+			break
+		}
+	}
+	return r
+}
+
+// writePart writes the held jobs r ran before it stopped to path, as a
+// compare shard file whose header says which jobs it holds.
+func (s *compareSetup) writePart(path string, r compareRun) error {
+	n := len(r.pairs)
+	h := compareShardHeader{Format: compareShardFormat, Shard: s.shard.String(), Args: s.args, Pairs: n,
+		SweepPairs: len(r.sweepPairs), FromJob: s.f.resumeFrom}
+	if !r.complete {
+		h.StoppedAtJob = &r.stoppedAt
 	}
 	var buf bytes.Buffer
 	if err := writeJSONLine(&buf, h); err != nil {
-		return exitBadInput, fmt.Errorf("--jsonl: %w", err)
+		return err
 	}
-	count := 0
-	write := func(offset int, pairs []reports.ComparePair) error {
-		for i, p := range pairs {
-			if !s.holds(offset + i) {
-				continue
-			}
-			count++
-			l := comparePairLine{Job: offset + i, Scenario: p.Scenario, VaryValue: p.VaryValue, Profile: p.Profile,
-				Seed: p.Seed, Local: p.Local, Tiered: p.Tiered}
-			if err := writeJSONLine(&buf, l); err != nil {
-				return err
-			}
+	all := append(slices.Clone(r.pairs), r.sweepPairs...)
+	for g := range r.stoppedAt {
+		if !s.holds(g) {
+			continue
 		}
-		return nil
-	}
-	if err := write(0, s.runAll(stderr, s.holds)); err != nil {
-		return exitBadInput, fmt.Errorf("--jsonl: %w", err)
-	}
-	if s.sweep != nil {
-		if err := write(n, s.sweep.runAll(stderr, func(i int) bool { return s.holds(n + i) })); err != nil {
-			return exitBadInput, fmt.Errorf("--jsonl: %w", err)
+		p := all[g]
+		l := comparePairLine{Job: g, Scenario: p.Scenario, VaryValue: p.VaryValue, Profile: p.Profile,
+			Seed: p.Seed, Local: p.Local, Tiered: p.Tiered}
+		if err := writeJSONLine(&buf, l); err != nil {
+			return err
 		}
 	}
-	if err := writeFileAtomic(s.f.jsonl, buf.Bytes()); err != nil {
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// writeShard runs the held pairs and writes them to --jsonl; interrupted,
+// it writes those before where it stopped and says how to resume.
+func (s *compareSetup) writeShard(ctx context.Context, received func() os.Signal, stdout, stderr io.Writer) (int, error) {
+	r := s.runJobs(ctx, stderr)
+	if err := s.writePart(s.f.jsonl, r); err != nil {
 		return exitBadInput, badInput("--jsonl: %v", err)
 	}
+	if !r.complete {
+		s.printResume(stdout, received(), r, s.f.jsonl)
+		return signalExit(received()), nil
+	}
+	count := 0
+	for g := range len(r.pairs) + len(r.sweepPairs) {
+		if s.holds(g) {
+			count++
+		}
+	}
 	fmt.Fprintf(stdout, "compare shard %s: %d of %d pairs written to %s; 'simrun merge --out DIR' the files of every shard for the report\n",
-		s.shard, count, n+h.SweepPairs, s.f.jsonl)
+		s.shard, count, len(r.pairs)+len(r.sweepPairs), s.f.jsonl)
+	if n := budgetRuns(r.pairs) + budgetRuns(r.sweepPairs); n > 0 {
+		fmt.Fprintf(stdout, "%d runs reached the work budget of %d steps: raise --max-steps\n", n, s.f.maxSteps)
+		return exitBudget, nil
+	}
 	return exitOK, nil
+}
+
+// printResume says where an interrupted comparison stopped, the command
+// that runs the rest (its flags as given, --resume-from, a new part file)
+// and the merge that renders the report from the parts.
+func (s *compareSetup) printResume(stdout io.Writer, sig os.Signal, r compareRun, part string) {
+	next := partFile(part, uint64(r.stoppedAt))
+	args := append([]string{"simrun", "compare"}, s.args...)
+	if s.shard != scenarios.WholeSweep {
+		args = append(args, "--shard="+s.shard.String())
+	}
+	args = append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", r.stoppedAt), "--jsonl="+next)
+	for i, a := range args {
+		args[i] = shellQuote(a)
+	}
+	fmt.Fprintf(stdout, "interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n",
+		sigName(sig), r.stoppedAt, len(r.pairs)+len(r.sweepPairs), part)
+	fmt.Fprintf(stdout, "resume with: %s\n", strings.Join(args, " "))
+	fmt.Fprintf(stdout, "then the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
+		shellQuote(s.f.out), shellQuote(part), shellQuote(next))
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain
+// characters.
+func shellQuote(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./,:@%+", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func writeJSONLine(w io.Writer, v any) error {
@@ -209,6 +299,24 @@ func readCompareShard(name string) (*compareShard, error) {
 	if c.shard, err = scenarios.ParseShard(c.header.Shard); err != nil {
 		return nil, fmt.Errorf("%s:1: shard: %v", name, err)
 	}
+	h := &c.header
+	total := h.Pairs + h.SweepPairs
+	switch {
+	case h.Pairs < 0 || h.SweepPairs < 0 || total > maxComparePairs:
+		return nil, fmt.Errorf("%s:1: pairs %d, sweep_pairs %d: want 0..%d in all", name, h.Pairs, h.SweepPairs, maxComparePairs)
+	case h.FromJob < 0 || h.FromJob > total:
+		return nil, fmt.Errorf("%s:1: from_job: %d outside the jobs 0..%d", name, h.FromJob, total)
+	case h.StoppedAtJob != nil && (*h.StoppedAtJob < h.FromJob || *h.StoppedAtJob > total):
+		return nil, fmt.Errorf("%s:1: stopped_at_job: %d outside the jobs %d..%d", name, *h.StoppedAtJob, h.FromJob, total)
+	case len(c.lines) > total:
+		return nil, fmt.Errorf("%s: %d pair lines, more than the %d jobs of the comparison", name, len(c.lines), total)
+	}
+	for i, l := range c.lines {
+		if l.Job < h.FromJob || (h.StoppedAtJob != nil && l.Job >= *h.StoppedAtJob) {
+			return nil, fmt.Errorf("%s:%d: job %d outside the jobs the header says the file holds (from_job %d, stopped_at_job %s)",
+				name, c.lineNo[i], l.Job, h.FromJob, jobOrNone(h.StoppedAtJob))
+		}
+	}
 	return c, nil
 }
 
@@ -269,7 +377,13 @@ func mergeCompare(files []string, out string, stdout, stderr io.Writer) (int, er
 	for g := range pairs {
 		if from[g] == "" {
 			sh := scenarios.Shard{K: uint64(g) % shards[0].shard.N, N: shards[0].shard.N}
-			return exitBadInput, badInput("merge: job %d is in no file: the file of shard %s is incomplete (run the shard again)", g, sh)
+			hint := "run the shard again"
+			for _, c := range shards {
+				if st := c.header.StoppedAtJob; st != nil && c.shard == sh && *st <= g {
+					hint = fmt.Sprintf("%s stopped at job %d: resume it with --resume-from %d", c.name, *st, *st)
+				}
+			}
+			return exitBadInput, badInput("merge: job %d is in no file: the file of shard %s is incomplete (%s)", g, sh, hint)
 		}
 	}
 	return s.report(pairs[:len(jobs)], pairs[len(jobs):], stdout)
@@ -303,10 +417,7 @@ func checkCompareShards(files []string) ([]*compareShard, error) {
 		if len(diff) > 0 {
 			return nil, fmt.Errorf("%s and %s are not shards of the same comparison: %s", first.name, c.name, strings.Join(diff, ", "))
 		}
-		if other, dup := byK[c.shard.K]; dup {
-			return nil, fmt.Errorf("shard %s given twice: %s and %s", c.shard, other, c.name)
-		}
-		byK[c.shard.K] = c.name
+		byK[c.shard.K] = c.name // a shard may come in parts (interrupted, then resumed): jobs are checked one by one
 	}
 	var missing []string
 	for k := uint64(0); k < first.shard.N && len(missing) < 5; k++ {
@@ -318,6 +429,13 @@ func checkCompareShards(files []string) ([]*compareShard, error) {
 		return nil, fmt.Errorf("%d of %d shards given: missing shard %s", len(byK), first.shard.N, strings.Join(missing, ", "))
 	}
 	return shards, nil
+}
+
+func jobOrNone(p *int) string {
+	if p == nil {
+		return "none"
+	}
+	return strconv.Itoa(*p)
 }
 
 // pairID names the pair job j runs: scenario, varied value, profile, seed.

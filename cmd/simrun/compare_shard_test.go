@@ -114,7 +114,7 @@ func TestCompareMergeRejectsBadShardSets(t *testing.T) {
 		want  string
 	}{
 		{"missing", []string{s0, s2}, false, "missing shard 1/3"},
-		{"duplicate", []string{s0, s1, s1, s2}, false, "shard 1/3 given twice"},
+		{"duplicate", []string{s0, s1, s1, s2}, false, "is in both"},
 		{"incomplete", []string{s0, cut, s2}, false, "is in no file"},
 		{"other comparison", []string{s0, s1, other}, false, "not shards of the same comparison"},
 		{"sweep among compare", []string{s0, s1, s2, sweep}, false, "not a compare shard file"},
@@ -137,7 +137,7 @@ func TestCompareMergeRejectsBadShardSets(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"--shard", "1/3"},
-		{"--jsonl", filepath.Join(dir, "x.jsonl")},
+		{"--resume-from", "3"},
 		{"--shard", "3/3", "--jsonl", filepath.Join(dir, "x.jsonl")},
 	} {
 		code, _, stderr := simrun(t, append([]string{"compare", "--scenario", "leader-knows-hro", "--seeds", "1..2"}, args...)...)

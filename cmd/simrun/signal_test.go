@@ -98,3 +98,47 @@ func TestSweepInterruptedResumesToTheSameSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareInterruptedResumesToTheSameReport: SIGTERM stops a comparison
+// at a pair boundary with exit 143, saving the pairs done with a header that
+// says where it stopped; the printed command resumes it, and merging both
+// parts writes the report and runs.csv of the uninterrupted comparison, byte
+// for byte.
+func TestCompareInterruptedResumesToTheSameReport(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"compare", "--generated", "--seeds", "1..160", "--profile", "kip", "--workers", "1", "--out", "out"}
+	code, stdout := interruptedRun(t, dir, syscall.SIGTERM, 500*time.Millisecond, args...)
+	if code != exitSIGTERM {
+		t.Fatalf("exit %d, want 143:\n%s", code, stdout)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "out", "pairs.jsonl"))
+	if err != nil || !bytes.Contains(data[:bytes.IndexByte(data, '\n')], []byte(`"stopped_at_job":`)) {
+		t.Fatalf("no part file with stopped_at_job (%v):\n%.300s", err, data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "report.md")); err == nil {
+		t.Fatal("an interrupted comparison wrote a report")
+	}
+	resume := resumeArgs(t, stdout)
+	rcmd := simrunCmd(t, dir, resume...)
+	var rout bytes.Buffer
+	rcmd.Stdout = &rout
+	if code := exitCode(t, rcmd.Run()); code != exitOK {
+		t.Fatalf("resume %v: exit %d:\n%s", resume, code, rout.String())
+	}
+	part := regexp.MustCompile(`out/pairs\.from-\d+\.jsonl`).FindString(strings.Join(resume, " "))
+	if code, _, stderr := simrun(t, "merge", "--out", filepath.Join(dir, "merged"), filepath.Join(dir, "out", "pairs.jsonl"), filepath.Join(dir, part)); code != exitOK {
+		t.Fatalf("merge: exit %d: %s", code, stderr)
+	}
+	whole := simrunCmd(t, dir, append(args[:len(args)-1], "whole")...)
+	if code := exitCode(t, whole.Run()); code != exitOK {
+		t.Fatalf("whole comparison: exit %d", code)
+	}
+	for _, name := range []string{"runs.csv", "report.md"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "merged", name))
+		b, _ := os.ReadFile(filepath.Join(dir, "whole", name))
+		a = bytes.ReplaceAll(a, []byte("--out "+filepath.Join(dir, "merged")), []byte("--out whole"))
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s of the merged parts differs from the whole comparison's", name)
+		}
+	}
+}
