@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -228,4 +229,68 @@ func TestMergeIsStrict(t *testing.T) {
 
 func regexpReplace(s, pattern, repl string) string {
 	return regexp.MustCompile(pattern).ReplaceAllString(s, repl)
+}
+
+// TestHostileNumbers: int64 max (and min) in every integer field of a
+// scenario file gives exit 2 naming the field, or, where the range allows it,
+// a run that ends (never a panic or a hang); a produce or a duration that
+// would take unbounded work is refused with exit 4.
+func TestHostileNumbers(t *testing.T) {
+	const max64, min64 = "9223372036854775807", "-9223372036854775808"
+	base := func(config, initial, events, top string) string {
+		return `{"brokers": 3, "replicas": [0, 2], "duration_ms": 60000` + top + `,
+		  "config": {"remote_storage_enable": true` + config + `},
+		  "initial": {"high_watermark": 100, "local_segments": [{"base_offset": 0, "end_offset": 99, "epoch": 0}]` + initial + `},
+		  "events": [{"at_ms": 0, "type": "add_replica", "broker": 1},
+		    {"at_ms": 0, "type": "produce", "records": 1000, "over_ms": 10000}` + events + `]}`
+	}
+	var files []string
+	for name := range configKeysForTest() {
+		for _, v := range []string{max64, min64} {
+			files = append(files, base(`, "`+name+`": `+v, "", "", ""))
+		}
+	}
+	for _, top := range []string{`, "heal_ms": ` + max64, `, "seed": 18446744073709551615`, `, "seed": 18446744073709551616`, `, "brokers": ` + max64} {
+		files = append(files, base("", "", "", top))
+	}
+	for _, in := range []string{`, "leader_epoch": 2147483647`, `, "leader_epoch": ` + max64, `, "highest_remote_offset": ` + max64, `, "log_start_offset": ` + min64} {
+		files = append(files, base("", in, "", ""))
+	}
+	for _, ev := range []string{
+		`, {"at_ms": 1000, "type": "set_config", "key": "remote_log_manager_task_interval_ms", "value": ` + max64 + `}`,
+		`, {"at_ms": 1000, "type": "set_config", "key": "retention_ms", "value": ` + max64 + `}`,
+		`, {"at_ms": 1000, "type": "set_config", "key": "local_retention_bytes", "value": ` + min64 + `}`,
+		`, {"at_ms": 1000, "type": "network_partition", "brokers": [1], "duration_ms": ` + max64 + `}`,
+		`, {"at_ms": 1000, "type": "remote_outage", "duration_ms": 1000000000000}`,
+		`, {"at_ms": 1000, "type": "delete_records", "before_offset": ` + max64 + `}`,
+		`, {"at_ms": 1000, "type": "consume", "from_offset": 4611686018427387904}`,
+		`, {"at_ms": 1000, "type": "produce", "records": 1000000000, "over_ms": 1000000000000}`,
+		`, {"at_ms": ` + max64 + `, "type": "crash", "broker": 0}`,
+	} {
+		files = append(files, base("", "", ev, ""))
+	}
+	files = append(files, base("", "", "", `, "heal_ms": 1000000000000`))
+	for i, file := range files {
+		path := writeTemp(t, fmt.Sprintf("h%d.json", i), file)
+		code, _, stderr := simrun(t, "run", "--scenario", path, "--max-steps", "300000")
+		switch code {
+		case exitOK, exitSafety, exitLiveness, exitBudget, exitBadInput:
+		default:
+			t.Errorf("%s: exit %d", file, code)
+		}
+		if (code == exitBadInput || code == exitBudget) && !strings.Contains(stderr, path) && !strings.Contains(stderr, "predicted") {
+			t.Errorf("%s: exit %d without naming the file: %s", file, code, stderr)
+		}
+	}
+}
+
+// configKeysForTest is the integer config fields of a scenario file.
+func configKeysForTest() map[string]bool {
+	keys := map[string]bool{}
+	for k, v := range configKeys() {
+		if _, ok := v.(float64); ok {
+			keys[k] = true
+		}
+	}
+	return keys
 }
