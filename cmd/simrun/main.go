@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"strings"
 )
 
@@ -99,7 +100,16 @@ reached (--max-steps), 2 bad input or an output that could not be written, 130/1
 by SIGINT/SIGTERM (sweep and compare save what was done and print how to resume).
 `
 
+// memoryLimit is the Go runtime's soft memory limit (unless GOMEMLIMIT says
+// otherwise): the work budget keeps a run's live heap to a few hundred MiB,
+// and the limit keeps the collector from letting garbage double that, so a
+// process stays under 1 GiB.
+const memoryLimit = 768 << 20
+
 func main() {
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
