@@ -260,14 +260,18 @@ type compareShard struct {
 	lineNo []int // of each pair line, for messages
 }
 
-func readCompareShard(name string) (*compareShard, error) {
+func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 	file, err := os.Open(name)
 	if err != nil {
 		return nil, err // names the file
 	}
 	defer file.Close()
+	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > maxBytes {
+		return nil, fmt.Errorf("%s: %d bytes, more than the input limit of %d (raise it with --max-input-bytes)", name, st.Size(), maxBytes)
+	}
+	lim := &io.LimitedReader{R: file, N: maxBytes + 1}
 	c := &compareShard{name: name}
-	sc := bufio.NewScanner(file)
+	sc := bufio.NewScanner(lim)
 	sc.Buffer(make([]byte, 64<<10), maxCompareLineBytes)
 	for n := 1; sc.Scan(); n++ {
 		if n == 1 {
@@ -284,11 +288,20 @@ func readCompareShard(name string) (*compareShard, error) {
 		if l.Local == nil || l.Tiered == nil {
 			return nil, fmt.Errorf("%s:%d: job %d: a pair wants both runs (local and tiered)", name, n, l.Job)
 		}
+		if err := checkPairRuns(l); err != nil {
+			return nil, fmt.Errorf("%s:%d: job %d: %v", name, n, l.Job, err)
+		}
+		if len(c.lines) >= c.header.Pairs+c.header.SweepPairs {
+			return nil, fmt.Errorf("%s:%d: more pair lines than the %d jobs of the comparison", name, n, c.header.Pairs+c.header.SweepPairs)
+		}
 		c.lines = append(c.lines, l)
 		c.lineNo = append(c.lineNo, n)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if lim.N <= 0 {
+		return nil, fmt.Errorf("%s: more than %d bytes, the input limit (raise it with --max-input-bytes)", name, maxBytes)
 	}
 	if c.header.Format == 0 {
 		return nil, fmt.Errorf("%s: empty: not a shard file", name)
@@ -323,8 +336,8 @@ func readCompareShard(name string) (*compareShard, error) {
 // mergeCompare folds the shard files of one comparison into the report the
 // whole comparison writes with --out out, byte for byte, and prints its
 // summary.
-func mergeCompare(files []string, out string, stdout, stderr io.Writer) (int, error) {
-	shards, err := checkCompareShards(files)
+func mergeCompare(files []string, out string, maxBytes int64, stdout, stderr io.Writer) (int, error) {
+	shards, err := checkCompareShards(files, maxBytes)
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
@@ -391,10 +404,10 @@ func mergeCompare(files []string, out string, stdout, stderr io.Writer) (int, er
 
 // checkCompareShards reads the files and checks that they are every shard
 // of one comparison, each once.
-func checkCompareShards(files []string) ([]*compareShard, error) {
+func checkCompareShards(files []string, maxBytes int64) ([]*compareShard, error) {
 	var shards []*compareShard
 	for _, name := range files {
-		c, err := readCompareShard(name)
+		c, err := readCompareShard(name, maxBytes)
 		if err != nil {
 			return nil, err
 		}
@@ -429,6 +442,30 @@ func checkCompareShards(files []string) ([]*compareShard, error) {
 		return nil, fmt.Errorf("%d of %d shards given: missing shard %s", len(byK), first.shard.N, strings.Join(missing, ", "))
 	}
 	return shards, nil
+}
+
+// checkPairRuns checks the values of a pair's runs as merge checks a sweep's:
+// known outcomes, invariants and kinds, a SHA-256 digest, no negative count.
+func checkPairRuns(l comparePairLine) error {
+	for _, r := range []struct {
+		name string
+		m    *scenarios.RunMetrics
+	}{{"local", l.Local}, {"tiered", l.Tiered}} {
+		m := r.m
+		switch {
+		case !slices.Contains([]string{scenarios.OutcomeOK, scenarios.OutcomeSafety, scenarios.OutcomeLiveness, scenarios.OutcomeBudget}, m.Outcome):
+			return fmt.Errorf("%s.Outcome: unknown outcome %q", r.name, m.Outcome)
+		case m.Invariant != "" && !slices.Contains(scenarios.KnownInvariants, m.Invariant):
+			return fmt.Errorf("%s.Invariant: unknown invariant %q", r.name, m.Invariant)
+		case m.Kind != "" && !slices.Contains(scenarios.KnownKinds, m.Kind):
+			return fmt.Errorf("%s.Kind: unknown kind %q", r.name, m.Kind)
+		case len(m.Digest) != 64 || strings.Trim(m.Digest, "0123456789abcdef") != "":
+			return fmt.Errorf("%s.Digest: want 64 hex digits (SHA-256), got %q", r.name, m.Digest)
+		case m.Steps < 0 || m.SimMs < 0 || m.CatchUpMs < 0 || m.BytesFromLeader < 0 || m.EgressBytes < 0 || m.Retries < 0:
+			return fmt.Errorf("%s: a negative count", r.name)
+		}
+	}
+	return nil
 }
 
 func jobOrNone(p *int) string {

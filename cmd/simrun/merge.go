@@ -23,6 +23,9 @@ func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.SetOutput(stderr)
 	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
 	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	var maxInput inputFlag
+	maxInputVar(fs, &maxInput)
+	fs.Lookup("max-input-bytes").Usage = "the size limit of each comparison's shard file (a sweep's are read a line at a time)"
 	fs.Usage = func() {
 		fmt.Fprint(stderr, `Usage: simrun merge [--out DIR] [--shrink N] FILE...
        simrun merge [--out DIR] FILE...     (the shards of a comparison)
@@ -72,7 +75,7 @@ Flags:
 		if set["out"] {
 			out = f.out
 		}
-		return mergeCompare(files, out, stdout, stderr)
+		return mergeCompare(files, out, int64(maxInput), stdout, stderr)
 	}
 	// A first pass checks every file before anything is saved.
 	h, err := mergeFiles(files, nil)
