@@ -72,17 +72,19 @@ const topUsage = `simrun: deterministic simulator of Kafka's tiered-storage foll
 Usage:
   simrun run --scenario NAME|FILE [--seed N] [--strategy local-log-start|last-tiered|both]
              [--profile kip|kafka-4.3] [--trace] [--json] [--timeline FILE.svg]
-             [--chrome-trace FILE.json] [--mutant NAME]
+             [--chrome-trace FILE.json] [--mutant NAME] [--max-steps N] [--max-input-bytes N]
   simrun run --all [--seed N] [--strategy ...] [--profile ...]
   simrun scenarios
   simrun gen --seed N [--out FILE]
   simrun sweep [--seeds A..B] [--strategy ...] [--profile ...] [--workers N] [--out DIR]
                [--check-determinism] [--shrink N] [--mutant NAME] [--shard K/N] [--jsonl FILE]
-  simrun merge [--out DIR] [--shrink N] FILE...
+               [--resume-from SEED] [--max-steps N]
+  simrun merge [--out DIR] [--shrink N] [--max-input-bytes N] FILE...
   simrun replay FILE [--strategy ...] [--mutant NAME]
-  simrun mutants [--seeds A..B] [--shrink N] [--profile ...]
+  simrun mutants [--seeds A..B] [--shrink N] [--profile ...] [--max-steps N]
   simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
-                 [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N --jsonl FILE]
+                 [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N] [--jsonl FILE]
+                 [--resume-from JOB] [--max-steps N] [--max-input-bytes N]
 
 Commands:
   run        run a scenario under one or both follower protocols, checking invariants after every step
