@@ -108,7 +108,7 @@ func fuzzScenario(data []byte) *Scenario {
 		"replica_fetch_max_bytes": &sc.Config.ReplicaFetchMaxBytes, "replica_fetch_backoff_ms": &sc.Config.ReplicaFetchBackoffMs,
 		"replica_fetch_wait_max_ms": &sc.Config.ReplicaFetchWaitMaxMs, "replica_lag_time_max_ms": &sc.Config.ReplicaLagTimeMaxMs,
 		"remote_log_manager_task_interval_ms": &sc.Config.RemoteLogManagerTaskIntervalMs,
-		"local_retention_bytes": &sc.Config.LocalRetentionBytes, "local_retention_ms": &sc.Config.LocalRetentionMs,
+		"local_retention_bytes":               &sc.Config.LocalRetentionBytes, "local_retention_ms": &sc.Config.LocalRetentionMs,
 		"retention_bytes": &sc.Config.RetentionBytes, "retention_ms": &sc.Config.RetentionMs,
 		"replication_bytes_per_sec": &sc.Config.ReplicationBytesPerSec, "remote_metadata_ready_ms": &sc.Config.RemoteMetadataReadyMs,
 		"replica_socket_timeout_ms": &sc.Config.ReplicaSocketTimeoutMs, "log_retention_check_interval_ms": &sc.Config.LogRetentionCheckIntervalMs,
