@@ -13,7 +13,7 @@ import (
 
 // fuzzMaxSteps is the work budget of each FuzzRun run: small, so that the
 // fuzzer tries many scenarios, and a run that reaches it is fine (bounded).
-const fuzzMaxSteps = 50_000
+const fuzzMaxSteps = 20_000
 
 // FuzzRun runs the simulation on fuzzed scenarios, under both strategies
 // and every profile, with a work budget: any panic fails it, and so does a
