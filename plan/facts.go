@@ -42,6 +42,18 @@ type Facts struct {
 // gather selects the partition the input names and collects what every file
 // says about it.
 func gather(in *Input) (*Facts, error) {
+	for i, of := range in.Offsets {
+		for _, prev := range in.Offsets[:i] {
+			if prev.Time == of.Time {
+				return nil, inputErr("--offsets", "%s given twice (%s and %s)", of.Time, prev.Name, of.Name)
+			}
+		}
+	}
+	for _, t := range []Time{TimeEarliest, TimeLatest} {
+		if !slices.ContainsFunc(in.Offsets, func(of *OffsetsFile) bool { return of.Time == t }) {
+			return nil, inputErr("--offsets", "%s=FILE is required (kafka-get-offsets.sh --time %s)", t, t)
+		}
+	}
 	tp, err := choosePartition(in)
 	if err != nil {
 		return nil, err
@@ -106,9 +118,6 @@ func requireOffset(in *Input, f *Facts, t Time) error {
 			file = of
 		}
 	}
-	if file == nil {
-		return inputErr("--offsets", "%s=FILE is required (kafka-get-offsets.sh --topic %s --time %s)", t, f.TP.Topic, t)
-	}
 	o := f.Offsets[t]
 	switch {
 	case o.Error != "":
@@ -150,11 +159,17 @@ func choosePartition(in *Input) (TopicPartition, error) {
 	return TopicPartition{}, inputErr(field, "the offsets files hold %s: choose one with --topic and --partition", listTPs(match))
 }
 
+// wanted names the flag that chose nothing: --topic when no partition of
+// the topic is in the files.
 func wanted(in *Input) string {
-	if in.Partition < 0 {
-		return "--topic"
+	for _, of := range in.Offsets {
+		for tp := range of.Answers {
+			if tp.Topic == in.Topic {
+				return "--partition"
+			}
+		}
 	}
-	return "--partition"
+	return "--topic"
 }
 
 func topicsOf(tps []TopicPartition) []string {
