@@ -216,10 +216,10 @@ func formatBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// formatMs prints a duration: ms below 10 s, then s, min or h.
+// formatMs prints a duration: ms below 1 s, then s, min or h.
 func formatMs(ms int64) string {
 	switch {
-	case ms < 10_000:
+	case ms < 1_000:
 		return fmt.Sprintf("%d ms", ms)
 	case ms < 600_000:
 		return fmt.Sprintf("%.1f s", float64(ms)/1000)

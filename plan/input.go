@@ -12,10 +12,9 @@ type Input struct {
 	LogDirs   *LogDirsFile // nil: Env.RecordBytes
 	Topics    *TopicsFile  // nil: the leader and DefaultReplicationFactor-1 followers in sync
 	Env       Env
-	// Seeds are the seeds every profile and strategy runs; SeedsGiven says
-	// the user chose them (otherwise the work budget may run fewer).
+	// SeedFrom..SeedTo are the seeds every profile and strategy runs (both
+	// 0: DefaultSeedFrom..DefaultSeedTo).
 	SeedFrom, SeedTo uint64
-	SeedsGiven       bool
 	// Profiles to run; nil: every profile in model.Profiles, by name.
 	Profiles []model.Profile
 	// Workers run the simulations in parallel (results do not depend on it).
@@ -89,7 +88,7 @@ func (e *Env) validate() error {
 		return inputErr("--"+FlagProduce, "must be in 0..%d, got %d", int64(1)<<40, e.ProduceBytesPerSec)
 	case e.ReplicationBytesPerSec < 1 || e.ReplicationBytesPerSec > 1<<40:
 		return inputErr("--"+FlagReplication, "must be in 1..%d, got %d", int64(1)<<40, e.ReplicationBytesPerSec)
-	case e.RecordBytes < 0 || e.RecordBytes > 1<<30:
+	case e.RecordBytes < 0 || e.RecordBytes > 1<<30 || e.Given[FlagRecordBytes] && e.RecordBytes == 0:
 		return inputErr("--"+FlagRecordBytes, "must be in 1..%d, got %d", 1<<30, e.RecordBytes)
 	case e.RemoteMetadataReadyMs < 0 || e.RemoteMetadataReadyMs > 86_400_000:
 		return inputErr("--"+FlagMetadataReady, "must be in 0..86400000, got %d", e.RemoteMetadataReadyMs)

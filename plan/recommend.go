@@ -48,11 +48,15 @@ func profileClause(pp *ProfilePlan) string {
 		}
 		return "joins in " + formatMs(sp.CatchUpMs.Median)
 	}
-	c := fmt.Sprintf("under %s %s with the flag", pp.Profile, joins(on))
+	c := fmt.Sprintf("under %s it %s with the flag", pp.Profile, joins(on))
 	if ids := stallIDs(pp); len(ids) > 0 {
 		c += " (" + strings.Join(ids, ", ") + ")"
 	}
-	c += " and " + joins(off) + " without"
+	offText := joins(off)
+	if strings.HasPrefix(offText, "joins in") && strings.HasPrefix(joins(on), "joins in") {
+		offText = strings.TrimPrefix(offText, "joins ")
+	}
+	c += " and " + offText + " without"
 	if on.BytesFromLeader != nil && off.BytesFromLeader != nil {
 		c += fmt.Sprintf(", copying %s instead of %s", formatBytes(on.BytesFromLeader.Median), formatBytes(off.BytesFromLeader.Median))
 	}

@@ -79,7 +79,7 @@ func joinIDs(ids []int32) string {
 }
 
 func (r *Result) writeProfile(w io.Writer, pp *ProfilePlan) {
-	fmt.Fprintf(w, "\nprofile %s: %s\n", pp.Profile, pp.Verdict)
+	fmt.Fprintf(w, "\nprofile %s (verdict: %s)\n", pp.Profile, pp.Verdict)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  \tjoins the ISR (median)\tmin..max\tcopied from leader\tprice: remote read from log start\tpath\n")
 	for i := range pp.Strategies {

@@ -125,22 +125,22 @@ func strategyPlan(st scenarios.Strategy, runs []RunOutcome, full bool) StrategyP
 	return sp
 }
 
-// verdict compares the flag-off and flag-on strategies under one profile.
+// verdict compares the flag-off and flag-on strategies under one profile:
+// the verdict and a sentence saying why.
 func verdict(b *builder, pp *ProfilePlan) (string, string) {
 	off, on := &pp.Strategies[0], &pp.Strategies[1]
-	if !b.st.RemoteStorageEnable {
-		return "no-difference", "tiering is off: the flag changes nothing; " + describe(off)
-	}
-	text := fmt.Sprintf("flag on: %s; flag off: %s", describe(on), describe(off))
+	both := fmt.Sprintf("flag on: %s; flag off: %s", describe(on), describe(off))
 	switch {
+	case !b.st.RemoteStorageEnable:
+		return "no-difference", "tiering is off: the flag changes nothing; " + describe(off)
 	case len(on.Failures) > len(off.Failures) && hasSafety(on):
-		return "off", text + "; the flag-on runs broke an invariant (see the hazards)"
+		return "off", both + "; the flag-on runs broke an invariant (see the hazards)"
 	case on.Joined < on.Seeds && off.Joined < off.Seeds:
-		return "neither", text
+		return "neither", both
 	case on.Joined < on.Seeds:
-		return "off", text
+		return "off", both
 	case off.Joined < off.Seeds:
-		return "on", text
+		return "on", both
 	}
 	ratio := float64(off.CatchUpMs.Median) / float64(max(on.CatchUpMs.Median, 1))
 	v, cmp := "either", "within 10% either way"
@@ -150,7 +150,7 @@ func verdict(b *builder, pp *ProfilePlan) (string, string) {
 	case ratio <= 1/1.1:
 		v, cmp = "off", fmt.Sprintf("%.3gx slower with the flag", 1/ratio)
 	}
-	return v, text + "; " + cmp + priceText(off, on)
+	return v, cmp + priceText(off, on)
 }
 
 func hasSafety(sp *StrategyPlan) bool {

@@ -148,7 +148,7 @@ func (f *planFlags) input() (*plan.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.SeedFrom, in.SeedTo, in.SeedsGiven = from, to, true
+	in.SeedFrom, in.SeedTo = from, to
 	if f.profile != "" {
 		for _, name := range strings.Split(f.profile, ",") {
 			p, err := parseProfile(strings.TrimSpace(name))
