@@ -177,11 +177,16 @@ func (h *hazardCheck) logStartAboveTiered() {
 	if !st.RemoteStorageEnable || lso == 0 || h.epuo != lso || h.p.AuxStateTrivial(lso, lso) {
 		return
 	}
-	wait := "until a segment that starts at or above the log start fills and is uploaded"
-	if rate := h.b.in.Env.ProduceBytesPerSec; rate > 0 {
-		wait += fmt.Sprintf(" (%s at %s/s, plus the copy task's interval)", formatMs(h.b.cfg.SegmentBytes*1000/rate), formatBytes(rate))
-	} else {
-		wait += ": with none produced, never"
+	interval := h.b.cfg.RemoteLogManagerTaskIntervalMs
+	var wait string
+	switch rate := h.b.in.Env.ProduceBytesPerSec; {
+	case st.HighWatermark-st.uploadedEnd() > h.b.segRecords:
+		wait = fmt.Sprintf("until the copy task (every %d ms) uploads the oldest of the full segments waiting on the leader's disk", interval)
+	case rate > 0:
+		wait = fmt.Sprintf("until a segment fills (%s at %s/s) and the copy task (every %d ms) uploads it",
+			formatMs(h.b.cfg.SegmentBytes*1000/rate), formatBytes(rate), interval)
+	default:
+		wait = "until a segment fills and is uploaded: with none produced, never"
 	}
 	h.add(HazardLogStartAboveTiered, "stall", "aux-unavailable", h.named("hazard-log-start-above-tiered"),
 		fmt.Sprintf("nothing is tiered at or above the log start %d: this profile's auxiliary-state build needs the remote segment holding %d, which no longer exists, so a flag-on replica retries %s",

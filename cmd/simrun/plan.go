@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"tierfetch/plan"
@@ -19,7 +20,7 @@ type planFlags struct {
 	logDirs   string
 	topics    string
 	topic     string
-	partition int
+	partition int32
 	seeds     string
 	profile   string
 	save      string
@@ -40,7 +41,15 @@ func newPlanFlagSet(f *planFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.logDirs, "log-dirs", "", "saved output of kafka-log-dirs.sh --describe --topic-list TOPIC (gives the record size)")
 	fs.StringVar(&f.topics, "topics", "", "saved output of kafka-topics.sh --describe --topic TOPIC (gives the leader and the ISR)")
 	fs.StringVar(&f.topic, "topic", "", "the topic to plan for (default: the only one in the offsets files)")
-	fs.IntVar(&f.partition, "partition", -1, "the partition to plan for (default: the only one in the offsets files)")
+	f.partition = -1
+	fs.Func("partition", "the partition to plan for (default: the only one in the offsets files)", func(s string) error {
+		n, err := strconv.ParseInt(s, 10, 32)
+		if err != nil || n < 0 {
+			return fmt.Errorf("want a partition number, got %q", s)
+		}
+		f.partition = int32(n)
+		return nil
+	})
 	fs.StringVar(&f.seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
 	fs.StringVar(&f.profile, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+profileNames()+")")
 	fs.StringVar(&f.save, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
@@ -140,10 +149,7 @@ func cmdPlan(args []string, stdout, stderr io.Writer) (int, error) {
 
 // input reads the files the flags name and parses them.
 func (f *planFlags) input() (*plan.Input, error) {
-	in := &plan.Input{Topic: f.topic, Partition: int32(f.partition), Env: f.env, Workers: max(1, f.workers), SavePath: f.save}
-	if f.partition < -1 || f.partition > 1<<31-1 {
-		return nil, badInput("plan: --partition: want a partition number, got %d", f.partition)
-	}
+	in := &plan.Input{Topic: f.topic, Partition: f.partition, Env: f.env, Workers: max(1, f.workers), SavePath: f.save}
 	from, to, err := parseSeeds(f.seeds)
 	if err != nil {
 		return nil, err
