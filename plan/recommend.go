@@ -22,7 +22,7 @@ func recommend(b *builder, r *Result) string {
 	for _, pp := range r.Profiles {
 		clauses = append(clauses, profileClause(&pp))
 	}
-	s.WriteString("A new, empty replica " + strings.Join(clauses, "; ") + ". ")
+	s.WriteString("A new, empty replica: " + strings.Join(clauses, "; ") + ". ")
 	if b.unsupported6 {
 		s.WriteString("Your brokers do not answer ListOffsets -6, so they predate Kafka 4.2 and have no such flag: the advice below is for after an upgrade to 4.3. ")
 	}
