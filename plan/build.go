@@ -235,7 +235,9 @@ func (b *builder) topicConfigs() error {
 		}
 	}
 	policy, _ := b.topicConfig("cleanup.policy")
-	b.st.Compacted = strings.Contains(policy.Value, "compact")
+	if b.st.Compacted = strings.Contains(policy.Value, "compact"); b.st.Compacted {
+		b.notef("cleanup.policy=%s: Kafka does not tier compacted topics and KIP-1023's path skips them; the simulator models no compaction, so read the plan as for the topic without it", policy.Value)
+	}
 	b.st.SegmentBytes = b.cfg.SegmentBytes
 	switch {
 	case !b.f.HasConfigs && b.f.Configs == nil:

@@ -27,7 +27,6 @@ type Hazard struct {
 // Hazard ids.
 const (
 	HazardTieringOff          = "tiering-off"
-	HazardCompacted           = "compacted"
 	HazardCannotCatchUp       = "cannot-catch-up"
 	HazardFullyTieredIdle     = "fully-tiered"
 	HazardHROUnknown          = "hro-unknown"
@@ -56,7 +55,7 @@ type hazardCheck struct {
 func hazards(b *builder, sc *scenarios.Scenario, p model.Profile, on StrategyPlan) []Hazard {
 	c := model.NewCluster(sc.Config.ModelConfig(), p, sc.Brokers, sc.Replicas, true, sc.ModelInitial())
 	h := &hazardCheck{b: b, p: p, on: on, epuo: p.EarliestPendingUploadOffset(c, c.Leader()), saved: b.in.SavePath}
-	for _, check := range []func(){h.tieringOff, h.compacted, h.cannotCatchUp, h.epuoUnknown, h.logStartAboveTiered,
+	for _, check := range []func(){h.tieringOff, h.cannotCatchUp, h.epuoUnknown, h.logStartAboveTiered,
 		h.epuoBelowLogStart, h.copyDisabled, h.metadataNotReady, h.broken, h.notJoined, h.disableLater} {
 		check()
 	}
@@ -123,13 +122,6 @@ func (h *hazardCheck) tieringOff() {
 	if !h.b.st.RemoteStorageEnable {
 		h.add(HazardTieringOff, "info", "", "simrun run --scenario tiering-off",
 			"tiering is off (remote.storage.enable=false): the flag changes nothing; a new replica copies the leader's whole log either way")
-	}
-}
-
-func (h *hazardCheck) compacted() {
-	if h.b.st.Compacted {
-		h.add(HazardCompacted, "info", "", "simrun run --scenario tiering-off",
-			"cleanup.policy includes compact: KIP-1023's path does not apply to compacted topics (and Kafka does not tier them); the plan modelled the topic as not compacted")
 	}
 }
 

@@ -185,6 +185,7 @@ type errWriter struct {
 	err error
 }
 
+// Write writes p unless an earlier write failed; it never fails itself.
 func (e *errWriter) Write(p []byte) (int, error) {
 	if e.err != nil {
 		return len(p), nil

@@ -49,6 +49,20 @@ func (b *builder) tiering() error {
 		}
 		return nil
 	}
+	b.highestRemote(lt, hasLT, ep)
+	if st.RemoteEndOffset < lso {
+		st.RemoteEndOffset = -1
+	}
+	b.checkEPUO(lt, hasLT, ep, hasEP)
+	return nil
+}
+
+// highestRemote sets what the leader knows of its highest uploaded offset
+// (HRO) and how far remote storage reaches, from latest-tiered (-5), else
+// earliest-pending-upload (-6), else the steady state of a running copy task.
+func (b *builder) highestRemote(lt Offset, hasLT bool, ep Offset) {
+	st := &b.st
+	lso, llso := st.LogStartOffset, st.LocalLogStartOffset
 	steady := b.steadyRemoteEnd()
 	if hasLT && lt.Error != "" {
 		b.notef("latest-tiered (-5): the tool skipped the partition (%s: %s); read as not given", lt.From, lt.Error)
@@ -64,25 +78,20 @@ func (b *builder) tiering() error {
 	case hasLT && lt.Error == "":
 		st.HighestRemoteOffset, st.RemoteEndOffset = -1, steady
 		b.notef("latest-tiered (-5) gave no offset (%s): the leader does not know its highest uploaded offset (it became leader or restarted recently); remote storage is assumed to hold every inactive local segment, as a running copy task leaves it", offsetFile(lt))
-	case hasEP && ep.Known && ep.Value > lso:
+	case ep.Known && ep.Value > lso:
 		st.HighestRemoteOffset = ep.Value - 1
 		st.RemoteEndOffset = max(ep.Value-1, llso-1)
 		b.notef("latest-tiered (-5) not given: the highest uploaded offset is earliest-pending-upload - 1 = %d", ep.Value-1)
-	case hasEP && ep.Known && llso > lso:
+	case ep.Known && llso > lso:
 		st.HighestRemoteOffset, st.RemoteEndOffset = lso-1, llso-1
 		b.notef("latest-tiered (-5) not given and earliest-pending-upload is the log start %d: the highest uploaded offset is taken to lie below it (%d)", lso, lso-1)
-	case hasEP && ep.Known:
+	case ep.Known:
 		st.HighestRemoteOffset, st.RemoteEndOffset = -1, -1
 		b.notef("latest-tiered (-5) not given and earliest-pending-upload is the log start %d with nothing only in remote storage: nothing is tiered yet", lso)
 	default:
 		st.HighestRemoteOffset, st.RemoteEndOffset = steady, steady
 		b.assumef("latest-tiered (-5) not given: every inactive local segment is assumed uploaded, as a running copy task leaves it (highest uploaded offset %d)", steady)
 	}
-	if st.RemoteEndOffset < lso {
-		st.RemoteEndOffset = -1
-	}
-	b.checkEPUO(lt, hasLT, ep, hasEP)
-	return nil
 }
 
 // steadyRemoteEnd is the end of the last inactive local segment (what a
