@@ -310,8 +310,11 @@ func (b *builder) recordBytes() error {
 		}
 		b.st.RecordBytes = max(1, int64(math.Round(float64(r.Size)/float64(records))))
 		what := "the leader's"
-		if guessed {
+		switch {
+		case guessed && b.f.Leader < 0:
 			what = "the largest replica's (the leader is not known without kafka-topics.sh)"
+		case guessed:
+			what = fmt.Sprintf("the largest replica's (the leader, broker %d, is not in kafka-log-dirs.sh)", b.f.Leader)
 		}
 		b.notef("records of %d bytes: %s local log (broker %d, %s in %s) over its %d records [earliest-local, latest)",
 			b.st.RecordBytes, what, r.Broker, formatBytes(r.Size), b.f.LogDirsFrom, records)
