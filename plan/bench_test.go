@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
+	"tierfetch/scenarios"
 )
 
 // Benchmarks report speed; no test asserts it (DEVELOPERS.md). The plan's
@@ -44,6 +46,7 @@ func BenchmarkPlan(b *testing.B) {
 		{"10TiB-1GiB-segments-1TiB-local", 10240, 1024, 4, gib},
 		{"10TiB-10MiB-segments-1M-segments-100GiB-local", 1 << 20, 10240, 4, 10 * mib},
 	}
+	b.Run("reference-BenchmarkRun-workload", benchmarkReference)
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			var steps, simMs, durMs int64
@@ -59,4 +62,22 @@ func BenchmarkPlan(b *testing.B) {
 			b.ReportMetric(float64(simMs)/float64(durMs), "simulated/duration")
 		})
 	}
+}
+
+// benchmarkReference runs the workload of scenarios' BenchmarkRun (the
+// scenarios generated from seeds 1..10, last-tiered, one goroutine), whose
+// events a second BENCHMARKS.md records on an idle machine: the ratio of a
+// plan's events a second to it, measured in the same run, carries over.
+func benchmarkReference(b *testing.B) {
+	var list []*scenarios.Scenario
+	for seed := uint64(1); seed <= 10; seed++ {
+		list = append(list, scenarios.Generate(seed))
+	}
+	var steps int64
+	for i := 0; i < b.N; i++ {
+		for _, sc := range list {
+			steps += scenarios.Execute(sc, scenarios.Options{Seed: sc.Seed, Strategy: scenarios.LastTiered}).Steps
+		}
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "events/s")
 }

@@ -15,7 +15,7 @@ type Input struct {
 	// SeedFrom..SeedTo are the seeds every profile and strategy runs (both
 	// 0: DefaultSeedFrom..DefaultSeedTo).
 	SeedFrom, SeedTo uint64
-	// Profiles to run; nil: every profile in model.Profiles, by name.
+	// Profiles to run; none: every profile in model.Profiles, by name.
 	Profiles []model.Profile
 	// Workers run the simulations in parallel (results do not depend on it).
 	Workers int

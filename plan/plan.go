@@ -65,7 +65,7 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 		return nil, nil, nil, err
 	}
 	profiles := in.Profiles
-	if profiles == nil {
+	if len(profiles) == 0 {
 		profiles = AllProfiles()
 	}
 	seeds := int(in.SeedTo - in.SeedFrom + 1)
