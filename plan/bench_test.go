@@ -55,11 +55,11 @@ func BenchmarkPlan(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				steps, simMs, durMs = r.Scenario.Steps, r.Scenario.SimulatedMs, r.Scenario.DurationMs
+				steps, simMs, durMs = r.Scenario.Steps, r.Profiles[0].Strategies[0].SimulatedMs, r.Scenario.DurationMs
 			}
 			b.ReportMetric(float64(steps), "events/plan")
 			b.ReportMetric(float64(steps)/(b.Elapsed().Seconds()/float64(b.N)), "events/s")
-			b.ReportMetric(float64(simMs)/float64(durMs), "simulated/duration")
+			b.ReportMetric(float64(simMs)/float64(durMs), "flag-off-simulated/duration")
 		})
 	}
 }

@@ -1,11 +1,13 @@
 package plan
 
-// StepBudget is how many simulated events a plan spends over all its runs,
-// about 10 s on two cores. Runs whose replica needs longer to copy the
-// leader's log than the budget allows simulate less time, and a replica
-// still copying at the end is extrapolated at the rate it gains on the
-// leader (RunOutcome.ExtrapolatedMs).
-const StepBudget = 20_000_000
+// StepBudget is how many simulated events a plan spends over all its runs:
+// a plan's events cost about 1 µs of a core each (BenchmarkPlan, measured
+// against the BenchmarkRun workload), so about 6 s on two cores, leaving
+// room under the 10 s an operator may wait. Runs that would need more
+// simulate less time (the flag-on runs what a flag-on replica needs, the
+// flag-off runs the rest), and a replica still copying at the end is
+// extrapolated at the rate it gains on the leader (RunOutcome.ExtrapolatedMs).
+const StepBudget = 12_000_000
 
 // Events a second and a fetch, measured on the plan's scenarios: followers
 // long-poll twice a second when idle; each 100 ms produce batch wakes every
@@ -17,33 +19,34 @@ const (
 	stepsPerFetch              = 2
 )
 
-// runHorizon returns the simulated time every run gets: the scenario's
-// duration when the budget allows, else the longest time it allows, but at
-// least what a flag-on replica needs (its pending bytes, the waits, a
-// segment roll when the plan must wait for an upload).
-func (b *builder) runHorizon(runsPerStrategy int) int64 {
+// runHorizons returns the simulated time the flag-on and the flag-off runs
+// get: the scenario's duration when the budget allows it; else the flag-on
+// runs get what a flag-on replica needs (they join early; what follows is
+// steady state) and the flag-off runs the longest time the rest of the
+// budget allows.
+func (b *builder) runHorizons(runsPerStrategy int) (on, off int64) {
 	budget := float64(StepBudget)
 	if b.in.StepBudget > 0 {
 		budget = float64(b.in.StepBudget)
 	}
 	full := b.horizonMs
-	if b.estimateSteps(full, runsPerStrategy) <= budget {
-		return full
+	if b.estimateSteps(full, full, runsPerStrategy) <= budget {
+		return full, full
 	}
-	least := b.minHorizonMs()
-	lo, hi := least, full
+	on = b.minHorizonMs()
+	lo, hi := on, full
 	for hi-lo > 1000 {
 		mid := lo + (hi-lo)/2
-		if b.estimateSteps(mid, runsPerStrategy) <= budget {
+		if b.estimateSteps(on, mid, runsPerStrategy) <= budget {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	h := lo / 1000 * 1000
-	b.notef("the work budget (%.0f simulated events over all runs) covers %s of the scenario's %s: runs stop there, and a replica still copying then is extrapolated at the rate it was gaining on the leader; simrun run on the saved scenario simulates it all",
-		budget, formatMs(h), formatMs(full))
-	return h
+	off = lo / 1000 * 1000
+	b.notef("the work budget (%.0f simulated events over all runs) does not cover the scenario's %s: flag-on runs simulate %s (they join within it), flag-off runs %s, and a replica still copying then is extrapolated at the rate it was gaining on the leader; simrun run on the saved scenario simulates it all",
+		budget, formatMs(full), formatMs(on), formatMs(off))
+	return on, off
 }
 
 // minHorizonMs is what a flag-on replica needs: the waits, its copy of the
@@ -61,10 +64,10 @@ func (b *builder) minHorizonMs() int64 {
 	return min(max(h, 120_000), b.horizonMs)
 }
 
-// estimateSteps estimates the events of every run over h ms of simulated
-// time: each strategy's steady state, and the flag-off and flag-on copies.
-func (b *builder) estimateSteps(h int64, runsPerStrategy int) float64 {
-	sec := float64(h) / 1000
+// estimateSteps estimates the events of every run when the flag-on runs
+// simulate on ms and the flag-off runs off ms: each one's steady state and
+// copy.
+func (b *builder) estimateSteps(on, off int64, runsPerStrategy int) float64 {
 	followers := float64(len(b.st.InSync))
 	produce := float64(b.in.Env.ProduceBytesPerSec)
 	steady := idleStepsPerFollowerSec * followers
@@ -73,9 +76,9 @@ func (b *builder) estimateSteps(h int64, runsPerStrategy int) float64 {
 	}
 	fetch := float64(b.cfg.ReplicaFetchMaxBytes)
 	fetchRate := max(b.copyRate, 0) + produce
-	copySteps := func(bytes int64) float64 {
-		return stepsPerFetch * min(sec*fetchRate, float64(bytes)+produce*sec) / fetch
+	run := func(ms, bytes int64) float64 {
+		sec := float64(ms) / 1000
+		return steady*sec + stepsPerFetch*min(sec*fetchRate, float64(bytes)+produce*sec)/fetch
 	}
-	perSeed := 2*steady*sec + copySteps(b.st.LocalBytes) + copySteps(b.st.PendingUploadBytes)
-	return perSeed * float64(runsPerStrategy)
+	return (run(on, b.st.PendingUploadBytes) + run(off, b.st.LocalBytes)) * float64(runsPerStrategy)
 }

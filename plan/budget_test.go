@@ -21,14 +21,16 @@ func TestBudgetExtrapolatesTheCopy(t *testing.T) {
 		return r
 	}
 	full, cut := plan(0), plan(150_000)
-	if full.Scenario.SimulatedMs != full.Scenario.DurationMs || cut.Scenario.SimulatedMs >= cut.Scenario.DurationMs {
-		t.Fatalf("simulated %d of %d, and %d of %d: want the second cut short", full.Scenario.SimulatedMs, full.Scenario.DurationMs,
-			cut.Scenario.SimulatedMs, cut.Scenario.DurationMs)
+	fOff, cOff := full.Profiles[0].Strategies[0], cut.Profiles[0].Strategies[0]
+	fOn, cOn := full.Profiles[0].Strategies[1], cut.Profiles[0].Strategies[1]
+	if fOff.SimulatedMs != full.Scenario.DurationMs || fOn.SimulatedMs != full.Scenario.DurationMs ||
+		cOff.SimulatedMs >= cut.Scenario.DurationMs || cOn.SimulatedMs >= cOff.SimulatedMs {
+		t.Fatalf("simulated %d and %d of %d, then %d and %d of %d: want the second cut short, flag on shortest", fOff.SimulatedMs, fOn.SimulatedMs,
+			full.Scenario.DurationMs, cOff.SimulatedMs, cOn.SimulatedMs, cut.Scenario.DurationMs)
 	}
-	if !anyContains(cut.Notes, "the work budget (150000 simulated events over all runs) covers") {
+	if !anyContains(cut.Notes, "the work budget (150000 simulated events over all runs) does not cover") {
 		t.Errorf("notes %q: want the budget named", cut.Notes)
 	}
-	fOff, cOff := full.Profiles[0].Strategies[0], cut.Profiles[0].Strategies[0]
 	if fOff.Extrapolated != 0 || cOff.Extrapolated != cOff.Seeds {
 		t.Fatalf("extrapolated %d and %d runs", fOff.Extrapolated, cOff.Extrapolated)
 	}
@@ -39,7 +41,6 @@ func TestBudgetExtrapolatesTheCopy(t *testing.T) {
 			t.Errorf("seed %d: extrapolated %d ms, the full run joined at %d ms", o.Seed, got, want)
 		}
 	}
-	fOn, cOn := full.Profiles[0].Strategies[1], cut.Profiles[0].Strategies[1]
 	for i := range fOn.Runs {
 		if *fOn.Runs[i].CaughtUpMs != *cOn.Runs[i].CaughtUpMs || fOn.Runs[i].BytesAtJoin != cOn.Runs[i].BytesAtJoin {
 			t.Errorf("flag on, seed %d: %+v and %+v", fOn.Runs[i].Seed, fOn.Runs[i], cOn.Runs[i])

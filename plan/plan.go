@@ -23,19 +23,16 @@ type Result struct {
 
 // ScenarioInfo says what was simulated.
 type ScenarioInfo struct {
-	Name       string `json:"name"`
-	SavedTo    string `json:"saved_to,omitempty"`
-	Brokers    int    `json:"brokers"`
-	NewBroker  int    `json:"new_broker"`
-	DurationMs int64  `json:"duration_ms"`
-	// SimulatedMs is what every run simulated: the duration, or less when
-	// the work budget (StepBudget) cut the runs short.
-	SimulatedMs int64    `json:"simulated_ms"`
-	Horizon     []string `json:"horizon"` // what the duration covers
-	SeedFrom    uint64   `json:"seed_from"`
-	SeedTo      uint64   `json:"seed_to"`
-	Runs        int      `json:"runs"`
-	Steps       int64    `json:"steps"` // simulated events, all runs
+	Name       string   `json:"name"`
+	SavedTo    string   `json:"saved_to,omitempty"`
+	Brokers    int      `json:"brokers"`
+	NewBroker  int      `json:"new_broker"`
+	DurationMs int64    `json:"duration_ms"`
+	Horizon    []string `json:"horizon"` // what the duration covers
+	SeedFrom   uint64   `json:"seed_from"`
+	SeedTo     uint64   `json:"seed_to"`
+	Runs       int      `json:"runs"`
+	Steps      int64    `json:"steps"` // simulated events, all runs
 }
 
 // ResultSchemaVersion is the plan object's schema_version.
@@ -69,8 +66,8 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 		profiles = AllProfiles()
 	}
 	seeds := int(in.SeedTo - in.SeedFrom + 1)
-	run := *sc
-	run.DurationMs = b.runHorizon(len(profiles) * seeds)
+	runOn, runOff := *sc, *sc
+	runOn.DurationMs, runOff.DurationMs = b.runHorizons(len(profiles) * seeds)
 	var jobs []job
 	for _, p := range profiles {
 		for seed := in.SeedFrom; seed <= in.SeedTo; seed++ {
@@ -79,15 +76,15 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 			}
 		}
 	}
-	outcomes := runAll(&run, jobs, in.Workers)
+	outcomes := runAll(map[scenarios.Strategy]*scenarios.Scenario{scenarios.LastTiered: &runOn, scenarios.LocalLogStart: &runOff}, jobs, in.Workers)
 	r := &Result{SchemaVersion: ResultSchemaVersion, Topic: f.TP.Topic, Partition: f.TP.Partition, State: b.st,
 		Scenario: ScenarioInfo{Name: sc.Name, SavedTo: in.SavePath, Brokers: sc.Brokers, NewBroker: sc.Brokers - 1,
-			DurationMs: sc.DurationMs, SimulatedMs: run.DurationMs, Horizon: b.reasons, SeedFrom: in.SeedFrom, SeedTo: in.SeedTo,
+			DurationMs: sc.DurationMs, Horizon: b.reasons, SeedFrom: in.SeedFrom, SeedTo: in.SeedTo,
 			Runs: len(jobs)}}
 	for _, o := range outcomes {
 		r.Scenario.Steps += o.Steps
 	}
-	r.Profiles = summarize(b, sc, &run, profiles, jobs, outcomes)
+	r.Profiles = summarize(b, sc, profiles, jobs, outcomes, map[scenarios.Strategy]int64{scenarios.LastTiered: runOn.DurationMs, scenarios.LocalLogStart: runOff.DurationMs})
 	r.Recommendation = recommend(b, r)
 	r.Assumptions, r.Notes = nonNil(b.assume), nonNil(b.notes)
 	return r, sc, data, nil

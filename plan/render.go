@@ -46,9 +46,11 @@ func (r *Result) writeHeader(w io.Writer) {
 			formatBytes(st.RemoteOnlyBytes), formatBytes(st.PendingUploadBytes))
 		fmt.Fprintf(w, "  highest uploaded offset %s%s%s\n", offsetText(st.HighestRemoteOffset), epuoText(st), copyText(st))
 	}
-	sim := formatMs(r.Scenario.SimulatedMs)
-	if r.Scenario.SimulatedMs < r.Scenario.DurationMs {
-		sim += " simulated of " + formatMs(r.Scenario.DurationMs)
+	sim := formatMs(r.Scenario.DurationMs)
+	if len(r.Profiles) > 0 {
+		if on, off := r.Profiles[0].Strategies[1].SimulatedMs, r.Profiles[0].Strategies[0].SimulatedMs; on < r.Scenario.DurationMs {
+			sim += fmt.Sprintf(" (runs simulate %s flag on, %s flag off: the work budget)", formatMs(on), formatMs(off))
+		}
 	}
 	fmt.Fprintf(w, "  scenario %s: %s, seeds %d..%d, %d runs, %d events\n", r.Scenario.Name, sim, r.Scenario.SeedFrom, r.Scenario.SeedTo, r.Scenario.Runs, r.Scenario.Steps)
 	if r.Scenario.SavedTo != "" {

@@ -64,9 +64,10 @@ type job struct {
 	strategy scenarios.Strategy
 }
 
-// runAll runs every job on workers goroutines; each result lands at its
-// job's index, so the output does not depend on the number of workers.
-func runAll(sc *scenarios.Scenario, jobs []job, workers int) []RunOutcome {
+// runAll runs every job, on the scenario of its strategy, on workers
+// goroutines; each result lands at its job's index, so the output does not
+// depend on the number of workers.
+func runAll(sc map[scenarios.Strategy]*scenarios.Scenario, jobs []job, workers int) []RunOutcome {
 	out := make([]RunOutcome, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -75,7 +76,7 @@ func runAll(sc *scenarios.Scenario, jobs []job, workers int) []RunOutcome {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = runOne(sc, jobs[i])
+				out[i] = runOne(sc[jobs[i].strategy], jobs[i])
 			}
 		}()
 	}

@@ -39,6 +39,9 @@ type StrategyPlan struct {
 	// Flag is the value of follower.fetch.last.tiered.offset.enable.
 	Flag  bool `json:"flag"`
 	Seeds int  `json:"seeds"`
+	// SimulatedMs is what each run simulated: the scenario's duration, or
+	// less when the work budget (StepBudget) cut the runs short.
+	SimulatedMs int64 `json:"simulated_ms"`
 	// Joined counts the seeds whose replica joined the ISR, measured or
 	// extrapolated; Extrapolated those extrapolated.
 	Joined       int `json:"joined"`
@@ -71,8 +74,7 @@ type ProfilePlan struct {
 }
 
 // summarize folds the runs, in job order, into one ProfilePlan a profile.
-func summarize(b *builder, sc *scenarios.Scenario, run *scenarios.Scenario, profiles []model.Profile, jobs []job, outs []RunOutcome) []ProfilePlan {
-	full := run.DurationMs == sc.DurationMs
+func summarize(b *builder, sc *scenarios.Scenario, profiles []model.Profile, jobs []job, outs []RunOutcome, simulated map[scenarios.Strategy]int64) []ProfilePlan {
 	var out []ProfilePlan
 	for _, p := range profiles {
 		pp := ProfilePlan{Profile: p.Name()}
@@ -83,7 +85,9 @@ func summarize(b *builder, sc *scenarios.Scenario, run *scenarios.Scenario, prof
 					runs = append(runs, outs[i])
 				}
 			}
-			pp.Strategies = append(pp.Strategies, strategyPlan(st, runs, full))
+			sp := strategyPlan(st, runs, simulated[st] == sc.DurationMs)
+			sp.SimulatedMs = simulated[st]
+			pp.Strategies = append(pp.Strategies, sp)
 		}
 		pp.Hazards = hazards(b, sc, p, pp.Strategies[1])
 		pp.Verdict, pp.Summary = verdict(b, &pp)
