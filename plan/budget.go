@@ -34,19 +34,39 @@ func (b *builder) runHorizons(runsPerStrategy int) (on, off int64) {
 		return full, full
 	}
 	on = b.minHorizonMs()
-	lo, hi := on, full
+	if b.estimateSteps(on, on, runsPerStrategy) > budget {
+		// Even the flag-on replica's copy is beyond the budget: every run
+		// simulates the same, shorter time and both copies are extrapolated.
+		h := b.largest(b.floorHorizonMs(), on, func(h int64) bool { return b.estimateSteps(h, h, runsPerStrategy) <= budget })
+		b.notef("the work budget (%.0f simulated events over all runs) does not cover the scenario's %s: every run simulates %s, and a replica still copying then is extrapolated at the rate it was gaining on the leader; simrun run on the saved scenario simulates it all",
+			budget, formatMs(full), formatMs(h))
+		return h, h
+	}
+	off = b.largest(on, full, func(h int64) bool { return b.estimateSteps(on, h, runsPerStrategy) <= budget })
+	b.notef("the work budget (%.0f simulated events over all runs) does not cover the scenario's %s: flag-on runs simulate %s (they join within it), flag-off runs %s, and a replica still copying then is extrapolated at the rate it was gaining on the leader; simrun run on the saved scenario simulates it all",
+		budget, formatMs(full), formatMs(on), formatMs(off))
+	return on, off
+}
+
+// largest returns the largest whole second in [lo, hi] that fits, by
+// bisection (fits is monotone); lo when none does.
+func (b *builder) largest(lo, hi int64, fits func(int64) bool) int64 {
 	for hi-lo > 1000 {
 		mid := lo + (hi-lo)/2
-		if b.estimateSteps(on, mid, runsPerStrategy) <= budget {
+		if fits(mid) {
 			lo = mid
 		} else {
 			hi = mid
 		}
 	}
-	off = lo / 1000 * 1000
-	b.notef("the work budget (%.0f simulated events over all runs) does not cover the scenario's %s: flag-on runs simulate %s (they join within it), flag-off runs %s, and a replica still copying then is extrapolated at the rate it was gaining on the leader; simrun run on the saved scenario simulates it all",
-		budget, formatMs(full), formatMs(on), formatMs(off))
-	return on, off
+	return max(lo/1000*1000, 1000)
+}
+
+// floorHorizonMs is the least any run simulates: the waits a flag-on
+// replica may meet, and a minute.
+func (b *builder) floorHorizonMs() int64 {
+	c := &b.cfg
+	return min(max(c.RemoteMetadataReadyMs+2*c.RemoteLogManagerTaskIntervalMs+10*c.ReplicaFetchBackoffMs+60_000, 120_000), b.horizonMs)
 }
 
 // minHorizonMs is what a flag-on replica needs: the waits, its copy of the
@@ -54,7 +74,7 @@ func (b *builder) runHorizons(runsPerStrategy int) (on, off int64) {
 // tiered at or above the log start.
 func (b *builder) minHorizonMs() int64 {
 	c := &b.cfg
-	h := c.RemoteMetadataReadyMs + 2*c.RemoteLogManagerTaskIntervalMs + 10*c.ReplicaFetchBackoffMs + 60_000
+	h := b.floorHorizonMs()
 	if b.copyRate > 0 {
 		h += int64(1.1 * float64(b.st.PendingUploadBytes) / b.copyRate * 1000)
 	}

@@ -21,8 +21,10 @@ const (
 	// cost their square.)
 	localSegmentsMax      = 16384
 	remoteOnlySegmentsMax = 2048
-	// produceRecordsMax is a produce event's limit in scenario files.
+	// produceRecordsMax is a produce event's limit in scenario files;
+	// produceEventsMax bounds the produce events a plan writes.
 	produceRecordsMax = 1_000_000_000
+	produceEventsMax  = 1000
 	// horizonMaxMs bounds the simulated time: 30 days.
 	horizonMaxMs = 30 * 86_400_000
 )
@@ -233,6 +235,9 @@ func (b *builder) topicConfigs() error {
 		if def {
 			defaulted = append(defaulted, c.key+"="+topicKafkaDefaults[c.key])
 		}
+	}
+	if e, _ := b.topicConfig("segment.bytes"); b.cfg.SegmentBytes > math.MaxInt32 {
+		return toolErr(b.configsName(), e.Line, "segment.bytes: expected at most %d (Kafka's int), got %d", math.MaxInt32, b.cfg.SegmentBytes)
 	}
 	policy, _ := b.topicConfig("cleanup.policy")
 	if b.st.Compacted = strings.Contains(policy.Value, "compact"); b.st.Compacted {

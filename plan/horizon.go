@@ -114,6 +114,10 @@ func (b *builder) environment() error {
 	}
 	h := waitMs + max(copyMs, rollMs) + 60_000
 	b.horizonMs = min(max(h, 120_000), horizonMaxMs)
+	if records := float64(env.ProduceBytesPerSec) / float64(b.st.RecordBytes) * float64(b.horizonMs) / 1000; records > produceEventsMax*produceRecordsMax {
+		return inputErr("--"+FlagProduce, "%s/s of %d-byte records over the %s the scenario needs is more than scenario files can produce (%d events of %d records)",
+			formatBytes(env.ProduceBytesPerSec), b.st.RecordBytes, formatMs(b.horizonMs), produceEventsMax, produceRecordsMax)
+	}
 	b.horizonMs = (b.horizonMs + 999) / 1000 * 1000
 	return nil
 }
