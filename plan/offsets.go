@@ -125,7 +125,11 @@ func parseOffsetLine(name string, l line) (TopicPartition, OffsetAnswer, error) 
 	s := strings.TrimSpace(l.text)
 	switch {
 	case strings.HasPrefix(s, toolFailed):
-		return TopicPartition{}, OffsetAnswer{}, toolErr(name, l.n, "kafka-get-offsets.sh failed: %s", quote(strings.TrimPrefix(s, toolFailed)))
+		hint := ""
+		if strings.Contains(s, "Malformed time argument") {
+			hint = " (a kafka-get-offsets.sh older than this --time: leave this file out, or use a newer tool)"
+		}
+		return TopicPartition{}, OffsetAnswer{}, toolErr(name, l.n, "kafka-get-offsets.sh failed: %s%s", quote(strings.TrimPrefix(s, toolFailed)), hint)
 	case strings.HasPrefix(s, skipPrefix):
 		tpText, msg, ok := strings.Cut(strings.TrimPrefix(s, skipPrefix), skipSep)
 		tp, okTP := splitTopicPartition(tpText)

@@ -70,6 +70,8 @@ func TestParseOffsetsBadOutput(t *testing.T) {
 		{"ord ers:0:5\n", "x.txt:1: expected TOPIC:PARTITION:OFFSET with a topic name"},
 		{"orders:0:5\norders:0:6\n", "x.txt:2: partition orders-0 again (first on line 1)"},
 		{"Error occurred: Could not match any topic-partitions with the specified filters\n", "x.txt:1: kafka-get-offsets.sh failed"},
+		{"Error occurred: Malformed time argument earliest-pending-upload. Please use -1 or latest / -2 or earliest / -3 or max-timestamp, or a specified long format timestamp\n",
+			"(a kafka-get-offsets.sh older than this --time: leave this file out, or use a newer tool)"},
 		{"Skip getting offsets for topic-partition orders due to error: x\n", "x.txt:1: expected"},
 	}
 	for _, c := range cases {
