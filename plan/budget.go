@@ -1,9 +1,10 @@
 package plan
 
 // StepBudget is how many simulated events a plan spends over all its runs:
-// a plan's events cost about 1 µs of a core each (BenchmarkPlan, measured
-// against the BenchmarkRun workload), so about 6 s on two cores, leaving
-// room under the 10 s an operator may wait. Runs that would need more
+// a plan's event costs 1.0-1.15 times one of scenarios' BenchmarkRun
+// workload (BenchmarkPlan, CPU time measured in the same run), about 0.65 µs
+// of an idle core, so about 4 s on two idle cores, leaving room under the
+// 10 s an operator may wait on a busy machine. Runs that would need more
 // simulate less time (the flag-on runs what a flag-on replica needs, the
 // flag-off runs the rest), and a replica still copying at the end is
 // extrapolated at the rate it gains on the leader (RunOutcome.ExtrapolatedMs).
