@@ -3,6 +3,7 @@ module tierfetch
 go 1.26.8
 
 require (
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/google/go-cmp v0.7.0
 	gonum.org/v1/plot v0.17.0
 	k8s.io/api v0.37.2

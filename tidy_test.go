@@ -14,14 +14,16 @@ import (
 )
 
 // layers lists, for each package, the project packages it may import
-// (STYLE.md: cmd/simrun -> reports -> scenarios -> invariants -> model -> sim).
+// (STYLE.md: cmd/simrun -> reports -> scenarios -> invariants -> model -> sim;
+// plan sits between reports and scenarios).
 var layers = map[string][]string{
 	"sim":        {},
 	"model":      {"sim"},
 	"invariants": {"model", "sim"},
 	"scenarios":  {"invariants", "model", "sim"},
-	"reports":    {"scenarios", "invariants", "model", "sim"},
-	"cmd/simrun": {"reports", "scenarios", "invariants", "model", "sim"},
+	"plan":       {"scenarios", "invariants", "model", "sim"},
+	"reports":    {"plan", "scenarios", "invariants", "model", "sim"},
+	"cmd/simrun": {"plan", "reports", "scenarios", "invariants", "model", "sim"},
 }
 
 // forbidden lists imports that would let wall clocks, shared randomness,

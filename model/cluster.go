@@ -1,7 +1,6 @@
 package model
 
 import (
-	"fmt"
 	"slices"
 
 	"tierfetch/sim"
@@ -110,8 +109,9 @@ type Cluster struct {
 	Remote  Remote
 	// Out holds the effects of the current step; the caller drains it.
 	Out []Effect
-	// Notes holds trace lines of the current step; the caller drains it.
-	Notes []string
+	// Events holds what the current step did, in order; the caller drains
+	// it (see Event).
+	Events []Event
 
 	nextReq    uint64
 	nextOrigin uint64
@@ -211,12 +211,9 @@ func (c *Cluster) Leader() *Broker {
 	return c.Brokers[c.Ctrl.Leader]
 }
 
-func (c *Cluster) notef(format string, args ...any) {
-	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
-}
-
 func (c *Cluster) send(m Message) {
 	c.Out = append(c.Out, Effect{Kind: EffSend, Msg: m})
+	c.emit(Event{Kind: EvSend, Broker: m.From, Peer: m.To, Msg: m})
 }
 
 func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
@@ -242,7 +239,7 @@ func (c *Cluster) Tiered() bool { return c.Cfg.RemoteStorageEnable }
 func (c *Cluster) Deliver(m Message) {
 	b := c.Brokers[m.To]
 	if !b.Up {
-		c.notef("b%d down: dropped %s", b.ID, m.String())
+		c.emit(Event{Kind: EvDropped, Broker: m.To, Peer: m.From, Msg: m, Cause: DropReceiverDown})
 		return
 	}
 	switch m.Kind {

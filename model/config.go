@@ -98,12 +98,14 @@ func (c *Cluster) setRemoteStorageEnable(on bool) error {
 	// start. With no leader nobody deletes it: the data stays, orphaned.
 	l := c.Leader()
 	if l == nil {
-		c.notef("tiering disabled with no leader: remote data left in place")
+		c.emit(ev(EvTieringDisabled))
 		return nil
 	}
 	c.Remote.Segments = nil
 	c.Remote.Version++
 	l.Log.IncrementLogStart(l.Log.LocalLogStart)
-	c.notef("tiering disabled: remote data deleted, b%d lso=%d", l.ID, l.Log.LogStart)
+	e := brokerEv(EvTieringDisabled, l.ID)
+	e.Offset = l.Log.LogStart
+	c.emit(e)
 	return nil
 }

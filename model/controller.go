@@ -50,7 +50,7 @@ func (c *Cluster) elect(id int) {
 		c.Ctrl.ISR = []int{id}
 		c.recordISR()
 		c.Ctrl.Unclean++
-		c.notef("unclean election of b%d", id)
+		c.emit(brokerEv(EvUncleanElection, id))
 	}
 	if c.Ctrl.LeaderEpoch == math.MaxInt32 {
 		panic(fmt.Sprintf("model: leader epoch %d would wrap at the election of b%d (scenarios bound it)", c.Ctrl.LeaderEpoch, id))
@@ -105,7 +105,9 @@ func (c *Cluster) Crash(id int) error {
 			}
 		}
 	}
-	c.notef("partition offline: no live ISR member (ISR %v)", c.Ctrl.ISR)
+	e := ev(EvOffline)
+	e.Brokers = slices.Clone(c.Ctrl.ISR)
+	c.emit(e)
 	return nil
 }
 
@@ -134,7 +136,9 @@ func (c *Cluster) Restart(id int) error {
 		// A log loaded with remote storage disabled starts at its local
 		// log start offset (Kafka's UnifiedLog constructor).
 		b.Log.IncrementLogStart(b.Log.LocalLogStart)
-		c.notef("b%d loads its log with tiering off: lso=%d", b.ID, b.Log.LogStart)
+		e := brokerEv(EvLoadLog, b.ID)
+		e.Offset = b.Log.LogStart
+		c.emit(e)
 	}
 	if !c.Ctrl.IsReplica(id) {
 		return nil
@@ -158,7 +162,9 @@ func (c *Cluster) DeleteRecords(before int64) error {
 	if !b.Log.IncrementLogStart(before) {
 		return fmt.Errorf("log start offset already %d", b.Log.LogStart)
 	}
-	c.notef("b%d delete-records: lso=%d llso=%d", b.ID, b.Log.LogStart, b.Log.LocalLogStart)
+	e := brokerEv(EvDeleteRecordsDone, b.ID)
+	e.Log = OffsetsOf(&b.Log)
+	c.emit(e)
 	return nil
 }
 
@@ -185,5 +191,6 @@ func (c *Cluster) Consume(from int64) (ConsumeStats, error) {
 		st.LocalBytes = (l.HighWatermark - max(from, l.LocalLogStart)) * c.Cfg.RecordBytes
 	}
 	c.Consumes = append(c.Consumes, st)
+	c.emit(Event{Kind: EvConsumed, Broker: b.ID, Peer: -1, Offset: st.FromOffset, End: st.ToOffset, Count: st.LocalBytes, Bytes: st.RemoteBytes})
 	return st, nil
 }

@@ -32,6 +32,7 @@ type auxBuild struct {
 	path     Path
 	target   int32 // leader epoch of start-1
 	segment  uint64
+	active   bool // a build is under way: begun by EvAuxBuildStart, ended by EvAuxBuildEnd
 }
 
 // becomeFollower makes b follow the controller's current leader.
@@ -43,6 +44,9 @@ func (c *Cluster) becomeFollower(b *Broker) {
 	}
 	b.Role, b.Leader, b.LeaderEpoch = RoleFollower, c.Ctrl.Leader, c.Ctrl.LeaderEpoch
 	b.InSyncEpoch = -1
+	e := brokerEv(EvBecomeFollower, b.ID)
+	e.Peer, e.Epoch = b.Leader, b.LeaderEpoch
+	c.emit(e)
 	if c.Tiered() {
 		c.setTimer(b, TimerRLMFollower, 0, 0)
 	}
@@ -51,6 +55,7 @@ func (c *Cluster) becomeFollower(b *Broker) {
 }
 
 func (c *Cluster) stopFetcher(b *Broker) {
+	c.endAux(b, AuxAborted)
 	if b.fetch.phase == phaseBackoff {
 		c.cancelTimer(b, TimerFetchBackoff, 0)
 	} else if b.fetch.phase != phaseIdle {
@@ -87,6 +92,7 @@ func (c *Cluster) backoff(b *Broker, why RetryReason) {
 	if b.fetch.phase != phaseIdle && b.fetch.phase != phaseBackoff {
 		c.cancelTimer(b, TimerRequest, 0)
 	}
+	c.endAux(b, AuxAborted) // a build a more specific end has not ended: a leader error or a timeout stopped it
 	b.fetch.phase, b.fetch.query = phaseBackoff, nil
 	if why == RetryEPUOUnknown {
 		c.reached(GoalEPUOUnknownRetry)
@@ -96,7 +102,9 @@ func (c *Cluster) backoff(b *Broker, why RetryReason) {
 		b.Stats.Retries++
 		b.Stats.RetriesByReason[why]++
 	}
-	c.notef("b%d backs off (%s)", b.ID, why)
+	e := brokerEv(EvBackoff, b.ID)
+	e.Retry = why
+	c.emit(e)
 	c.setTimer(b, TimerFetchBackoff, 0, c.Cfg.ReplicaFetchBackoff)
 }
 
@@ -175,7 +183,9 @@ func (c *Cluster) truncateOnDivergence(b *Broker, leaderEpoch int32, leaderEnd i
 			to = min(end, l.LogEnd) // an older epoch: the next fetch compares again
 		}
 	}
-	c.notef("b%d truncates to %d (leader: epoch %d ends at %d)", b.ID, to, leaderEpoch, leaderEnd)
+	e := brokerEv(EvTruncate, b.ID)
+	e.Offset, e.Cause, e.Epoch, e.End = to, TruncateDivergence, leaderEpoch, leaderEnd
+	c.emit(e)
 	l.TruncateTo(to)
 }
 
@@ -184,6 +194,7 @@ func (c *Cluster) truncateOnDivergence(b *Broker, leaderEpoch int32, leaderEnd i
 func (c *Cluster) appendFetched(b *Broker, m Message) {
 	b.InSyncEpoch = m.LeaderEpoch
 	l := &b.Log
+	from, bytes := l.LogEnd, int64(0)
 	for _, bt := range m.Batches {
 		if bt.Last() < l.LogEnd {
 			continue
@@ -197,14 +208,22 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 				bt = bt.Slice(l.LogEnd, bt.Last()+1)
 			}
 		}
+		if bytes == 0 {
+			from = bt.Base
+		}
 		l.Append(bt, c.Cfg.SegmentBytes)
 		b.Stats.BytesFromLeader += bt.Bytes
+		bytes += bt.Bytes
+	}
+	if bytes > 0 {
+		c.emit(Event{Kind: EvFetched, Broker: b.ID, Peer: m.From, Offset: from, End: l.LogEnd - 1, Bytes: bytes})
 	}
 	if len(m.Batches) > 0 && b.fetch.bootstrapping {
 		b.fetch.bootstrapping = false
 		if !b.Stats.StartSet {
 			b.Stats.StartOffset, b.Stats.StartSet = l.LocalLogStart, true
 		}
+		c.emit(Event{Kind: EvBootstrapped, Broker: b.ID, Peer: m.From, Offset: l.LocalLogStart, Path: b.Stats.Path})
 	}
 	if hw := min(m.HighWatermark, l.LogEnd); hw > l.HighWatermark {
 		l.HighWatermark = hw
@@ -225,7 +244,7 @@ func (c *Cluster) decide(b *Broker) {
 		q.fellBack = true
 		b.Stats.Fallbacks++
 		c.reached(GoalEPUOBelowLSOFallback)
-		c.notef("b%d EPUO below log start: falls back to the local-log-start rules", b.ID)
+		c.emit(brokerEv(EvFallback, b.ID))
 	}
 	switch d.Kind {
 	case DecideAsk:
@@ -235,12 +254,16 @@ func (c *Cluster) decide(b *Broker) {
 	case DecideRetry:
 		c.backoff(b, d.Reason)
 	case DecideTruncate:
-		c.notef("b%d truncates to leader end %d", b.ID, d.Offset)
+		e := brokerEv(EvTruncate, b.ID)
+		e.Offset, e.Cause = d.Offset, TruncateLeaderEnd
+		c.emit(e)
 		b.Log.TruncateTo(d.Offset)
 		c.sendFetch(b)
 	case DecideStartAt:
 		c.position(b, d.Path)
-		c.notef("b%d truncates fully, starts at %d (%s)", b.ID, d.Offset, d.Path)
+		e := brokerEv(EvStartAt, b.ID)
+		e.Offset, e.Path, e.Cause = d.Offset, d.Path, StartTruncate
+		c.emit(e)
 		c.restartLog(b, d.Offset, d.LogStart)
 		c.sendFetch(b)
 	case DecideBuildAux:
@@ -272,11 +295,17 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 	b.fetch.aux = auxBuild{start: d.Offset, epoch: d.Epoch, logStart: d.LogStart, path: d.Path, target: d.Epoch}
 	if c.Profile.AuxStateTrivial(d.Offset, d.LogStart) {
 		c.position(b, d.Path)
-		c.notef("b%d starts at %d (%s, nothing to rebuild)", b.ID, d.Offset, d.Path)
+		e := brokerEv(EvStartAt, b.ID)
+		e.Offset, e.Path, e.Cause = d.Offset, d.Path, StartTrivial
+		c.emit(e)
 		c.restartLog(b, d.Offset, d.LogStart)
 		c.sendFetch(b)
 		return
 	}
+	b.fetch.aux.active = true
+	e := brokerEv(EvAuxBuildStart, b.ID)
+	e.Offset, e.End, e.Epoch, e.Path = d.Offset, d.LogStart, d.Epoch, d.Path
+	c.emit(e)
 	if c.Profile.AskPreviousEpoch(d.Epoch) {
 		// The epoch of start-1 may be an earlier one: ask where epoch-1 ended.
 		c.sendRequest(b, Message{Kind: MsgEpochEnd, Epoch: d.Epoch - 1}, phaseEpochEnd)
@@ -301,12 +330,16 @@ func (c *Cluster) onEpochEnd(b *Broker, m Message) {
 func (c *Cluster) readAuxState(b *Broker) {
 	a := &b.fetch.aux
 	if c.Now < b.MetadataReadyAt {
+		c.endAux(b, AuxMetadataNotReady)
 		c.backoff(b, RetryMetadataNotReady)
 		return
 	}
 	seg, ok := c.Remote.Lookup(a.target, a.start-1)
 	if !ok {
-		c.notef("b%d no remote segment holds offset %d in epoch %d", b.ID, a.start-1, a.target)
+		e := brokerEv(EvAuxBuildEnd, b.ID)
+		e.Cause, e.Offset, e.Epoch, e.Path = AuxNoSegment, a.start-1, a.target, a.path
+		a.active = false
+		c.emit(e)
 		c.backoff(b, RetryAuxUnavailable)
 		return
 	}
@@ -321,12 +354,16 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 		return
 	}
 	if failed {
+		c.endAux(b, AuxRemoteError)
 		c.backoff(b, RetryRemoteError)
 		return
 	}
 	i := c.Remote.Find(op.Segment)
 	if i < 0 || c.Remote.Segments[i].State != CopyFinished {
-		c.notef("b%d remote segment %d was deleted during the build", b.ID, op.Segment)
+		e := brokerEv(EvAuxBuildEnd, b.ID)
+		e.Cause, e.Segment, e.Path = AuxSegmentGone, SegmentRef{ID: op.Segment}, b.fetch.aux.path
+		b.fetch.aux.active = false
+		c.emit(e)
 		c.reached(GoalAuxSegmentDeleted)
 		c.backoff(b, RetryAuxUnavailable)
 		return
@@ -349,11 +386,26 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	b.Stats.AuxStateBuilds++
 	c.reached(GoalAuxStateBuilt)
 	b.Stats.RemoteAuxBytes += op.Bytes
-	c.notef("b%d built aux state from remote segment [%d..%d], starts at %d (%s)", b.ID, seg.Base, seg.End, next, a.path)
+	b.fetch.aux.active = false
+	e := brokerEv(EvAuxBuildEnd, b.ID)
+	e.Cause, e.Offset, e.Path, e.Bytes = AuxBuilt, next, a.path, op.Bytes
+	e.Segment = SegmentRef{ID: seg.ID, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
+	c.emit(e)
 	if c.Profile.ProbeLatestAfterAux() {
 		b.Stats.ListOffsets++
 		c.sendRequest(b, Message{Kind: MsgListOffsets, Timestamp: ListLatest}, phaseLagProbe)
 		return
 	}
 	c.sendFetch(b)
+}
+
+// endAux ends an auxiliary-state build under way, if any, with cause.
+func (c *Cluster) endAux(b *Broker, cause Cause) {
+	if !b.fetch.aux.active {
+		return
+	}
+	b.fetch.aux.active = false
+	e := brokerEv(EvAuxBuildEnd, b.ID)
+	e.Cause, e.Path = cause, b.fetch.aux.path
+	c.emit(e)
 }

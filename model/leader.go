@@ -49,8 +49,9 @@ func (c *Cluster) becomeLeader(b *Broker) {
 		b.lead.followers[i] = followerView{fetchOffset: -1, lastCaughtUpAt: c.Now, lastFetchLeaderEnd: math.MaxInt64}
 	}
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
-	c.notef("b%d becomes leader epoch=%d lso=%d llso=%d hw=%d leo=%d hro=%d", b.ID, b.LeaderEpoch,
-		b.Log.LogStart, b.Log.LocalLogStart, b.Log.HighWatermark, b.Log.LogEnd, b.HighestRemote)
+	e := brokerEv(EvBecomeLeader, b.ID)
+	e.Epoch, e.Log, e.HRO = b.LeaderEpoch, OffsetsOf(&b.Log), b.HighestRemote
+	c.emit(e)
 	c.cancelTimer(b, TimerRLMFollower, 0)
 	c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
 	c.startTieringTasks(b)
@@ -220,8 +221,10 @@ func (c *Cluster) expandISR(b *Broker, f int) {
 	c.Ctrl.ISR = append(c.Ctrl.ISR, f)
 	slices.Sort(c.Ctrl.ISR)
 	c.recordISR()
-	c.notef("b%d joins ISR %v (leader b%d hw=%d)", f, c.Ctrl.ISR, b.ID, b.Log.HighWatermark)
-	st := &c.Brokers[f].Stats
+	fb := c.Brokers[f]
+	c.emit(Event{Kind: EvISRJoin, Broker: f, Peer: b.ID, Brokers: slices.Clone(c.Ctrl.ISR), Offset: b.Log.HighWatermark,
+		Log: OffsetsOf(&fb.Log), Bytes: fb.Log.LocalBytes()})
+	st := &fb.Stats
 	if st.Added && !st.CaughtUp {
 		st.CaughtUp, st.CaughtUpAt = true, c.Now
 		if !st.StartSet {
@@ -245,7 +248,7 @@ func (c *Cluster) onISRExpire(b *Broker) {
 	}
 	c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(id int) bool { return slices.Contains(out, id) })
 	c.recordISR()
-	c.notef("b%d shrinks ISR to %v (dropped %v)", b.ID, c.Ctrl.ISR, out)
+	c.emit(Event{Kind: EvISRShrink, Broker: b.ID, Peer: -1, Brokers: slices.Clone(c.Ctrl.ISR), Dropped: out})
 	c.maybeAdvanceHighWatermark(b)
 }
 
@@ -313,17 +316,8 @@ func (c *Cluster) Produce(records int64, producer int) bool {
 		ProducerID: p.id, Seq: p.nextSeq, Origin: c.nextOrigin, TsMs: c.Now.Ms()}
 	p.nextSeq += records
 	b.Log.Append(bt, c.Cfg.SegmentBytes)
-	c.noteAppend(b, bt)
+	c.emit(Event{Kind: EvAppend, Broker: b.ID, Peer: -1, Batch: bt, Offset: b.Log.LogEnd})
 	c.maybeAdvanceHighWatermark(b)
 	c.wakeParked(b)
 	return true
-}
-
-// noteAppend notes a produced batch, as notef("b%d append %v leo=%d") would,
-// without fmt: it runs once per produced batch.
-func (c *Cluster) noteAppend(b *Broker, bt Batch) {
-	var buf [128]byte
-	line := bt.AppendTo(append(appendBroker(buf[:0], b.ID), " append "...))
-	line = appendInt(append(line, " leo="...), b.Log.LogEnd)
-	c.Notes = append(c.Notes, string(line))
 }

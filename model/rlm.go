@@ -9,7 +9,7 @@ func (c *Cluster) onRLMCopy(b *Broker) {
 	}
 	c.setTimer(b, TimerRLMCopy, 0, c.Cfg.RLMTaskInterval)
 	if c.Now < b.MetadataReadyAt {
-		c.notef("b%d rlm-copy skipped: remote metadata not ready", b.ID)
+		c.emit(brokerEv(EvRLMCopySkipped, b.ID))
 		return
 	}
 	copyDisabled := c.Cfg.RemoteLogCopyDisable
@@ -41,7 +41,9 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 		}
 	}
 	if b.Log.IncrementLogStart(start) {
-		c.notef("b%d raises log start offset to %d from remote metadata", b.ID, b.Log.LogStart)
+		e := brokerEv(EvLogStartFromRemote, b.ID)
+		e.Offset = b.Log.LogStart
+		c.emit(e)
 	}
 }
 
@@ -60,7 +62,9 @@ func (c *Cluster) raiseHighestRemote(b *Broker, h int64) bool {
 	if h <= b.HighestRemote {
 		return false
 	}
-	c.notef("b%d highest remote offset %d (was %d)", b.ID, h, b.HighestRemote)
+	e := brokerEv(EvHighestRemote, b.ID)
+	e.Offset, e.End = h, b.HighestRemote
+	c.emit(e)
 	b.HighestRemote = h
 	return true
 }
@@ -86,7 +90,9 @@ func (c *Cluster) maybeUpload(b *Broker) bool {
 		id := c.Remote.Start(rs)
 		b.lead.uploadSeg = id
 		b.lead.uploading = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteUpload, Segment: id, Bytes: seg.Bytes})
-		c.notef("b%d uploads segment [%d..%d] (%d bytes)", b.ID, seg.Base, seg.End, seg.Bytes)
+		e := brokerEv(EvUploadStart, b.ID)
+		e.Segment = SegmentRef{ID: id, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
+		c.emit(e)
 		return true
 	}
 	return false
@@ -108,18 +114,20 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		if i := c.Remote.Find(op.Segment); i >= 0 && c.Remote.Segments[i].State == CopyStarted {
 			c.Remote.Remove(op.Segment)
 		}
+		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadAbandoned})
 		return
 	}
 	b.lead.uploading = 0
 	if failed {
 		c.Remote.Remove(op.Segment)
-		c.notef("b%d upload of remote segment %d failed; retried on a later run", b.ID, op.Segment)
+		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadFailed})
 		return
 	}
 	c.Remote.SetState(op.Segment, CopyFinished)
 	seg := c.Remote.Segments[c.Remote.Find(op.Segment)]
 	b.lead.copiedOffset = max(b.lead.copiedOffset, seg.End)
-	c.notef("b%d uploaded [%d..%d]", b.ID, seg.Base, seg.End)
+	c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: seg.ID, Base: seg.Base, End: seg.End, Bytes: seg.Bytes},
+		Cause: UploadDone})
 	c.raiseHighestRemote(b, seg.End)
 	c.maybeUpload(b)
 }
@@ -157,7 +165,8 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		}
 		s.State = DeleteStarted
 		c.Remote.Version++
-		c.notef("b%d expires remote segment [%d..%d] lso=%d", b.ID, s.Base, s.End, b.Log.LogStart)
+		c.emit(Event{Kind: EvRemoteExpire, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes},
+			Offset: b.Log.LogStart})
 		c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: s.ID})
 	}
 }
@@ -184,6 +193,7 @@ func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
 		}
 	}
 	c.Remote.Remove(op.Segment)
+	c.emit(Event{Kind: EvRemoteDeleted, Broker: -1, Peer: -1, Segment: SegmentRef{ID: op.Segment}})
 }
 
 // onRLMFollower refreshes a follower's HRO from the remote metadata.
@@ -242,5 +252,7 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	default:
 		l.IncrementLogStart(newStart)
 	}
-	c.notef("b%d local retention: lso=%d llso=%d", b.ID, l.LogStart, l.LocalLogStart)
+	e := brokerEv(EvLocalRetention, b.ID)
+	e.Log = OffsetsOf(l)
+	c.emit(e)
 }

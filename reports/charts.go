@@ -78,7 +78,9 @@ func svg(title string, rows [][]*plot.Plot, legend *plot.Legend, w, h, legendW v
 		area.Max.X -= legendW
 		lc := dc
 		lc.Min.X = area.Max.X + vg.Points(8)
-		lc.Max.Y -= vg.Points(30)
+		// Start below the page title and the first row's plot title, so
+		// a long plot title never runs into the legend.
+		lc.Max.Y = area.Max.Y - vg.Points(26)
 		legend.Draw(lc)
 	}
 	tiles := draw.Tiles{Rows: len(rows), Cols: len(rows[0]), PadTop: vg.Points(4), PadBottom: vg.Points(4),
@@ -98,11 +100,19 @@ func svg(title string, rows [][]*plot.Plot, legend *plot.Legend, w, h, legendW v
 	return buf.Bytes(), nil
 }
 
-// msTicks marks a log axis of milliseconds at 1, 2 and 5 of each decade
-// (only at each decade when sparse), labelled in ms or s.
+// msTicks marks a log axis of milliseconds at 1, 2 and 5 of each decade,
+// labelled in ms or s. Labels thin out as the range widens so that they
+// never run into each other: all three per decade up to three decades (or
+// only the 1s when sparse), one per decade up to six, one every other decade
+// beyond.
 type msTicks struct{ sparse bool }
 
 func (t msTicks) Ticks(lo, hi float64) []plot.Tick {
+	decades := math.Log10(hi / lo)
+	every := 1 // label every n-th decade
+	if decades > 6 {
+		every = 2
+	}
 	var ticks []plot.Tick
 	for d := math.Pow10(int(math.Floor(math.Log10(lo)))); d <= hi*10; d *= 10 {
 		for m := 1.0; m < 10; m++ {
@@ -111,7 +121,10 @@ func (t msTicks) Ticks(lo, hi float64) []plot.Tick {
 				continue
 			}
 			label := ""
-			if m == 1 || (m == 5 || m == 2) && !t.sparse {
+			switch {
+			case m == 1 && int(math.Round(math.Log10(d)))%every == 0:
+				label = msLabel(v)
+			case (m == 5 || m == 2) && !t.sparse && decades <= 3:
 				label = msLabel(v)
 			}
 			ticks = append(ticks, plot.Tick{Value: v, Label: label})
@@ -222,12 +235,10 @@ func CDFChart(a *Analysis) ([]byte, error) {
 		}
 		l.StepStyle = plotter.PostStep
 		p.Add(l)
-		legend.Add(fmt.Sprintf("%s  p50 %s, p90 %s", s.name, fms(s.d.P50), fms(s.d.P90)), l)
+		legend.Add(s.name, l)
+		legend.Add(fmt.Sprintf("  p50 %s, p90 %s", fms(s.d.P50), fms(s.d.P90)))
 	}
-	p.Legend = legend
-	p.Legend.Top, p.Legend.Left = false, false
-	p.Legend.XOffs, p.Legend.YOffs = vg.Points(-8), vg.Points(8)
-	return svg("", [][]*plot.Plot{{p}}, nil, 8*vg.Inch, 5*vg.Inch, 0)
+	return svg("", [][]*plot.Plot{{p}}, &legend, 10.5*vg.Inch, 5*vg.Inch, 3.2*vg.Inch)
 }
 
 // scenarioStyle gives each scenario (in first-appearance order) a colour and
@@ -288,8 +299,11 @@ func PairedChart(a *Analysis) ([]byte, error) {
 
 // LocalLogChart is the headline chart: each compared pair's catch-up ratio
 // (last-tiered / local-log-start, log scale) against the leader's local log
-// fraction at add_replica, the geometric mean per bin of that fraction, the
-// line ratio = 1 and the break-even where the binned curve crosses it.
+// fraction at add_replica, and each scenario's geometric mean as a short
+// black bar at its median fraction. Scenarios are not joined: a named
+// scenario fixes its log, so the fraction varies between scenarios, not
+// within one, and a line through them would suggest a trend no parameter
+// was varied to show (a --vary sweep of one scenario shows that).
 func LocalLogChart(a *Analysis) ([]byte, error) {
 	g := a.All
 	p := newPlot("Catch-up ratio last-tiered / local-log-start against the leader's local log",
@@ -302,7 +316,7 @@ func LocalLogChart(a *Analysis) ([]byte, error) {
 	}
 	lo, hi := logRange(append(ratios, 0.9, 1.1))
 	p.Y.Scale, p.Y.Tick.Marker, p.Y.Min, p.Y.Max = plot.LogScale{}, ratioTicks{}, lo, hi
-	p.X.Min, p.X.Max = 0, 1
+	p.X.Min, p.X.Max = -0.02, 1.02
 	var fracTicks plot.ConstantTicks
 	for i := 0; i <= 10; i++ {
 		t := plot.Tick{Value: float64(i) / 10}
@@ -313,12 +327,13 @@ func LocalLogChart(a *Analysis) ([]byte, error) {
 	}
 	p.X.Tick.Marker = fracTicks
 	legend := newLegend()
-	one, err := line(plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 1}}, colorGrey, 1.2, 5, 4)
+	one, err := line(plotter.XYs{{X: p.X.Min, Y: 1}, {X: p.X.Max, Y: 1}}, colorGrey, 1.2, 5, 4)
 	if err != nil {
 		return nil, err
 	}
 	p.Add(one)
 	legend.Add("ratio 1 (below: last-tiered faster)", one)
+	var bars []*plotter.Line
 	for i, ps := range byScenario(a, g.compared) {
 		var xys plotter.XYs
 		for _, q := range ps {
@@ -332,39 +347,19 @@ func LocalLogChart(a *Analysis) ([]byte, error) {
 		if err := addScenarioScatter(p, &legend, a, i, xys); err != nil {
 			return nil, err
 		}
+		if sg := a.ByScenario[i]; !math.IsNaN(sg.GeoMean) && sg.GeoMean > 0 && !math.IsNaN(sg.Fraction) {
+			bar, err := line(plotter.XYs{{X: sg.Fraction - 0.025, Y: sg.GeoMean}, {X: sg.Fraction + 0.025, Y: sg.GeoMean}}, color.Black, 2.5)
+			if err != nil {
+				return nil, err
+			}
+			bars = append(bars, bar)
+		}
 	}
-	if len(a.Bins) > 0 {
-		xys := make(plotter.XYs, len(a.Bins))
-		for i, b := range a.Bins {
-			xys[i] = plotter.XY{X: b.X, Y: b.GeoMean}
-		}
-		l, err := line(xys, color.Black, 2)
-		if err != nil {
-			return nil, err
-		}
-		pts, _ := plotter.NewScatter(xys)
-		pts.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
-		p.Add(l, pts)
-		legend.Add("geometric mean per 0.1 bin", l, pts)
+	for _, b := range bars {
+		p.Add(b)
 	}
-	if a.BreakEvenFound {
-		be, err := line(plotter.XYs{{X: a.BreakEven, Y: lo}, {X: a.BreakEven, Y: hi}}, color.RGBA{R: 0xcc, A: 0xff}, 1.5, 2, 2)
-		if err != nil {
-			return nil, err
-		}
-		labels, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: a.BreakEven, Y: hi}},
-			Labels: []string{fmt.Sprintf(" break-even %.2f", a.BreakEven)}})
-		if err != nil {
-			return nil, err
-		}
-		labels.TextStyle[0].Font = font.From(sans, 10)
-		labels.TextStyle[0].YAlign = draw.YTop
-		if a.BreakEven > 0.7 {
-			labels.TextStyle[0].XAlign = draw.XRight
-			labels.Labels[0] = fmt.Sprintf("break-even %.2f ", a.BreakEven)
-		}
-		p.Add(be, labels)
-		legend.Add(fmt.Sprintf("break-even: fraction %.2f", a.BreakEven), be)
+	if len(bars) > 0 {
+		legend.Add("a scenario's geometric mean", bars[0])
 	}
 	return svg("", [][]*plot.Plot{{p}}, &legend, 10.5*vg.Inch, 6*vg.Inch, 3.2*vg.Inch)
 }
@@ -374,25 +369,13 @@ func LocalLogChart(a *Analysis) ([]byte, error) {
 // median catch-up time (bottom).
 func SweepChart(in *CompareInput, a *Analysis) ([]byte, error) {
 	ax := SweepAxis(in.VaryKey, in.VaryValues)
-	top := newPlot("Catch-up ratio, last-tiered / local-log-start (geometric mean, 95% bootstrap CI)", "", "ratio (log scale)")
+	top := newPlot("Catch-up ratio, last-tiered / local-log-start", "", "ratio (log scale)")
 	bottom := newPlot("Median catch-up time", in.VaryKey, "p50 catch-up (log scale)")
 	for _, p := range []*plot.Plot{top, bottom} {
-		switch {
-		case !ax.Numeric:
-			var ticks plot.ConstantTicks
-			for i, l := range ax.Labels {
-				ticks = append(ticks, plot.Tick{Value: float64(i), Label: l})
-			}
-			p.X.Tick.Marker = ticks
-			p.X.Min, p.X.Max = -0.5, float64(len(ax.X))-0.5
-		case ax.Log:
-			var ticks plot.ConstantTicks
-			for i, x := range ax.X {
-				ticks = append(ticks, plot.Tick{Value: x, Label: ax.Labels[i]})
-			}
-			p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, ticks
-		default:
-			p.X.Tick.Marker = valueTicks{ax: ax}
+		p.X.Tick.Marker = sweepTicks(ax)
+		p.X.Min, p.X.Max = sweepRange(ax)
+		if ax.Log {
+			p.X.Scale = plot.LogScale{}
 		}
 	}
 	order := make([]int, len(ax.X))
@@ -437,7 +420,8 @@ func SweepChart(in *CompareInput, a *Analysis) ([]byte, error) {
 		dots, _ := plotter.NewScatter(pts)
 		dots.GlyphStyle = draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 		top.Add(l, eb, dots)
-		legend.Add("ratio, geometric mean", l, dots)
+		legend.Add("ratio: geometric mean", l, dots)
+		legend.Add("  (bars: 95% bootstrap interval)")
 		legend.Add("ratio 1 (below: last-tiered faster)", one)
 		if a.SweepBreakEvenFound {
 			be, err := line(plotter.XYs{{X: a.SweepBreakEven, Y: lo}, {X: a.SweepBreakEven, Y: hi}}, color.RGBA{R: 0xcc, A: 0xff}, 1.5, 2, 2)
@@ -491,17 +475,35 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// valueTicks labels a linear sweep axis in the parameter's terms.
-type valueTicks struct{ ax Axis }
-
-func (t valueTicks) Ticks(lo, hi float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = t.ax.Format(ticks[i].Value)
-		}
+// sweepTicks marks a sweep axis at the swept values and nowhere else,
+// labelled in the parameter's terms.
+func sweepTicks(ax Axis) plot.ConstantTicks {
+	ticks := make(plot.ConstantTicks, len(ax.X))
+	for i, x := range ax.X {
+		ticks[i] = plot.Tick{Value: x, Label: ax.Labels[i]}
 	}
 	return ticks
+}
+
+// sweepRange pads a sweep axis so the first and last labels fit: half a
+// step for values placed one after another, 6% of the span otherwise (in
+// log space on a log axis).
+func sweepRange(ax Axis) (lo, hi float64) {
+	if len(ax.X) == 0 {
+		return 0, 1
+	}
+	lo, hi = slices.Min(ax.X), slices.Max(ax.X)
+	switch {
+	case !ax.Numeric:
+		return lo - 0.5, hi + 0.5
+	case ax.Log:
+		pad := math.Pow(hi/lo, 0.06)
+		return lo / pad, hi * pad
+	case hi == lo:
+		return lo - 1, hi + 1
+	}
+	pad := (hi - lo) * 0.06
+	return lo - pad, hi + pad
 }
 
 // addScenarioScatter draws scenario i's points in its own glyph and names it

@@ -11,15 +11,18 @@ import (
 
 // ChromeTrace turns runs into the Chrome trace-event format (a JSON object
 // with "traceEvents", readable by Perfetto and chrome://tracing): one process
-// per run (strategy), one thread (track) per broker, complete events for a
-// follower's fetches, ListOffsets, auxiliary-state builds and backoffs and
-// for a leader's uploads, instant events for elections, ISR changes,
-// crashes, restarts and the scenario's other events, an async "bootstrap"
-// span from add_replica to ISR join, and a counter of each broker's offsets.
-// Timestamps are virtual microseconds.
+// per run (strategy), one thread (track) per broker. A follower's phases
+// are complete events with an explicit begin and end in the run's event
+// stream: a fetch or ListOffsets request (sent, answered or timed out), a
+// backoff (begun, retried), an auxiliary-state build (begun, ended with its
+// cause); a leader's uploads likewise. Elections, ISR changes, truncations,
+// retention and the scenario's events are instant events; an async
+// "bootstrap" span runs from add_replica to the ISR join, with the path and
+// start offset the follower took; a counter per broker tracks its LSO,
+// LLSO, HW and LEO. Timestamps are virtual microseconds.
 //
-// Feed it with the hooks of Run: Sink as the run's TraceSink (every trace
-// line), Observe as its Observe hook; call Finish after the run.
+// Feed a run's events to Run's ChromeRun (a model.Observer); call Finish
+// after the run.
 type ChromeTrace struct {
 	events []chromeEvent
 	pid    int
@@ -43,26 +46,19 @@ type span struct {
 	name  string
 	cat   string
 	start sim.Time
+	req   uint64 // the request it waits for an answer to (0: none)
 	args  map[string]any
 }
 
 // ChromeRun follows one run.
 type ChromeRun struct {
-	t        *ChromeTrace
-	pid      int
-	lines    []string
-	brokers  int
-	fetches  []int
-	lists    []int
-	roles    []model.Role
-	up       []bool
-	offsets  [][4]int64
-	phase    []*span // a follower's current request, build or backoff
-	upload   []*span // a leader's upload in flight
-	boot     []bool  // bootstrap span open
-	last     sim.Time
-	started  bool
-	backoffs map[int]string
+	t       *ChromeTrace
+	pid     int
+	brokers int
+	phase   []*span // a follower's current request, build or backoff
+	upload  []*span // a leader's upload in flight
+	boot    []bool  // bootstrap span open
+	last    sim.Time
 }
 
 // NewChromeTrace returns an empty trace.
@@ -77,181 +73,145 @@ func (t *ChromeTrace) Run(name string) *ChromeRun {
 	return &ChromeRun{t: t, pid: t.pid}
 }
 
-// Sink is a TraceSink: it keeps the lines of the current step.
-func (r *ChromeRun) Sink(line string) { r.lines = append(r.lines, line) }
-
-func (r *ChromeRun) init(c *model.Cluster) {
-	n := len(c.Brokers)
-	r.brokers, r.started = n, true
-	r.fetches, r.lists = make([]int, n), make([]int, n)
-	r.roles, r.up, r.offsets = make([]model.Role, n), make([]bool, n), make([][4]int64, n)
-	r.phase, r.upload, r.boot = make([]*span, n), make([]*span, n), make([]bool, n)
-	for i := range n {
+// track makes sure broker id has a track.
+func (r *ChromeRun) track(id int) bool {
+	if id < 0 {
+		return false
+	}
+	for r.brokers <= id {
+		i := r.brokers
 		r.t.events = append(r.t.events,
 			chromeEvent{Name: "thread_name", Ph: "M", Pid: r.pid, Tid: i, Args: map[string]any{"name": fmt.Sprintf("b%d", i)}},
 			chromeEvent{Name: "thread_sort_index", Ph: "M", Pid: r.pid, Tid: i, Args: map[string]any{"sort_index": i}})
-		r.offsets[i] = [4]int64{-1, -1, -1, -1}
+		r.phase, r.upload, r.boot = append(r.phase, nil), append(r.upload, nil), append(r.boot, false)
+		r.brokers++
 	}
+	return true
 }
 
-// Observe is an Options.Observe hook: it turns the step's trace lines and
-// the state after it into events.
-func (r *ChromeRun) Observe(now sim.Time, _ string, c *model.Cluster) {
-	if !r.started {
-		r.init(c)
-	}
+// Event implements model.Observer.
+func (r *ChromeRun) Event(now sim.Time, e *model.Event) {
 	r.last = now
-	r.backoffs = map[int]string{}
-	auxAfter := map[int]bool{}
-	for _, raw := range r.lines {
-		r.line(now, stripTime(raw), auxAfter)
-	}
-	r.lines = r.lines[:0]
-	for _, b := range c.Brokers {
-		r.state(now, b, auxAfter[b.ID])
-	}
-}
-
-// stripTime drops a trace line's time and indent.
-func stripTime(line string) string {
-	if strings.HasPrefix(line, "t=") {
-		if i := strings.IndexByte(line, ' '); i >= 0 {
-			line = line[i+1:]
+	r.track(e.Broker)
+	switch e.Kind {
+	case model.EvRunStart, model.EvDeliver, model.EvTimer, model.EvRemoteDone, model.EvProduceChunk:
+		r.input(now, e)
+	case model.EvAddReplica, model.EvCrash, model.EvRestart, model.EvElectLeader:
+		name := map[model.EventKind]string{model.EvAddReplica: "add_replica", model.EvCrash: "crash", model.EvRestart: "restart",
+			model.EvElectLeader: "elect_leader"}[e.Kind]
+		r.instant(now, e.Broker, name, "scenario", nil)
+		if e.Kind == model.EvAddReplica {
+			r.t.events = append(r.t.events, chromeEvent{Name: "bootstrap", Cat: "bootstrap", Ph: "b", Ts: int64(now), Pid: r.pid, Tid: e.Broker, ID: fmt.Sprint(e.Broker)})
+			r.boot[e.Broker] = true
 		}
+	case model.EvProduce, model.EvSetConfig, model.EvDeleteRecords, model.EvNetworkPartition, model.EvPartitionEnd,
+		model.EvRemoteOutage, model.EvConsume, model.EvHeal, model.EvTieringDisabled, model.EvOffline, model.EvUncleanElection, model.EvSkipped:
+		r.global(now, e.String())
+	case model.EvSend:
+		r.send(now, e)
+	default:
+		r.outcome(now, e)
 	}
-	return strings.TrimLeft(line, " ")
 }
 
-// broker reads the broker id at the start of s ("b12 ..."), -1 if none.
-func broker(s string) int {
-	var id int
-	if _, err := fmt.Sscanf(s, "b%d", &id); err != nil {
-		return -1
-	}
-	return id
-}
-
-func (r *ChromeRun) valid(id int) bool { return id >= 0 && id < r.brokers }
-
-// line handles one trace line of the step.
-func (r *ChromeRun) line(now sim.Time, s string, auxAfter map[int]bool) {
-	word, rest, _ := strings.Cut(s, " ")
-	switch word {
-	case "add_replica", "crash", "restart", "elect_leader":
-		if id := broker(rest); r.valid(id) {
-			r.instant(now, id, word, "scenario", nil)
-			if word == "add_replica" {
-				r.t.events = append(r.t.events, chromeEvent{Name: "bootstrap", Cat: "bootstrap", Ph: "b", Ts: int64(now), Pid: r.pid, Tid: id, ID: fmt.Sprint(id)})
-				r.boot[id] = true
+// input handles the inputs that end a follower's request or backoff.
+func (r *ChromeRun) input(now sim.Time, e *model.Event) {
+	switch e.Kind {
+	case model.EvDeliver:
+		m := &e.Msg
+		if p := r.phase[e.Broker]; p != nil && p.req != 0 && p.req == m.ReqID &&
+			(m.Kind == model.MsgFetchResp || m.Kind == model.MsgListOffsetsResp) {
+			r.close(now, e.Broker, r.phase, map[string]any{"response": m.String()})
+		}
+	case model.EvTimer:
+		switch e.Timer {
+		case model.TimerRequest:
+			if p := r.phase[e.Broker]; p != nil && p.req != 0 {
+				r.close(now, e.Broker, r.phase, map[string]any{"response": "timed out"})
+			}
+		case model.TimerFetchBackoff:
+			if p := r.phase[e.Broker]; p != nil && p.name == "backoff" {
+				r.close(now, e.Broker, r.phase, nil)
 			}
 		}
-		return
-	case "produce":
-		if !strings.HasPrefix(rest, "chunk") {
-			r.global(now, s)
-		}
-		return
-	case "set_config", "delete_records", "network_partition", "remote_outage", "consume", "heal:":
-		r.global(now, s)
-		return
-	case "deliver":
-		r.deliver(now, rest, auxAfter)
-		return
 	}
-	id := broker(word)
-	if !r.valid(id) {
-		if strings.HasPrefix(s, "tiering disabled") || strings.HasPrefix(s, "partition offline") || strings.HasPrefix(s, "unclean election") {
-			r.global(now, s)
-		}
-		return
+}
+
+// send opens a follower's fetch or ListOffsets request span.
+func (r *ChromeRun) send(now sim.Time, e *model.Event) {
+	m := &e.Msg
+	switch m.Kind {
+	case model.MsgFetch:
+		r.open(now, e.Broker, &span{name: "fetch", cat: "fetch", req: m.ReqID, args: map[string]any{"offset": m.FetchOffset}})
+	case model.MsgListOffsets:
+		r.open(now, e.Broker, &span{name: "list-offsets", cat: "bootstrap", req: m.ReqID, args: map[string]any{"timestamp": m.Timestamp}})
 	}
-	switch {
-	case strings.HasPrefix(rest, "backs off"):
-		r.backoffs[id] = strings.Trim(strings.TrimPrefix(rest, "backs off "), "()")
-	case strings.HasPrefix(rest, "becomes leader"):
-		r.instant(now, id, "becomes leader", "election", map[string]any{"detail": rest})
-	case strings.HasPrefix(rest, "joins ISR"):
-		r.instant(now, id, "joins ISR", "isr", map[string]any{"detail": rest})
+}
+
+// outcome handles what a step did.
+func (r *ChromeRun) outcome(now sim.Time, e *model.Event) {
+	id := e.Broker
+	switch e.Kind {
+	case model.EvBackoff:
+		r.open(now, id, &span{name: "backoff", cat: "bootstrap", args: map[string]any{"reason": e.Retry.String()}})
+	case model.EvAuxBuildStart:
+		r.open(now, id, &span{name: "aux-state build", cat: "bootstrap", args: map[string]any{"start": e.Offset, "path": e.Path.String()}})
+	case model.EvAuxBuildEnd:
+		if p := r.phase[id]; p != nil && p.name == "aux-state build" {
+			r.close(now, id, r.phase, map[string]any{"result": e.Cause.String()})
+		}
+		if e.Cause == model.AuxBuilt {
+			r.instant(now, id, "aux state built", "bootstrap", map[string]any{"detail": e.String()})
+		}
+	case model.EvBootstrapped:
+		r.instant(now, id, "bootstrapped", "bootstrap", map[string]any{"path": e.Path.String(), "start": e.Offset})
+	case model.EvBecomeLeader:
+		r.close(now, id, r.phase, nil)
+		r.instant(now, id, "becomes leader", "election", map[string]any{"detail": e.String()})
+	case model.EvBecomeFollower:
+		r.close(now, id, r.upload, nil)
+	case model.EvISRJoin:
+		r.instant(now, id, "joins ISR", "isr", map[string]any{"detail": e.String()})
 		if r.boot[id] {
 			r.t.events = append(r.t.events, chromeEvent{Name: "bootstrap", Cat: "bootstrap", Ph: "e", Ts: int64(now), Pid: r.pid, Tid: id, ID: fmt.Sprint(id)})
 			r.boot[id] = false
 		}
-	case strings.HasPrefix(rest, "shrinks ISR"):
-		r.instant(now, id, "shrinks ISR", "isr", map[string]any{"detail": rest})
-	case strings.HasPrefix(rest, "built aux state"):
-		r.close(now, id, r.phase, map[string]any{"result": rest})
-		r.instant(now, id, "aux state built", "bootstrap", map[string]any{"detail": rest})
-	case strings.HasPrefix(rest, "uploads segment"):
+	case model.EvISRShrink:
+		r.instant(now, id, "shrinks ISR", "isr", map[string]any{"detail": e.String()})
+	case model.EvUploadStart:
 		r.close(now, id, r.upload, nil)
-		r.upload[id] = &span{name: "upload", cat: "tiering", start: now, args: map[string]any{"segment": strings.TrimPrefix(rest, "uploads segment ")}}
-	case strings.HasPrefix(rest, "uploaded"), strings.HasPrefix(rest, "upload of remote segment"):
-		r.close(now, id, r.upload, map[string]any{"result": rest})
-	case strings.HasPrefix(rest, "truncates"), strings.HasPrefix(rest, "starts at"), strings.HasPrefix(rest, "EPUO below"),
-		strings.HasPrefix(rest, "local retention"), strings.HasPrefix(rest, "expires remote"), strings.HasPrefix(rest, "raises log start"),
-		strings.HasPrefix(rest, "no remote segment"), strings.HasPrefix(rest, "remote segment"), strings.HasPrefix(rest, "highest remote offset"):
-		r.instant(now, id, rest, "log", nil)
+		r.upload[id] = &span{name: "upload", cat: "tiering", start: now, args: map[string]any{"segment": fmt.Sprintf("[%d..%d]", e.Segment.Base, e.Segment.End)}}
+	case model.EvUploadEnd:
+		r.close(now, id, r.upload, map[string]any{"result": e.Cause.String()})
+	case model.EvTruncate, model.EvStartAt, model.EvFallback, model.EvLocalRetention, model.EvRemoteExpire,
+		model.EvLogStartFromRemote, model.EvHighestRemote, model.EvRollForRetention, model.EvLoadLog, model.EvDeleteRecordsDone:
+		if r.track(id) {
+			r.instant(now, id, e.String(), "log", nil)
+		}
+	case model.EvBrokerState:
+		r.state(now, e)
 	}
 }
 
-// deliver handles a message arriving: answers end the follower's request.
-func (r *ChromeRun) deliver(now sim.Time, rest string, auxAfter map[int]bool) {
-	var from, to int
-	var kind string
-	if _, err := fmt.Sscanf(rest, "b%d->b%d %s", &from, &to, &kind); err != nil || !r.valid(to) {
-		return
+// state closes a broker's spans when it stops being a follower or a
+// leader, and updates its offsets counter.
+func (r *ChromeRun) state(now sim.Time, e *model.Event) {
+	id := e.Broker
+	if e.Role != model.RoleFollower || !e.Up {
+		r.close(now, id, r.phase, nil)
 	}
-	for _, w := range [][2]string{{"fetch-resp", "fetch"}, {"list-offsets-resp", "list-offsets"}, {"epoch-end-resp", "aux-state build"}} {
-		prefix, name := w[0], w[1]
-		if !strings.HasPrefix(kind, prefix) || r.phase[to] == nil || r.phase[to].name != name {
-			continue
-		}
-		if name != "aux-state build" {
-			r.close(now, to, r.phase, map[string]any{"response": rest})
-		}
-		// Whatever the follower does next shows in its state; if it neither
-		// fetches, asks nor backs off, it builds its auxiliary state.
-		auxAfter[to] = true
+	if e.Role != model.RoleLeader || !e.Up {
+		r.close(now, id, r.upload, nil)
 	}
+	r.t.events = append(r.t.events, chromeEvent{Name: fmt.Sprintf("b%d offsets", id), Ph: "C", Ts: int64(now), Pid: r.pid, Tid: id,
+		Args: map[string]any{"lso": e.Log.LogStart, "llso": e.Log.LocalLogStart, "hw": e.Log.HighWatermark, "leo": e.Log.LogEnd}})
 }
 
-// state compares a broker with the previous step: new requests, role
-// changes, crashes, offsets.
-func (r *ChromeRun) state(now sim.Time, b *model.Broker, auxAfter bool) {
-	id := b.ID
-	if b.Role != r.roles[id] || b.Up != r.up[id] {
-		if b.Role != model.RoleFollower || !b.Up {
-			r.close(now, id, r.phase, nil)
-		}
-		if b.Role != model.RoleLeader || !b.Up {
-			r.close(now, id, r.upload, nil)
-		}
-		r.roles[id], r.up[id] = b.Role, b.Up
-	}
-	st := &b.Stats
-	switch {
-	case st.Fetches != r.fetches[id]:
-		r.open(now, id, "fetch", "fetch", map[string]any{"offset": b.Log.LogEnd})
-	case st.ListOffsets != r.lists[id]:
-		r.open(now, id, "list-offsets", "bootstrap", nil)
-	case r.backoffs[id] != "":
-		r.open(now, id, "backoff", "bootstrap", map[string]any{"reason": r.backoffs[id]})
-	case auxAfter && b.Role == model.RoleFollower && r.phase[id] == nil:
-		// Answered, and neither fetching, asking nor backing off: the
-		// follower is building its auxiliary state (epoch end, remote read).
-		r.open(now, id, "aux-state build", "bootstrap", nil)
-	}
-	r.fetches[id], r.lists[id] = st.Fetches, st.ListOffsets
-	off := [4]int64{b.Log.LogStart, b.Log.LocalLogStart, b.Log.HighWatermark, b.Log.LogEnd}
-	if off != r.offsets[id] {
-		r.offsets[id] = off
-		r.t.events = append(r.t.events, chromeEvent{Name: fmt.Sprintf("b%d offsets", id), Ph: "C", Ts: int64(now), Pid: r.pid, Tid: id,
-			Args: map[string]any{"lso": off[0], "llso": off[1], "hw": off[2], "leo": off[3]}})
-	}
-}
-
-func (r *ChromeRun) open(now sim.Time, id int, name, cat string, args map[string]any) {
+// open starts span s on broker id's phase track, ending the one before.
+func (r *ChromeRun) open(now sim.Time, id int, s *span) {
 	r.close(now, id, r.phase, nil)
-	r.phase[id] = &span{name: name, cat: cat, start: now, args: args}
+	s.start = now
+	r.phase[id] = s
 }
 
 // close ends broker id's open span in slots, adding args.

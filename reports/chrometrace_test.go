@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"tierfetch/model"
 	"tierfetch/scenarios"
 )
 
@@ -29,7 +30,7 @@ func chromeTrace(t *testing.T, sc *scenarios.Scenario) traceFile {
 	tr := NewChromeTrace()
 	for _, st := range scenarios.Strategies {
 		run := tr.Run(string(st))
-		res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, TraceSink: run.Sink, Observe: run.Observe})
+		res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
 		run.Finish(res.Cluster.Now)
 	}
 	data, err := tr.JSON()
@@ -43,7 +44,7 @@ func chromeTrace(t *testing.T, sc *scenarios.Scenario) traceFile {
 	again := NewChromeTrace()
 	for _, st := range scenarios.Strategies {
 		run := again.Run(string(st))
-		res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, TraceSink: run.Sink, Observe: run.Observe})
+		res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
 		run.Finish(res.Cluster.Now)
 	}
 	if data2, _ := again.JSON(); string(data2) != string(data) {

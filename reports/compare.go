@@ -253,14 +253,12 @@ type Analysis struct {
 	ByScenario []GroupStats // in the order scenarios first appear
 	ByValue    []GroupStats // in VaryValues order; empty without --vary
 	Exclusions []Exclusion  // by count, then reason
-	// BreakEven is the local-log fraction where the binned catch-up ratio
-	// crosses 1 (ok false when it does not cross within the data).
-	BreakEven      float64
-	BreakEvenFound bool
-	Bins           []Bin
 	// SweepBreakEven is where the ratio crosses 1 against the varied
 	// parameter, in the sweep chart's x coordinate (SweepAxis), and
-	// SweepBreakEvenLabel says it in the parameter's terms.
+	// SweepBreakEvenLabel says it in the parameter's terms. It is only
+	// looked for along the numeric values of a parameter varied on one
+	// scenario: across scenarios (or across special values such as -2,
+	// "same as retention") a crossing says nothing about the parameter.
 	SweepBreakEven      float64
 	SweepBreakEvenLabel string
 	SweepBreakEvenFound bool
@@ -304,18 +302,14 @@ func Analyze(in *CompareInput) *Analysis {
 		for _, v := range in.VaryValues {
 			a.ByValue = append(a.ByValue, Stats(in.VaryKey+"="+v, byValue[v]))
 		}
-		a.SweepBreakEven, a.SweepBreakEvenLabel, a.SweepBreakEvenFound = sweepBreakEven(in.VaryKey, in.VaryValues, a.ByValue)
+		if len(in.Scenarios) == 1 {
+			a.SweepBreakEven, a.SweepBreakEvenLabel, a.SweepBreakEvenFound = sweepBreakEven(in.VaryKey, in.VaryValues, a.ByValue)
+		}
 	}
 	for _, reason := range sortedMapKeys(excl) {
 		a.Exclusions = append(a.Exclusions, Exclusion{Reason: reason, Pairs: excl[reason]})
 	}
 	slices.SortStableFunc(a.Exclusions, func(x, y Exclusion) int { return cmp.Compare(len(y.Pairs), len(x.Pairs)) })
-	a.Bins = fractionBins(a.All.compared)
-	xs, ys := make([]float64, len(a.Bins)), make([]float64, len(a.Bins))
-	for i, b := range a.Bins {
-		xs[i], ys[i] = b.X, b.GeoMean
-	}
-	a.BreakEven, a.BreakEvenFound = BreakEven(xs, ys, false)
 	if len(in.Others) > 0 {
 		a.Profiles = CompareProfiles(in)
 	}
@@ -323,42 +317,6 @@ func Analyze(in *CompareInput) *Analysis {
 		a.Sweep = Analyze(in.Sweep)
 	}
 	return a
-}
-
-// Bin is the pairs whose leader local-log fraction at add_replica falls in
-// [Lo, Hi): the point X (their median fraction) and their geometric-mean
-// catch-up ratio.
-type Bin struct {
-	Lo, Hi  float64
-	X       float64
-	N       int
-	GeoMean float64
-}
-
-// fractionBinCount is how many equal bins [0, 1] is cut into.
-const fractionBinCount = 10
-
-func fractionBins(pairs []*ComparePair) []Bin {
-	var out []Bin
-	for i := range fractionBinCount {
-		lo, hi := float64(i)/fractionBinCount, float64(i+1)/fractionBinCount
-		var xs, ratios []float64
-		for _, p := range pairs {
-			r, ok := p.Ratio()
-			f := p.Local.LocalFractionAtAdd
-			if !ok || !p.Local.LocalFractionKnown || f < lo || (f >= hi && i < fractionBinCount-1) {
-				continue
-			}
-			xs, ratios = append(xs, f), append(ratios, r)
-		}
-		if len(xs) == 0 {
-			continue
-		}
-		slices.Sort(xs)
-		gm, _, _ := GeoMeanCI(ratios)
-		out = append(out, Bin{Lo: lo, Hi: hi, X: Percentile(xs, 50), N: len(xs), GeoMean: gm})
-	}
-	return out
 }
 
 // BreakEven returns the first x at which the piecewise-linear curve through
@@ -419,30 +377,52 @@ func Sides(ys []float64) (below, even, above int) {
 	return below, even, above
 }
 
+// sweepBreakEven finds where the geometric-mean ratio crosses 1 along the
+// numeric values of the varied parameter (special values such as -1 and -2
+// are not on that scale and are left out), in the chart's x coordinate.
 func sweepBreakEven(key string, values []string, groups []GroupStats) (float64, string, bool) {
 	ax := SweepAxis(key, values)
-	ys := make([]float64, len(groups))
-	for i, g := range groups {
-		ys[i] = g.GeoMean
+	var numVals []string
+	var ys []float64
+	for i, v := range values {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
+			numVals, ys = append(numVals, v), append(ys, groups[i].GeoMean)
+		}
 	}
-	x, ok := BreakEven(ax.X, ys, ax.Log)
+	if len(numVals) < 2 {
+		return 0, "", false
+	}
+	num := SweepAxis(key, numVals)
+	x, ok := BreakEven(num.X, ys, num.Log)
 	if !ok {
 		return 0, "", false
 	}
+	label := num.Format(x)
 	if ax.Numeric {
-		return x, ax.Format(x), true
+		return x, label, true
 	}
-	i := int(math.Floor(x))
-	if float64(i) == x || i+1 >= len(values) {
-		return x, ax.Labels[min(i, len(values)-1)], true
+	// The chart places values one after another: find the two numeric
+	// neighbours of x and interpolate between their positions.
+	for i := 0; i+1 < len(num.X); i++ {
+		lo, hi := num.X[i], num.X[i+1]
+		if x < min(lo, hi) || x > max(lo, hi) {
+			continue
+		}
+		pi, pj := slices.Index(values, numVals[i]), slices.Index(values, numVals[i+1])
+		t := (x - lo) / (hi - lo)
+		if num.Log {
+			t = math.Log(x/lo) / math.Log(hi/lo)
+		}
+		return ax.X[pi] + t*(ax.X[pj]-ax.X[pi]), label, true
 	}
-	return x, fmt.Sprintf("between %s and %s", ax.Labels[i], ax.Labels[i+1]), true
+	return 0, "", false
 }
 
 // Axis is how a sweep chart places the varied values: at their numbers
-// (on a log axis when they span a factor of 20 or more), or, when some are
-// not positive numbers (Kafka's -1 and -2 mean "unlimited" or "the same as
-// retention"), one after another in the order given.
+// (on a log axis when they span a factor of 20 or more), or one after
+// another in the order given when some are not positive numbers (Kafka's -1
+// and -2 mean "unlimited" or "the same as retention") or when two would sit
+// so close that their labels collide. Ticks go at the swept values only.
 type Axis struct {
 	Numeric bool
 	Log     bool
@@ -458,7 +438,7 @@ func SweepAxis(key string, values []string) Axis {
 	for _, x := range xs {
 		numeric = numeric && x > 0
 	}
-	if numeric {
+	if numeric && !crowded(xs, logSpan(xs)) {
 		ax.Numeric, ax.Log, ax.X = true, logSpan(xs), xs
 		for _, x := range xs {
 			ax.Labels = append(ax.Labels, ax.Format(x))
@@ -506,6 +486,35 @@ func numericValues(values []string) ([]float64, bool) {
 		xs[i] = f
 	}
 	return xs, true
+}
+
+// crowdedGap is the smallest gap, as a share of the axis, between two
+// swept values placed at their numbers: below it their tick labels would
+// run into each other on a chart, so the values are placed one after
+// another instead.
+const crowdedGap = 0.07
+
+// crowded reports whether some two of xs would sit closer than crowdedGap
+// of the axis (in log space when logScale).
+func crowded(xs []float64, logScale bool) bool {
+	pos := make([]float64, len(xs))
+	for i, x := range xs {
+		pos[i] = x
+		if logScale {
+			pos[i] = math.Log(x)
+		}
+	}
+	slices.Sort(pos)
+	if len(pos) < 2 || pos[len(pos)-1] == pos[0] {
+		return len(pos) > 1
+	}
+	span := pos[len(pos)-1] - pos[0]
+	for i := 1; i < len(pos); i++ {
+		if (pos[i]-pos[i-1])/span < crowdedGap {
+			return true
+		}
+	}
+	return false
 }
 
 // logSpan reports whether positive values span a factor of 20 or more, so a

@@ -44,11 +44,12 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 	if has(ChartLocalLog) {
 		fmt.Fprintf(w, "![catch-up ratio against the leader's local log fraction](%s)\n\n", ChartLocalLog)
 		fmt.Fprintf(w, "Each point is one pair (colour and shape: scenario), placed at the share of its log the leader still held "+
-			"locally when the follower was added; the black line is the geometric mean per tenth of that share. Below 1, last-tiered "+
+			"locally when the follower was added; a black bar is a scenario's geometric mean. Below 1, last-tiered "+
 			"joined the ISR sooner: it copies `[EPUO, LEO)` where local-log-start copies `[LLSO, LEO)`, so it gains most when the leader "+
 			"holds much more locally than it has yet to upload, and nothing when the leader still holds offset 0 (both copy from 0). "+
-			"A named scenario fixes its log, so there the share varies between scenarios, not within one: read the line with the table "+
-			"by scenario below; `--vary local_retention_bytes=...` on a scenario that produces and tiers sweeps it directly.\n\n")
+			"A named scenario fixes its log, so the share varies between scenarios, not within one, and the scenarios differ in more "+
+			"than that share: no line joins them and no break-even is read off them. A break-even is reported only along a parameter "+
+			"varied on one scenario (`--vary local_retention_bytes=...` on a scenario that produces and tiers sweeps the share directly).\n\n")
 	}
 	if has(ChartCDF) {
 		fmt.Fprintf(w, "![CDF of catch-up time](%s)\n\n", ChartCDF)
@@ -141,16 +142,8 @@ func writeHeadline(w io.Writer, in *CompareInput, a *Analysis) {
 		fbytes(pt), fbytes(pl), fms(lt), fms(ll), "see [How](#how-the-numbers-are-computed)")
 	sl, st := meanOf(ps, local, stalled), meanOf(ps, tiered, stalled)
 	fmt.Fprintf(w, "- **Stalls**: %s backing off before the first records under last-tiered against %s (mean per pair).\n", fms(st), fms(sl))
-	if a.BreakEvenFound {
-		fmt.Fprintf(w, "- **Break-even**: binned by the leader's local log fraction at add_replica (local log / whole log), the catch-up ratio crosses 1 at a fraction of **%.2f**: ", a.BreakEven)
-		fmt.Fprintf(w, "%s.\n", breakEvenSense(a.Bins, a.BreakEven))
-	} else {
-		ys := make([]float64, len(a.Bins))
-		for i, b := range a.Bins {
-			ys[i] = b.GeoMean
-		}
-		fmt.Fprintf(w, "- **Break-even**: binned by the leader's local log fraction at add_replica, the catch-up ratio does not cross 1 in the measured range (%s; %s).\n",
-			binRange(a.Bins), sidesText(ys, "bins"))
+	if why := meansDisagree(a); why != "" {
+		fmt.Fprintf(w, "- **Why the means disagree**: %s\n", why)
 	}
 	if a.Sweep != nil {
 		writeSweepHeadline(w, in.Sweep, a.Sweep)
@@ -168,52 +161,51 @@ func writeHeadline(w io.Writer, in *CompareInput, a *Analysis) {
 	fmt.Fprintln(w)
 }
 
-// breakEvenSense says which protocol is faster on each side of the first
-// crossing, and how often the binned curve crosses 1.
-func breakEvenSense(bins []Bin, _ float64) string {
-	var signs []bool // true: last-tiered faster
-	for _, b := range bins {
-		if !math.IsNaN(b.GeoMean) && b.GeoMean != 1 {
-			signs = append(signs, b.GeoMean < 1)
+// meansDisagree explains, in one sentence, a geometric-mean ratio and a
+// ratio of mean catch-up times that point different ways (one below 1, the
+// other above): the mean adds milliseconds, so a few long pairs outweigh
+// many short ones, while the geometric mean gives every pair's ratio the
+// same weight. It names the scenario whose pairs add the most to the
+// difference of the sums. "" when both point the same way.
+func meansDisagree(a *Analysis) string {
+	g := a.All
+	ml := meanOf(g.compared, local, catchUp)
+	mt := meanOf(g.compared, tiered, catchUp)
+	if math.IsNaN(g.GeoMean) || math.IsNaN(ml) || ml <= 0 || (g.GeoMean < 1) == (mt/ml < 1) || g.GeoMean == 1 || mt == ml {
+		return ""
+	}
+	total := (mt - ml) * float64(len(g.compared))
+	best, bestDiff, bestN := "", 0.0, 0
+	for _, sg := range a.ByScenario {
+		var d float64
+		for _, p := range sg.compared {
+			d += float64(p.Tiered.CatchUpMs - p.Local.CatchUpMs)
+		}
+		if d*total > 0 && math.Abs(d) > math.Abs(bestDiff) {
+			best, bestDiff, bestN = sg.Name, d, len(sg.compared)
 		}
 	}
-	crossings, first := 0, -1
-	for i := 1; i < len(signs); i++ {
-		if signs[i] != signs[i-1] {
-			crossings++
-			if first < 0 {
-				first = i
-			}
+	if best == "" {
+		return ""
+	}
+	word := func(d float64) string {
+		if d > 0 {
+			return "longer"
 		}
+		return "shorter"
 	}
-	if first < 0 {
-		return "no side change"
-	}
-	name := func(tieredFaster bool) string {
-		if tieredFaster {
-			return "last-tiered faster"
-		}
-		return "local-log-start faster"
-	}
-	s := fmt.Sprintf("below it %s, above it %s", name(signs[first-1]), name(signs[first]))
-	if crossings > 1 {
-		s += fmt.Sprintf(" (the first of %d crossings: the ratio depends on more than the local log fraction)", crossings)
-	}
-	return s
+	rest := total - bestDiff
+	return fmt.Sprintf("the mean catch-up time is %s under last-tiered (%s against %s) although the geometric mean of the ratios is %s, "+
+		"because a mean adds milliseconds: the %d pairs of `%s` alone make last-tiered's sum %s %s (the other %d pairs together: %s %s), "+
+		"while the geometric mean gives each pair's ratio the same weight.",
+		word(total), fms(mt), fms(ml), ratio(g.GeoMean), bestN, best, fms(math.Abs(bestDiff)), word(bestDiff),
+		len(g.compared)-bestN, fms(math.Abs(rest)), word(rest))
 }
 
 // sidesText says on how many points of a curve each protocol was faster.
 func sidesText(ys []float64, what string) string {
 	below, even, above := Sides(ys)
 	return fmt.Sprintf("last-tiered faster at %d %s, even at %d, slower at %d", below, what, even, above)
-}
-
-func binRange(bins []Bin) string {
-	if len(bins) == 0 {
-		return "no pair with a known fraction"
-	}
-	lo, hi := bins[0], bins[len(bins)-1]
-	return fmt.Sprintf("fractions %.2f to %.2f, ratio %s to %s", lo.X, hi.X, ratio(lo.GeoMean), ratio(hi.GeoMean))
 }
 
 func writeByScenario(w io.Writer, a *Analysis) {
@@ -267,6 +259,8 @@ func priceLatency(r *scenarios.RunMetrics) float64 {
 }
 
 func stalled(r *scenarios.RunMetrics) float64 { return float64(r.StalledMs) }
+
+func catchUp(r *scenarios.RunMetrics) float64 { return float64(r.CatchUpMs) }
 
 // meanOf is the mean of f over one side of pairs, NaN values skipped.
 func meanOf(ps []*ComparePair, side func(*ComparePair) *scenarios.RunMetrics, f func(*scenarios.RunMetrics) float64) float64 {
@@ -461,7 +455,8 @@ func writeMethod(w io.Writer) {
 		"**Follower**: the first replica added by an `add_replica` event. **Catch-up time**: from its add_replica to its first ISR join, in whole ms (the result object's `caught_up_ms`).",
 		"**Percentiles**: nearest rank (the smallest value with at least p% of the values at or below it).",
 		fmt.Sprintf("**Ratio**: per pair, last-tiered catch-up time / local-log-start catch-up time (pairs with a 0 ms time have none). The summary is the geometric mean of the ratios with a 95%% percentile bootstrap interval (%d resamples of the pairs, a PCG generator with a fixed seed: the same pairs give the same interval). **Win rate**: the share of pairs where last-tiered joined the ISR strictly sooner.", BootstrapResamples),
-		"**Leader local fraction**: right after the add_replica, the leader's (LEO - LLSO) / (LEO - LSO): how much of the log it still holds locally. The break-even is where the geometric-mean ratio over 10 equal bins of that fraction crosses 1 (linear interpolation in log ratio between bin medians).",
+		"**Leader local fraction**: right after the add_replica, the leader's (LEO - LLSO) / (LEO - LSO): how much of the log it still holds locally (a scenario's figure is its median).",
+		"**Break-even** (only for `--vary` on one scenario): where the geometric-mean ratio crosses 1 along the numeric values swept, by linear interpolation in log ratio (and in log value on a log axis) between the two values on either side; special values such as -1 and -2 are not on that scale and are left out, and resting at 1 (ties) is not crossing.",
 		"**Bytes from the leader**: record bytes the follower appended from fetch responses. **Egress**: every byte a broker sent to other brokers (fetch responses to every follower, requests), over the whole run.",
 		"**Stalled**: backoff retries before the first records times `replica_fetch_backoff_ms`, by reason (`epuo-unknown`: the leader did not know its highest uploaded offset; `aux-unavailable`: no remote segment held the offset before the start; `metadata-not-ready`; `remote-error`; `leader-error`; `timeout`).",
 		"**Price**: at the end of the run, if the follower led, a consumer reading from the leader's log start offset up to HW reads `[LSO, follower's LLSO)` from remote storage and the rest from the follower's disk (record bytes). Its extra latency: " + scenarios.PriceModel + ".",

@@ -3,7 +3,7 @@
 // state diff, trace, reproduce command). For a sweep: its summary. For a
 // comparison of the two follower protocols (simrun compare): the statistics
 // of paired runs (percentiles, the geometric-mean catch-up ratio with a
-// fixed-seed bootstrap interval, win rate, break-even, costs, exclusions),
+// fixed-seed bootstrap interval, win rate, break-even along a varied parameter, costs, exclusions),
 // the section comparing behaviour profiles, report.md and runs.csv. Charts
 // are SVG drawn with gonum.org/v1/plot: the catch-up CDF, the paired
 // scatter, the ratio against the leader's local log, the parameter sweep,

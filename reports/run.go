@@ -31,6 +31,13 @@ func Summary(w io.Writer, res scenarios.Result) {
 		for _, c := range r.Consumes {
 			fmt.Fprintf(w, "    consume from %d on b%d at %.3fs: %d B local, %d B remote\n", c.FromOffset, c.Broker, float64(c.AtMs)/1000, c.LocalBytes, c.RemoteBytes)
 		}
+		for _, sk := range r.Skipped {
+			where := "the heal"
+			if sk.Event != nil {
+				where = fmt.Sprintf("events[%d]", *sk.Event)
+			}
+			fmt.Fprintf(w, "    skipped %s at %.3fs (%s): %s\n", sk.Type, float64(sk.AtMs)/1000, where, sk.Reason)
+		}
 	}
 }
 

@@ -39,10 +39,10 @@ type timelineSample struct {
 	remote   bool
 }
 
-// TimelineSampler records, after every step of one run (its Observe method
-// is an Options.Observe hook), the offsets of the current leader and of the
-// first replica added by add_replica, and the range of finished remote
-// segments, whenever one of them changes.
+// TimelineSampler records, from the events of one run (it is a
+// model.Observer), the offsets of the current leader and of the first
+// replica added by add_replica, and the range of finished remote segments,
+// once per step in which one of them changed.
 type TimelineSampler struct {
 	Strategy string
 	follower int
@@ -54,24 +54,62 @@ type TimelineSampler struct {
 	leader   int
 	// elections holds when the leader changed to another broker.
 	elections []sim.Time
+
+	// The state the events so far describe, and the step they belong to.
+	logs     []model.LogOffsets
+	leading  int // the broker whose state says it leads, -1 none
+	remote   [2]int64
+	remoteOK bool
+	stepAt   sim.Time
+	inStep   bool
 }
 
 // NewTimelineSampler returns a sampler for one run of strategy.
 func NewTimelineSampler(strategy string) *TimelineSampler {
-	return &TimelineSampler{Strategy: strategy, follower: -1, leader: -1}
+	return &TimelineSampler{Strategy: strategy, follower: -1, leader: -1, leading: -1}
 }
 
-// Observe samples the cluster after a step; it only reads it.
-func (s *TimelineSampler) Observe(now sim.Time, _ string, c *model.Cluster) {
-	if s.follower < 0 {
-		for _, b := range c.Brokers {
-			if b.Stats.Added {
-				s.follower, s.addedAt = b.ID, b.Stats.AddedAt
-				break
-			}
-		}
+// Event implements model.Observer: a step's events update the state, and
+// the state is sampled when the next step begins (and at Finish).
+func (s *TimelineSampler) Event(now sim.Time, e *model.Event) {
+	if e.Kind.IsInput() {
+		s.sample()
+		s.stepAt, s.inStep = now, true
 	}
-	if l := c.Ctrl.Leader; l >= 0 && l != s.leader {
+	switch e.Kind {
+	case model.EvAddReplica:
+		if s.follower < 0 {
+			s.follower, s.addedAt = e.Broker, now
+		}
+	case model.EvISRJoin:
+		if e.Broker == s.follower && !s.joined {
+			s.joined, s.joinedAt = true, now
+		}
+	case model.EvBrokerState:
+		for len(s.logs) <= e.Broker {
+			s.logs = append(s.logs, model.LogOffsets{})
+		}
+		s.logs[e.Broker] = e.Log
+		switch {
+		case e.Role == model.RoleLeader && e.Up:
+			s.leading = e.Broker
+		case s.leading == e.Broker:
+			s.leading = -1
+		}
+	case model.EvRemoteState:
+		s.remoteOK = e.End >= e.Offset
+		s.remote = [2]int64{e.Offset, e.End + 1}
+	}
+}
+
+// sample records the state after the step that just ended.
+func (s *TimelineSampler) sample() {
+	if !s.inStep {
+		return
+	}
+	s.inStep = false
+	now := s.stepAt
+	if l := s.leading; l >= 0 && l != s.leader {
 		if s.leader >= 0 {
 			s.elections = append(s.elections, now)
 		}
@@ -79,21 +117,19 @@ func (s *TimelineSampler) Observe(now sim.Time, _ string, c *model.Cluster) {
 	}
 	var cur timelineSample
 	cur.at = now
-	if l := c.Leader(); l != nil {
+	if l := s.leading; l >= 0 {
+		o := s.logs[l]
 		cur.leader = true
-		cur.v[tsLeaderLSO], cur.v[tsLeaderLLSO], cur.v[tsLeaderHW], cur.v[tsLeaderLEO] = l.Log.LogStart, l.Log.LocalLogStart, l.Log.HighWatermark, l.Log.LogEnd
+		cur.v[tsLeaderLSO], cur.v[tsLeaderLLSO], cur.v[tsLeaderHW], cur.v[tsLeaderLEO] = o.LogStart, o.LocalLogStart, o.HighWatermark, o.LogEnd
 	}
-	if s.follower >= 0 {
-		b := c.Brokers[s.follower]
+	if s.follower >= 0 && s.follower < len(s.logs) {
+		o := s.logs[s.follower]
 		cur.follower = true
-		cur.v[tsFollowerLSO], cur.v[tsFollowerLLSO], cur.v[tsFollowerHW], cur.v[tsFollowerLEO] = b.Log.LogStart, b.Log.LocalLogStart, b.Log.HighWatermark, b.Log.LogEnd
-		if !s.joined && b.Stats.CaughtUp {
-			s.joined, s.joinedAt = true, b.Stats.CaughtUpAt
-		}
+		cur.v[tsFollowerLSO], cur.v[tsFollowerLLSO], cur.v[tsFollowerHW], cur.v[tsFollowerLEO] = o.LogStart, o.LocalLogStart, o.HighWatermark, o.LogEnd
 	}
-	if start, end, ok := c.Remote.Finished(); ok {
+	if s.remoteOK {
 		cur.remote = true
-		cur.v[tsRemoteStart], cur.v[tsRemoteEnd] = start, end+1
+		cur.v[tsRemoteStart], cur.v[tsRemoteEnd] = s.remote[0], s.remote[1]
 	}
 	s.end = max(s.end, now)
 	n := len(s.samples)
@@ -111,8 +147,11 @@ func (s *TimelineSampler) Observe(now sim.Time, _ string, c *model.Cluster) {
 	s.samples = append(s.samples, cur)
 }
 
-// Finish records the end of the run (its simulated time).
-func (s *TimelineSampler) Finish(end sim.Time) { s.end = max(s.end, end) }
+// Finish records the last step and the end of the run (its simulated time).
+func (s *TimelineSampler) Finish(end sim.Time) {
+	s.sample()
+	s.end = max(s.end, end)
+}
 
 // Timeline series colours, one per offset kind.
 var (

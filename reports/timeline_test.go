@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"tierfetch/model"
 	"tierfetch/scenarios"
 	"tierfetch/sim"
 )
@@ -17,7 +18,7 @@ func sampled(t *testing.T, name string, st scenarios.Strategy) *TimelineSampler 
 	t.Helper()
 	sc, _ := scenarios.Lookup(name)
 	s := NewTimelineSampler(string(st))
-	res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observe: s.Observe})
+	res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observers: []model.Observer{s}})
 	s.Finish(res.Cluster.Now)
 	return s
 }

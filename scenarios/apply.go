@@ -3,7 +3,6 @@ package scenarios
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -13,11 +12,13 @@ import (
 // this much virtual time.
 const produceChunkMs = 100
 
-// apply hands one scheduled event to the cluster and writes its trace line.
+// apply hands one scheduled event to the cluster, recording it as the
+// step's input event first.
 func (r *runner) apply(ev event) {
-	now := r.sched.Now()
+	r.scIndex = -1
 	switch ev.kind {
 	case evScenario:
+		r.scIndex = ev.idx
 		r.applyScenario(r.sc.Events[ev.idx])
 	case evProduceChunk:
 		r.produceChunk(ev)
@@ -25,86 +26,76 @@ func (r *runner) apply(ev event) {
 		r.deliver(ev)
 	case evTimer:
 		r.timers[r.timerSlot(ev.timer)] = sim.Timer{}
-		line := append(appendBroker(r.beginLine(), ev.timer.Broker), " timer "...)
-		r.endLine(append(line, ev.timer.Kind.String()...))
+		e := model.NewEvent(model.EvTimer, ev.timer.Broker)
+		e.Timer, e.Peer = ev.timer.Kind, ev.timer.Peer
+		if ev.timer.Kind != model.TimerParkedFetch {
+			e.Peer = -1
+		}
+		r.begin(e)
 		r.c.Fire(ev.timer)
 	case evRemoteDone:
-		st := "ok"
-		if ev.failed || int64(now) < r.c.Remote.OutageUntilUs {
-			st = "failed"
-		}
-		line := append(appendBroker(r.beginLine(), ev.op.Broker), " remote "...)
-		line = strconv.AppendUint(append(append(line, ev.op.Kind.String()...), " #"...), ev.op.Segment, 10)
-		r.endLine(append(append(line, ' '), st...))
+		e := model.NewEvent(model.EvRemoteDone, ev.op.Broker)
+		e.Remote, e.Segment.ID, e.Count, e.Bytes = ev.op.Kind, ev.op.Segment, int64(ev.op.ID), ev.op.Bytes
+		e.Failed = ev.failed || int64(r.sched.Now()) < r.c.Remote.OutageUntilUs
+		r.begin(e)
 		r.c.RemoteDone(ev.op, ev.failed)
 	case evPartitionEnd:
-		r.note("network partition of %v ends", r.cuts[ev.idx].brokers)
+		e := model.NewEvent(model.EvPartitionEnd, -1)
+		e.Brokers = r.cuts[ev.idx].brokers
+		r.begin(e)
 	case evHeal:
 		r.heal()
 	}
 }
 
-// note writes the step's event line.
-func (r *runner) note(format string, args ...any) {
-	r.endLine(fmt.Appendf(r.beginLine(), format, args...))
-}
-
-// beginLine starts the step's event line, "t=1.250s ", in the reused buffer;
-// the frequent events append the rest themselves instead of going through
-// fmt, which was most of a run's time (the text is the same).
-func (r *runner) beginLine() []byte {
-	return append(r.sched.Now().AppendTo(r.line[:0]), ' ')
-}
-
-// endLine records line, begun by beginLine, as the step's event line.
-func (r *runner) endLine(line []byte) {
-	r.line = line
-	r.trace.AddBytes(line)
-}
-
-// appendBroker appends "b<id>".
-func appendBroker(dst []byte, id int) []byte {
-	return strconv.AppendInt(append(dst, 'b'), int64(id), 10)
-}
-
 func (r *runner) applyScenario(e Event) {
 	var err error
+	in := func(k model.EventKind, broker int) model.Event { return model.NewEvent(k, broker) }
 	switch e.Type {
 	case EventAddReplica:
-		r.note("add_replica b%d", *e.Broker)
+		r.begin(in(model.EvAddReplica, *e.Broker))
 		err = r.c.AddReplica(*e.Broker)
 	case EventProduce:
-		r.note("produce %d records over %dms", e.Records, e.OverMs)
+		x := in(model.EvProduce, -1)
+		x.Count, x.Ms = e.Records, e.OverMs
+		r.begin(x)
 		chunks := max(1, min(e.Records, e.OverMs/produceChunkMs))
-		r.produceChunk(event{records: e.Records, chunks: chunks, interval: sim.Ms(e.OverMs) / sim.Duration(chunks)})
+		r.produceChunk(event{idx: r.scIndex, records: e.Records, chunks: chunks, interval: sim.Ms(e.OverMs) / sim.Duration(chunks)})
 	case EventElectLeader:
-		r.note("elect_leader b%d", *e.Broker)
+		r.begin(in(model.EvElectLeader, *e.Broker))
 		err = r.c.ElectLeader(*e.Broker)
 	case EventCrash:
-		r.note("crash b%d", *e.Broker)
+		r.begin(in(model.EvCrash, *e.Broker))
 		err = r.c.Crash(*e.Broker)
 	case EventRestart:
-		r.note("restart b%d", *e.Broker)
+		r.begin(in(model.EvRestart, *e.Broker))
 		err = r.c.Restart(*e.Broker)
 	case EventSetConfig:
 		err = r.setConfig(e)
 	case EventDeleteRecords:
-		r.note("delete_records before %d", e.BeforeOffset)
+		x := in(model.EvDeleteRecords, -1)
+		x.Offset = e.BeforeOffset
+		r.begin(x)
 		err = r.c.DeleteRecords(e.BeforeOffset)
 	case EventNetworkPartition:
-		r.note("network_partition %v for %dms", e.Brokers, e.DurationMs)
+		x := in(model.EvNetworkPartition, -1)
+		x.Brokers, x.Ms = slices.Clone(e.Brokers), e.DurationMs
+		r.begin(x)
 		r.cuts = append(r.cuts, partition{brokers: slices.Clone(e.Brokers), until: r.sched.Now().Add(sim.Ms(e.DurationMs))})
 		r.sched.At(r.cuts[len(r.cuts)-1].until, event{kind: evPartitionEnd, idx: len(r.cuts) - 1})
 	case EventRemoteOutage:
-		r.note("remote_outage for %dms", e.DurationMs)
+		x := in(model.EvRemoteOutage, -1)
+		x.Ms = e.DurationMs
+		r.begin(x)
 		r.c.RemoteOutage(int64(r.sched.Now().Add(sim.Ms(e.DurationMs))))
 	case EventConsume:
-		var st model.ConsumeStats
-		st, err = r.c.Consume(e.FromOffset)
-		r.note("consume from %d on b%d: [%d,%d) local=%dB remote=%dB", e.FromOffset, st.Broker, st.FromOffset, st.ToOffset, st.LocalBytes, st.RemoteBytes)
+		x := in(model.EvConsume, -1)
+		x.Offset = e.FromOffset
+		r.begin(x)
+		_, err = r.c.Consume(e.FromOffset)
 	}
 	if err != nil {
-		r.c.Notes = append(r.c.Notes, "skipped: "+err.Error())
+		r.skip(e.Type, r.scIndex, err.Error())
 	}
 }
 
@@ -113,33 +104,38 @@ func (r *runner) setConfig(e Event) error {
 	if e.Broker != nil {
 		broker = *e.Broker
 	}
-	val := string(e.Value)
-	r.note("set_config %s=%s broker=%d", e.Key, val, broker)
+	x := model.NewEvent(model.EvSetConfig, broker)
+	x.Text = e.Key
 	if SetConfigBool(e.Key) {
-		return r.c.SetConfig(e.Key, e.BoolValue(), 0, broker)
+		x.Bool, x.On = true, e.BoolValue()
+		r.begin(x)
+		return r.c.SetConfig(e.Key, x.On, 0, broker)
 	}
-	return r.c.SetConfig(e.Key, false, e.IntValue(), broker)
+	x.Count = e.IntValue()
+	r.begin(x)
+	return r.c.SetConfig(e.Key, false, x.Count, broker)
 }
 
 // produceChunk appends one batch of a spread produce and schedules the next.
 func (r *runner) produceChunk(ev event) {
 	n := ev.records / ev.chunks
 	if ev.kind == evProduceChunk {
-		line := strconv.AppendInt(append(r.beginLine(), "produce chunk "...), n, 10)
-		r.endLine(append(line, " records"...))
+		x := model.NewEvent(model.EvProduceChunk, -1)
+		x.Count = n
+		r.begin(x)
 	}
 	if !r.c.Produce(n, r.workload.IntN(3)) {
-		r.c.Notes = append(r.c.Notes, "skipped: partition offline, records dropped")
+		r.skip(EventProduce, ev.idx, "partition offline, records dropped")
 	}
 	if ev.chunks > 1 {
-		r.sched.After(ev.interval, event{kind: evProduceChunk, records: ev.records - n, chunks: ev.chunks - 1, interval: ev.interval})
+		r.sched.After(ev.interval, event{kind: evProduceChunk, idx: ev.idx, records: ev.records - n, chunks: ev.chunks - 1, interval: ev.interval})
 	}
 }
 
 // heal ends the fault phase: crashed replicas restart, partitions and
 // outages end.
 func (r *runner) heal() {
-	r.note("heal: fault phase over")
+	r.begin(model.NewEvent(model.EvHeal, -1))
 	for i := range r.cuts {
 		r.cuts[i].until = min(r.cuts[i].until, r.sched.Now())
 	}
@@ -147,7 +143,7 @@ func (r *runner) heal() {
 	for _, b := range r.c.Brokers {
 		if !b.Up && r.c.Ctrl.IsReplica(b.ID) {
 			if err := r.c.Restart(b.ID); err != nil {
-				r.c.Notes = append(r.c.Notes, "skipped: "+err.Error())
+				r.skip(EventRestart, -1, err.Error())
 			}
 		}
 	}
@@ -166,13 +162,20 @@ func (r *runner) cut(a, b int) bool {
 
 func (r *runner) deliver(ev event) {
 	m := &ev.msg
-	r.endLine(m.AppendTo(append(r.beginLine(), "deliver "...)))
-	if r.cut(m.From, m.To) {
-		r.c.Notes = append(r.c.Notes, "dropped: network partition")
-		return
+	e := model.NewEvent(model.EvDeliver, m.To)
+	e.Peer, e.Msg = m.From, *m
+	r.begin(e)
+	drop := model.CauseNone
+	switch {
+	case r.cut(m.From, m.To):
+		drop = model.DropPartition
+	case r.c.Brokers[m.From].Incarnation != ev.senderInc:
+		drop = model.DropSenderRestarted
 	}
-	if r.c.Brokers[m.From].Incarnation != ev.senderInc {
-		r.c.Notes = append(r.c.Notes, fmt.Sprintf("dropped: b%d restarted since sending", m.From))
+	if drop != model.CauseNone {
+		d := model.NewEvent(model.EvDropped, m.To)
+		d.Peer, d.Msg, d.Cause = m.From, *m, drop
+		r.outcome(d)
 		return
 	}
 	r.c.Deliver(*m)

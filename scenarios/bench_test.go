@@ -171,13 +171,13 @@ func benchBootstrapMemory(b *testing.B, sc *Scenario, st Strategy) {
 	base := ms.HeapAlloc
 	peak := base
 	var n int64
-	sample := func(sim.Time, string, *model.Cluster) {
+	sample := model.ObserverFunc(func(sim.Time, *model.Event) {
 		if n++; n%4096 == 0 {
 			runtime.ReadMemStats(&ms)
 			peak = max(peak, ms.HeapAlloc)
 		}
-	}
-	r := Execute(sc, Options{Seed: 1, Strategy: st, Observe: sample})
+	})
+	r := Execute(sc, Options{Seed: 1, Strategy: st, Observers: []model.Observer{sample}})
 	if r.Outcome != OutcomeOK || !r.Cluster.Brokers[1].Stats.CaughtUp {
 		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Cluster.Brokers[1].Stats.CaughtUp)
 	}

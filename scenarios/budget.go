@@ -125,6 +125,8 @@ func produceChunks(e Event) int64 {
 
 // budgetFailure is the violation of a run stopped by its budget.
 func (r *runner) budgetFailure(msg string) *Failure {
-	return &Failure{Invariant: InvariantBudget, Message: msg, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: string(r.line), TraceTail: r.trace.Last(TraceKeep)}
+	f := &Failure{Invariant: InvariantBudget, Message: msg, Step: r.steps, AtMs: r.sched.Now().Ms(),
+		Event: string(r.input.e.AppendLine(nil, r.input.at))}
+	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
+	return f
 }

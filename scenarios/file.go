@@ -263,7 +263,7 @@ func Load(path string) (*Scenario, error) { return LoadMax(path, DefaultMaxInput
 // LoadMax is Load with the input limit maxBytes: a longer file, or an endless one
 // (/dev/zero), is an error once maxBytes+1 bytes are read.
 func LoadMax(path string, maxBytes int64) (*Scenario, error) {
-	data, err := readLimited(path, maxBytes)
+	data, err := ReadLimited(path, maxBytes)
 	if err != nil {
 		return nil, err
 	}

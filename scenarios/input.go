@@ -19,9 +19,10 @@ const DefaultMaxInputBytes = 32 << 20
 // file can hold (under 200 million) leave room in int32 for their elections.
 const MaxInputBytesLimit = 4 << 30
 
-// readLimited reads the file at path, at most maxBytes of it: a longer file
-// (or an endless one, /dev/zero) is an error after reading maxBytes+1 bytes.
-func readLimited(path string, maxBytes int64) ([]byte, error) {
+// ReadLimited reads the file at path, at most maxBytes of it: a longer file
+// (or an endless one, /dev/zero) is an error after reading maxBytes+1 bytes,
+// naming --max-input-bytes.
+func ReadLimited(path string, maxBytes int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err // names the path already

@@ -89,61 +89,77 @@ type RunMetrics struct {
 // taking the mean of remote_fetch_ms; reading local segments adds nothing.
 const PriceModel = "remote bytes / segment_bytes (rounded up) remote segment reads, one after another, each taking the mean of remote_fetch_ms; local reads add nothing"
 
-// Measure runs sc once with opt and measures it. It adds its own Observe hook
-// (calling opt.Observe too, if set).
+// Measure runs sc once with opt and measures it. It adds its own observer
+// of the run's events to opt's.
 func Measure(sc *Scenario, opt Options) (*RunMetrics, *RunResult) {
-	m := &measurer{follower: -1}
-	outer := opt.Observe
-	opt.Observe = func(now sim.Time, line string, c *model.Cluster) {
-		m.observe(now, c)
-		if outer != nil {
-			outer(now, line, c)
-		}
-	}
+	m := &measurer{follower: -1, recordBytes: sc.Config.RecordBytes, leader: -1}
+	opt.Observers = append(slices.Clip(opt.Observers), m)
 	res := Execute(sc, opt)
 	return m.metrics(sc, res), res
 }
 
-// measurer samples what only the moment shows: the leader's log when the
-// follower is added, the follower's log when it joins the ISR.
+// measurer keeps, from the run's events, what only the moment shows: the
+// leader's log when the follower is added, the follower's log when it
+// joins the ISR.
 type measurer struct {
-	follower int
-	added    bool
-	joined   bool
-	fraction float64
-	known    bool
-	logBytes int64
-	llso     int64
-	local    int64
+	recordBytes int64
+	follower    int
+	addStep     bool // the current step added the follower
+	joined      bool
+	fraction    float64
+	known       bool
+	logBytes    int64
+	llso        int64
+	local       int64
+	// the brokers' latest offsets and the current leader, by their state
+	// events
+	logs   []model.LogOffsets
+	leader int
 }
 
-func (m *measurer) observe(_ sim.Time, c *model.Cluster) {
-	if !m.added {
-		for _, b := range c.Brokers {
-			if b.Stats.Added {
-				m.follower, m.added = b.ID, true
-				m.sampleLeader(c)
-				break
-			}
-		}
+// Event implements model.Observer.
+func (m *measurer) Event(_ sim.Time, e *model.Event) {
+	if e.Kind.IsInput() {
+		m.addStep = false
 	}
-	if m.added && !m.joined {
-		if b := c.Brokers[m.follower]; b.Stats.CaughtUp {
+	switch e.Kind {
+	case model.EvBrokerState:
+		for len(m.logs) <= e.Broker {
+			m.logs = append(m.logs, model.LogOffsets{})
+		}
+		m.logs[e.Broker] = e.Log
+		switch {
+		case e.Role == model.RoleLeader && e.Up:
+			m.leader = e.Broker
+		case m.leader == e.Broker:
+			m.leader = -1
+		}
+	case model.EvAddReplica:
+		if m.follower < 0 {
+			m.follower, m.addStep = e.Broker, true
+			m.sampleLeader()
+		}
+	case model.EvSkipped:
+		if m.addStep { // the add did not happen
+			m.follower, m.addStep, m.known, m.fraction, m.logBytes = -1, false, false, 0, 0
+		}
+	case model.EvISRJoin:
+		if e.Broker == m.follower && !m.joined {
 			m.joined = true
-			m.llso, m.local = b.Log.LocalLogStart, b.Log.LocalBytes()
+			m.llso, m.local = e.Log.LocalLogStart, e.Bytes
 		}
 	}
 }
 
-func (m *measurer) sampleLeader(c *model.Cluster) {
-	l := c.Leader()
-	if l == nil {
+func (m *measurer) sampleLeader() {
+	if m.leader < 0 || m.leader >= len(m.logs) {
 		return
 	}
-	whole := l.Log.LogEnd - l.Log.LogStart
-	m.logBytes = whole * c.Cfg.RecordBytes
+	l := m.logs[m.leader]
+	whole := l.LogEnd - l.LogStart
+	m.logBytes = whole * m.recordBytes
 	if whole > 0 {
-		m.fraction, m.known = float64(l.Log.LogEnd-l.Log.LocalLogStart)/float64(whole), true
+		m.fraction, m.known = float64(l.LogEnd-l.LocalLogStart)/float64(whole), true
 	}
 }
 

@@ -51,8 +51,8 @@ func checkRunNames(r runLine) error {
 		return fmt.Errorf("kind: unknown kind %q", shortText(r.Kind))
 	case r.Step < 0 || r.AtMs < 0:
 		return fmt.Errorf("step %d, at_ms %d: negative", r.Step, r.AtMs)
-	case len(r.Digest) != 64 || !isHex(r.Digest):
-		return fmt.Errorf("digest: want 64 hex digits (SHA-256), got %q", shortText(r.Digest))
+	case !ValidDigest(r.Digest):
+		return fmt.Errorf("digest: want %d hex digits (a run's XXH64 digest), got %q", digestLen, shortText(r.Digest))
 	}
 	for g, n := range r.Coverage {
 		if n < 0 {
@@ -61,6 +61,12 @@ func checkRunNames(r runLine) error {
 	}
 	return nil
 }
+
+// digestLen is the length of a run's digest (digestString).
+const digestLen = 16
+
+// ValidDigest reports whether s has the form of a run's digest.
+func ValidDigest(s string) bool { return len(s) == digestLen && isHex(s) }
 
 func isHex(s string) bool {
 	_, err := hex.DecodeString(s)

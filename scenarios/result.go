@@ -32,6 +32,18 @@ type RunJSON struct {
 	Leader    *LeaderJSON    `json:"leader"`
 	Followers []FollowerJSON `json:"followers"`
 	Consumes  []ConsumeJSON  `json:"consumes,omitempty"` // extension: what each consume event read
+	// Skipped (extension) lists the scenario events that did not happen,
+	// with the model's reason (an elect_leader of a broker outside the ISR,
+	// a crash of a broker already down, records produced while offline).
+	Skipped []SkippedJSON `json:"skipped,omitempty"`
+}
+
+// SkippedJSON is one scenario event that did not happen.
+type SkippedJSON struct {
+	AtMs   int64  `json:"at_ms"`
+	Event  *int   `json:"event"` // its index in the scenario's events; null for the heal's restarts
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
 }
 
 // ViolationJSON is a broken invariant.
@@ -108,6 +120,13 @@ func (r *RunResult) JSON() RunJSON {
 	}
 	for _, s := range c.Consumes {
 		out.Consumes = append(out.Consumes, ConsumeJSON(s))
+	}
+	for _, sk := range r.Skipped {
+		j := SkippedJSON{AtMs: sk.AtMs, Type: sk.Type, Reason: sk.Reason}
+		if sk.Index >= 0 {
+			j.Event = &sk.Index
+		}
+		out.Skipped = append(out.Skipped, j)
 	}
 	return out
 }

@@ -2,6 +2,9 @@ package scenarios
 
 import (
 	"fmt"
+	"strconv"
+
+	"github.com/cespare/xxhash/v2"
 
 	"tierfetch/invariants"
 	"tierfetch/model"
@@ -33,15 +36,17 @@ type Options struct {
 	Seed     uint64
 	Strategy Strategy
 	Profile  model.Profile
-	// TraceSink, when set, receives every trace line as it is written.
+	// TraceSink, when set, receives every line of the text trace as it is
+	// written (the events Event.Shown lets through, as Event.AppendLine
+	// prints them).
 	TraceSink func(line string)
 	// StopAfter, when > 0, stops the run after that many steps, when < 0
 	// before the first (used to capture the state around a failing step).
 	StopAfter int64
-	// Observe, when set, is called after every step with the step's event
-	// line and the cluster (read it, never change it): for timelines and
-	// traces drawn from a run.
-	Observe func(now sim.Time, line string, c *model.Cluster)
+	// Observers see every event of the run, in order (model.Observer):
+	// timelines, Chrome traces and metrics are drawn from them. They read
+	// events and never change the run.
+	Observers []model.Observer
 	// Mutants switches on deliberate bugs (never on by default).
 	Mutants model.Mutants
 	// StateDigests, when set, records a digest of the compact state after
@@ -64,7 +69,10 @@ type RunResult struct {
 	Cluster   *model.Cluster
 	// EgressBytes is the bytes each broker sent to other brokers.
 	EgressBytes []int64
-	TraceLines  int64
+	// Events counts every event of the run (the digest hashes them all).
+	Events int64
+	// Skipped lists the scenario events that did not happen, with why.
+	Skipped []SkippedEvent
 	// Coverage counts how often the run reached each model.Goal.
 	Coverage [model.NumGoals]int64
 	// StateDigests holds one digest per step (index 0: before the first)
@@ -79,8 +87,18 @@ type Failure struct {
 	Message   string
 	Step      int64
 	AtMs      int64
-	Event     string   // the trace line of the step's event
+	Event     string   // the trace line of the step's input event
 	TraceTail []string // the last trace lines, oldest first
+}
+
+// SkippedEvent is a scenario event that did not happen (an elect_leader of a
+// broker outside the ISR, a crash of a broker already down, ...): where it
+// was in the scenario, when, and the model's reason.
+type SkippedEvent struct {
+	Index  int    // in Scenario.Events; -1 for a produce chunk or the heal's restart
+	AtMs   int64  // when it was due
+	Type   string // its scenario type, e.g. "elect_leader"
+	Reason string
 }
 
 type evKind uint8
@@ -121,7 +139,6 @@ type runner struct {
 	opt          Options
 	c            *model.Cluster
 	sched        sim.Scheduler[event]
-	trace        *sim.Trace
 	checker      *invariants.Checker
 	timers       []sim.Timer // by timerSlot; the zero Timer: none pending
 	workload     *sim.Stream
@@ -131,9 +148,32 @@ type runner struct {
 	egress       []sim.Time // when each broker's link is free
 	sent         []int64
 	steps        int64
-	line         []byte // the current step's event line (reused buffer)
-	noteLine     []byte // scratch for the trace lines of notes
 	stateDigests []uint64
+
+	// The event stream's built-in views: the digest (XXH64 of every
+	// event's canonical encoding), the last shown events for a failure
+	// report, the text sink, and the step's input event.
+	digest  *xxhash.Digest
+	enc     []byte // event encodings not yet hashed
+	line    []byte // scratch for one text line
+	events  int64
+	tail    sim.Ring[timedEvent]
+	input   timedEvent
+	skipped []SkippedEvent
+	// What the last step left, to emit broker and remote state changes.
+	brokers    []model.Event
+	remoteVer  uint64
+	remoteNow  [2]int64
+	remoteSeen bool
+	remoteEv   model.Event
+	// scIndex is the scenario event the step applies (-1: none).
+	scIndex int
+}
+
+// timedEvent is an event with the time of its step.
+type timedEvent struct {
+	at sim.Time
+	e  model.Event
 }
 
 // TraceKeep is how many trace lines a failure report shows.
@@ -147,13 +187,15 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 	}
 	r := &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
 		workload: sim.NewStream(opt.Seed, "workload"), network: sim.NewStream(opt.Seed, "network"),
-		remote: sim.NewStream(opt.Seed, "remote"), trace: sim.NewTrace(TraceKeep, opt.TraceSink),
-		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers)}
+		remote: sim.NewStream(opt.Seed, "remote"), digest: xxhash.New(), tail: sim.NewRing[timedEvent](TraceKeep),
+		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1}
 	lastTiered := opt.Strategy == LastTiered
 	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
 		lastTiered = *f
 	}
-	r.note("start scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
+	start := model.NewEvent(model.EvRunStart, -1)
+	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
+	r.begin(start)
 	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
 	r.c.Mutants = opt.Mutants
 	r.checker = invariants.New(r.c)
@@ -202,25 +244,30 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 
 func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	res.Outcome, res.Violation = outcome, f
-	res.Digest, res.Steps, res.SimMs = r.trace.Digest(), r.steps, r.sched.Now().Ms()
-	res.EgressBytes, res.TraceLines, res.Coverage = r.sent, r.trace.Lines(), r.c.Coverage
-	res.StateDigests = r.stateDigests
+	r.digest.Write(r.enc)
+	r.enc = r.enc[:0]
+	res.Digest, res.Steps, res.SimMs = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms()
+	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.c.Coverage
+	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
 	return res
 }
 
 func (r *runner) failure(v *invariants.Violation) *Failure {
-	return &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: string(r.line), TraceTail: r.trace.Last(TraceKeep)}
+	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
+		Event: string(r.input.e.AppendLine(nil, r.input.at))}
+	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
+	return f
 }
 
-// afterStep drains the cluster's notes and effects, then checks invariants.
+// afterStep records the step's events and the state changes it made,
+// schedules its effects, then checks invariants.
 func (r *runner) afterStep() *Failure {
-	now := r.sched.Now()
-	for _, n := range r.c.Notes {
-		r.noteLine = append(append(now.AppendTo(r.noteLine[:0]), "   "...), n...)
-		r.trace.AddBytes(r.noteLine)
+	for i := range r.c.Events {
+		r.record(&r.c.Events[i])
 	}
-	r.c.Notes = r.c.Notes[:0]
+	clear(r.c.Events) // drop references to batches and slices
+	r.c.Events = r.c.Events[:0]
+	r.recordStateChanges()
 	for i := range r.c.Out {
 		r.effect(&r.c.Out[i])
 	}
@@ -228,11 +275,17 @@ func (r *runner) afterStep() *Failure {
 	if r.opt.StateDigests {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
 	}
-	if r.opt.Observe != nil {
-		r.opt.Observe(now, string(r.line), r.c)
-	}
 	if v := r.checker.Check(r.c); v != nil {
 		return r.failure(v)
 	}
 	return nil
+}
+
+// digestString prints a run digest: 16 hex digits.
+func digestString(d uint64) string {
+	s := strconv.FormatUint(d, 16)
+	for len(s) < 16 {
+		s = "0" + s
+	}
+	return s
 }

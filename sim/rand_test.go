@@ -34,28 +34,30 @@ func TestStreamsAreIndependent(t *testing.T) {
 	}
 }
 
-func TestTraceDigestAndTail(t *testing.T) {
-	var sunk []string
-	tr := NewTrace(2, func(l string) { sunk = append(sunk, l) })
-	tr.Add("a")
-	tr.Add("b")
-	tr.Add("c")
-	if got := tr.Last(5); len(got) != 2 || got[0] != "b" || got[1] != "c" {
-		t.Fatalf("Last = %v, want [b c]", got)
+func TestRingKeepsTheLast(t *testing.T) {
+	r := NewRing[string](2)
+	var got []string
+	each := func() []string {
+		got = got[:0]
+		r.Each(func(s *string) { got = append(got, *s) })
+		return got
 	}
-	if len(sunk) != 3 || tr.Lines() != 3 {
-		t.Fatalf("sink got %v, lines %d", sunk, tr.Lines())
+	if r.Len() != 0 || len(each()) != 0 {
+		t.Fatalf("a new ring holds %v", each())
 	}
-	// The digest is the SHA-256 of the text a sink would have written.
-	const want = "880553fca8fcea94e325ee2cfb48e5a985cc797f39a14cc6d3cedecfeb2ae4d2" // sha256 of "a\nb\nc\n"
-	if tr.Digest() != want {
-		t.Fatalf("digest %s, want %s", tr.Digest(), want)
+	r.Push("a")
+	if r.Len() != 1 || each()[0] != "a" {
+		t.Fatalf("after a: %v", each())
 	}
-	other := NewTrace(1, nil)
-	other.Add("a")
-	other.Add("b")
-	other.Add("c")
-	if tr.Digest() != other.Digest() {
-		t.Fatal("digest must not depend on how many lines are kept")
+	r.Push("b")
+	r.Push("c")
+	if g := each(); r.Len() != 2 || len(g) != 2 || g[0] != "b" || g[1] != "c" {
+		t.Fatalf("after a b c: %v (len %d), want [b c]", g, r.Len())
 	}
+	defer func() {
+		if recover() == nil {
+			t.Error("a ring of 0 values did not panic")
+		}
+	}()
+	NewRing[int](0)
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -857,7 +858,7 @@ func drawTimeline(sc *scenarios.Scenario, opt scenarios.Options, strategies []sc
 	var samplers []*reports.TimelineSampler
 	for _, st := range strategies {
 		smp := reports.NewTimelineSampler(string(st))
-		opt.Strategy, opt.Observe = st, smp.Observe
+		opt.Strategy, opt.Observers = st, []model.Observer{smp}
 		res := scenarios.Execute(sc, opt)
 		smp.Finish(res.Cluster.Now)
 		samplers = append(samplers, smp)
@@ -867,7 +868,7 @@ func drawTimeline(sc *scenarios.Scenario, opt scenarios.Options, strategies []sc
 
 // runRecorder draws, for 'simrun run --timeline/--chrome-trace', a timeline
 // and a Chrome trace of each strategy's run. RunAllWith runs the strategies
-// one after another with the same hooks: a new cluster marks the next run.
+// one after another with the same observers: EvRunStart marks the next run.
 type runRecorder struct {
 	timelinePath, chromePath string
 	strategies               []scenarios.Strategy
@@ -875,8 +876,6 @@ type runRecorder struct {
 	trace                    *reports.ChromeTrace
 	traceRuns                []*reports.ChromeRun
 	cur                      int
-	cluster                  *model.Cluster
-	pending                  []string
 	title                    string
 }
 
@@ -911,38 +910,29 @@ func newRunRecorder(strategies []scenarios.Strategy, timelinePath, chromePath st
 
 func (r *runRecorder) active() bool { return r.timelinePath != "" || r.chromePath != "" }
 
-// hook adds the recorder's hooks to opt (keeping its trace sink).
+// hook adds the recorder to opt's observers: it follows each run in turn
+// (a run's first event is EvRunStart).
 func (r *runRecorder) hook(opt *scenarios.Options) {
 	if !r.active() {
 		return
 	}
-	outer := opt.TraceSink
-	opt.TraceSink = func(line string) {
-		if outer != nil {
-			outer(line)
-		}
-		r.pending = append(r.pending, line)
-	}
-	opt.Observe = r.observe
+	opt.Observers = append(slices.Clip(opt.Observers), r)
 }
 
-func (r *runRecorder) observe(now sim.Time, line string, c *model.Cluster) {
-	if c != r.cluster {
-		r.cluster = c
+// Event implements model.Observer: it hands the event to the current run's
+// timeline sampler and Chrome trace.
+func (r *runRecorder) Event(now sim.Time, e *model.Event) {
+	if e.Kind == model.EvRunStart {
 		r.cur++
 	}
-	if r.cur >= len(r.strategies) {
+	if r.cur < 0 || r.cur >= len(r.strategies) {
 		panic("simrun: more runs than strategies")
 	}
 	if r.trace != nil {
-		for _, l := range r.pending {
-			r.traceRuns[r.cur].Sink(l)
-		}
-		r.traceRuns[r.cur].Observe(now, line, c)
+		r.traceRuns[r.cur].Event(now, e)
 	}
-	r.pending = r.pending[:0]
 	if r.samplers != nil {
-		r.samplers[r.cur].Observe(now, line, c)
+		r.samplers[r.cur].Event(now, e)
 	}
 }
 

@@ -459,8 +459,8 @@ func checkPairRuns(l comparePairLine) error {
 			return fmt.Errorf("%s.Invariant: unknown invariant %q", r.name, m.Invariant)
 		case m.Kind != "" && !slices.Contains(scenarios.KnownKinds, m.Kind):
 			return fmt.Errorf("%s.Kind: unknown kind %q", r.name, m.Kind)
-		case len(m.Digest) != 64 || strings.Trim(m.Digest, "0123456789abcdef") != "":
-			return fmt.Errorf("%s.Digest: want 64 hex digits (SHA-256), got %q", r.name, m.Digest)
+		case !scenarios.ValidDigest(m.Digest):
+			return fmt.Errorf("%s.Digest: want 16 hex digits (a run's digest), got %q", r.name, m.Digest)
 		case m.Steps < 0 || m.SimMs < 0 || m.CatchUpMs < 0 || m.BytesFromLeader < 0 || m.EgressBytes < 0 || m.Retries < 0:
 			return fmt.Errorf("%s: a negative count", r.name)
 		}

@@ -294,3 +294,18 @@ func configKeysForTest() map[string]bool {
 	}
 	return keys
 }
+
+// TestPlanInputsAreBounded: simrun plan reads its tool outputs up to the
+// input limit, and bounds and checks its seeds like the other commands.
+func TestPlanInputsAreBounded(t *testing.T) {
+	code, _, stderr := simrun(t, "plan", "--offsets", "earliest=/dev/zero", "--offsets", "latest=/dev/zero", "--max-input-bytes", "1000000")
+	if code != exitBadInput || !strings.Contains(stderr, "--max-input-bytes") {
+		t.Errorf("plan on /dev/zero: exit %d, stderr %q", code, stderr)
+	}
+	for _, seeds := range []string{"0..18446744073709551615", "1..20000", "5abc"} {
+		code, _, stderr := simrun(t, "plan", "--offsets", "earliest=x", "--offsets", "latest=y", "--seeds", seeds)
+		if code != exitBadInput || !strings.Contains(stderr, "--seeds") {
+			t.Errorf("plan --seeds %s: exit %d, stderr %q", seeds, code, stderr)
+		}
+	}
+}

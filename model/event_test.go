@@ -1,0 +1,158 @@
+package model
+
+import (
+	"bytes"
+	"testing"
+
+	"tierfetch/sim"
+)
+
+// sampleEvent returns an event of kind k with every field of its kind's set
+// holding a value.
+func sampleEvent(k EventKind) Event {
+	e := Event{Kind: k, Broker: -1, Peer: -1}
+	set := kindFields[k]
+	has := func(f uint32) bool { return set&f != 0 }
+	if has(fBroker) {
+		e.Broker = 1
+	}
+	if has(fPeer) {
+		e.Peer = 2
+	}
+	if has(fEpoch) {
+		e.Epoch = 3
+	}
+	if has(fOffset) {
+		e.Offset = 40
+	}
+	if has(fEnd) {
+		e.End = 50
+	}
+	if has(fCount) {
+		e.Count = 6
+	}
+	if has(fBytes) {
+		e.Bytes = 7
+	}
+	if has(fMs) {
+		e.Ms = 8
+	}
+	if has(fHRO) {
+		e.HRO = 9
+	}
+	if has(fLog) {
+		e.Log = LogOffsets{1, 2, 3, 4}
+	}
+	if has(fRole) {
+		e.Role = RoleLeader
+	}
+	e.Up, e.On, e.Bool, e.Failed = has(fUp), has(fOn), has(fBool), has(fFailed)
+	if has(fPath) {
+		e.Path = PathLocalLogStart
+	}
+	if has(fRetry) {
+		e.Retry = RetryTimeout
+	}
+	if has(fCause) {
+		e.Cause = AuxNoSegment
+	}
+	if has(fTimer) {
+		e.Timer = TimerRetention
+	}
+	if has(fSegment) {
+		e.Segment = SegmentRef{ID: 5, Base: 0, End: 99, Bytes: 100}
+	}
+	if has(fRemote) {
+		e.Remote = RemoteReadAux
+	}
+	if has(fBatch) {
+		e.Batch = Batch{Base: 10, Count: 2, Bytes: 20, Epoch: 1, ProducerID: 2, Seq: 3, Origin: 4, TsMs: 5}
+	}
+	if has(fMsg) || has(fMsgHead) {
+		e.Msg = Message{Kind: MsgFetchResp, From: 1, To: 2, ReqID: 3, Batches: []Batch{{Base: 1, Count: 1, Origin: 9}}}
+	}
+	if has(fBrokers) {
+		e.Brokers = []int{0, 1}
+	}
+	if has(fDropped) {
+		e.Dropped = []int{2}
+	}
+	if has(fText) {
+		e.Text = "x"
+	}
+	return e
+}
+
+// TestEveryKindPrintsAndEncodes: every kind has a name, a trace line and an
+// encoding that starts with its time and kind.
+func TestEveryKindPrintsAndEncodes(t *testing.T) {
+	seen := map[string]EventKind{}
+	for k := EventKind(0); k < NumEventKinds; k++ {
+		name := k.String()
+		if prev, ok := seen[name]; ok || name == "" {
+			t.Errorf("kind %d named %q like kind %d", k, name, prev)
+		}
+		seen[name] = k
+		e := sampleEvent(k)
+		if line := e.AppendLine(nil, sim.AtMs(1250)); !bytes.HasPrefix(line, []byte("t=1.250s ")) || len(line) <= len("t=1.250s ") {
+			t.Errorf("%s: line %q", k, line)
+		}
+		enc := e.AppendBinary(nil, 7)
+		if len(enc) < 2 || enc[0] != 14 || enc[1] != byte(k) { // zigzag varint of 7 is 14
+			t.Errorf("%s: encoding %x does not start with the time and the kind", k, enc)
+		}
+	}
+}
+
+// TestEncodingCoversEveryFieldOfAKind: changing any field of a kind's set
+// changes the encoding, and so the digest; so does the time.
+func TestEncodingCoversEveryFieldOfAKind(t *testing.T) {
+	for k := EventKind(0); k < NumEventKinds; k++ {
+		base := sampleEvent(k)
+		want := base.AppendBinary(nil, 1)
+		if later := base.AppendBinary(nil, 2); bytes.Equal(want, later) {
+			t.Errorf("%s: the time does not change the encoding", k)
+		}
+		mutations := map[uint32]func(e *Event){
+			fBroker: func(e *Event) { e.Broker++ }, fPeer: func(e *Event) { e.Peer++ }, fEpoch: func(e *Event) { e.Epoch++ },
+			fOffset: func(e *Event) { e.Offset++ }, fEnd: func(e *Event) { e.End++ }, fCount: func(e *Event) { e.Count++ },
+			fBytes: func(e *Event) { e.Bytes++ }, fMs: func(e *Event) { e.Ms++ }, fHRO: func(e *Event) { e.HRO++ },
+			fLog: func(e *Event) { e.Log.HighWatermark++ }, fRole: func(e *Event) { e.Role = RoleFollower },
+			fUp: func(e *Event) { e.Up = !e.Up }, fOn: func(e *Event) { e.On = !e.On }, fBool: func(e *Event) { e.Bool = !e.Bool },
+			fFailed: func(e *Event) { e.Failed = !e.Failed }, fPath: func(e *Event) { e.Path++ }, fRetry: func(e *Event) { e.Retry-- },
+			fCause: func(e *Event) { e.Cause++ }, fTimer: func(e *Event) { e.Timer-- }, fSegment: func(e *Event) { e.Segment.End++ },
+			fRemote: func(e *Event) { e.Remote++ }, fBatch: func(e *Event) { e.Batch.Seq++ },
+			fMsg:     func(e *Event) { e.Msg.Batches = []Batch{{Base: 1, Count: 1, Origin: 10}} },
+			fMsgHead: func(e *Event) { e.Msg.HighWatermark++ },
+			fBrokers: func(e *Event) { e.Brokers = []int{0, 2} }, fDropped: func(e *Event) { e.Dropped = []int{3} },
+			fText: func(e *Event) { e.Text = "y" },
+		}
+		for bit, mutate := range mutations {
+			if kindFields[k]&bit == 0 {
+				continue
+			}
+			e := base
+			mutate(&e)
+			if got := e.AppendBinary(nil, 1); bytes.Equal(got, want) {
+				t.Errorf("%s: changing %v leaves the encoding %x unchanged", k, fieldNames(bit), want)
+			}
+		}
+	}
+}
+
+// TestFieldsOutsideKind names a field an event of a kind sets but its
+// kind's encoding leaves out.
+func TestFieldsOutsideKind(t *testing.T) {
+	e := sampleEvent(EvBackoff)
+	if got := e.FieldsOutsideKind(); len(got) != 0 {
+		t.Errorf("a sample backoff sets %v outside its kind", got)
+	}
+	e.Offset = 5
+	if got := e.FieldsOutsideKind(); len(got) != 1 || got[0] != "Offset" {
+		t.Errorf("a backoff with an offset: outside its kind %v, want [Offset]", got)
+	}
+	send := sampleEvent(EvSend)
+	if got := send.FieldsOutsideKind(); len(got) != 0 {
+		t.Errorf("a send with its message sets %v outside its kind", got)
+	}
+}

@@ -1,0 +1,198 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// WriteJSON writes the result object, indented, with a trailing newline.
+func (r *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes the plan for people: the partition, the comparison under
+// each profile, the hazards, the recommendation, the assumptions and notes.
+func (r *Result) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	r.writeHeader(ew)
+	for i := range r.Profiles {
+		r.writeProfile(ew, &r.Profiles[i])
+	}
+	fmt.Fprintf(ew, "\nrecommendation:\n%s\n", wrap(r.Recommendation, "  ", 96))
+	writeList(ew, "assumptions", r.Assumptions)
+	writeList(ew, "notes", r.Notes)
+	return ew.err
+}
+
+func (r *Result) writeHeader(w io.Writer) {
+	st := &r.State
+	fmt.Fprintf(w, "plan for %s-%d\n", r.Topic, r.Partition)
+	leader := "unknown"
+	if st.Leader >= 0 {
+		leader = fmt.Sprint(st.Leader)
+	}
+	fmt.Fprintf(w, "  leader broker %s, in sync %s; the new replica is b%d of the scenario\n", leader, joinIDs(st.InSync), r.Scenario.NewBroker)
+	fmt.Fprintf(w, "  log [%d, %d): %s, %d-byte records, segments of %s\n", st.LogStartOffset, st.HighWatermark, formatBytes(st.LogBytes), st.RecordBytes, formatBytes(st.SegmentBytes))
+	if !st.RemoteStorageEnable {
+		fmt.Fprintf(w, "  tiering off: all of it on the leader's disk\n")
+	} else {
+		fmt.Fprintf(w, "  local from %d (%s), only in remote storage %s, not yet uploaded %s\n", st.LocalLogStartOffset, formatBytes(st.LocalBytes),
+			formatBytes(st.RemoteOnlyBytes), formatBytes(st.PendingUploadBytes))
+		fmt.Fprintf(w, "  highest uploaded offset %s%s%s\n", offsetText(st.HighestRemoteOffset), epuoText(st), copyText(st))
+	}
+	sim := formatMs(r.Scenario.DurationMs)
+	if len(r.Profiles) > 0 {
+		if on, off := r.Profiles[0].Strategies[1].SimulatedMs, r.Profiles[0].Strategies[0].SimulatedMs; on < r.Scenario.DurationMs {
+			sim += fmt.Sprintf(" (runs simulate %s flag on, %s flag off: the work budget)", formatMs(on), formatMs(off))
+		}
+	}
+	fmt.Fprintf(w, "  scenario %s: %s, seeds %d..%d, %d runs, %d events\n", r.Scenario.Name, sim, r.Scenario.SeedFrom, r.Scenario.SeedTo, r.Scenario.Runs, r.Scenario.Steps)
+	if r.Scenario.SavedTo != "" {
+		fmt.Fprintf(w, "  saved to %s (simrun run --scenario %s --profile PROFILE --seed N replays a run)\n", r.Scenario.SavedTo, r.Scenario.SavedTo)
+	}
+}
+
+func epuoText(st *State) string {
+	if st.EarliestPendingUploadOffset == nil {
+		return ""
+	}
+	return fmt.Sprintf(", earliest pending upload %d", *st.EarliestPendingUploadOffset)
+}
+
+func copyText(st *State) string {
+	if st.RemoteLogCopyDisable {
+		return ", copying disabled"
+	}
+	return ""
+}
+
+func joinIDs(ids []int32) string {
+	var s []string
+	for _, id := range ids {
+		s = append(s, fmt.Sprint(id))
+	}
+	return strings.Join(s, ",")
+}
+
+func (r *Result) writeProfile(w io.Writer, pp *ProfilePlan) {
+	fmt.Fprintf(w, "\nprofile %s (verdict: %s)\n", pp.Profile, pp.Verdict)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  \tjoins the ISR (median)\tmin..max\tcopied from leader\tprice: remote read from log start\tpath\n")
+	for i := range pp.Strategies {
+		sp := &pp.Strategies[i]
+		name := "flag off (KIP-405)"
+		if sp.Flag {
+			name = "flag on (KIP-1023)"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", name, joinText(sp), spreadText(sp), distBytes(sp.BytesFromLeader), distBytes(sp.PriceRemoteBytes), pathText(sp))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "%s\n", wrap(pp.Summary, "  ", 96))
+	if len(pp.Hazards) == 0 {
+		fmt.Fprintf(w, "  hazards: none\n")
+	}
+	for _, h := range pp.Hazards {
+		fmt.Fprintf(w, "  hazard %s (%s):\n%s\n", h.ID, h.Severity, wrap(h.Explanation, "      ", 96))
+		if h.Seen != "" {
+			fmt.Fprintf(w, "      seen: %s\n", h.Seen)
+		}
+		fmt.Fprintf(w, "      shown by: %s\n", h.Command)
+		if h.Replay != "" {
+			fmt.Fprintf(w, "      replay: %s\n", h.Replay)
+		}
+	}
+}
+
+func joinText(sp *StrategyPlan) string {
+	if sp.CatchUpMs == nil {
+		return fmt.Sprintf("never (0 of %d)", sp.Seeds)
+	}
+	s := formatMs(sp.CatchUpMs.Median)
+	if sp.Extrapolated > 0 {
+		s += " (extrapolated)"
+	}
+	if sp.Joined < sp.Seeds {
+		s += fmt.Sprintf(" (%d of %d joined)", sp.Joined, sp.Seeds)
+	}
+	return s
+}
+
+func spreadText(sp *StrategyPlan) string {
+	if sp.CatchUpMs == nil {
+		return "-"
+	}
+	return formatMs(sp.CatchUpMs.Min) + ".." + formatMs(sp.CatchUpMs.Max)
+}
+
+func distBytes(d *Distribution) string {
+	if d == nil {
+		return "-"
+	}
+	return formatBytes(d.Median)
+}
+
+func pathText(sp *StrategyPlan) string {
+	var s []string
+	for _, k := range sortedKeys(sp.Paths) {
+		if len(sp.Paths) == 1 {
+			s = append(s, k)
+		} else {
+			s = append(s, fmt.Sprintf("%s x%d", k, sp.Paths[k]))
+		}
+	}
+	return strings.Join(s, ", ")
+}
+
+func writeList(w io.Writer, title string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%s:\n", title)
+	for _, it := range items {
+		fmt.Fprintf(w, "%s\n", wrap("- "+it, "  ", 96))
+	}
+}
+
+// wrap fills text into lines of at most width columns, each starting with
+// indent (continuation lines of a "- " item get two more spaces).
+func wrap(text, indent string, width int) string {
+	var lines []string
+	cur := indent
+	cont := indent
+	if strings.HasPrefix(text, "- ") {
+		cont = indent + "  "
+	}
+	for _, word := range strings.Fields(text) {
+		if len(cur) > len(cont) && len(cur)+1+len(word) > width {
+			lines = append(lines, cur)
+			cur = cont
+		}
+		if len(cur) > len(indent) && cur != cont {
+			cur += " "
+		}
+		cur += word
+	}
+	return strings.Join(append(lines, cur), "\n")
+}
+
+// errWriter keeps the first write error.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+// Write writes p unless an earlier write failed; it never fails itself.
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return len(p), nil
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, nil
+}

@@ -1,0 +1,225 @@
+package plan
+
+import (
+	"sync"
+
+	"tierfetch/invariants"
+	"tierfetch/model"
+	"tierfetch/scenarios"
+	"tierfetch/sim"
+)
+
+// RunOutcome is one run of the plan's scenario: one profile, one seed, one
+// strategy. When the run simulated the scenario's whole duration, simrun
+// run --scenario SAVED --seed SEED --profile PROFILE prints the same
+// outcome, catch-up time, bootstrap, bytes from the leader and digest; a run
+// the work budget cut short gives the same catch-up time when it joined.
+type RunOutcome struct {
+	Seed      uint64 `json:"seed"`
+	Outcome   string `json:"outcome"`
+	Invariant string `json:"invariant,omitempty"`
+	Kind      string `json:"kind,omitempty"`
+	// CaughtUpMs is from the add_replica to the new replica's first ISR
+	// join; null when it did not join within the simulated time.
+	CaughtUpMs *int64 `json:"caught_up_ms"`
+	// ExtrapolatedMs, when the replica was still copying at the end of the
+	// simulated time, is when it would join at the rate it was gaining on
+	// the leader.
+	ExtrapolatedMs *int64 `json:"extrapolated_ms,omitempty"`
+	// BytesAtJoin is what it had copied from the leader when it joined (or,
+	// extrapolated, would have: the leader's log above its start);
+	// BytesFromLeader what it had at the end of the simulated time.
+	BytesAtJoin     int64          `json:"bytes_from_leader_at_join"`
+	BytesFromLeader int64          `json:"bytes_from_leader"`
+	Path            string         `json:"path"`
+	StartOffset     int64          `json:"start_offset"`
+	Retries         int            `json:"retries"`
+	RetriesByReason map[string]int `json:"retries_by_reason,omitempty"`
+	// The price when it joined (extrapolated: at the end of the simulated
+	// time): what a consumer reading from the leader's log start to HW
+	// would read from remote storage and from local disk if the new
+	// replica led, and what the remote reads add (scenarios.PriceModel).
+	PriceRemoteBytes    int64   `json:"price_remote_bytes"`
+	PriceLocalBytes     int64   `json:"price_local_bytes"`
+	PriceExtraLatencyMs float64 `json:"price_extra_latency_ms"`
+	Digest              string  `json:"digest"`
+	Steps               int64   `json:"steps"`
+}
+
+// Joined reports whether the replica joined the ISR, measured or
+// extrapolated, and when.
+func (o RunOutcome) Joined() (ms int64, ok bool) {
+	switch {
+	case o.CaughtUpMs != nil:
+		return *o.CaughtUpMs, true
+	case o.ExtrapolatedMs != nil:
+		return *o.ExtrapolatedMs, true
+	}
+	return 0, false
+}
+
+type job struct {
+	profile  model.Profile
+	seed     uint64
+	strategy scenarios.Strategy
+}
+
+// runAll runs every job, on the scenario of its strategy, on workers
+// goroutines; each result lands at its job's index, so the output does not
+// depend on the number of workers.
+func runAll(sc map[scenarios.Strategy]*scenarios.Scenario, jobs []job, workers int) []RunOutcome {
+	out := make([]RunOutcome, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, workers) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = runOne(sc[jobs[i].strategy], jobs[i])
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// joinSample is the state of the cluster when the new replica first joined
+// the ISR.
+type joinSample struct {
+	joined      bool
+	bytes       int64
+	lso, hw     int64 // the leader's
+	followerLLS int64
+}
+
+// joinObserver takes, from a run's events, the join sample at the end of
+// the step in which the new replica first joined the ISR.
+type joinObserver struct {
+	follower int
+	js       joinSample
+	pending  bool  // joined in the current step; sampled when it ends
+	fetched  int64 // bytes the follower appended from fetches so far
+	leader   int
+	lso, hw  []int64 // each broker's, by its state events
+}
+
+// Event implements model.Observer.
+func (o *joinObserver) Event(_ sim.Time, e *model.Event) {
+	if e.Kind.IsInput() {
+		o.sample()
+	}
+	switch e.Kind {
+	case model.EvFetched:
+		if e.Broker == o.follower {
+			o.fetched += e.Bytes
+		}
+	case model.EvBrokerState:
+		for len(o.lso) <= e.Broker {
+			o.lso, o.hw = append(o.lso, 0), append(o.hw, 0)
+		}
+		o.lso[e.Broker], o.hw[e.Broker] = e.Log.LogStart, e.Log.HighWatermark
+		switch {
+		case e.Role == model.RoleLeader && e.Up:
+			o.leader = e.Broker
+		case o.leader == e.Broker:
+			o.leader = -1
+		}
+	case model.EvISRJoin:
+		if e.Broker == o.follower && !o.js.joined && !o.pending {
+			o.pending = true
+			o.js.followerLLS = e.Log.LocalLogStart
+		}
+	}
+}
+
+// sample takes the join sample once the join's step has ended.
+func (o *joinObserver) sample() {
+	if !o.pending {
+		return
+	}
+	o.pending = false
+	o.js.joined, o.js.bytes = true, o.fetched
+	if o.leader >= 0 && o.leader < len(o.lso) {
+		o.js.lso, o.js.hw = o.lso[o.leader], o.hw[o.leader]
+	}
+}
+
+// runOne runs one job and keeps what the plan reports of it.
+func runOne(sc *scenarios.Scenario, j job) RunOutcome {
+	obs := &joinObserver{follower: sc.Brokers - 1, leader: -1}
+	// The plan's whole budget bounds each run too (its horizons keep the
+	// runs within it; the default per-run budget is smaller).
+	opt := scenarios.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile, Observers: []model.Observer{obs}, MaxSteps: StepBudget}
+	res := scenarios.Execute(sc, opt)
+	obs.sample()
+	js := obs.js
+	rj := res.JSON()
+	f := rj.Followers[0]
+	o := RunOutcome{Seed: j.seed, Outcome: res.Outcome, CaughtUpMs: f.CaughtUpMs, BytesFromLeader: f.BytesFromLeader,
+		Path: f.Bootstrap.Path, StartOffset: f.Bootstrap.StartOffset, Retries: f.Bootstrap.Retries,
+		RetriesByReason: f.Bootstrap.RetriesByReason, Digest: res.Digest, Steps: res.Steps}
+	if v := res.Violation; v != nil {
+		o.Invariant, o.Kind = v.Invariant, v.Kind
+	}
+	if !js.joined {
+		js = extrapolate(sc, res, &o)
+	}
+	o.BytesAtJoin = js.bytes
+	rb := sc.Config.RecordBytes
+	o.PriceRemoteBytes = max(0, min(js.followerLLS, js.hw)-js.lso) * rb
+	o.PriceLocalBytes = max(0, js.hw-max(js.followerLLS, js.lso)) * rb
+	reads := (o.PriceRemoteBytes + sc.Config.SegmentBytes - 1) / sc.Config.SegmentBytes
+	o.PriceExtraLatencyMs = float64(reads) * float64(sc.Config.RemoteFetchMs[0]+sc.Config.RemoteFetchMs[1]) / 2
+	return o
+}
+
+func sampleJoin(c *model.Cluster, b *model.Broker) joinSample {
+	s := joinSample{joined: true, bytes: b.Stats.BytesFromLeader, followerLLS: b.Log.LocalLogStart}
+	if l := c.Leader(); l != nil {
+		s.lso, s.hw = l.Log.LogStart, l.Log.HighWatermark
+	}
+	return s
+}
+
+// extrapolate estimates, for a replica still copying when the simulated
+// time ended, when it would join: it gains on the leader at its copy rate
+// (records fetched since its start over the time simulated) less the
+// produce rate. The sample is the cluster at the end.
+func extrapolate(sc *scenarios.Scenario, res *scenarios.RunResult, o *RunOutcome) joinSample {
+	c := res.Cluster
+	b := c.Brokers[sc.Brokers-1]
+	s := sampleJoin(c, b)
+	s.joined = false
+	l := c.Leader()
+	if l == nil || res.Violation != nil && res.Violation.Invariant != invariants.Liveness {
+		return s
+	}
+	elapsedMs := res.SimMs
+	copied := b.Log.LogEnd - o.StartOffset
+	gap := l.Log.HighWatermark - b.Log.LogEnd
+	var produced, overMs int64
+	for _, e := range sc.Events {
+		if e.Type == scenarios.EventProduce {
+			produced, overMs = produced+e.Records, overMs+e.OverMs
+		}
+	}
+	if copied <= 0 || elapsedMs <= 0 || gap <= 0 {
+		return s
+	}
+	gain := float64(copied) / float64(elapsedMs)
+	if overMs > 0 {
+		gain -= float64(produced) / float64(overMs)
+	}
+	if gain <= 0 {
+		return s
+	}
+	ms := elapsedMs + int64(float64(gap)/gain)
+	o.ExtrapolatedMs = &ms
+	s.bytes = (l.Log.HighWatermark - o.StartOffset) * sc.Config.RecordBytes
+	return s
+}
