@@ -135,6 +135,9 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 	if c.Now < b.MetadataReadyAt {
 		return
 	}
+	if c.Profile.ExpirationSeedsHighestRemote() {
+		c.maybeSeedHighestRemoteOnExpiration(b)
+	}
 	total := c.Remote.Bytes() + c.localOnlyBytes(b)
 	nowMs := c.Now.Ms()
 	for i := range c.Remote.Segments {
@@ -159,6 +162,21 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		c.Remote.Version++
 		c.notef("b%d expires remote segment [%d..%d] lso=%d", b.ID, s.Base, s.End, b.Log.LogStart)
 		c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: s.ID})
+	}
+}
+
+// maybeSeedHighestRemoteOnExpiration seeds an unknown HRO from the remote
+// metadata on an expiration-task run that lists at least one segment
+// (KAFKA-20732, in trunk and 4.3.2: RemoteLogManager's
+// maybeSeedHighestOffsetInRemoteStorage).
+func (c *Cluster) maybeSeedHighestRemoteOnExpiration(b *Broker) {
+	if b.HighestRemote != -1 || len(c.Remote.Segments) == 0 {
+		return
+	}
+	if h := c.Remote.FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)); h >= 0 &&
+		!c.Mutants.Has(MutantHROOnlyFromUpload) {
+		c.notef("b%d rlm-expire seeds the highest remote offset", b.ID)
+		c.raiseHighestRemote(b, h)
 	}
 }
 

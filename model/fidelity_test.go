@@ -1,0 +1,66 @@
+package model
+
+import (
+	"testing"
+
+	"tierfetch/sim"
+)
+
+// fidelityCluster is one leader, b0, holding [0, 3000) in three segments of
+// 1000 records (the last active), all committed; remote holds segs.
+func fidelityCluster(p Profile, cfg Config, hro int64, segs ...RemoteSegment) *Cluster {
+	var lg Log
+	lg.LogEnd, lg.HighWatermark = 3000, 3000
+	for i := int64(0); i < 3; i++ {
+		b := Batch{Base: i * 1000, Count: 1000, Bytes: 1000, Epoch: 0, Origin: uint64(i + 1), TsMs: 0}
+		seg := Segment{Base: b.Base, End: b.Last(), Bytes: b.Bytes, Batches: []Batch{b}}
+		if i < 2 {
+			seg.Snapshot = []ProducerEntry{}
+		}
+		lg.Segments = append(lg.Segments, seg)
+	}
+	lg.Epochs = []EpochEntry{{Epoch: 0, StartOffset: 0}}
+	return NewCluster(cfg, p, 2, []int{0}, false, Initial{Log: lg, HighestRemote: hro, RemoteSegments: segs})
+}
+
+func fidelityConfig() Config {
+	return Config{SegmentBytes: 1000, RecordBytes: 1, ReplicaFetchMaxBytes: 1 << 20, RemoteStorageEnable: true,
+		RLMTaskInterval: 30 * sim.Second, ReplicaLagTimeMax: 30 * sim.Second, RetentionCheckInterval: 10 * sim.Second,
+		ReplicaFetchBackoff: sim.Second, ReplicaSocketTimeout: 30 * sim.Second, LocalRetentionBytes: -2, LocalRetentionMs: -2,
+		RetentionBytes: -1, RetentionMs: -1}
+}
+
+func remoteSeg(base, end int64, st RemoteState) RemoteSegment {
+	return RemoteSegment{Base: base, End: end, Bytes: end - base + 1, State: st, Epochs: []EpochEntry{{Epoch: 0, StartOffset: base}},
+		Checkpt: []EpochEntry{{Epoch: 0, StartOffset: 0}}, Snapshot: []ProducerEntry{}}
+}
+
+// fire runs one timer of b0 at time at.
+func fire(c *Cluster, at sim.Time, k TimerKind) {
+	c.Now = at
+	c.Fire(TimerKey{Broker: 0, Kind: k})
+	c.Out, c.Notes = c.Out[:0], c.Notes[:0]
+}
+
+// TestExpirationTaskSeedsHRO: KAFKA-20732. Only kafka-trunk's expiration
+// task seeds an unknown HRO from the metadata, and only while it is unknown.
+func TestExpirationTaskSeedsHRO(t *testing.T) {
+	for _, tc := range []struct {
+		p       Profile
+		hro     int64
+		wantHRO int64
+	}{
+		{KafkaTrunk, -1, 1999},
+		{KafkaTrunk, 999, 999}, // known: left alone (the copy task raises it)
+		{Kafka43, -1, -1},
+		{KIP, -1, -1},
+	} {
+		cfg := fidelityConfig()
+		cfg.RemoteLogCopyDisable = true
+		c := fidelityCluster(tc.p, cfg, tc.hro, remoteSeg(0, 999, CopyFinished), remoteSeg(1000, 1999, CopyFinished))
+		fire(c, 0, TimerRLMExpire)
+		if got := c.Brokers[0].HighestRemote; got != tc.wantHRO {
+			t.Errorf("%s, hro %d: expiration task left hro %d, want %d", tc.p.Name(), tc.hro, got, tc.wantHRO)
+		}
+	}
+}
