@@ -34,6 +34,13 @@ type auxBuild struct {
 	segment  uint64
 }
 
+// AuxBuildTarget returns the start offset and the leader's log start offset
+// of b's latest auxiliary-state build (zeros before the first), for
+// observers that explain a follower's stall.
+func (b *Broker) AuxBuildTarget() (start, leaderLogStart int64) {
+	return b.fetch.aux.start, b.fetch.aux.logStart
+}
+
 // becomeFollower makes b follow the controller's current leader.
 func (c *Cluster) becomeFollower(b *Broker) {
 	c.resignLeadership(b)

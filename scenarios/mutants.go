@@ -50,8 +50,11 @@ func (b *Baseline) OK(sc *Scenario, seed uint64, st Strategy, p model.Profile) b
 }
 
 // HuntMutant runs generated seeds from..to with mutant m until a run fails
-// on a seed and strategy the unmutated model passes, then shrinks that
-// scenario (at most shrinkRuns runs; 0 skips shrinking).
+// with an unknown failure (one no known finding's mechanism explains) on a
+// seed and strategy the unmutated model passes, then shrinks that scenario
+// (at most shrinkRuns runs; 0 skips shrinking). A failure labelled with a
+// known kind does not catch a mutant: a deliberate bug must never pass for a
+// finding.
 func HuntMutant(m model.Mutant, from, to uint64, strategies []Strategy, p model.Profile, base *Baseline, shrinkRuns int) MutantHunt {
 	h := MutantHunt{Mutant: m, Harmless: HarmlessMutants[m]}
 	for seed := from; seed <= to; seed++ {
@@ -62,7 +65,7 @@ func HuntMutant(m model.Mutant, from, to uint64, strategies []Strategy, p model.
 			}
 			opt := Options{Seed: seed, Strategy: st, Profile: p, Mutants: model.Mutants(0).With(m)}
 			r := Execute(sc, opt)
-			if r.Outcome == OutcomeOK {
+			if r.Outcome == OutcomeOK || r.Violation.Kind != "" {
 				continue
 			}
 			h.Caught, h.Seed, h.Strategy, h.Run = true, seed, st, Summarize(r)
