@@ -166,7 +166,7 @@ func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 	}
 	for i := range c.Remote.Segments {
 		s := &c.Remote.Segments[i]
-		if s.State == model.CopyFinished {
+		if s.State != model.CopyStarted { // finished, or finished and being deleted
 			k.addUploaded(s.Base, s.End)
 		}
 	}

@@ -35,6 +35,31 @@ func remoteSeg(base, end int64, st RemoteState) RemoteSegment {
 		Checkpt: []EpochEntry{{Epoch: 0, StartOffset: 0}}, Snapshot: []ProducerEntry{}}
 }
 
+// TestRemoteStatesAsKafkasMetadataCache pins what each remote segment state
+// makes visible, as RemoteLogMetadataCache does: every state is listed
+// (findLogStartOffset), only a finished copy is readable (the aux-state
+// build, reads), and a finished copy counts for the highest offset of its
+// epoch (findHighestRemoteOffset) until its deletion finishes.
+func TestRemoteStatesAsKafkasMetadataCache(t *testing.T) {
+	for _, tc := range []struct {
+		st                       RemoteState
+		listed, readable, copied bool
+	}{
+		{CopyStarted, true, false, false},
+		{CopyFinished, true, true, true},
+		{DeleteStarted, true, false, true},
+	} {
+		r := Remote{Segments: []RemoteSegment{remoteSeg(0, 999, tc.st)}}
+		_, listed := r.FirstOffsetFor(0)
+		_, readable := r.Lookup(0, 500)
+		copied := r.HighestOffsetFor(0) == 999
+		if listed != tc.listed || readable != tc.readable || copied != tc.copied {
+			t.Errorf("%s: listed %v readable %v counted by HRO %v, want %v %v %v", tc.st, listed, readable, copied,
+				tc.listed, tc.readable, tc.copied)
+		}
+	}
+}
+
 // fire runs one timer of b0 at time at.
 func fire(c *Cluster, at sim.Time, k TimerKind) {
 	c.Now = at
@@ -62,5 +87,38 @@ func TestExpirationTaskSeedsHRO(t *testing.T) {
 		if got := c.Brokers[0].HighestRemote; got != tc.wantHRO {
 			t.Errorf("%s, hro %d: expiration task left hro %d, want %d", tc.p.Name(), tc.hro, got, tc.wantHRO)
 		}
+	}
+}
+
+// TestFailedDeletionStaysDeleteStarted: a failed remote deletion leaves the
+// segment delete-started (not readable) and the next expiration run deletes
+// it again, as Kafka retries dangling DELETE_SEGMENT_STARTED segments.
+func TestFailedDeletionStaysDeleteStarted(t *testing.T) {
+	cfg := fidelityConfig()
+	c := fidelityCluster(KIP, cfg, 1999, remoteSeg(0, 999, DeleteStarted), remoteSeg(1000, 1999, CopyFinished))
+	c.Brokers[0].Log.LogStart = 1000
+	deletes := func() (ops []RemoteOp) {
+		for _, e := range c.Out {
+			if e.Kind == EffRemote && e.Remote.Kind == RemoteDelete {
+				ops = append(ops, e.Remote)
+			}
+		}
+		return ops
+	}
+	c.Now = 0
+	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+	ops := deletes()
+	if len(ops) != 1 {
+		t.Fatalf("first run started %d deletions, want 1", len(ops))
+	}
+	c.Out = c.Out[:0]
+	c.RemoteDone(ops[0], true)
+	if s := c.Remote.Segments[0]; s.State != DeleteStarted || s.deleting {
+		t.Fatalf("after a failed delete: %s deleting=%v", s.State, s.deleting)
+	}
+	c.Now = sim.AtMs(30_000)
+	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+	if n := len(deletes()); n != 1 {
+		t.Fatalf("next run started %d deletions, want 1 (the retry)", n)
 	}
 }

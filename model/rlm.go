@@ -126,7 +126,11 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 
 // onRLMExpire is one run of the leader's RLM expiration task: remote
 // segments past retention, or wholly below the log start offset, are
-// deleted, raising the log start offset first (KAFKA-15352).
+// deleted, raising the log start offset first (KAFKA-15352). Segments whose
+// deletion started but did not finish are deleted again (Kafka retries
+// dangling DELETE_SEGMENT_STARTED segments on every run); a copy still in
+// flight stops the run, a copy that was abandoned is deleted once it lies
+// below the log start offset.
 func (c *Cluster) onRLMExpire(b *Broker) {
 	if b.Role != RoleLeader || !c.Tiered() {
 		return
@@ -142,7 +146,16 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 	nowMs := c.Now.Ms()
 	for i := range c.Remote.Segments {
 		s := &c.Remote.Segments[i]
-		if s.State != CopyFinished {
+		switch {
+		case s.State == DeleteStarted:
+			if !s.deleting {
+				c.notef("b%d retries deleting remote segment [%d..%d]", b.ID, s.Base, s.End)
+				c.startRemoteDelete(b, s)
+			}
+			continue
+		case s.State == CopyStarted && b.lead.uploading != 0 && s.ID == b.lead.uploadSeg:
+			return // Kafka stops the run at a segment being copied
+		case s.State == CopyStarted && s.End >= b.Log.LogStart:
 			continue
 		}
 		below := s.End < b.Log.LogStart
@@ -154,15 +167,23 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		if s.End >= b.Log.HighWatermark {
 			break
 		}
-		total -= s.Bytes
+		if s.State == CopyFinished {
+			total -= s.Bytes
+		}
 		if !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
 			b.Log.IncrementLogStart(s.End + 1)
 		}
 		s.State = DeleteStarted
 		c.Remote.Version++
 		c.notef("b%d expires remote segment [%d..%d] lso=%d", b.ID, s.Base, s.End, b.Log.LogStart)
-		c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: s.ID})
+		c.startRemoteDelete(b, s)
 	}
+}
+
+// startRemoteDelete deletes segment s from remote storage.
+func (c *Cluster) startRemoteDelete(b *Broker, s *RemoteSegment) {
+	s.deleting = true
+	c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: s.ID})
 }
 
 // maybeSeedHighestRemoteOnExpiration seeds an unknown HRO from the remote
@@ -192,11 +213,17 @@ func (c *Cluster) localOnlyBytes(b *Broker) int64 {
 }
 
 func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
-	if failed {
-		c.Remote.SetState(op.Segment, CopyFinished)
+	i := c.Remote.Find(op.Segment)
+	if i < 0 {
 		return
 	}
-	if i := c.Remote.Find(op.Segment); i >= 0 && c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+	if failed {
+		// The metadata stays DELETE_SEGMENT_STARTED: the segment is no
+		// longer readable, and the next expiration run deletes it again.
+		c.Remote.Segments[i].deleting = false
+		return
+	}
+	if c.Mutants.Has(MutantLSOAfterRemoteDelete) {
 		if l := c.Leader(); l != nil {
 			l.Log.IncrementLogStart(c.Remote.Segments[i].End + 1)
 		}
