@@ -67,6 +67,83 @@ func fire(c *Cluster, at sim.Time, k TimerKind) {
 	c.Out, c.Notes = c.Out[:0], c.Notes[:0]
 }
 
+// TestRetentionRollsTheActiveSegment: KAFKA-15047. A tiered partition's
+// active segment that is non-empty, wholly below HW and breaches retention
+// is rolled; it is not when any of the four fails.
+func TestRetentionRollsTheActiveSegment(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tiered bool
+		hw     int64
+		ms     int64 // local.retention.ms
+		roll   bool
+	}{
+		{"breach below HW", true, 3000, 1000, true},
+		{"one record above HW", true, 2999, 1000, false},
+		{"not breached", true, 3000, 60_000, false},
+		{"tiering off", false, 3000, 1000, false},
+	} {
+		cfg := fidelityConfig()
+		cfg.RemoteStorageEnable, cfg.LocalRetentionMs, cfg.RetentionMs = tc.tiered, tc.ms, -1
+		c := fidelityCluster(KIP, cfg, 1999, remoteSeg(0, 999, CopyFinished), remoteSeg(1000, 1999, CopyFinished))
+		if !tc.tiered {
+			c = fidelityCluster(KIP, cfg, -1)
+		}
+		l := &c.Brokers[0].Log
+		l.HighWatermark = tc.hw
+		fire(c, sim.AtMs(10_000), TimerRetention)
+		rolled := l.active().Base == 3000
+		if rolled != tc.roll {
+			t.Errorf("%s: rolled %v (segments %d, active [%d..%d]), want %v", tc.name, rolled, len(l.Segments),
+				l.active().Base, l.active().End, tc.roll)
+		}
+	}
+}
+
+// TestIdleTieredPartitionEndsFullyTiered: after the roll the copy task
+// uploads the old active segment and the next retention run deletes it:
+// LLSO = HRO+1 = LEO, and the coverage goal counts it.
+func TestIdleTieredPartitionEndsFullyTiered(t *testing.T) {
+	cfg := fidelityConfig()
+	cfg.LocalRetentionMs = 1000
+	c := fidelityCluster(KIP, cfg, 1999, remoteSeg(0, 999, CopyFinished), remoteSeg(1000, 1999, CopyFinished))
+	b := c.Brokers[0]
+	fire(c, sim.AtMs(10_000), TimerRetention) // roll; [0, 2000) goes locally
+	c.Now = sim.AtMs(11_000)
+	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy}) // seeds HRO, uploads [2000, 2999]
+	var up RemoteOp
+	for _, e := range c.Out {
+		if e.Kind == EffRemote && e.Remote.Kind == RemoteUpload {
+			up = e.Remote
+		}
+	}
+	c.Out = c.Out[:0]
+	if up.ID == 0 {
+		t.Fatal("the rolled segment was not uploaded")
+	}
+	c.RemoteDone(up, false)
+	fire(c, sim.AtMs(20_000), TimerRetention)
+	if l := &b.Log; l.LocalLogStart != 3000 || l.LogEnd != 3000 || b.HighestRemote != 2999 || l.LogStart != 0 {
+		t.Errorf("lso=%d llso=%d leo=%d hro=%d, want 0 3000 3000 2999", l.LogStart, l.LocalLogStart, l.LogEnd, b.HighestRemote)
+	}
+	if c.Coverage[GoalIdleFullyTieredByRetention] != 1 {
+		t.Errorf("coverage %v", c.Coverage)
+	}
+}
+
+// TestRetentionDeletesTheActiveSegmentWhenNotCopying: with copying off,
+// retention.ms deletes every segment wholly below HW, the active one too,
+// behind a new empty one (Kafka's deleteSegments rolls first): LSO = LEO.
+func TestRetentionDeletesTheActiveSegmentWhenNotCopying(t *testing.T) {
+	cfg := fidelityConfig()
+	cfg.RemoteLogCopyDisable, cfg.RetentionMs = true, 1000
+	c := fidelityCluster(Kafka43, cfg, -1)
+	fire(c, sim.AtMs(10_000), TimerRetention)
+	if l := &c.Brokers[0].Log; l.LogStart != 3000 || l.LocalLogStart != 3000 || len(l.Segments) != 1 || l.active().Bytes != 0 {
+		t.Errorf("lso=%d llso=%d segments=%d, want 3000 3000 and one empty", l.LogStart, l.LocalLogStart, len(l.Segments))
+	}
+}
+
 // TestExpirationTaskSeedsHRO: KAFKA-20732. Only kafka-trunk's expiration
 // task seeds an unknown HRO from the metadata, and only while it is unknown.
 func TestExpirationTaskSeedsHRO(t *testing.T) {

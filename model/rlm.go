@@ -242,39 +242,25 @@ func (c *Cluster) onRLMFollower(b *Broker) {
 	}
 }
 
-// onRetentionCheck applies local retention: with copying on, a segment goes
-// only once it is uploaded (or below the log start offset) and the local log
-// start offset moves first; otherwise retention.* applies and the log start
-// offset moves with it.
+// onRetentionCheck applies local retention (Kafka's
+// UnifiedLog.deletableSegments and deleteSegments): with copying on, a
+// segment goes only once it is uploaded (or below the log start offset) and
+// the local log start offset moves first; otherwise retention.* applies and
+// the log start offset moves with it. Only segments wholly below HW go. A
+// tiered partition's active segment that breaches retention is rolled
+// (KAFKA-15047), so that it is uploaded and deleted like any other: an idle
+// tiered partition ends fully tiered. An active segment that may go (copying
+// off, or already uploaded) goes too, behind a new empty one.
 func (c *Cluster) onRetentionCheck(b *Broker) {
 	if b.Role == RoleNone {
 		return
 	}
 	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
 	l := &b.Log
-	copying := c.Tiered() && !c.Cfg.RemoteLogCopyDisable
-	limitBytes, limitMs := c.Cfg.RetentionBytes, c.Cfg.RetentionMs
-	if copying {
-		if c.Cfg.LocalRetentionBytes != -2 {
-			limitBytes = c.Cfg.LocalRetentionBytes
-		}
-		if c.Cfg.LocalRetentionMs != -2 {
-			limitMs = c.Cfg.LocalRetentionMs
-		}
-	}
-	size := l.LocalBytes()
-	nowMs := c.Now.Ms()
-	newStart, uploadedOnly := int64(-1), true
-	for i := 0; i+1 < len(l.Segments); i++ {
-		s := &l.Segments[i]
-		breach := (limitMs >= 0 && s.MaxTsMs < nowMs-limitMs) || (limitBytes >= 0 && size-s.Bytes >= limitBytes)
-		uploaded := s.End <= b.HighestRemote || s.End < l.LogStart || c.Mutants.Has(MutantRetentionBeforeUpload)
-		if !breach || s.End >= l.HighWatermark || (copying && !uploaded) {
-			break
-		}
-		size -= s.Bytes
-		newStart = s.End + 1
-		uploadedOnly = uploadedOnly && uploaded && c.Tiered()
+	newStart, uploadedOnly, roll := c.deletableSegments(b)
+	if roll {
+		c.notef("b%d rolls its active segment [%d..%d]: it breaches retention (KAFKA-15047)", b.ID, l.active().Base, l.active().End)
+		l.roll()
 	}
 	if newStart < 0 {
 		return
@@ -288,4 +274,52 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 		l.IncrementLogStart(newStart)
 	}
 	c.notef("b%d local retention: lso=%d llso=%d", b.ID, l.LogStart, l.LocalLogStart)
+	if b.Role == RoleLeader && c.Tiered() && l.Empty() && l.LogEnd > l.LogStart && b.HighestRemote == l.LogEnd-1 {
+		c.reached(GoalIdleFullyTieredByRetention)
+	}
+}
+
+// deletableSegments walks the local segments from the oldest while they
+// breach retention and may go, and returns the new local log start offset
+// (-1: none goes), whether every one that goes is uploaded (so only the
+// local log start offset moves) and whether the active segment must roll.
+func (c *Cluster) deletableSegments(b *Broker) (newStart int64, uploadedOnly, roll bool) {
+	l := &b.Log
+	copying := c.Tiered() && !c.Cfg.RemoteLogCopyDisable
+	limitBytes, limitMs := c.Cfg.RetentionBytes, c.Cfg.RetentionMs
+	if copying {
+		if c.Cfg.LocalRetentionBytes != -2 {
+			limitBytes = c.Cfg.LocalRetentionBytes
+		}
+		if c.Cfg.LocalRetentionMs != -2 {
+			limitMs = c.Cfg.LocalRetentionMs
+		}
+	}
+	size := l.LocalBytes()
+	nowMs := c.Now.Ms()
+	newStart, uploadedOnly = -1, true
+	for i := range l.Segments {
+		s := &l.Segments[i]
+		active := i == len(l.Segments)-1
+		upper := l.LogEnd // the segment's end + 1, as Kafka's upperBoundOffset
+		if !active {
+			upper = l.Segments[i+1].Base
+		}
+		breach := upper <= l.HighWatermark &&
+			((limitMs >= 0 && s.MaxTsMs < nowMs-limitMs) || (limitBytes >= 0 && size-s.Bytes >= limitBytes))
+		if breach && active && s.Bytes > 0 && c.Tiered() {
+			roll = true
+		}
+		uploaded := upper-1 <= b.HighestRemote || (!active && upper <= l.LogStart) || c.Mutants.Has(MutantRetentionBeforeUpload)
+		if !breach || (active && s.Bytes == 0) || (copying && !uploaded) {
+			break
+		}
+		size -= s.Bytes
+		newStart = upper
+		uploadedOnly = uploadedOnly && uploaded && c.Tiered()
+		if active {
+			roll = true // a new empty active segment first: a log keeps one
+		}
+	}
+	return newStart, uploadedOnly, roll
 }
