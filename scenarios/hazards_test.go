@@ -117,6 +117,35 @@ func TestHazardRestartedLeaderCopyDisabled(t *testing.T) {
 	}
 }
 
+// TestHazardLogStartAboveTieredCopyDisabled: with copying disabled the wait
+// of hazard-log-start-above-tiered is permanent under Kafka's code (4.3 and
+// trunk): retention.ms raises the log start offset past the last upload,
+// EPUO = max(HRO+1, LSO) = LSO and nothing is ever uploaded again to hold
+// LSO-1. The KIP text falls back (EPUO < LSO) and joins.
+func TestHazardLogStartAboveTieredCopyDisabled(t *testing.T) {
+	for _, p := range []model.Profile{model.KIP, model.Kafka43, model.KafkaTrunk} {
+		lls, lt := profileRuns(t, "hazard-log-start-above-tiered-copy-disabled", p)
+		within(t, p.Name()+" local-log-start", caughtUp(lls), 0, 1000)
+		if p == model.KIP {
+			within(t, "kip last-tiered", caughtUp(lt), 0, 1000)
+			if b := lt.Followers[0].Bootstrap; b.Fallbacks != 1 || b.Path != "truncate-to-log-start" {
+				t.Errorf("kip last-tiered bootstrap %+v, want one EPUO < LSO fallback to the log start", b)
+			}
+			continue
+		}
+		if caughtUp(lt) != -1 || lt.Outcome != OutcomeLiveness || lt.Violation.Kind != "kafka43-aux-state-stall" {
+			t.Errorf("%s last-tiered: caught up %d, %s %+v; want never, kind kafka43-aux-state-stall", p.Name(), caughtUp(lt), lt.Outcome, lt.Violation)
+		}
+		// The log start kept rising above every upload: the build's start-1
+		// was never in remote storage, through 150 s of new records.
+		if f := lt.Followers[0]; f.Bootstrap.RetriesByReason["aux-unavailable"] < 150 || lt.Leader.LogStartOffset <= 3000 ||
+			lt.Leader.HighestRemoteOffset != 999 {
+			t.Errorf("%s: retries %v, leader %+v; want a retry a second and a log start far above hro 999", p.Name(),
+				f.Bootstrap.RetriesByReason, lt.Leader)
+		}
+	}
+}
+
 // TestProfilesAgreeOffTheHazards: on the core named scenarios the two
 // profiles take the same paths (they differ only where PROTOCOL.md says).
 func TestProfilesAgreeOffTheHazards(t *testing.T) {
