@@ -224,6 +224,31 @@ type stallFacts struct {
 	hroAtDisable int64
 }
 
+// sentToLogStart reports whether the leader's answers send a flag-on
+// follower to its log start offset, and will go on doing so: by the -6
+// answer itself, or by -6 = -1 followed by -4 = the log start.
+func sentToLogStart(s stallFacts) bool {
+	switch {
+	case s.answer == s.lso && s.hro >= 0:
+		// EPUO = max(HRO+1, LSO) = LSO: nothing above the log start is
+		// tiered, or the leader's HRO lags and, copying disabled, no task
+		// raises a known HRO.
+		return max(s.hro, s.metaHRO) < s.lso || s.copyDisabled
+	case s.answer == s.lso:
+		// HRO unknown and LLSO = LSO: Kafka answers the log start ("no
+		// segments have been uploaded yet"). It stays so while nothing
+		// above the log start is tiered, or nothing seeds the HRO (a
+		// restarted leader with copying disabled before KAFKA-20732).
+		return s.llso == s.lso && (s.metaHRO < s.lso || s.copyDisabled && !s.seededAnyway)
+	case s.answer == -1:
+		// EPUO at or beyond the log end (an empty log, or an HRO above the
+		// LEO after a truncation: it only rises), which ReplicaManager
+		// answers -1, and -4 equal to the log start.
+		return s.llso == s.lso && max(s.hro+1, s.lso) >= s.leo
+	}
+	return false
+}
+
 // livenessKind names the known finding whose mechanism explains why
 // follower b never joined the ISR of leader l, "" if none.
 func (k *Checker) livenessKind(c *model.Cluster, b, l *model.Broker) string {
@@ -269,11 +294,10 @@ func stallKindOf(s stallFacts) string {
 	case model.RetryAuxUnavailable:
 		switch {
 		case s.auxStart == s.auxLogStart && s.auxStart == s.lso && !s.auxTrivial && !s.startMinus1Held &&
-			max(s.hro, s.metaHRO) < s.lso:
-			// Nothing is tiered at or above the log start (by the leader's HRO
-			// and by the metadata), so Kafka answers -6 with the log start;
-			// its build needs the segment holding start-1 even there, and
-			// nothing tiered holds it.
+			sentToLogStart(s):
+			// Kafka's answers send the follower to the log start, and keep
+			// doing so; its build needs the segment holding start-1 even
+			// there, and nothing tiered holds it.
 			return KindKafka43AuxStateStall
 		case s.auxStart > s.lso && s.hro >= 0 && s.auxStart == s.hro+1 && s.hro <= s.hroAtDisable && !s.hroHeld:
 			// EPUO comes from an HRO the leader carried across a disable
