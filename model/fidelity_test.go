@@ -144,6 +144,29 @@ func TestRetentionDeletesTheActiveSegmentWhenNotCopying(t *testing.T) {
 	}
 }
 
+// TestCopyDisabledRetentionMovesTheLogStart: with copying disabled, local
+// deletion moves the log start offset (UnifiedLog.deleteSegments calls
+// maybeIncrementLogStartOffset unless remoteLogEnabledAndRemoteCopyEnabled)
+// even for segments already uploaded; with copying on only the local log
+// start offset moves.
+func TestCopyDisabledRetentionMovesTheLogStart(t *testing.T) {
+	for _, tc := range []struct {
+		copyDisabled bool
+		lso, llso    int64
+	}{
+		{false, 0, 2000}, // 3000 B against 1000: [0, 2000) goes, as Kafka's size predicate
+		{true, 2000, 2000},
+	} {
+		cfg := fidelityConfig()
+		cfg.RemoteLogCopyDisable, cfg.RetentionBytes, cfg.LocalRetentionBytes = tc.copyDisabled, 1000, 1000
+		c := fidelityCluster(Kafka43, cfg, 1999, remoteSeg(0, 999, CopyFinished), remoteSeg(1000, 1999, CopyFinished))
+		fire(c, sim.AtMs(10_000), TimerRetention)
+		if l := &c.Brokers[0].Log; l.LogStart != tc.lso || l.LocalLogStart != tc.llso {
+			t.Errorf("copy disabled %v: lso=%d llso=%d, want %d %d", tc.copyDisabled, l.LogStart, l.LocalLogStart, tc.lso, tc.llso)
+		}
+	}
+}
+
 // TestExpirationTaskSeedsHRO: KAFKA-20732. Only kafka-trunk's expiration
 // task seeds an unknown HRO from the metadata, and only while it is unknown.
 func TestExpirationTaskSeedsHRO(t *testing.T) {

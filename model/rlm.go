@@ -257,7 +257,7 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	}
 	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
 	l := &b.Log
-	newStart, uploadedOnly, roll := c.deletableSegments(b)
+	newStart, localOnly, roll := c.deletableSegments(b)
 	if roll {
 		c.notef("b%d rolls its active segment [%d..%d]: it breaches retention (KAFKA-15047)", b.ID, l.active().Base, l.active().End)
 		l.roll()
@@ -266,9 +266,9 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 		return
 	}
 	switch {
-	case uploadedOnly && c.Mutants.Has(MutantLLSOAfterLocalDelete):
+	case localOnly && c.Mutants.Has(MutantLLSOAfterLocalDelete):
 		l.DropSegmentsBelow(newStart) // the offset is left behind
-	case uploadedOnly:
+	case localOnly:
 		l.IncrementLocalLogStart(newStart)
 	default:
 		l.IncrementLogStart(newStart)
@@ -281,9 +281,9 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 
 // deletableSegments walks the local segments from the oldest while they
 // breach retention and may go, and returns the new local log start offset
-// (-1: none goes), whether every one that goes is uploaded (so only the
-// local log start offset moves) and whether the active segment must roll.
-func (c *Cluster) deletableSegments(b *Broker) (newStart int64, uploadedOnly, roll bool) {
+// (-1: none goes), whether only the local log start offset moves, and
+// whether the active segment must roll.
+func (c *Cluster) deletableSegments(b *Broker) (newStart int64, localOnly, roll bool) {
 	l := &b.Log
 	copying := c.Tiered() && !c.Cfg.RemoteLogCopyDisable
 	limitBytes, limitMs := c.Cfg.RetentionBytes, c.Cfg.RetentionMs
@@ -297,7 +297,11 @@ func (c *Cluster) deletableSegments(b *Broker) (newStart int64, uploadedOnly, ro
 	}
 	size := l.LocalBytes()
 	nowMs := c.Now.Ms()
-	newStart, uploadedOnly = -1, true
+	// Kafka moves only the local log start offset when copying is on
+	// (remoteLogEnabledAndRemoteCopyEnabled), else the log start offset
+	// (maybeIncrementLogStartOffset, which raises the local one with it):
+	// with copying disabled local retention is the log's retention.
+	newStart, localOnly = -1, copying
 	for i := range l.Segments {
 		s := &l.Segments[i]
 		active := i == len(l.Segments)-1
@@ -316,10 +320,9 @@ func (c *Cluster) deletableSegments(b *Broker) (newStart int64, uploadedOnly, ro
 		}
 		size -= s.Bytes
 		newStart = upper
-		uploadedOnly = uploadedOnly && uploaded && c.Tiered()
 		if active {
 			roll = true // a new empty active segment first: a log keeps one
 		}
 	}
-	return newStart, uploadedOnly, roll
+	return newStart, localOnly, roll
 }
