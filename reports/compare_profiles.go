@@ -205,7 +205,7 @@ func seedList(seeds []uint64, limit int) string {
 // profileAbout says in words what each known profile follows.
 var profileAbout = map[string]string{
 	"kip":         "follows the KIP-1023 text",
-	"kafka-4.3":   "follows Apache Kafka 4.3.0's broker code where it differs (the leader's ListOffsets -6 answer, the follower's requests, the auxiliary-state build, no copy task when copying is disabled)",
+	"kafka-4.3":   "follows Apache Kafka 4.3.0 and 4.3.1's broker code where it differs (the leader's ListOffsets -6 answer, the follower's requests, the auxiliary-state build, no copy task when copying is disabled)",
 	"kafka-trunk": "follows Apache Kafka trunk at " + model.KafkaTrunkCommit[:8] + ": `kafka-4.3` plus KAFKA-20732 (the RLM expiration task seeds an unknown highest uploaded offset on a leader, so a restarted leader learns it with copying disabled too)",
 }
 
