@@ -4,12 +4,28 @@ import (
 	"tierfetch/model"
 )
 
-// HarmlessMutants names the mutants no invariant can catch, with why: each is
-// a finding about the KIP, not a gap in the checks.
-var HarmlessMutants = map[model.Mutant]string{
-	model.MutantEmptyAgain: "after its first jump an empty follower holds no records, so taking the KIP-1023 path " +
-		"again lands it at another valid start with its auxiliary state rebuilt; it changes only how much it " +
-		"copies. The 'only when empty' rule protects followers that hold records.",
+// HarmlessMutants names the mutants no invariant can catch, with why: each
+// would be a finding about the KIP, not a gap in the checks. There is none:
+// empty-again, once listed here, is caught (see HuntProfiles).
+var HarmlessMutants = map[model.Mutant]string{}
+
+// HuntProfiles names the profile a mutant is hunted under when it is not the
+// KIP text's: the one whose rules let the bug bite within a small seed
+// budget. empty-again (a follower that holds no records treats its LEO as 0)
+// needs, under the KIP text, an unclean election that leaves the leader's log
+// end below the emptied follower's start, which it then never truncates to
+// (seed 9722 of 1..10000); under Kafka 4.3's rules the emptied follower takes
+// the KIP-1023 path again, which a replica with a non-zero LEO never does,
+// into the idle fully tiered stall (first at seed 40).
+var HuntProfiles = map[model.Mutant]model.Profile{model.MutantEmptyAgain: model.Kafka43}
+
+// HuntProfile is the profile mutant m is hunted under: its own if it has
+// one, else def.
+func HuntProfile(m model.Mutant, def model.Profile) model.Profile {
+	if p, ok := HuntProfiles[m]; ok {
+		return p
+	}
+	return def
 }
 
 // MutantHunt is what a hunt for one mutant found.
