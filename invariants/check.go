@@ -10,6 +10,7 @@ import (
 
 // Check observes c after a step and returns the first broken invariant.
 func (k *Checker) Check(c *model.Cluster) *Violation {
+	k.observe(c)
 	if v := k.checkOffsets(c); v != nil {
 		return v
 	}
@@ -138,7 +139,9 @@ func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
 	if pos < l.Log.LocalLogStart && pos < k.maxLogStart {
 		if k.staleSince < 0 {
 			k.staleSince = c.Now
+			k.observeStale(c, true)
 		}
+		k.f.stalePos = pos
 		pos = coveredFrom(c, l, k.maxLogStart, l.Log.LocalLogStart)
 	} else {
 		k.staleSince = -1
@@ -146,24 +149,10 @@ func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
 	if pos < l.Log.LocalLogStart {
 		v := &Violation{Invariant: NoHole, Message: fmt.Sprintf("leader b%d: offset %d in [lso=%d, llso=%d) is neither local nor remote (hro=%d, tiering %s)",
 			l.ID, pos, l.Log.LogStart, l.Log.LocalLogStart, l.HighestRemote, onOff(c.Tiered()))}
-		switch {
-		case l.LeaderEpoch == k.uncleanEpoch:
-			v.Kind = KindUncleanElection
-		case !c.Tiered():
+		if !c.Tiered() {
 			v.Invariant = NoCommittedLoss
-			v.Kind = KindFollowerGapAfterDisable
-			if l.Stats.Path == model.PathEarliestPendingUpload {
-				v.Kind = KindTieredFollowerAfterDisable
-			}
-		case pos <= l.HighestRemote && !remoteHolds(c, pos, model.CopyFinished, model.DeleteStarted):
-			// Local retention trusted an HRO that no remote segment backs.
-			v.Kind = KindStaleHRO
-		case pos <= l.HighestRemote && k.unclean > 0:
-			// The HRO was learned in a lineage an unclean election ended:
-			// the remote segment holding pos is the old lineage's, and
-			// local retention trusted it (HRO is never reset).
-			v.Kind = KindUncleanElection
 		}
+		v.Kind = k.holeKind(c, l, pos)
 		return v
 	}
 	return nil
@@ -232,24 +221,18 @@ func (k *Checker) checkStaleLogStart(c *model.Cluster, l *model.Broker) *Violati
 	if k.staleSince < 0 {
 		return nil
 	}
+	k.observeStale(c, false)
+	since := k.staleSince
+	if copying(c) {
+		since = max(since, k.f.staleCopyingSince) // the copy task runs once copying is on
+	}
 	grace := c.Cfg.RemoteMetadataReady + c.Cfg.RLMTaskInterval + sim.Second
-	if c.Now.Sub(k.staleSince) <= grace {
+	if c.Now.Sub(since) <= grace {
 		return nil
 	}
-	v := &Violation{Invariant: StaleLogStart, Message: fmt.Sprintf("leader b%d has advertised log start offset %d for %.1fs, but offsets below %d were deleted (llso=%d, no remote data there)",
-		l.ID, l.Log.LogStart, float64(c.Now.Sub(k.staleSince))/float64(sim.Second), k.maxLogStart, l.Log.LocalLogStart)}
-	switch {
-	case !c.Tiered():
-		v.Kind = KindStaleLogStartTieringOff
-	case c.Cfg.RemoteLogCopyDisable:
-		v.Kind = KindStaleLogStartCopyDisabled
-	default:
-		// The copy task ran and raised the log start offset, yet not far
-		// enough: it took the start of a segment whose upload or deletion
-		// had not finished, which findLogStartOffset also lists.
-		v.Kind = KindStaleLogStartUnfinishedSegment
-	}
-	return v
+	return &Violation{Invariant: StaleLogStart, Kind: k.staleLogStartKind(c),
+		Message: fmt.Sprintf("leader b%d has advertised log start offset %d for %.1fs, but offsets below %d were deleted (llso=%d, no remote data there)",
+			l.ID, l.Log.LogStart, float64(c.Now.Sub(k.staleSince))/float64(sim.Second), k.maxLogStart, l.Log.LocalLogStart)}
 }
 
 func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.RemoteSegment) *Violation {
@@ -262,7 +245,13 @@ func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.Remot
 				s.Base, s.End, l.ID, l.Log.HighWatermark)}
 		}
 	}
-	if s.State != model.CopyFinished || st == checked {
+	if s.State != model.CopyFinished {
+		if !inSpans(k.f.unfinished, s.Base) || !inSpans(k.f.unfinished, s.End) {
+			k.f.unfinished = addSpan(k.f.unfinished, s.Base, s.End)
+		}
+		return nil
+	}
+	if st == checked {
 		return nil
 	}
 	k.checkedSeg[s.ID] = checked

@@ -100,6 +100,10 @@ type Checker struct {
 	// maxLogStart's data (a follower elected with a lagging log start
 	// offset), -1 when it is not.
 	staleSince sim.Time
+	// copyingBefore: copying was on after the previous step (while stale).
+	copyingBefore bool
+	// f holds what the known-finding labels need (kinds.go).
+	f facts
 }
 
 type cursor struct {
@@ -127,7 +131,7 @@ type holeKey struct {
 // New returns a checker for c at time 0: the initial committed log is read
 // from the leader's log and remote storage.
 func New(c *model.Cluster) *Checker {
-	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}, staleSince: -1, uncleanEpoch: -1}
+	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}, staleSince: -1, uncleanEpoch: -1, f: newFacts(c)}
 	k.cursors = make([]cursor, len(c.Brokers))
 	k.hro = make([]int64, len(c.Brokers))
 	k.lineage = make([]lineageKey, len(c.Brokers))
@@ -157,9 +161,12 @@ func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 	k.staleSince = -1
 	k.unclean = c.Ctrl.Unclean
 	k.uncleanEpoch = c.Ctrl.LeaderEpoch
+	if c.Ctrl.Unclean > 0 {
+		k.observeUnclean(c, l)
+	}
 	for i := range c.Remote.Segments {
 		s := &c.Remote.Segments[i]
-		if s.State == model.CopyFinished {
+		if s.State != model.CopyStarted { // finished, or finished and being deleted
 			k.addUploaded(s.Base, s.End)
 		}
 	}
@@ -228,11 +235,16 @@ func (k *Checker) agree(b model.Batch, to int64) (int64, model.Batch) {
 	return -1, model.Batch{}
 }
 
-func (k *Checker) addUploaded(lo, hi int64) {
-	k.uploaded = append(k.uploaded, span{lo, hi})
-	sort.Slice(k.uploaded, func(i, j int) bool { return k.uploaded[i].lo < k.uploaded[j].lo })
-	merged := k.uploaded[:1]
-	for _, s := range k.uploaded[1:] {
+func (k *Checker) addUploaded(lo, hi int64) { k.uploaded = addSpan(k.uploaded, lo, hi) }
+
+// addSpan adds [lo, hi] to the merged, sorted spans and returns them.
+func addSpan(spans []span, lo, hi int64) []span {
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].lo > lo })
+	spans = append(spans, span{})
+	copy(spans[i+1:], spans[i:])
+	spans[i] = span{lo, hi}
+	merged := spans[:1]
+	for _, s := range spans[1:] {
 		last := &merged[len(merged)-1]
 		if s.lo <= last.hi+1 {
 			last.hi = max(last.hi, s.hi)
@@ -240,14 +252,13 @@ func (k *Checker) addUploaded(lo, hi int64) {
 			merged = append(merged, s)
 		}
 	}
-	k.uploaded = merged
+	return merged
 }
 
-func (k *Checker) wasUploaded(o int64) bool {
-	for _, s := range k.uploaded {
-		if s.lo <= o && o <= s.hi {
-			return true
-		}
-	}
-	return false
+// inSpans reports whether o lies in one of the merged, sorted spans.
+func inSpans(spans []span, o int64) bool {
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].hi >= o })
+	return i < len(spans) && spans[i].lo <= o
 }
+
+func (k *Checker) wasUploaded(o int64) bool { return inSpans(k.uploaded, o) }

@@ -108,11 +108,11 @@ func TestCommittedLossOnElection(t *testing.T) {
 
 func TestLivenessNeedsEveryReplicaInISR(t *testing.T) {
 	c := healthy()
-	if v := CheckLiveness(c); v != nil {
+	if v := New(c).CheckLiveness(c); v != nil {
 		t.Fatalf("all in ISR: %v", v)
 	}
 	c.Ctrl.ISR = []int{0}
-	if v := CheckLiveness(c); v == nil || v.Invariant != Liveness {
+	if v := New(c).CheckLiveness(c); v == nil || v.Invariant != Liveness {
 		t.Fatalf("b1 out of ISR: got %v", v)
 	}
 }

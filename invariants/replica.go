@@ -101,7 +101,7 @@ func (k *Checker) checkHighestRemote(b *model.Broker) *Violation {
 
 // CheckLiveness checks, at the end of the healed period, that the partition has a
 // leader and every assigned replica is in the ISR.
-func CheckLiveness(c *model.Cluster) *Violation {
+func (k *Checker) CheckLiveness(c *model.Cluster) *Violation {
 	if c.Ctrl.Leader < 0 {
 		return &Violation{Invariant: Liveness, Message: fmt.Sprintf("partition offline (ISR %v)", c.Ctrl.ISR)}
 	}
@@ -109,20 +109,9 @@ func CheckLiveness(c *model.Cluster) *Violation {
 		if !c.Ctrl.InISR(r) {
 			b := c.Brokers[r]
 			l := c.Leader()
-			v := &Violation{Invariant: Liveness, Message: fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d hro=%d",
-				r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart, l.HighestRemote)}
-			switch {
-			case !b.Stats.EverRetried:
-			case b.Stats.LastRetry == model.RetryAuxUnavailable && l.HighestRemote >= 0 && !remoteHolds(c, l.HighestRemote, model.CopyFinished):
-				// EPUO comes from an HRO no remote segment backs any more:
-				// the build for EPUO-1 waits for a segment that may never come.
-				v.Kind = KindStaleHRO
-			case c.Profile.Name() == "kafka-4.3" && b.Stats.LastRetry == model.RetryEPUOUnknown:
-				v.Kind = KindKafka43EPUOUnknownStall
-			case c.Profile.Name() == "kafka-4.3" && b.Stats.LastRetry == model.RetryAuxUnavailable:
-				v.Kind = KindKafka43AuxStateStall
-			}
-			return v
+			return &Violation{Invariant: Liveness, Kind: k.livenessKind(c, b, l),
+				Message: fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d hro=%d",
+					r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart, l.HighestRemote)}
 		}
 	}
 	return nil

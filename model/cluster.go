@@ -163,7 +163,6 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	}
 	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas))}
 	for _, s := range init.RemoteSegments {
-		s.State = CopyFinished
 		c.Remote.NextID++
 		s.ID = c.Remote.NextID
 		c.Remote.Segments = append(c.Remote.Segments, s)

@@ -15,12 +15,13 @@ const (
 	GoalAuxSegmentDeleted                      // the remote segment an aux build needed was deleted meanwhile
 	GoalTieredFollowerBecameLeader             // a follower bootstrapped from EPUO became leader
 	GoalUploadLagged                           // a -6 answer lagged committed, inactive segments not yet uploaded
+	GoalIdleFullyTieredByRetention             // local retention left a leader fully tiered: LLSO = HRO+1 = LEO
 	NumGoals
 )
 
 var goalNames = [...]string{"follower-oor", "follower-omts", "aux-state-built", "epuo-unknown-retry",
 	"epuo-below-lso-fallback", "leader-changed-mid-bootstrap", "aux-segment-deleted",
-	"tiered-follower-became-leader", "upload-lagged"}
+	"tiered-follower-became-leader", "upload-lagged", "idle-fully-tiered-by-retention"}
 
 func (g Goal) String() string { return goalNames[g] }
 

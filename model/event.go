@@ -73,6 +73,8 @@ const (
 	EvConsumed           // Broker, Offset..End: [from, to), Count: local bytes, Bytes: remote bytes
 	EvBrokerState        // Broker, Role, Up, Epoch, Log, HRO: one broker's state after a step that changed it
 	EvRemoteState        // Offset..End: the finished remote range after a step that changed it (End < Offset: none)
+	EvRemoteDeleteRetry  // Broker, Segment: the expiration task deletes again a segment left DELETE_SEGMENT_STARTED
+	EvExpirationSeedsHRO // Broker: the expiration task seeds an unknown HRO from remote metadata (KAFKA-20732)
 	NumEventKinds
 )
 
@@ -82,7 +84,8 @@ var eventNames = [...]string{"run-start", "add-replica", "produce", "produce-chu
 	"offline", "append", "fetched", "bootstrapped", "isr-join", "isr-shrink", "backoff", "fallback", "truncate",
 	"start-at", "aux-build-start", "aux-build-end", "rlm-copy-skipped", "log-start-from-remote", "highest-remote",
 	"upload-start", "upload-end", "remote-expire", "remote-deleted", "local-retention", "roll-for-retention",
-	"tiering-disabled", "load-log", "delete-records-done", "consumed", "broker-state", "remote-state"}
+	"tiering-disabled", "load-log", "delete-records-done", "consumed", "broker-state", "remote-state",
+	"remote-delete-retry", "expiration-seeds-hro"}
 
 func (k EventKind) String() string { return eventNames[k] }
 
@@ -388,7 +391,11 @@ func (e *Event) appendTiering(dst []byte) []byte {
 		dst = appendInt(append(bb(dst), "local retention: lso="...), e.Log.LogStart)
 		return appendInt(append(dst, " llso="...), e.Log.LocalLogStart)
 	case EvRollForRetention:
-		return append(seg(append(bb(dst), "rolls its active segment "...)), " to tier it (retention)"...)
+		return append(seg(append(bb(dst), "rolls its active segment "...)), ": it breaches retention (KAFKA-15047)"...)
+	case EvRemoteDeleteRetry:
+		return seg(append(bb(dst), "retries deleting remote segment "...))
+	case EvExpirationSeedsHRO:
+		return append(bb(dst), "rlm-expire seeds the highest remote offset"...)
 	case EvTieringDisabled:
 		if e.Broker < 0 {
 			return append(dst, "tiering disabled with no leader: remote data left in place"...)
@@ -549,6 +556,8 @@ var kindFields = [NumEventKinds]uint32{
 	EvConsumed:           fBroker | fOffset | fEnd | fCount | fBytes,
 	EvBrokerState:        fBroker | fEpoch | fHRO | fLog | fRole | fUp,
 	EvRemoteState:        fOffset | fEnd,
+	EvRemoteDeleteRetry:  fBroker | fSegment,
+	EvExpirationSeedsHRO: fBroker,
 }
 
 // AppendBinary appends the event's canonical binary encoding at time now:

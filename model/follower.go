@@ -35,6 +35,13 @@ type auxBuild struct {
 	active   bool // a build is under way: begun by EvAuxBuildStart, ended by EvAuxBuildEnd
 }
 
+// AuxBuildTarget returns the start offset and the leader's log start offset
+// of b's latest auxiliary-state build (zeros before the first), for
+// observers that explain a follower's stall.
+func (b *Broker) AuxBuildTarget() (start, leaderLogStart int64) {
+	return b.fetch.aux.start, b.fetch.aux.logStart
+}
+
 // becomeFollower makes b follow the controller's current leader.
 func (c *Cluster) becomeFollower(b *Broker) {
 	c.resignLeadership(b)

@@ -113,6 +113,10 @@ type Profile interface {
 	// SeedWhenCopyDisabled reports whether the RLM task still seeds an
 	// unknown HRO from remote metadata while copying is disabled.
 	SeedWhenCopyDisabled() bool
+	// ExpirationSeedsHighestRemote reports whether the leader's RLM
+	// expiration task seeds an unknown HRO from remote metadata
+	// (KAFKA-20732).
+	ExpirationSeedsHighestRemote() bool
 	// ProbeLatestAfterAux reports whether the follower asks the leader's
 	// LEO (ListOffsets -1) after building auxiliary state, before fetching.
 	ProbeLatestAfterAux() bool
@@ -122,7 +126,11 @@ type Profile interface {
 var KIP Profile = kipProfile{}
 
 // Profiles lists every profile by name.
-var Profiles = map[string]Profile{"kip": KIP, "kafka-4.3": Kafka43}
+var Profiles = map[string]Profile{"kip": KIP, "kafka-4.3": Kafka43, "kafka-trunk": KafkaTrunk}
+
+// ProfileNames lists every profile's name, in the order reports show them:
+// the KIP text, then Kafka releases from oldest to newest.
+func ProfileNames() []string { return []string{"kip", "kafka-4.3", "kafka-trunk"} }
 
 type kipProfile struct{}
 
@@ -138,6 +146,8 @@ func (kipProfile) EarliestPendingUploadOffset(c *Cluster, b *Broker) int64 {
 func (kipProfile) AuxStateTrivial(start, leaderLogStart int64) bool { return start == leaderLogStart }
 
 func (kipProfile) SeedWhenCopyDisabled() bool { return true }
+
+func (kipProfile) ExpirationSeedsHighestRemote() bool { return false }
 
 func (kipProfile) AskPreviousEpoch(epoch int32) bool { return epoch > 0 }
 

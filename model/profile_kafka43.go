@@ -48,6 +48,10 @@ func (kafka43Profile) AskPreviousEpoch(epoch int32) bool { return epoch != 0 }
 // so nothing seeds HRO (the expiration task does from 4.3.2 on).
 func (kafka43Profile) SeedWhenCopyDisabled() bool { return false }
 
+// ExpirationSeedsHighestRemote: 4.3.0 and 4.3.1's expiration task never
+// touches HRO (KAFKA-20732 is queued for 4.3.2).
+func (kafka43Profile) ExpirationSeedsHighestRemote() bool { return false }
+
 // ProbeLatestAfterAux: TierStateMachine.start asks the leader's LEO (-1) to
 // compute the lag before the follower fetches.
 func (kafka43Profile) ProbeLatestAfterAux() bool { return true }

@@ -16,17 +16,47 @@ type RemoteSegment struct {
 	Checkpt  []EpochEntry // the leader's epoch cache up to End, uploaded with the segment
 	Snapshot []ProducerEntry
 	State    RemoteState
+	// deleting is set while a deletion of the segment is in flight; a
+	// DeleteStarted segment without one is dangling and is retried by the
+	// leader's expiration task.
+	deleting bool
 }
 
 // RemoteState is the lifecycle state of a remote segment's metadata.
 type RemoteState uint8
 
-// Remote segment states, as in Kafka's RemoteLogSegmentState.
+// Remote segment states, as in Kafka's RemoteLogSegmentState. What each
+// state makes visible follows Kafka's RemoteLogMetadataCache: every state is
+// listed (findLogStartOffset and the expiration task see it); only
+// CopyFinished is readable (reads and the auxiliary-state build find it by
+// epoch and offset); CopyFinished and DeleteStarted count for the highest
+// offset of an epoch (findHighestRemoteOffset), which the cache raises when
+// a copy finishes and never lowers while the segment is listed.
+// CopyFinished is the zero value: a segment given without a state (a
+// fixture, a test) is a finished copy.
 const (
-	CopyStarted RemoteState = iota
-	CopyFinished
+	CopyFinished RemoteState = iota
+	CopyStarted
 	DeleteStarted
 )
+
+var remoteStateNames = [...]string{"copy-finished", "copy-started", "delete-started"}
+
+func (s RemoteState) String() string { return remoteStateNames[s] }
+
+// RemoteStateByName returns the state called name ("copy-finished", ...).
+func RemoteStateByName(name string) (RemoteState, bool) {
+	for i, n := range remoteStateNames {
+		if n == name {
+			return RemoteState(i), true
+		}
+	}
+	return 0, false
+}
+
+// copied reports whether the segment's copy finished at some point: its
+// offsets count for the highest offset of its epochs.
+func (s *RemoteSegment) copied() bool { return s.State == CopyFinished || s.State == DeleteStarted }
 
 // HighestOffsetFor returns the last offset of epoch inside the segment, -1
 // when the segment holds none of it.
@@ -138,12 +168,14 @@ func (r *Remote) Finished() (start, end int64, ok bool) {
 	return start, end, ok
 }
 
-// HighestOffsetFor returns the highest offset of epoch over finished
-// segments, -1 when none holds it.
+// HighestOffsetFor returns the highest offset of epoch over the segments
+// whose copy finished and that are still listed (Kafka's
+// highestOffsetForEpoch: a segment being deleted still counts), -1 when
+// none holds it.
 func (r *Remote) HighestOffsetFor(epoch int32) int64 {
 	h := int64(-1)
 	for i := range r.Segments {
-		if s := &r.Segments[i]; s.State == CopyFinished {
+		if s := &r.Segments[i]; s.copied() {
 			h = max(h, s.HighestOffsetFor(epoch))
 		}
 	}

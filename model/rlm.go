@@ -134,7 +134,11 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 
 // onRLMExpire is one run of the leader's RLM expiration task: remote
 // segments past retention, or wholly below the log start offset, are
-// deleted, raising the log start offset first (KAFKA-15352).
+// deleted, raising the log start offset first (KAFKA-15352). Segments whose
+// deletion started but did not finish are deleted again (Kafka retries
+// dangling DELETE_SEGMENT_STARTED segments on every run); a copy still in
+// flight stops the run, a copy that was abandoned is deleted once it lies
+// below the log start offset.
 func (c *Cluster) onRLMExpire(b *Broker) {
 	if b.Role != RoleLeader || !c.Tiered() {
 		return
@@ -143,11 +147,23 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 	if c.Now < b.MetadataReadyAt {
 		return
 	}
+	if c.Profile.ExpirationSeedsHighestRemote() {
+		c.maybeSeedHighestRemoteOnExpiration(b)
+	}
 	total := c.Remote.Bytes() + c.localOnlyBytes(b)
 	nowMs := c.Now.Ms()
 	for i := range c.Remote.Segments {
 		s := &c.Remote.Segments[i]
-		if s.State != CopyFinished {
+		switch {
+		case s.State == DeleteStarted:
+			if !s.deleting {
+				c.emit(Event{Kind: EvRemoteDeleteRetry, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}})
+				c.startRemoteDelete(b, s)
+			}
+			continue
+		case s.State == CopyStarted && b.lead.uploading != 0 && s.ID == b.lead.uploadSeg:
+			return // Kafka stops the run at a segment being copied
+		case s.State == CopyStarted && s.End >= b.Log.LogStart:
 			continue
 		}
 		below := s.End < b.Log.LogStart
@@ -159,7 +175,9 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		if s.End >= b.Log.HighWatermark {
 			break
 		}
-		total -= s.Bytes
+		if s.State == CopyFinished {
+			total -= s.Bytes
+		}
 		if !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
 			b.Log.IncrementLogStart(s.End + 1)
 		}
@@ -167,7 +185,28 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		c.Remote.Version++
 		c.emit(Event{Kind: EvRemoteExpire, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes},
 			Offset: b.Log.LogStart})
-		c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: s.ID})
+		c.startRemoteDelete(b, s)
+	}
+}
+
+// startRemoteDelete deletes segment s from remote storage.
+func (c *Cluster) startRemoteDelete(b *Broker, s *RemoteSegment) {
+	s.deleting = true
+	c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: s.ID})
+}
+
+// maybeSeedHighestRemoteOnExpiration seeds an unknown HRO from the remote
+// metadata on an expiration-task run that lists at least one segment
+// (KAFKA-20732, in trunk and 4.3.2: RemoteLogManager's
+// maybeSeedHighestOffsetInRemoteStorage).
+func (c *Cluster) maybeSeedHighestRemoteOnExpiration(b *Broker) {
+	if b.HighestRemote != -1 || len(c.Remote.Segments) == 0 {
+		return
+	}
+	if h := c.Remote.FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)); h >= 0 &&
+		!c.Mutants.Has(MutantHROOnlyFromUpload) {
+		c.emit(brokerEv(EvExpirationSeedsHRO, b.ID))
+		c.raiseHighestRemote(b, h)
 	}
 }
 
@@ -183,11 +222,17 @@ func (c *Cluster) localOnlyBytes(b *Broker) int64 {
 }
 
 func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
-	if failed {
-		c.Remote.SetState(op.Segment, CopyFinished)
+	i := c.Remote.Find(op.Segment)
+	if i < 0 {
 		return
 	}
-	if i := c.Remote.Find(op.Segment); i >= 0 && c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+	if failed {
+		// The metadata stays DELETE_SEGMENT_STARTED: the segment is no
+		// longer readable, and the next expiration run deletes it again.
+		c.Remote.Segments[i].deleting = false
+		return
+	}
+	if c.Mutants.Has(MutantLSOAfterRemoteDelete) {
 		if l := c.Leader(); l != nil {
 			l.Log.IncrementLogStart(c.Remote.Segments[i].End + 1)
 		}
@@ -207,15 +252,51 @@ func (c *Cluster) onRLMFollower(b *Broker) {
 	}
 }
 
-// onRetentionCheck applies local retention: with copying on, a segment goes
-// only once it is uploaded (or below the log start offset) and the local log
-// start offset moves first; otherwise retention.* applies and the log start
-// offset moves with it.
+// onRetentionCheck applies local retention (Kafka's
+// UnifiedLog.deletableSegments and deleteSegments): with copying on, a
+// segment goes only once it is uploaded (or below the log start offset) and
+// the local log start offset moves first; otherwise retention.* applies and
+// the log start offset moves with it. Only segments wholly below HW go. A
+// tiered partition's active segment that breaches retention is rolled
+// (KAFKA-15047), so that it is uploaded and deleted like any other: an idle
+// tiered partition ends fully tiered. An active segment that may go (copying
+// off, or already uploaded) goes too, behind a new empty one.
 func (c *Cluster) onRetentionCheck(b *Broker) {
 	if b.Role == RoleNone {
 		return
 	}
 	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
+	l := &b.Log
+	newStart, localOnly, roll := c.deletableSegments(b)
+	if roll {
+		a := l.active()
+		c.emit(Event{Kind: EvRollForRetention, Broker: b.ID, Peer: -1, Segment: SegmentRef{Base: a.Base, End: a.End, Bytes: a.Bytes}})
+		l.roll()
+	}
+	if newStart < 0 {
+		return
+	}
+	switch {
+	case localOnly && c.Mutants.Has(MutantLLSOAfterLocalDelete):
+		l.DropSegmentsBelow(newStart) // the offset is left behind
+	case localOnly:
+		l.IncrementLocalLogStart(newStart)
+	default:
+		l.IncrementLogStart(newStart)
+	}
+	e := brokerEv(EvLocalRetention, b.ID)
+	e.Log = OffsetsOf(l)
+	c.emit(e)
+	if b.Role == RoleLeader && c.Tiered() && l.Empty() && l.LogEnd > l.LogStart && b.HighestRemote == l.LogEnd-1 {
+		c.reached(GoalIdleFullyTieredByRetention)
+	}
+}
+
+// deletableSegments walks the local segments from the oldest while they
+// breach retention and may go, and returns the new local log start offset
+// (-1: none goes), whether only the local log start offset moves, and
+// whether the active segment must roll.
+func (c *Cluster) deletableSegments(b *Broker) (newStart int64, localOnly, roll bool) {
 	l := &b.Log
 	copying := c.Tiered() && !c.Cfg.RemoteLogCopyDisable
 	limitBytes, limitMs := c.Cfg.RetentionBytes, c.Cfg.RetentionMs
@@ -229,30 +310,32 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	}
 	size := l.LocalBytes()
 	nowMs := c.Now.Ms()
-	newStart, uploadedOnly := int64(-1), true
-	for i := 0; i+1 < len(l.Segments); i++ {
+	// Kafka moves only the local log start offset when copying is on
+	// (remoteLogEnabledAndRemoteCopyEnabled), else the log start offset
+	// (maybeIncrementLogStartOffset, which raises the local one with it):
+	// with copying disabled local retention is the log's retention.
+	newStart, localOnly = -1, copying
+	for i := range l.Segments {
 		s := &l.Segments[i]
-		breach := (limitMs >= 0 && s.MaxTsMs < nowMs-limitMs) || (limitBytes >= 0 && size-s.Bytes >= limitBytes)
-		uploaded := s.End <= b.HighestRemote || s.End < l.LogStart || c.Mutants.Has(MutantRetentionBeforeUpload)
-		if !breach || s.End >= l.HighWatermark || (copying && !uploaded) {
+		active := i == len(l.Segments)-1
+		upper := l.LogEnd // the segment's end + 1, as Kafka's upperBoundOffset
+		if !active {
+			upper = l.Segments[i+1].Base
+		}
+		breach := upper <= l.HighWatermark &&
+			((limitMs >= 0 && s.MaxTsMs < nowMs-limitMs) || (limitBytes >= 0 && size-s.Bytes >= limitBytes))
+		if breach && active && s.Bytes > 0 && c.Tiered() {
+			roll = true
+		}
+		uploaded := upper-1 <= b.HighestRemote || (!active && upper <= l.LogStart) || c.Mutants.Has(MutantRetentionBeforeUpload)
+		if !breach || (active && s.Bytes == 0) || (copying && !uploaded) {
 			break
 		}
 		size -= s.Bytes
-		newStart = s.End + 1
-		uploadedOnly = uploadedOnly && uploaded && c.Tiered()
+		newStart = upper
+		if active {
+			roll = true // a new empty active segment first: a log keeps one
+		}
 	}
-	if newStart < 0 {
-		return
-	}
-	switch {
-	case uploadedOnly && c.Mutants.Has(MutantLLSOAfterLocalDelete):
-		l.DropSegmentsBelow(newStart) // the offset is left behind
-	case uploadedOnly:
-		l.IncrementLocalLogStart(newStart)
-	default:
-		l.IncrementLogStart(newStart)
-	}
-	e := brokerEv(EvLocalRetention, b.ID)
-	e.Log = OffsetsOf(l)
-	c.emit(e)
+	return newStart, localOnly, roll
 }

@@ -36,7 +36,8 @@ func chromeOf(t *testing.T, sc *scenarios.Scenario, st scenarios.Strategy, p mod
 // offset it bootstrapped at, and the time from add_replica to ISR join.
 func TestChromeTracePhasesMatchBootstrap(t *testing.T) {
 	checked := 0
-	for _, p := range []model.Profile{model.KIP, model.Kafka43} {
+	for _, name := range model.ProfileNames() {
+		p := model.Profiles[name]
 		for _, sc := range scenarios.Named() {
 			for _, st := range scenarios.Strategies {
 				f, res := chromeOf(t, sc, st, p)

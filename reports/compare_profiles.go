@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tierfetch/invariants"
+	"tierfetch/model"
 	"tierfetch/scenarios"
 )
 
@@ -203,14 +204,27 @@ func seedList(seeds []uint64, limit int) string {
 
 // profileAbout says in words what each known profile follows.
 var profileAbout = map[string]string{
-	"kip":       "follows the KIP-1023 text",
-	"kafka-4.3": "follows Apache Kafka 4.3.0's broker code where it differs (the leader's ListOffsets -6 answer, the follower's requests, the auxiliary-state build, no copy task when copying is disabled)",
+	"kip":         "follows the KIP-1023 text",
+	"kafka-4.3":   "follows Apache Kafka 4.3.0 and 4.3.1's broker code where it differs (the leader's ListOffsets -6 answer, the follower's requests, the auxiliary-state build, no copy task when copying is disabled)",
+	"kafka-trunk": "follows Apache Kafka trunk at " + model.KafkaTrunkCommit[:8] + ": `kafka-4.3` plus KAFKA-20732 (the RLM expiration task seeds an unknown highest uploaded offset on a leader, so a restarted leader learns it with copying disabled too)",
 }
 
-// ProfilesTitle is the heading of the section comparing profiles.
+// profileTitles names each known profile in the heading of the section
+// comparing profiles.
+var profileTitles = map[string]string{"kip": "KIP text", "kafka-4.3": "Kafka 4.3", "kafka-trunk": "Kafka trunk"}
+
+// ProfilesTitle is the heading of the section comparing profiles: "KIP
+// text vs Kafka 4.3 vs Kafka trunk" when the KIP text comes with known
+// Kafka profiles only, in model.ProfileNames order.
 func ProfilesTitle(profiles []string) string {
-	if len(profiles) == 2 && slices.Contains(profiles, "kip") && slices.Contains(profiles, "kafka-4.3") {
-		return "KIP text vs Kafka 4.3"
+	var names []string
+	for _, p := range model.ProfileNames() {
+		if slices.Contains(profiles, p) {
+			names = append(names, profileTitles[p])
+		}
+	}
+	if len(profiles) >= 2 && len(names) == len(profiles) && slices.Contains(profiles, "kip") {
+		return strings.Join(names, " vs ")
 	}
 	return "Profiles: " + strings.Join(profiles, " vs ")
 }
@@ -259,11 +273,12 @@ func writeProfiles(w io.Writer, in *CompareInput, a *Analysis) {
 	writeProfileTable(w, in, pc)
 	writeProfileDifferences(w, in, pc)
 	writeProfileFailures(w, in, pc)
-	if slices.Contains(pc.Profiles, "kafka-4.3") {
-		fmt.Fprintf(w, "Under `kafka-4.3` a flag-on follower can stall where the KIP text lets it join: the leader answers ListOffsets -6 "+
+	if kafka := kafkaProfiles(pc.Profiles); len(kafka) > 0 {
+		fmt.Fprintf(w, "Under %s a flag-on follower can stall where the KIP text lets it join: the leader answers ListOffsets -6 "+
 			"with -1 for a fully tiered idle partition and while it does not know its highest uploaded offset (after a restart, "+
-			"until its copy task's first run; never with `remote.log.copy.disable`), and the auxiliary-state build needs a remote "+
-			"segment holding `start - 1`. ")
+			"until its copy task's first run; with `remote.log.copy.disable` never in 4.3.0 and 4.3.1, until the expiration "+
+			"task's first run in trunk, KAFKA-20732), and the auxiliary-state build needs a remote segment holding `start - 1`. ",
+			strings.Join(kafka, " and "))
 		var seen []string
 		for _, kind := range []string{invariants.KindKafka43EPUOUnknownStall, invariants.KindKafka43AuxStateStall} {
 			for _, f := range pc.Failures {
@@ -273,7 +288,7 @@ func writeProfiles(w io.Writer, in *CompareInput, a *Analysis) {
 			}
 		}
 		if len(seen) > 0 {
-			fmt.Fprintf(w, "The liveness failures of kind `%s` above are those stalls: expected findings about Kafka 4.3.0's code, "+
+			fmt.Fprintf(w, "The liveness failures of kind `%s` above are those stalls: expected findings about Kafka's code, "+
 				"not simulator bugs, kept in view rather than hidden. ", strings.Join(seen, "` and `"))
 		} else {
 			fmt.Fprintf(w, "No run here stalls for good (no liveness failure of kind `%s` or `%s`). ",
@@ -284,6 +299,17 @@ func writeProfiles(w io.Writer, in *CompareInput, a *Analysis) {
 	} else {
 		fmt.Fprintf(w, "%s describes what each profile shows.\n\n", findingsRef(in.FindingsLink))
 	}
+}
+
+// kafkaProfiles returns the profiles, quoted, that follow Kafka's code.
+func kafkaProfiles(profiles []string) []string {
+	var out []string
+	for _, p := range profiles {
+		if p == "kafka-4.3" || p == "kafka-trunk" {
+			out = append(out, "`"+p+"`")
+		}
+	}
+	return out
 }
 
 func findingsRef(link string) string {

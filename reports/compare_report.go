@@ -462,7 +462,7 @@ func writeMethod(w io.Writer) {
 		"**Price**: at the end of the run, if the follower led, a consumer reading from the leader's log start offset up to HW reads `[LSO, follower's LLSO)` from remote storage and the rest from the follower's disk (record bytes). Its extra latency: " + scenarios.PriceModel + ".",
 		"**Redundancy**: from the first `crash` event to the first moment the ISR again holds every replica assigned at the end of the run (NA without a crash).",
 		"**Exclusions**: a pair enters the statistics only when both runs passed every invariant (safety after every step, liveness at the end).",
-		"**Profiles** (`--profiles`, default `kip,kafka-4.3`): the statistics are the first profile's; each further profile runs the same pairs and enters only the section comparing the profiles, where each run counts on its own: a run that broke an invariant is out of its profile's medians but counted and named, and \"never joined\" counts the seeds whose added follower was never in the ISR by the end of the run (or by the violation that stopped it).",
+		"**Profiles** (`--profiles`, default `kip,kafka-4.3,kafka-trunk`): the statistics are the first profile's; each further profile runs the same pairs and enters only the section comparing the profiles, where each run counts on its own: a run that broke an invariant is out of its profile's medians but counted and named, and \"never joined\" counts the seeds whose added follower was never in the ISR by the end of the run (or by the violation that stopped it).",
 	} {
 		fmt.Fprintf(w, "- %s\n", line)
 	}

@@ -61,9 +61,10 @@ func SweepSummary(w io.Writer, t *scenarios.SweepTotals, seedRange, profile, out
 }
 
 // unreachable reports whether goal g is not a path of the profile at all:
-// Kafka 4.3 clamps EPUO to the log start offset, so it never falls back.
+// Kafka (4.3 and trunk) clamps EPUO to the log start offset, so it never
+// falls back.
 func unreachable(profile string, g model.Goal) bool {
-	return profile == "kafka-4.3" && g == model.GoalEPUOBelowLSOFallback
+	return (profile == "kafka-4.3" || profile == "kafka-trunk") && g == model.GoalEPUOBelowLSOFallback
 }
 
 // ReplayCommand is the command that replays one failing run of a sweep from

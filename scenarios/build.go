@@ -79,9 +79,16 @@ func (s *Scenario) ModelInitial() model.Initial {
 		k := sort.Search(len(epochs), func(i int) bool { return epochs[i].StartOffset > spec.EndOffset })
 		checkpt := epochs[:k:k]
 		segEpochs = append(segEpochs, model.EpochEntry{Epoch: spec.Epoch, StartOffset: spec.BaseOffset})
+		if len(checkpt) == 0 { // a segment wholly below the log start offset
+			checkpt = segEpochs
+		}
+		state := model.CopyFinished
+		if spec.State != "" {
+			state, _ = model.RemoteStateByName(spec.State) // validated
+		}
 		init.RemoteSegments = append(init.RemoteSegments, model.RemoteSegment{
 			Base: spec.BaseOffset, End: spec.EndOffset, Bytes: (spec.EndOffset - spec.BaseOffset + 1) * recordBytes,
-			Epochs: segEpochs, Batches: cut(spec), Checkpt: checkpt, Snapshot: []model.ProducerEntry{},
+			Epochs: segEpochs, Batches: cut(spec), Checkpt: checkpt, Snapshot: []model.ProducerEntry{}, State: state,
 		})
 	}
 	return init

@@ -29,7 +29,8 @@ const (
 //
 // Invariant (after Parse): Events are sorted by AtMs, file order kept among equal
 // times; every set_config Value is in canonical form (true, false, or a decimal
-// integer), so Parse(Marshal(s)) equals s.
+// integer) and a copy-finished remote segment has an empty State, so Parse(Marshal(s))
+// equals s.
 type Scenario struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description,omitempty"`
@@ -88,7 +89,10 @@ type Config struct {
 // the first local BaseOffset.
 //
 // Invariant: 0 <= LogStartOffset <= LLSO <= HighWatermark <= LEO; remote segments are
-// contiguous, end below HighWatermark and cover [LogStartOffset, LLSO-1].
+// sorted, do not overlap, end below HighWatermark, and those that finished copying
+// cover [LogStartOffset, LLSO-1]; a HighestRemoteOffset at or above LogStartOffset lies
+// in a remote segment whose copy finished. Remote segments wholly below LogStartOffset
+// and a HighestRemoteOffset below it (stale) are real states and are accepted.
 type Initial struct {
 	LeaderEpoch         int32         `json:"leader_epoch"`
 	LogStartOffset      int64         `json:"log_start_offset"`
@@ -104,7 +108,28 @@ type SegmentSpec struct {
 	BaseOffset int64 `json:"base_offset"`
 	EndOffset  int64 `json:"end_offset"`
 	Epoch      int32 `json:"epoch"`
+	// State (remote segments only): the remote log metadata state, one of
+	// RemoteSegmentStates; empty means copy-finished (Parse writes it so).
+	State string `json:"state,omitempty"`
 }
+
+// Remote segment states a scenario file may give.
+const (
+	StateCopyFinished  = "copy-finished"  // the default: readable, counted by HRO
+	StateCopyStarted   = "copy-started"   // upload under way or abandoned: listed only
+	StateDeleteStarted = "delete-started" // being deleted: listed, counted by HRO, not readable
+)
+
+// RemoteSegmentStates lists the states a remote segment may have, in the order error
+// messages name them.
+var RemoteSegmentStates = []string{StateCopyFinished, StateCopyStarted, StateDeleteStarted}
+
+// finished reports whether the segment is readable: its copy finished and its deletion
+// did not start.
+func (sg SegmentSpec) finished() bool { return sg.State == "" || sg.State == StateCopyFinished }
+
+// copied reports whether the segment's copy finished at some point.
+func (sg SegmentSpec) copied() bool { return sg.finished() || sg.State == StateDeleteStarted }
 
 // Event is one exogenous event, applied at AtMs of simulated time. Which fields a type
 // uses is listed beside each field; a field a type does not use must be absent.
@@ -313,6 +338,13 @@ func (s *Scenario) normalize() {
 		}
 	}
 	slices.SortStableFunc(s.Events, func(a, b Event) int { return cmp.Compare(a.AtMs, b.AtMs) })
+	if s.Initial != nil {
+		for i := range s.Initial.RemoteSegments {
+			if sg := &s.Initial.RemoteSegments[i]; sg.State == StateCopyFinished {
+				sg.State = "" // the default
+			}
+		}
+	}
 }
 
 // Marshal returns the filled-in scenario as indented JSON (two spaces, containers
@@ -547,7 +579,10 @@ func (in *Initial) validate(remoteStorageEnable bool) error {
 	if len(in.RemoteSegments) > 0 && !remoteStorageEnable {
 		return fieldErr("initial.remote_segments", "remote data while config.remote_storage_enable is false")
 	}
-	if err := checkChain("initial.remote_segments", in.RemoteSegments, false); err != nil {
+	if err := checkRemoteStates(in.RemoteSegments); err != nil {
+		return err
+	}
+	if err := checkRemoteOrder(in.RemoteSegments); err != nil {
 		return err
 	}
 	if err := in.checkEpochOrder(); err != nil {
@@ -563,6 +598,8 @@ func checkSegmentFields(path string, segs []SegmentSpec, leaderEpoch int32) erro
 	for i, sg := range segs {
 		p := fmt.Sprintf("%s[%d]", path, i)
 		switch {
+		case sg.State != "" && path == "initial.local_segments":
+			return fieldErr(p+".state", "only remote segments have a state, got %q", sg.State)
 		case sg.BaseOffset < 0 || sg.BaseOffset > offsetMax:
 			return fieldErr(p+".base_offset", "must be in 0..%d, got %d", int64(offsetMax), sg.BaseOffset)
 		case sg.EndOffset < -1 || sg.EndOffset > offsetMax:
@@ -602,6 +639,42 @@ func checkChain(path string, segs []SegmentSpec, activeLast bool) error {
 		case sg.BaseOffset > prev.EndOffset+1:
 			return fieldErr(p, "gap after the previous segment [%d, %d]: base_offset %d != %d",
 				prev.BaseOffset, prev.EndOffset, sg.BaseOffset, prev.EndOffset+1)
+		}
+	}
+	return nil
+}
+
+// checkRemoteStates checks each remote segment's state name.
+func checkRemoteStates(segs []SegmentSpec) error {
+	for i, sg := range segs {
+		if sg.State != "" && !slices.Contains(RemoteSegmentStates, sg.State) {
+			return fieldErr(fmt.Sprintf("initial.remote_segments[%d].state", i), "must be one of %s, got %q",
+				strings.Join(RemoteSegmentStates, ", "), sg.State)
+		}
+	}
+	return nil
+}
+
+// checkRemoteOrder checks that remote segments are non-empty, sorted and do not
+// overlap. Gaps between them are checked against the offsets by checkRemote: below the
+// log start offset they are segments already deleted.
+func checkRemoteOrder(segs []SegmentSpec) error {
+	for i, sg := range segs {
+		p := fmt.Sprintf("initial.remote_segments[%d]", i)
+		if sg.EndOffset < sg.BaseOffset {
+			return fieldErr(p, "empty segment [%d, %d]: only the last local (active) segment may be empty",
+				sg.BaseOffset, sg.EndOffset)
+		}
+		if i == 0 {
+			continue
+		}
+		prev := segs[i-1]
+		switch {
+		case sg.BaseOffset < prev.BaseOffset:
+			return fieldErr(p, "not sorted: base_offset %d < previous base_offset %d", sg.BaseOffset, prev.BaseOffset)
+		case sg.BaseOffset <= prev.EndOffset:
+			return fieldErr(p, "overlaps the previous segment [%d, %d]: base_offset %d <= %d",
+				prev.BaseOffset, prev.EndOffset, sg.BaseOffset, prev.EndOffset)
 		}
 	}
 	return nil
@@ -648,36 +721,57 @@ func (in *Initial) checkOffsets() error {
 	return nil
 }
 
-// checkRemote checks the remote segments against the offsets: none wholly below LSO,
-// none at or above HW, no hole between remote and local, and highest_remote_offset.
+// checkRemote checks the remote segments against the offsets: none at or above HW;
+// the offsets [LSO, LLSO) in segments whose copy finished (else no replica can serve
+// them: a hole); and highest_remote_offset. A segment wholly below LSO is one the
+// expiration task has not deleted yet; an HRO below LSO is stale (it only rises, and
+// retention or deleteRecords moved LSO past it); an HRO inside a segment, not at its
+// end, lags the metadata (the RLM tasks update it, not the metadata).
 func (in *Initial) checkRemote() error {
 	lso, hw := in.LogStartOffset, in.HighWatermark
 	for i, sg := range in.RemoteSegments {
-		if sg.EndOffset < lso {
-			return fieldErr(fmt.Sprintf("initial.remote_segments[%d]", i),
-				"[%d, %d] lies wholly below log start offset %d", sg.BaseOffset, sg.EndOffset, lso)
-		}
 		if sg.EndOffset >= hw {
 			return fieldErr("initial", "remote above high watermark: remote_segments[%d] ends at %d >= high watermark %d (only committed data is tiered)",
 				i, sg.EndOffset, hw)
 		}
 	}
 	if llso := in.LocalSegments[0].BaseOffset; llso > lso {
-		n := len(in.RemoteSegments)
-		if n == 0 {
-			return fieldErr("initial", "hole between remote and local: offsets [%d, %d] are in neither (no remote segments)", lso, llso-1)
-		}
-		first, last := in.RemoteSegments[0].BaseOffset, in.RemoteSegments[n-1].EndOffset
-		if first > lso || last < llso-1 {
-			return fieldErr("initial", "hole between remote and local: offsets [%d, %d] are not all in remote segments [%d, %d]",
-				lso, llso-1, first, last)
+		if from := in.finishedFrom(lso, llso); from < llso {
+			to := llso - 1
+			if i := slices.IndexFunc(in.RemoteSegments, func(sg SegmentSpec) bool { return sg.finished() && sg.BaseOffset > from }); i >= 0 {
+				to = min(to, in.RemoteSegments[i].BaseOffset-1)
+			}
+			return fieldErr("initial", "hole between remote and local: offsets [%d, %d] of [log start %d, local log start %d) are in no copy-finished remote segment",
+				from, to, lso, llso)
 		}
 	}
-	if hro := in.HighestRemoteOffset; hro != -1 &&
-		!slices.ContainsFunc(in.RemoteSegments, func(sg SegmentSpec) bool { return sg.EndOffset == hro }) {
-		return fieldErr("initial.highest_remote_offset", "%d is neither -1 (unknown) nor the end_offset of a remote segment", hro)
+	hro := in.HighestRemoteOffset
+	switch {
+	case hro < -1:
+		return fieldErr("initial.highest_remote_offset", "must be -1 (unknown) or an offset >= 0, got %d", hro)
+	case hro >= hw:
+		return fieldErr("initial.highest_remote_offset", "%d >= high watermark %d (only committed data is tiered)", hro, hw)
+	case hro >= lso && !slices.ContainsFunc(in.RemoteSegments, func(sg SegmentSpec) bool {
+		return sg.copied() && sg.BaseOffset <= hro && hro <= sg.EndOffset
+	}):
+		return fieldErr("initial.highest_remote_offset", "%d >= log start offset %d but in no remote segment whose copy finished (an HRO is stale only below the log start offset)",
+			hro, lso)
 	}
 	return nil
+}
+
+// finishedFrom returns the first offset in [from, to) that no copy-finished remote
+// segment holds, to if they hold all of it.
+func (in *Initial) finishedFrom(from, to int64) int64 {
+	for _, sg := range in.RemoteSegments {
+		if from >= to {
+			break
+		}
+		if sg.finished() && sg.BaseOffset <= from && from <= sg.EndOffset {
+			from = sg.EndOffset + 1
+		}
+	}
+	return min(from, to)
 }
 
 func (s *Scenario) validateEvents() error {
@@ -979,10 +1073,11 @@ func decodeInitial(data json.RawMessage) (*Initial, error) {
 	if in.LocalSegments, err = decodeSegments("initial.local_segments", raw.LocalSegments); err != nil {
 		return nil, err
 	}
+	first := slices.IndexFunc(in.RemoteSegments, func(sg SegmentSpec) bool { return sg.finished() })
 	switch {
 	case slices.Contains(present, "log_start_offset"):
-	case len(in.RemoteSegments) > 0:
-		in.LogStartOffset = in.RemoteSegments[0].BaseOffset
+	case first >= 0:
+		in.LogStartOffset = in.RemoteSegments[first].BaseOffset
 	case len(in.LocalSegments) > 0:
 		in.LogStartOffset = in.LocalSegments[0].BaseOffset
 	}

@@ -27,6 +27,7 @@ func Generate(seed uint64) *Scenario {
 	sc.DurationMs = 60_000 + g.r.Int64Range(0, 240_000)
 	sc.HealMs = 180_000
 	g.events(sc)
+	quiet(sc)
 	if err := sc.Validate(); err != nil {
 		panic(fmt.Sprintf("generated scenario %d is invalid: %v", seed, err))
 	}

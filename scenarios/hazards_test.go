@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"strings"
 	"testing"
 
 	"tierfetch/model"
@@ -41,16 +42,16 @@ func within(t *testing.T, what string, got, lo, hi int64) {
 // uploaded (EPUO >= LEO), and -4 differs from the log start: the flag-on
 // follower waits for new records (at 60 s); the KIP text starts it at once.
 func TestHazardIdleFullyTiered(t *testing.T) {
-	for _, p := range []model.Profile{model.KIP, model.Kafka43} {
+	for _, p := range []model.Profile{model.KIP, model.Kafka43, model.KafkaTrunk} {
 		lls, lt := profileRuns(t, "hazard-idle-fully-tiered", p)
 		within(t, p.Name()+" local-log-start", caughtUp(lls), 0, 1000)
 		if p == model.KIP {
 			within(t, "kip last-tiered", caughtUp(lt), 0, 1000)
 			continue
 		}
-		within(t, "kafka-4.3 last-tiered", caughtUp(lt), 58_000, 61_000)
+		within(t, p.Name()+" last-tiered", caughtUp(lt), 58_000, 61_000)
 		if f := lt.Followers[0]; f.Bootstrap.RetriesByReason["epuo-unknown"] < 50 {
-			t.Errorf("kafka-4.3: %d epuo-unknown retries, want one a second until 60 s", f.Bootstrap.RetriesByReason["epuo-unknown"])
+			t.Errorf("%s: %d epuo-unknown retries, want one a second until 60 s", p.Name(), f.Bootstrap.RetriesByReason["epuo-unknown"])
 		}
 	}
 }
@@ -60,7 +61,7 @@ func TestHazardIdleFullyTiered(t *testing.T) {
 // segment holding 999, so the flag-on follower waits until records roll a
 // segment and it is uploaded; the KIP text needs nothing when start == LSO.
 func TestHazardLogStartAboveTiered(t *testing.T) {
-	for _, p := range []model.Profile{model.KIP, model.Kafka43} {
+	for _, p := range []model.Profile{model.KIP, model.Kafka43, model.KafkaTrunk} {
 		lls, lt := profileRuns(t, "hazard-log-start-above-tiered", p)
 		within(t, p.Name()+" local-log-start", caughtUp(lls), 0, 1000)
 		if p == model.KIP {
@@ -70,16 +71,18 @@ func TestHazardLogStartAboveTiered(t *testing.T) {
 			}
 			continue
 		}
-		within(t, "kafka-4.3 last-tiered", caughtUp(lt), 59_000, 95_000)
+		within(t, p.Name()+" last-tiered", caughtUp(lt), 59_000, 95_000)
 		if n := lt.Followers[0].Bootstrap.RetriesByReason["aux-unavailable"]; n < 50 {
-			t.Errorf("kafka-4.3: %d aux-unavailable retries, want one a second until the upload", n)
+			t.Errorf("%s: %d aux-unavailable retries, want one a second until the upload", p.Name(), n)
 		}
 	}
 }
 
 // TestHazardRestartedLeaderCopyDisabled: with copying disabled Kafka 4.3 has
 // no copy task, so a restarted leader's HRO stays unknown and the flag-on
-// follower never joins; the KIP text's task seeds HRO.
+// follower never joins; the KIP text's task seeds HRO; Kafka trunk's
+// expiration task seeds it (KAFKA-20732) on its first run with the metadata
+// ready, and the follower joins after that.
 func TestHazardRestartedLeaderCopyDisabled(t *testing.T) {
 	lls, lt := profileRuns(t, "hazard-restarted-leader-copy-disabled", model.KIP)
 	within(t, "kip local-log-start", caughtUp(lls), 0, 1000)
@@ -89,6 +92,57 @@ func TestHazardRestartedLeaderCopyDisabled(t *testing.T) {
 	if caughtUp(lt) != -1 || lt.Outcome != OutcomeLiveness || lt.Violation.Kind != "kafka43-epuo-unknown-stall" {
 		t.Errorf("kafka-4.3 last-tiered: caught up %d, %s %+v; want never, a liveness violation of kind kafka43-epuo-unknown-stall",
 			caughtUp(lt), lt.Outcome, lt.Violation)
+	}
+	lls, lt = profileRuns(t, "hazard-restarted-leader-copy-disabled", model.KafkaTrunk)
+	within(t, "kafka-trunk local-log-start", caughtUp(lls), 0, 1000)
+	within(t, "kafka-trunk last-tiered", caughtUp(lt), 0, 1000)
+	if b := lt.Followers[0].Bootstrap; lt.Outcome != OutcomeOK || b.Path != "earliest-pending-upload" || b.StartOffset != 6000 {
+		t.Errorf("kafka-trunk last-tiered: %s, bootstrap %+v; want ok from EPUO 6000", lt.Outcome, b)
+	}
+	// The follower joins after the seeding, not before.
+	sc, _ := Lookup("hazard-restarted-leader-copy-disabled")
+	var seeded, joined int
+	line := 0
+	Execute(sc, Options{Seed: sc.Seed, Strategy: LastTiered, Profile: model.KafkaTrunk, TraceSink: func(l string) {
+		line++
+		switch {
+		case seeded == 0 && strings.Contains(l, "rlm-expire seeds the highest remote offset"):
+			seeded = line
+		case joined == 0 && strings.Contains(l, "b1 joins ISR"):
+			joined = line
+		}
+	}})
+	if seeded == 0 || joined <= seeded {
+		t.Errorf("kafka-trunk trace: expiration seeding at line %d, b1 joins at line %d; want the seeding first", seeded, joined)
+	}
+}
+
+// TestHazardLogStartAboveTieredCopyDisabled: with copying disabled the wait
+// of hazard-log-start-above-tiered is permanent under Kafka's code (4.3 and
+// trunk): retention.ms raises the log start offset past the last upload,
+// EPUO = max(HRO+1, LSO) = LSO and nothing is ever uploaded again to hold
+// LSO-1. The KIP text falls back (EPUO < LSO) and joins.
+func TestHazardLogStartAboveTieredCopyDisabled(t *testing.T) {
+	for _, p := range []model.Profile{model.KIP, model.Kafka43, model.KafkaTrunk} {
+		lls, lt := profileRuns(t, "hazard-log-start-above-tiered-copy-disabled", p)
+		within(t, p.Name()+" local-log-start", caughtUp(lls), 0, 1000)
+		if p == model.KIP {
+			within(t, "kip last-tiered", caughtUp(lt), 0, 1000)
+			if b := lt.Followers[0].Bootstrap; b.Fallbacks != 1 || b.Path != "truncate-to-log-start" {
+				t.Errorf("kip last-tiered bootstrap %+v, want one EPUO < LSO fallback to the log start", b)
+			}
+			continue
+		}
+		if caughtUp(lt) != -1 || lt.Outcome != OutcomeLiveness || lt.Violation.Kind != "kafka43-aux-state-stall" {
+			t.Errorf("%s last-tiered: caught up %d, %s %+v; want never, kind kafka43-aux-state-stall", p.Name(), caughtUp(lt), lt.Outcome, lt.Violation)
+		}
+		// The log start kept rising above every upload: the build's start-1
+		// was never in remote storage, through 150 s of new records.
+		if f := lt.Followers[0]; f.Bootstrap.RetriesByReason["aux-unavailable"] < 150 || lt.Leader.LogStartOffset <= 3000 ||
+			lt.Leader.HighestRemoteOffset != 999 {
+			t.Errorf("%s: retries %v, leader %+v; want a retry a second and a log start far above hro 999", p.Name(),
+				f.Bootstrap.RetriesByReason, lt.Leader)
+		}
 	}
 }
 

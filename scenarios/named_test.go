@@ -179,7 +179,8 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 		"tiered-follower-becomes-leader": true, "fast-partial-upload": true,
 		"finding-reenable-stale-hro": true, "finding-stale-log-start-copy-disabled": true,
 		"finding-tiered-follower-after-disable": true, "finding-follower-gap-after-disable": true,
-		"finding-stale-log-start-unfinished-segment": true, "hazard-idle-fully-tiered": true, "hazard-log-start-above-tiered": true, "hazard-restarted-leader-copy-disabled": true, "local-retention-sweep": true}
+		"finding-stale-log-start-unfinished-segment": true, "hazard-idle-fully-tiered": true, "hazard-log-start-above-tiered": true, "hazard-restarted-leader-copy-disabled": true,
+		"hazard-log-start-above-tiered-copy-disabled": true, "local-retention-sweep": true}
 	for _, sc := range Named() {
 		if !tested[sc.Name] {
 			t.Errorf("named scenario %s has no test", sc.Name)

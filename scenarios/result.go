@@ -211,7 +211,7 @@ func StateOf(c *model.Cluster) State {
 		s.Brokers = append(s.Brokers, bs)
 	}
 	for _, r := range c.Remote.Segments {
-		s.Remote = append(s.Remote, RemoteState{ID: r.ID, Base: r.Base, End: r.End, State: [...]string{"copy-started", "copy-finished", "delete-started"}[r.State]})
+		s.Remote = append(s.Remote, RemoteState{ID: r.ID, Base: r.Base, End: r.End, State: r.State.String()})
 	}
 	return s
 }

@@ -236,7 +236,7 @@ func Execute(sc *Scenario, opt Options) *RunResult {
 		}
 	}
 	r.c.Now = r.sched.Now()
-	if v := invariants.CheckLiveness(r.c); v != nil {
+	if v := r.checker.CheckLiveness(r.c); v != nil {
 		return r.finish(res, r.failure(v), OutcomeLiveness)
 	}
 	return r.finish(res, nil, OutcomeOK)

@@ -46,8 +46,8 @@ type compareFlags struct {
 const produceScaleKey = "produce_scale"
 
 // defaultProfiles is --profiles when not given: the statistics on the KIP
-// text, and the same pairs under Kafka 4.3.0's code.
-const defaultProfiles = "kip,kafka-4.3"
+// text, and the same pairs under Kafka 4.3.0's code and Kafka trunk's.
+const defaultProfiles = "kip,kafka-4.3,kafka-trunk"
 
 // The default comparison (every named scenario, nothing varied) also runs
 // this parameter sweep, the headline curve of the catch-up ratio against

@@ -38,6 +38,9 @@ func csvRows(t *testing.T, data []byte) [][]string {
 	return rows
 }
 
+// nDefaultProfiles is how many profiles a comparison runs without --profiles.
+var nDefaultProfiles = len(strings.Split(defaultProfiles, ","))
+
 // TestCompareWritesTheReport: a small comparison writes report.md, runs.csv
 // with a row per seed and strategy, and every chart the report links.
 func TestCompareWritesTheReport(t *testing.T) {
@@ -64,7 +67,7 @@ func TestCompareWritesTheReport(t *testing.T) {
 		}
 	}
 	rows := csvRows(t, files["runs.csv"])
-	if len(rows) != 1+3*2*2 || strings.Join(rows[0], ",") != strings.Join(reports.CompareCSVHeader(), ",") {
+	if len(rows) != 1+3*2*nDefaultProfiles || strings.Join(rows[0], ",") != strings.Join(reports.CompareCSVHeader(), ",") {
 		t.Fatalf("%d rows, header %v", len(rows), rows[0])
 	}
 	md := string(files["report.md"])
@@ -136,7 +139,7 @@ func TestCompareReportsExclusions(t *testing.T) {
 		}
 	}
 	rows := csvRows(t, files["runs.csv"])
-	if len(rows) != 1+2*2*2 || rows[1][5] != "no" {
+	if len(rows) != 1+2*2*nDefaultProfiles || rows[1][5] != "no" {
 		t.Errorf("rows %v", rows)
 	}
 }
@@ -163,7 +166,7 @@ func TestCompareIsDeterministic(t *testing.T) {
 		}
 	}
 	rows := csvRows(t, first["runs.csv"])
-	if want := 1 + 2*len(defaultCompareSet())*2*2*2; len(rows) != want {
+	if want := 1 + nDefaultProfiles*len(defaultCompareSet())*2*2*2; len(rows) != want {
 		t.Errorf("%d rows, want %d (profiles x values x scenarios x seeds x strategies + header)", len(rows), want)
 	}
 	if !strings.Contains(string(first["report.md"]), "## Parameter sweep: `replication_bytes_per_sec`") {
@@ -217,8 +220,8 @@ func TestCompareGenerated(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	files := readOutDir(t, out)
-	if len(csvRows(t, files["runs.csv"])) != 1+2*2*4*2 {
-		t.Errorf("rows: want 32 and a header")
+	if len(csvRows(t, files["runs.csv"])) != 1+nDefaultProfiles*2*4*2 {
+		t.Errorf("rows: want %d and a header", nDefaultProfiles*2*4*2)
 	}
 	if !strings.Contains(string(files["report.md"]), "generated from the seeds") {
 		t.Errorf("report does not say the scenarios are generated")
@@ -265,19 +268,21 @@ func TestCompareHelpExitsZero(t *testing.T) {
 
 // TestCompareProfiles: the main statistics stay on the first profile; the
 // report compares the profiles, and names the runs that failed under
-// kafka-4.3 (expected stalls) instead of hiding them.
+// kafka-4.3 (expected stalls) instead of hiding them; under kafka-trunk the
+// same follower joins (KAFKA-20732).
 func TestCompareProfiles(t *testing.T) {
 	out := t.TempDir()
 	code, stdout, stderr := simrun(t, "compare", "--scenario", "hazard-restarted-leader-copy-disabled", "--seeds", "1..2", "--out", out)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(stdout, "2 pairs, 2 in the statistics") || !strings.Contains(stdout, "profile kafka-4.3: 4 runs, 2 broke an invariant") {
+	if !strings.Contains(stdout, "2 pairs, 2 in the statistics") || !strings.Contains(stdout, "profile kafka-4.3: 4 runs, 2 broke an invariant") ||
+		!strings.Contains(stdout, "profile kafka-trunk: 4 runs, 0 broke an invariant") {
 		t.Errorf("stdout %q", stdout)
 	}
 	files := readOutDir(t, out)
 	md := string(files["report.md"])
-	for _, want := range []string{"**2 of 2 pairs**", "## KIP text vs Kafka 4.3", "**never joined** (2 of 2); 2 failed",
+	for _, want := range []string{"**2 of 2 pairs**", "## KIP text vs Kafka 4.3 vs Kafka trunk", "**never joined** (2 of 2); 2 failed",
 		"| `kafka-4.3` | last-tiered | liveness (kafka43-epuo-unknown-stall) | 2 | `hazard-restarted-leader-copy-disabled`: 1..2 |",
 		"FINDINGS.md"} {
 		if !strings.Contains(md, want) {
@@ -295,7 +300,8 @@ func TestCompareProfiles(t *testing.T) {
 	}
 	want := "kip local-log-start |kip last-tiered |kip local-log-start |kip last-tiered |" +
 		"kafka-4.3 local-log-start |kafka-4.3 last-tiered kafka43-epuo-unknown-stall|" +
-		"kafka-4.3 local-log-start |kafka-4.3 last-tiered kafka43-epuo-unknown-stall"
+		"kafka-4.3 local-log-start |kafka-4.3 last-tiered kafka43-epuo-unknown-stall|" +
+		"kafka-trunk local-log-start |kafka-trunk last-tiered |kafka-trunk local-log-start |kafka-trunk last-tiered "
 	if strings.Join(got, "|") != want {
 		t.Errorf("rows (profile strategy kind):\n%s\nwant\n%s", strings.Join(got, "|"), want)
 	}

@@ -71,7 +71,7 @@ const topUsage = `simrun: deterministic simulator of Kafka's tiered-storage foll
 
 Usage:
   simrun run --scenario NAME|FILE [--seed N] [--strategy local-log-start|last-tiered|both]
-             [--profile kip|kafka-4.3] [--trace] [--json] [--timeline FILE.svg]
+             [--profile kip|kafka-4.3|kafka-trunk] [--trace] [--json] [--timeline FILE.svg]
              [--chrome-trace FILE.json] [--mutant NAME] [--max-steps N] [--max-input-bytes N]
   simrun run --all [--seed N] [--strategy ...] [--profile ...]
   simrun scenarios

@@ -17,7 +17,7 @@ func cmdMutants(args []string, stdout, stderr io.Writer) (int, error) {
 	seeds := fs.String("seeds", "1..300", "seed range to hunt each mutant in")
 	shrinkRuns := fs.Int("shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
 	out := fs.String("out", "mutants-out", "directory for each mutant's shrunk failing scenario")
-	profileName := fs.String("profile", "kip", "behaviour profile: "+profileNames())
+	profileName := fs.String("profile", "kip", "behaviour profile: "+profileNames()+" (unset: each mutant's own hunt profile, kip for most)")
 	var maxSteps stepsFlag
 	maxStepsVar(fs, &maxSteps)
 	fs.Usage = func() {
@@ -52,12 +52,21 @@ Flags:
 		return exitBadInput, err
 	}
 	var saveErr error
-	base := scenarios.NewBaseline()
-	base.MaxSteps = int64(maxSteps)
+	explicit := false
+	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "profile" })
+	bases := map[string]*scenarios.Baseline{}
 	code := exitOK
 	fmt.Fprintf(stdout, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")
 	for m := model.Mutant(0); m < model.NumMutants; m++ {
-		h := scenarios.HuntMutant(m, from, to, scenarios.Strategies, profile, base, *shrinkRuns)
+		p := profile
+		if !explicit {
+			p = scenarios.HuntProfile(m, profile)
+		}
+		if bases[p.Name()] == nil {
+			bases[p.Name()] = scenarios.NewBaseline()
+			bases[p.Name()].MaxSteps = int64(maxSteps)
+		}
+		h := scenarios.HuntMutant(m, from, to, scenarios.Strategies, p, bases[p.Name()], *shrinkRuns)
 		switch {
 		case h.Caught:
 			file := filepath.Join(*out, m.String()+".json")
@@ -68,7 +77,7 @@ Flags:
 				}
 			}
 			fmt.Fprintf(stdout, "%-24s %-8s %-6d %-16s %-20s %s -> %s\n", m, "yes", h.Seed, h.Strategy, h.Run.Invariant, h.Before, h.After)
-			fmt.Fprintf(stdout, "%24s replay: simrun run --scenario %s --strategy %s --profile %s --mutant %s --trace\n", "", file, h.Strategy, profile.Name(), m)
+			fmt.Fprintf(stdout, "%24s replay: simrun run --scenario %s --strategy %s --profile %s --mutant %s --trace\n", "", file, h.Strategy, p.Name(), m)
 		case h.Harmless != "":
 			fmt.Fprintf(stdout, "%-24s %-8s harmless (a finding): %s\n", m, "no", h.Harmless)
 		default:
