@@ -1,0 +1,168 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+)
+
+// Edges of sim's small API: the ranges of random draws, the units and
+// printing of virtual time, the trace ring and sink, and the scheduler's
+// answers about timers it does not hold.
+
+// TestInt64RangeBounds: both ends are drawn and nothing outside them; a
+// one-value range returns it without drawing; lo > hi panics.
+func TestInt64RangeBounds(t *testing.T) {
+	s := NewStream(3, "edges")
+	seen := map[int64]int{}
+	for i := 0; i < 2000; i++ {
+		v := s.Int64Range(-2, 2)
+		if v < -2 || v > 2 {
+			t.Fatalf("Int64Range(-2, 2) = %d", v)
+		}
+		seen[v]++
+	}
+	if len(seen) != 5 {
+		t.Errorf("Int64Range(-2, 2) drew %v, want all of -2..2", seen)
+	}
+	a, b := NewStream(3, "same"), NewStream(3, "same")
+	if v := a.Int64Range(7, 7); v != 7 {
+		t.Errorf("Int64Range(7, 7) = %d", v)
+	}
+	if a.Uint64() != b.Uint64() {
+		t.Errorf("a one-value range drew from the stream")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("Int64Range(2, 1) did not panic")
+		}
+	}()
+	s.Int64Range(2, 1)
+}
+
+// TestChance: p <= 0 is never, p >= 1 always, and p in between about p of
+// the time; IntN and Float64 stay in range.
+func TestChance(t *testing.T) {
+	s := NewStream(4, "chance")
+	hits := 0
+	for i := 0; i < 4000; i++ {
+		if s.Chance(0) || s.Chance(-1) {
+			t.Fatal("Chance(0) or Chance(-1) came true")
+		}
+		if !s.Chance(1) {
+			t.Fatal("Chance(1) came false")
+		}
+		if s.Chance(0.25) {
+			hits++
+		}
+		if n := s.IntN(3); n < 0 || n >= 3 {
+			t.Fatalf("IntN(3) = %d", n)
+		}
+		if f := s.Float64(); f < 0 || f >= 1 {
+			t.Fatalf("Float64() = %v", f)
+		}
+	}
+	if hits < 800 || hits > 1200 {
+		t.Errorf("Chance(0.25) came true %d times in 4000", hits)
+	}
+}
+
+// TestTimeUnits: milliseconds in and out, rounding down, and sums.
+func TestTimeUnits(t *testing.T) {
+	if Ms(3) != 3000*Microsecond || AtMs(3) != Time(3000) || Second != 1_000_000 {
+		t.Errorf("Ms(3)=%d AtMs(3)=%d Second=%d", Ms(3), AtMs(3), Second)
+	}
+	if got := Time(2999).Ms(); got != 2 {
+		t.Errorf("Time(2999).Ms() = %d, want 2", got)
+	}
+	if got := Duration(4999).Ms(); got != 4 {
+		t.Errorf("Duration(4999).Ms() = %d, want 4", got)
+	}
+	if got := AtMs(5).Add(Ms(2)); got != AtMs(7) {
+		t.Errorf("5ms + 2ms = %v", got)
+	}
+	if got := AtMs(5).Sub(AtMs(7)); got != -Ms(2) {
+		t.Errorf("5ms - 7ms = %d", got)
+	}
+}
+
+// TestTimeString prints seconds with millisecond precision, negative times
+// with their sign.
+func TestTimeString(t *testing.T) {
+	for _, c := range []struct {
+		t    Time
+		want string
+	}{{0, "t=0.000s"}, {AtMs(1250), "t=1.250s"}, {Time(999), "t=0.000s"}, {AtMs(61_005), "t=61.005s"},
+		{-AtMs(1250), "t=-1.250s"}, {-Time(1), "t=-0.000s"}} {
+		if got := c.t.String(); got != c.want {
+			t.Errorf("%d: %q, want %q", int64(c.t), got, c.want)
+		}
+	}
+}
+
+// TestTraceSinkAndRing: the sink gets every line, whether added as a string
+// or from a reused buffer; Last returns the newest lines in order once the
+// ring has wrapped, and no more than it holds.
+func TestTraceSinkAndRing(t *testing.T) {
+	var got []string
+	tr := NewTrace(3, func(line string) { got = append(got, line) })
+	buf := []byte("bytes 1")
+	tr.AddBytes(buf)
+	buf[6] = '2' // reused at once: the trace kept its own copy
+	tr.Add("string 3")
+	if strings.Join(got, "|") != "bytes 1|string 3" {
+		t.Errorf("sink got %q", got)
+	}
+	if last := tr.Last(5); strings.Join(last, "|") != "bytes 1|string 3" {
+		t.Errorf("Last(5) of 2 lines = %q", last)
+	}
+	for i := 4; i <= 7; i++ {
+		tr.Add("line " + string(rune('0'+i)))
+	}
+	if last := tr.Last(2); strings.Join(last, "|") != "line 6|line 7" {
+		t.Errorf("Last(2) after wrapping = %q", last)
+	}
+	if last := tr.Last(3); strings.Join(last, "|") != "line 5|line 6|line 7" {
+		t.Errorf("Last(3) after wrapping = %q", last)
+	}
+	if tr.Lines() != 6 {
+		t.Errorf("Lines() = %d, want 6", tr.Lines())
+	}
+	plain := NewTrace(3, nil)
+	plain.AddBytes([]byte("bytes 1"))
+	plain.Add("string 3")
+	for i := 4; i <= 7; i++ {
+		plain.Add("line " + string(rune('0'+i)))
+	}
+	if plain.Digest() != tr.Digest() {
+		t.Errorf("the digest depends on the sink")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("NewTrace(0) did not panic")
+		}
+	}()
+	NewTrace(0, nil)
+}
+
+// TestSchedulerForeignTimers: the zero Timer and a timer naming a slot this
+// scheduler never had are not pending and cannot be cancelled; PeekTime
+// shows the earliest event without popping it.
+func TestSchedulerForeignTimers(t *testing.T) {
+	var s Scheduler[int]
+	if _, ok := s.PeekTime(); ok {
+		t.Errorf("PeekTime on an empty scheduler")
+	}
+	s.At(AtMs(5), 1)
+	s.At(AtMs(3), 2)
+	if at, ok := s.PeekTime(); !ok || at != AtMs(3) || s.Len() != 2 {
+		t.Errorf("PeekTime = %v %v, len %d", at, ok, s.Len())
+	}
+	for _, tm := range []Timer{{}, {slot: 2, gen: 1}, {slot: 1, gen: 7}} {
+		if s.Pending(tm) || s.Cancel(tm) {
+			t.Errorf("timer %+v is pending here", tm)
+		}
+	}
+	if s.Len() != 2 {
+		t.Errorf("len %d after cancelling foreign timers", s.Len())
+	}
+}
