@@ -113,6 +113,7 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 	b.lead.uploading = 0
 	if failed {
 		c.Remote.Remove(op.Segment)
+		c.reached(GoalUploadFailed)
 		c.notef("b%d upload of remote segment %d failed; retried on a later run", b.ID, op.Segment)
 		return
 	}
@@ -152,6 +153,9 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 			break
 		}
 		total -= s.Bytes
+		if byTime || bySize {
+			c.reached(GoalRemoteRetention)
+		}
 		if !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
 			b.Log.IncrementLogStart(s.End + 1)
 		}
