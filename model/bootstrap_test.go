@@ -72,8 +72,11 @@ func TestBootstrapStartsWhereEachProtocolSays(t *testing.T) {
 		if want := int64(1024 + 16*(1+1)); st.RemoteAuxBytes != want {
 			t.Errorf("flag=%v: read %d bytes of aux state, want %d (one epoch entry, one producer)", c.lastTiered, st.RemoteAuxBytes, want)
 		}
-		if st.ListOffsets != 2 {
-			t.Errorf("flag=%v: %d ListOffsets, want 2 (-4 and -2, or -2 and -6)", c.lastTiered, st.ListOffsets)
+		if st.ListOffsets != 2 || h.sent[1][MsgListOffsets] != 2 {
+			t.Errorf("flag=%v: %d ListOffsets (%d sent), want 2 (-4 and -2, or -2 and -6)", c.lastTiered, st.ListOffsets, h.sent[1][MsgListOffsets])
+		}
+		if st.Fetches != h.sent[1][MsgFetch] || st.Fetches < 2 {
+			t.Errorf("flag=%v: %d fetches counted, %d sent", c.lastTiered, st.Fetches, h.sent[1][MsgFetch])
 		}
 	}
 }

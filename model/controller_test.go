@@ -13,6 +13,12 @@ import (
 
 func TestAddReplica(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
+	if len(c.Brokers) != 3 {
+		t.Fatalf("%d brokers, want 3", len(c.Brokers))
+	}
+	if b := c.Brokers[2]; b.Role != RoleNone || b.Leader != -1 || b.HighestRemote != -1 || !b.Up {
+		t.Errorf("a broker without a replica: role %s leader %d hro %d up %v", b.Role, b.Leader, b.HighestRemote, b.Up)
+	}
 	if err := c.AddReplica(1); err == nil {
 		t.Errorf("b1 added twice")
 	}
@@ -20,7 +26,7 @@ func TestAddReplica(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := c.Brokers[2]
-	if !c.Ctrl.IsReplica(2) || c.Ctrl.InISR(2) || b.Role != RoleFollower || b.Leader != 0 || !b.Log.Empty() || b.Log.LogEnd != 0 ||
+	if !c.Ctrl.IsReplica(2) || c.Ctrl.InISR(2) || b.Role != RoleFollower || b.Leader != 0 || !b.Log.Empty() || b.Log.LogEnd != 0 || b.HighestRemote != -1 ||
 		!b.Stats.Added || b.Stats.AddedAt != c.Now || !b.fetch.bootstrapping {
 		t.Errorf("added b2: %+v", b)
 	}
@@ -98,20 +104,36 @@ func TestCrashElectsFromTheISR(t *testing.T) {
 		t.Fatal(err)
 	}
 	b0 := c.Brokers[0]
-	if c.Ctrl.Leader != 2 || c.Ctrl.InISR(0) || b0.Up || b0.Role != RoleNone || b0.HighestRemote != -1 || b0.Log.LogEnd != 450 || b0.Incarnation != 1 {
+	if c.Ctrl.Leader != 2 || c.Ctrl.InISR(0) || b0.Up || b0.Role != RoleNone || b0.Leader != -1 || b0.HighestRemote != -1 || b0.Log.LogEnd != 450 || b0.Incarnation != 1 {
 		t.Errorf("after b0 crashed: ctrl %+v, b0 up=%v role=%s hro=%d leo=%d", c.Ctrl, b0.Up, b0.Role, b0.HighestRemote, b0.Log.LogEnd)
 	}
 	if err := c.Crash(0); err == nil {
 		t.Errorf("crashed a crashed broker")
 	}
-	cancels := 0
+	// Every timer of b0 is cancelled: each kind once, the parked fetches'
+	// once per peer, and nothing that is not a timer.
+	cancelled := map[TimerKey]int{}
 	for _, e := range c.Out {
 		if e.Kind == EffCancelTimer && e.Timer.Broker == 0 {
-			cancels++
+			cancelled[e.Timer]++
+			if e.Timer.Kind >= NumTimerKinds {
+				t.Errorf("cancelled timer %+v of no kind", e.Timer)
+			}
 		}
 	}
-	if cancels < int(NumTimerKinds) {
-		t.Errorf("%d timers of b0 cancelled, want every kind", cancels)
+	for k := TimerKind(0); k < NumTimerKinds; k++ {
+		peers := 1
+		if k == TimerParkedFetch {
+			peers = len(c.Brokers)
+		}
+		for p := 0; p < peers; p++ {
+			if cancelled[TimerKey{Broker: 0, Kind: k, Peer: p}] == 0 {
+				t.Errorf("crash left b0's %s timer (peer %d)", k, p)
+			}
+		}
+	}
+	if cancelled[TimerKey{Broker: 0, Kind: TimerRLMCopy, Peer: 1}] != 0 {
+		t.Errorf("cancelled an RLM timer by peer")
 	}
 	// b1 crashes and drops out of the ISR; then b2 crashes: offline.
 	if err := c.Crash(1); err != nil || !slices.Equal(c.Ctrl.ISR, []int{2}) {

@@ -47,8 +47,8 @@ type harness struct {
 	failRemote func(op RemoteOp) bool
 	// cut isolates these brokers from the others (messages are dropped).
 	cut []int
-	// sent counts messages by kind; notes keeps every trace note.
-	sent  [6]int
+	// sent counts messages by sender and kind; notes keeps every trace note.
+	sent  [][6]int
 	notes []string
 	// unsafe skips the agreement check (after an unclean election).
 	unsafe bool
@@ -71,7 +71,7 @@ func testConfig() Config {
 }
 
 func newHarness(t testing.TB, c *Cluster) *harness {
-	h := &harness{t: t, c: c, netLat: sim.Millisecond, remLat: 10 * sim.Millisecond}
+	h := &harness{t: t, c: c, netLat: sim.Millisecond, remLat: 10 * sim.Millisecond, sent: make([][6]int, len(c.Brokers))}
 	h.drain()
 	return h
 }
@@ -97,7 +97,7 @@ func (h *harness) drain() {
 	for _, e := range h.c.Out {
 		switch e.Kind {
 		case EffSend:
-			h.sent[e.Msg.Kind]++
+			h.sent[e.Msg.From][e.Msg.Kind]++
 			h.push(hEvent{at: h.c.Now.Add(h.netLat), kind: hDeliver, msg: e.Msg})
 		case EffSetTimer:
 			h.cancel(e.Timer)

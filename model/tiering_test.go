@@ -503,9 +503,11 @@ func TestSetConfig(t *testing.T) {
 			t.Errorf("b%d flag not set for every broker", b.ID)
 		}
 	}
-	if err := c.SetConfig("follower_fetch_last_tiered_offset_enable", false, 0, 2); err != nil ||
-		c.Brokers[2].LastTieredEnable || !c.Brokers[1].LastTieredEnable {
-		t.Errorf("flag for b2 only: %v", err)
+	for _, only := range []int{2, 0} {
+		if err := c.SetConfig("follower_fetch_last_tiered_offset_enable", false, 0, only); err != nil ||
+			c.Brokers[only].LastTieredEnable || !c.Brokers[1].LastTieredEnable {
+			t.Errorf("flag for b%d only: %v", only, err)
+		}
 	}
 	if err := c.SetConfig("segment_bytes", false, 1, -1); err == nil {
 		t.Errorf("an unknown key was accepted")
