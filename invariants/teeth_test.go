@@ -195,6 +195,15 @@ func TestRemoteCommittedAlone(t *testing.T) {
 			c.Brokers[0].Log.Append(model.Batch{Base: 300, Count: 50, Bytes: 50, Epoch: 1, Origin: 5}, 1000)
 			c.Remote.SetState(upload(c, 300, 349), model.CopyFinished)
 		}, want: RemoteCommitted},
+		{name: "finished one past the committed offsets while offline", breakIt: func(c *model.Cluster) {
+			c.Ctrl.Leader = -1
+			c.Brokers[0].Log.Append(model.Batch{Base: 300, Count: 50, Bytes: 50, Epoch: 1, Origin: 5}, 1000)
+			c.Remote.SetState(upload(c, 250, 300), model.CopyFinished)
+		}, want: RemoteCommitted},
+		{name: "finished at the committed end while offline", breakIt: func(c *model.Cluster) {
+			c.Ctrl.Leader = -1
+			c.Remote.SetState(upload(c, 250, 299), model.CopyFinished)
+		}},
 	})
 }
 
@@ -245,6 +254,13 @@ func TestRemoteAgreementAlone(t *testing.T) {
 			b := leaderBatch(c, 249).Slice(249, 250)
 			b.ProducerID = 3
 			seg(c, b)
+		}, want: RemoteAgreement},
+		{name: "a second copy below the local log differs at 0", breakIt: func(c *model.Cluster) {
+			b := c.Remote.Segments[0].Batches[0] // [0..49]
+			b.Origin = 99
+			id := c.Remote.Start(model.RemoteSegment{Base: 0, End: 49, Bytes: 50, Batches: []model.Batch{b},
+				Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 0}}})
+			c.Remote.SetState(id, model.CopyFinished)
 		}, want: RemoteAgreement},
 		{name: "sequence differs", breakIt: func(c *model.Cluster) {
 			b := leaderBatch(c, 249).Slice(249, 250)
@@ -328,6 +344,11 @@ func TestNoHoleAcrossAnEpochChange(t *testing.T) {
 			setEpochs(c, 40)
 			withRemote(c, model.RemoteSegment{Base: 0, End: 99, Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 0}, {Epoch: 1, StartOffset: 30}}})
 		}, want: NoHole},
+		{name: "epoch 1 starts at the last offset of a segment", breakIt: func(c *model.Cluster) {
+			setEpochs(c, 49)
+			withRemote(c, model.RemoteSegment{Base: 0, End: 49, Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 0}, {Epoch: 1, StartOffset: 49}}},
+				model.RemoteSegment{Base: 50, End: 99, Epochs: []model.EpochEntry{{Epoch: 1, StartOffset: 50}}})
+		}},
 		{name: "the leader's epoch 1 starts at 20: [20,30) is epoch 0 remotely", breakIt: func(c *model.Cluster) {
 			setEpochs(c, 20)
 			withRemote(c, model.RemoteSegment{Base: 0, End: 99, Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 0}, {Epoch: 1, StartOffset: 30}}})
@@ -622,5 +643,163 @@ func TestLivenessAlone(t *testing.T) {
 	k := New(c)
 	if got := all(k, c); len(got) != 0 {
 		t.Errorf("safety checks on a catching-up replica: %v", got)
+	}
+}
+
+// fromZero: healthy() with every replica holding [0,300) locally and no
+// remote data: differences at offset 0 are local.
+func fromZero() *model.Cluster {
+	c := healthy()
+	first := c.Remote.Segments[0].Batches[0] // [0..49]
+	for _, id := range []int{0, 1} {
+		l := &c.Brokers[id].Log
+		l.Segments[0].Base = 0
+		l.Segments[0].Batches = append([]model.Batch{first}, l.Segments[0].Batches...)
+		l.LocalLogStart = 0
+	}
+	return c
+}
+
+// TestDifferenceAtOffsetZero: a follower whose record at offset 0 differs
+// from the committed one breaks replica-agreement.
+func TestDifferenceAtOffsetZero(t *testing.T) {
+	c := fromZero()
+	k := New(c)
+	if got := all(k, c); len(got) != 0 {
+		t.Fatalf("before: %v", got)
+	}
+	l := &c.Brokers[1].Log
+	l.TruncateTo(0)
+	l.Append(model.Batch{Base: 0, Count: 300, Bytes: 300, Epoch: 0, Origin: 99}, 1000)
+	l.HighWatermark = 300
+	l.Epochs = c.Brokers[0].Log.Epochs
+	if got := all(k, c); !slices.Equal(got, []string{ReplicaAgreement}) {
+		t.Errorf("b1 differs at 0: %v", got)
+	}
+}
+
+// TestReelectedLeaderIsCompared: a leader re-elected in a new epoch (after
+// a restart) is compared with the committed log above its HW, as a new
+// leader is.
+func TestReelectedLeaderIsCompared(t *testing.T) {
+	for _, rewrite := range []bool{false, true} {
+		c := healthy()
+		k := New(c)
+		if v := k.Check(c); v != nil {
+			t.Fatal(v)
+		}
+		c.Ctrl.ISR = []int{0}
+		if err := c.Crash(0); err != nil {
+			t.Fatal(err)
+		}
+		if v := k.Check(c); v != nil {
+			t.Fatalf("offline: %v", v)
+		}
+		l := &c.Brokers[0].Log
+		if rewrite { // lost [250,300) on disk while down, rewritten
+			l.TruncateTo(250)
+			l.Append(model.Batch{Base: 250, Count: 50, Bytes: 50, Epoch: 1, Origin: 77}, 1000)
+		}
+		if err := c.Restart(0); err != nil || c.Ctrl.Leader != 0 || c.Ctrl.LeaderEpoch != 2 {
+			t.Fatalf("restart: %v, leader b%d epoch %d", err, c.Ctrl.Leader, c.Ctrl.LeaderEpoch)
+		}
+		// A single ISR member's HW jumps to its LEO when it is elected, so
+		// the rewritten records are below its HW: replica-agreement sees
+		// them (the log's generation changed).
+		v := k.Check(c)
+		switch {
+		case rewrite && (v == nil || (v.Invariant != NoCommittedLoss && v.Invariant != ReplicaAgreement)):
+			t.Errorf("re-elected with other records below the committed end: %v", v)
+		case !rewrite && v != nil:
+			t.Errorf("re-elected with its log intact: %v", v)
+		}
+	}
+}
+
+// TestOfflineDoesNotStartTheStaleClock: a partition that goes offline and
+// comes back with nothing missing never reports a stale log start offset.
+func TestOfflineDoesNotStartTheStaleClock(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	c.Ctrl.ISR = []int{0}
+	if err := c.Crash(0); err != nil {
+		t.Fatal(err)
+	}
+	if v := k.Check(c); v != nil {
+		t.Fatal(v)
+	}
+	if err := c.Restart(0); err != nil {
+		t.Fatal(err)
+	}
+	c.Brokers[0].LeaderEpoch = 0 // the same leader and key as before the crash
+	c.Now = c.Now.Add(10 * c.Cfg.RLMTaskInterval)
+	if got := all(k, c); len(got) != 0 {
+		t.Errorf("back online with nothing missing: %v", got)
+	}
+}
+
+// TestLaggingLeaderWithRemoteData: a new leader whose log start offset lags
+// the old one's is not stale while remote storage still holds the data.
+func TestLaggingLeaderWithRemoteData(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	if err := c.DeleteRecords(100); err != nil { // b0: LSO 100; remote [0..99] not expired yet
+		t.Fatal(err)
+	}
+	if err := c.ElectLeader(1); err != nil { // b1: LSO 0, LLSO 50
+		t.Fatal(err)
+	}
+	if got := all(k, c); len(got) != 0 {
+		t.Fatal(got)
+	}
+	c.Now = c.Now.Add(10 * c.Cfg.RLMTaskInterval)
+	if got := all(k, c); len(got) != 0 {
+		t.Errorf("lagging leader with its data still remote, long after: %v", got)
+	}
+}
+
+// TestStaleClockNotRestarted: once a stale log start offset is seen, later
+// unrelated changes do not restart its clock.
+func TestStaleClockNotRestarted(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	for _, step := range []func(){
+		func() { staleLeader(c) },
+		func() { c.Remote.Remove(c.Remote.Segments[0].ID) },
+		func() {
+			if err := c.ElectLeader(1); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		step()
+		if got := all(k, c); len(got) != 0 {
+			t.Fatal(got)
+		}
+	}
+	grace := c.Cfg.RemoteMetadataReady + c.Cfg.RLMTaskInterval + sim.Second
+	c.Now = c.Now.Add(grace - 1)
+	c.Remote.Version++ // something else changed: the hole check runs again
+	if got := all(k, c); len(got) != 0 {
+		t.Fatalf("within the grace: %v", got)
+	}
+	c.Now = c.Now.Add(2)
+	if got := all(k, c); !slices.Equal(got, []string{StaleLogStart}) {
+		t.Errorf("past the grace counted from the election: %v", got)
+	}
+}
+
+// TestHighestRemoteCheckedAtTheFirstStep: an HRO no upload backs is
+// reported at the first check, whatever its value.
+func TestHighestRemoteCheckedAtTheFirstStep(t *testing.T) {
+	for _, hro := range []int64{2, 150} {
+		c := fromZero()
+		c.Remote.Segments = nil // nothing was ever uploaded
+		c.Brokers[0].HighestRemote = -1
+		c.Brokers[1].HighestRemote = hro
+		k := New(c)
+		if v := k.Check(c); v == nil || v.Invariant != HighestRemote {
+			t.Errorf("HRO %d never uploaded, at the first check: %v", hro, v)
+		}
 	}
 }

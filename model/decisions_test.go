@@ -750,6 +750,11 @@ func TestAuxBuildFailures(t *testing.T) {
 		return c, reads[0]
 	}
 	c, op := read(t)
+	c.RemoteDone(op, false) // the first remote segment, [0..99]
+	if b := c.Brokers[1]; b.Stats.AuxStateBuilds != 1 || b.Log.LocalLogStart != 100 {
+		t.Errorf("a read of the first remote segment: builds %d, llso %d", b.Stats.AuxStateBuilds, b.Log.LocalLogStart)
+	}
+	c, op = read(t)
 	c.RemoteDone(op, true)
 	if b := c.Brokers[1]; b.fetch.phase != phaseBackoff || b.Stats.RetriesByReason[RetryRemoteError] != 1 || b.Stats.AuxStateBuilds != 0 {
 		t.Errorf("failed read: phase %d retries %v", b.fetch.phase, b.Stats.RetriesByReason)
