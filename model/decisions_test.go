@@ -567,22 +567,31 @@ func TestEPUOAnswers(t *testing.T) {
 }
 
 // TestUploadLaggedGoal: the goal counts a -6 answer below an inactive,
-// committed segment not uploaded yet, and not one at the active segment.
+// committed segment not uploaded yet, and not one at the active segment or
+// at HW.
 func TestUploadLaggedGoal(t *testing.T) {
 	for _, c := range []struct {
-		hro  int64
-		want int64
-	}{{299, 1}, {399, 0}} {
+		hro, hw int64
+		want    int64
+	}{{299, 450, 1}, {399, 450, 0}, {299, 300, 0}, {299, 301, 1}} {
 		f := tieredFixture()
-		f.hro = c.hro
+		f.hro, f.hw = c.hro, c.hw
 		if c.hro == 399 {
 			f.remote = append(f.remote, segSpec{300, 399, 0})
 		}
 		cl := leaderOf(f, testConfig(), KIP)
 		answer(t, cl, Message{Kind: MsgListOffsets, From: 1, To: 0, LeaderEpoch: 0, Timestamp: ListEarliestPendingUpload})
 		if cl.Coverage[GoalUploadLagged] != c.want {
-			t.Errorf("HRO %d: upload-lagged counted %d, want %d", c.hro, cl.Coverage[GoalUploadLagged], c.want)
+			t.Errorf("HRO %d HW %d: upload-lagged counted %d, want %d", c.hro, c.hw, cl.Coverage[GoalUploadLagged], c.want)
 		}
+	}
+	// Kafka 4.3 answers the log start 0 when nothing is tiered: offset 0
+	// is an answer (not unknown), and it lags [0..99] not uploaded.
+	f := fixture{hw: 150, hro: -1, local: []segSpec{{0, 99, 0}, {100, 149, 0}}}
+	cl := leaderOf(f, testConfig(), Kafka43)
+	resp := answer(t, cl, Message{Kind: MsgListOffsets, From: 1, To: 0, LeaderEpoch: 0, Timestamp: ListEarliestPendingUpload})
+	if resp.Offset != 0 || resp.Epoch != 0 || cl.Coverage[GoalUploadLagged] != 1 {
+		t.Errorf("kafka-4.3 with nothing tiered from 0: -6 = %d epoch %d, lagged %d; want 0 epoch 0, 1", resp.Offset, resp.Epoch, cl.Coverage[GoalUploadLagged])
 	}
 }
 

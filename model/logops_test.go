@@ -54,6 +54,24 @@ func TestAppendRolls(t *testing.T) {
 	if bs := l.Segments[3].Batches; len(bs) != 1 || bs[0].Base != 300 || bs[0].Seq != 300 || bs[0].Origin != 4 {
 		t.Errorf("the rest: %v", bs)
 	}
+	// Two halves fill a segment exactly: no roll until the next append.
+	h := NewLog(0)
+	h.Append(Batch{Base: 0, Count: 50, Bytes: 500, Origin: 1}, 1000)
+	h.Append(Batch{Base: 50, Count: 50, Bytes: 500, Origin: 2}, 1000)
+	if got := segRanges(&h); !slices.Equal(got, [][2]int64{{0, 99}}) {
+		t.Errorf("two halves: %v, want one full segment", got)
+	}
+	h.Append(Batch{Base: 100, Count: 0, Bytes: 0, Origin: 3}, 1000)
+	if got := segRanges(&h); !slices.Equal(got, [][2]int64{{0, 99}}) || h.LogEnd != 100 || len(h.Segments[0].Batches) != 2 {
+		t.Errorf("an empty append changed the log: %v", got)
+	}
+	// No room for one more record (5 bytes left, 10 a record): roll.
+	h = NewLog(0)
+	h.Append(Batch{Base: 0, Count: 100, Bytes: 1000, Origin: 1}, 1005)
+	h.Append(Batch{Base: 100, Count: 10, Bytes: 100, Origin: 2}, 1005)
+	if got := segRanges(&h); !slices.Equal(got, [][2]int64{{0, 99}, {100, 109}}) {
+		t.Errorf("5 bytes of room: %v", got)
+	}
 	// One more record than fits in an empty segment stays whole.
 	m := NewLog(0)
 	m.Append(Batch{Base: 0, Count: 200, Bytes: 2000, Epoch: 0, Origin: 1}, 1000)
@@ -280,6 +298,10 @@ func TestIncrementLocalLogStart(t *testing.T) {
 	if l.LocalLogStart != 100 {
 		t.Errorf("fell to %d", l.LocalLogStart)
 	}
+	l.IncrementLocalLogStart(199)
+	if l.LocalLogStart != 199 || !slices.Equal(segRanges(&l), [][2]int64{{100, 199}, {200, 249}}) {
+		t.Errorf("to 199: llso=%d %v (the segment holding 199 stays)", l.LocalLogStart, segRanges(&l))
+	}
 	l.IncrementLocalLogStart(250)
 	if l.LocalLogStart != 250 || !slices.Equal(segRanges(&l), [][2]int64{{200, 249}}) {
 		t.Errorf("to LEO: llso=%d %v (the active segment stays)", l.LocalLogStart, segRanges(&l))
@@ -303,6 +325,10 @@ func TestDropSegmentsBelow(t *testing.T) {
 	l.DropSegmentsBelow(199)
 	if len(l.Segments) != 2 {
 		t.Errorf("dropped a segment holding 199: %v", segRanges(&l))
+	}
+	l.DropSegmentsBelow(1000)
+	if !slices.Equal(segRanges(&l), [][2]int64{{200, 249}}) {
+		t.Errorf("drop below 1000: %v, want the active segment kept", segRanges(&l))
 	}
 }
 
