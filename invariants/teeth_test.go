@@ -803,3 +803,78 @@ func TestHighestRemoteCheckedAtTheFirstStep(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryFromRemoteBatches: with the local log starting inside a
+// segment, the committed history is read from remote batches below it and
+// the checker stays quiet.
+func TestHistoryFromRemoteBatches(t *testing.T) {
+	c := healthy()
+	for _, id := range []int{0, 1} {
+		c.Brokers[id].Log.LocalLogStart = 75
+	}
+	k := New(c)
+	for i := 0; i < 2; i++ {
+		if got := all(k, c); len(got) != 0 {
+			t.Fatalf("check %d: %v", i, got)
+		}
+	}
+	if k.histStart != 0 || k.histEnd != 300 {
+		t.Errorf("history [%d, %d), want [0, 300)", k.histStart, k.histEnd)
+	}
+}
+
+// TestDifferenceAtACommittedBatchsLastOffset: a follower whose only wrong
+// record is the last offset of a committed batch is caught.
+func TestDifferenceAtACommittedBatchsLastOffset(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	if got := all(k, c); len(got) != 0 {
+		t.Fatal(got)
+	}
+	l := &c.Brokers[1].Log
+	l.TruncateTo(99)
+	l.Append(model.Batch{Base: 99, Count: 1, Bytes: 1, Epoch: 0, Origin: 77}, 1000)
+	for o := int64(100); o < 300; {
+		b := leaderBatch(c, o)
+		l.Append(b, 1000)
+		o = b.Last() + 1
+	}
+	l.HighWatermark = 300
+	if got := all(k, c); !slices.Equal(got, []string{ReplicaAgreement}) {
+		t.Errorf("b1 differs at 99 only: %v", got)
+	}
+}
+
+// TestUncleanLineageUntilFetched: after an unclean election the old leader
+// keeps the lost lineage, even once it truncated part of it, until it has
+// fetched from the new leader; from then its epochs are compared too.
+func TestUncleanLineageUntilFetched(t *testing.T) {
+	c := healthy()
+	c.Cfg.UncleanLeaderElectionEnable = true
+	k := New(c)
+	c.Brokers[0].Log.Append(model.Batch{Base: 300, Count: 50, Bytes: 50, Epoch: 1, Origin: 5}, 1000)
+	c.Brokers[0].Log.HighWatermark = 350
+	if got := all(k, c); len(got) != 0 {
+		t.Fatal(got)
+	}
+	c.Ctrl.ISR = []int{0}
+	if err := c.ElectLeader(1); err != nil {
+		t.Fatal(err)
+	}
+	c.Brokers[1].Log.Append(model.Batch{Base: 300, Count: 10, Bytes: 10, Epoch: 2, Origin: 9}, 1000)
+	c.Brokers[1].Log.HighWatermark = 310
+	c.Brokers[0].Log.TruncateTo(320) // part of the lost lineage truncated, not fetched yet
+	if got := all(k, c); len(got) != 0 {
+		t.Errorf("the old leader before its first fetch: %v", got)
+	}
+	// It fetched, but its cache still says epoch 1 at 300.
+	l := &c.Brokers[0].Log
+	l.TruncateTo(300)
+	l.Append(model.Batch{Base: 300, Count: 10, Bytes: 10, Epoch: 2, Origin: 9}, 1000)
+	l.Epochs = []model.EpochEntry{{Epoch: 0, StartOffset: 0}, {Epoch: 1, StartOffset: 100}, {Epoch: 3, StartOffset: 305}}
+	l.HighWatermark = 310
+	c.Brokers[0].InSyncEpoch = c.Brokers[1].LeaderEpoch
+	if got := all(k, c); !slices.Equal(got, []string{EpochLineage}) {
+		t.Errorf("in sync with a wrong epoch cache: %v, want [%s]", got, EpochLineage)
+	}
+}
