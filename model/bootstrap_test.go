@@ -82,3 +82,31 @@ func TestBootstrapStartsWhereEachProtocolSays(t *testing.T) {
 }
 
 const time30s = 30 * sim.Second
+
+// TestBootstrapFullyTiered: everything committed is uploaded and the active
+// segment is empty, so EPUO = HRO+1 = LEO = 200. Under KIP the flag-on
+// follower rebuilds the auxiliary state up to 200 and copies nothing.
+// Kafka 4.3's leader answers -6 at or beyond LEO with -1, and LLSO (100) is
+// not LSO (0): the follower retries (epuo-unknown) for as long as no record
+// arrives.
+func TestBootstrapFullyTiered(t *testing.T) {
+	f := fixture{hw: 200, hro: 199, remote: []segSpec{{0, 99, 0}, {100, 199, 0}},
+		local: []segSpec{{100, 199, 0}, {200, 199, 0}}}
+	h := bootstrap(t, f, testConfig(), KIP, true, time30s)
+	st := h.c.Brokers[1].Stats
+	if !st.CaughtUp || st.StartOffset != 200 || st.BytesFromLeader != 0 || st.Path != PathEarliestPendingUpload || st.AuxStateBuilds != 1 {
+		t.Errorf("kip: %+v", st)
+	}
+	h = bootstrap(t, f, testConfig(), Kafka43, true, time30s)
+	st = h.c.Brokers[1].Stats
+	if st.CaughtUp || st.Retries < 25 || st.RetriesByReason[RetryEPUOUnknown] != st.Retries {
+		t.Errorf("kafka-4.3: caught up %v, retries %v", st.CaughtUp, st.RetriesByReason)
+	}
+	// With the flag off both copy the leader's local log [100, 200).
+	for _, p := range []Profile{KIP, Kafka43} {
+		h = bootstrap(t, f, testConfig(), p, false, time30s)
+		if st := h.c.Brokers[1].Stats; !st.CaughtUp || st.StartOffset != 100 || st.BytesFromLeader != 1000 {
+			t.Errorf("%s flag off: %+v", p.Name(), st)
+		}
+	}
+}
