@@ -262,6 +262,16 @@ func TestRemoteAgreementAlone(t *testing.T) {
 				Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 0}}})
 			c.Remote.SetState(id, model.CopyFinished)
 		}, want: RemoteAgreement},
+		{name: "remote ending at the local log start, a second copy differs at 0", setup: func(c *model.Cluster) {
+			withRemote(c, model.RemoteSegment{Base: 0, End: 49, Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 0}}})
+			c.Brokers[0].HighestRemote = 49
+		}, breakIt: func(c *model.Cluster) {
+			b := c.Remote.Segments[0].Batches[0]
+			b.Origin = 99
+			id := c.Remote.Start(model.RemoteSegment{Base: 0, End: 49, Bytes: 50, Batches: []model.Batch{b},
+				Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 0}}})
+			c.Remote.SetState(id, model.CopyFinished)
+		}, want: RemoteAgreement},
 		{name: "sequence differs", breakIt: func(c *model.Cluster) {
 			b := leaderBatch(c, 249).Slice(249, 250)
 			b.Seq++
@@ -721,6 +731,9 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 func TestOfflineDoesNotStartTheStaleClock(t *testing.T) {
 	c := healthy()
 	k := New(c)
+	if v := k.Check(c); v != nil {
+		t.Fatal(v)
+	}
 	c.Ctrl.ISR = []int{0}
 	if err := c.Crash(0); err != nil {
 		t.Fatal(err)
@@ -741,20 +754,30 @@ func TestOfflineDoesNotStartTheStaleClock(t *testing.T) {
 // TestLaggingLeaderWithRemoteData: a new leader whose log start offset lags
 // the old one's is not stale while remote storage still holds the data.
 func TestLaggingLeaderWithRemoteData(t *testing.T) {
-	c := healthy()
-	k := New(c)
-	if err := c.DeleteRecords(100); err != nil { // b0: LSO 100; remote [0..99] not expired yet
-		t.Fatal(err)
-	}
-	if err := c.ElectLeader(1); err != nil { // b1: LSO 0, LLSO 50
-		t.Fatal(err)
-	}
-	if got := all(k, c); len(got) != 0 {
-		t.Fatal(got)
-	}
-	c.Now = c.Now.Add(10 * c.Cfg.RLMTaskInterval)
-	if got := all(k, c); len(got) != 0 {
-		t.Errorf("lagging leader with its data still remote, long after: %v", got)
+	for _, remoteEnd := range []int64{99, 49} { // past b1's local log start 50, or just up to it
+		c := healthy()
+		withRemote(c, model.RemoteSegment{Base: 0, End: remoteEnd, Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 0}}})
+		c.Brokers[0].HighestRemote = remoteEnd
+		k := New(c)
+		if got := all(k, c); len(got) != 0 {
+			t.Fatal(got)
+		}
+		if err := c.DeleteRecords(100); err != nil { // b0: LSO 100; the remote data not expired yet
+			t.Fatal(err)
+		}
+		if got := all(k, c); len(got) != 0 {
+			t.Fatal(got)
+		}
+		if err := c.ElectLeader(1); err != nil { // b1: LSO 0, LLSO 50
+			t.Fatal(err)
+		}
+		if got := all(k, c); len(got) != 0 {
+			t.Fatal(got)
+		}
+		c.Now = c.Now.Add(10 * c.Cfg.RLMTaskInterval)
+		if got := all(k, c); len(got) != 0 {
+			t.Errorf("remote to %d: lagging leader with its data still remote, long after: %v", remoteEnd, got)
+		}
 	}
 }
 
