@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -164,5 +165,58 @@ func TestSchedulerForeignTimers(t *testing.T) {
 	}
 	if s.Len() != 2 {
 		t.Errorf("len %d after cancelling foreign timers", s.Len())
+	}
+}
+
+// TestChanceZeroDrawsNothing: a zero or negative probability decides
+// without drawing, so a disabled fault never shifts its stream.
+func TestChanceZeroDrawsNothing(t *testing.T) {
+	a, b := NewStream(5, "faults"), NewStream(5, "faults")
+	a.Chance(0)
+	a.Chance(-0.5)
+	if a.Uint64() != b.Uint64() {
+		t.Errorf("Chance(0) drew from the stream")
+	}
+}
+
+// TestStaleTimerDoesNotNameTheSlotsNextEvent: once an event fired, its
+// Timer no longer names anything, even after its slot holds a new event.
+func TestStaleTimerDoesNotNameTheSlotsNextEvent(t *testing.T) {
+	var s Scheduler[int]
+	old := s.At(AtMs(1), 1)
+	s.Next()
+	fresh := s.At(AtMs(2), 2) // reuses the slot
+	if s.Pending(old) || s.Cancel(old) {
+		t.Fatalf("a fired timer names the slot's new event")
+	}
+	if !s.Pending(fresh) || s.Len() != 1 {
+		t.Errorf("the new event was lost")
+	}
+	for i := 0; i < 5; i++ { // and again, with the slot reused many times
+		prev := fresh
+		s.Next()
+		fresh = s.At(s.Now().Add(1), i)
+		if s.Pending(prev) {
+			t.Fatalf("reuse %d: a fired timer is pending", i)
+		}
+	}
+}
+
+// TestCancelSiftsUp: cancelling an event puts the last event in its place;
+// when that one is earlier than its new parent it must move up. Events
+// at 13 8 7 2 14 2 6 ms, cancel 13: the rest pop in time order.
+func TestCancelSiftsUp(t *testing.T) {
+	var s Scheduler[int]
+	var timers []Timer
+	for _, ms := range []int64{13, 8, 7, 2, 14, 2, 6} {
+		timers = append(timers, s.At(AtMs(ms), int(ms)))
+	}
+	s.Cancel(timers[0])
+	var got []int
+	for ev, ok := s.Next(); ok; ev, ok = s.Next() {
+		got = append(got, ev)
+	}
+	if fmt.Sprint(got) != "[2 2 6 7 8 14]" {
+		t.Errorf("popped %v after cancelling 13", got)
 	}
 }
