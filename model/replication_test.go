@@ -292,3 +292,36 @@ func TestTieredFollowerBecameLeaderGoal(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestTimeout: a request with no answer in time backs off
+// (timeout); a timer that outlived the request (the follower is backing off
+// already, idle, or reading remote storage, which has no socket timeout)
+// changes nothing.
+func TestRequestTimeout(t *testing.T) {
+	c, _ := followerAwaiting(t, tieredFixture(), testConfig())
+	b := c.Brokers[1]
+	c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
+	if b.fetch.phase != phaseBackoff || b.Stats.LastRetry != RetryTimeout {
+		t.Fatalf("a fetch timed out: phase %d, last retry %s", b.fetch.phase, b.Stats.LastRetry)
+	}
+	for _, phase := range []fetchPhase{phaseBackoff, phaseIdle, phaseAuxRead} {
+		b.fetch.phase, b.Stats.LastRetry, b.Stats.EverRetried = phase, RetryLeaderError, false
+		sent(c)
+		c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
+		if b.fetch.phase != phase || b.Stats.EverRetried || len(c.Out) != 0 {
+			t.Errorf("a stale timeout in phase %d acted: phase %d, effects %v", phase, b.fetch.phase, c.Out)
+		}
+	}
+}
+
+// TestDivergenceBelowTheFollowersCache: a follower whose cache begins at 0
+// with epoch 1 is told the leader's epoch 0 ends at 50: its cache says its
+// epoch 0 (older than all it has) ends at 0, so it truncates to 0.
+func TestDivergenceBelowTheFollowersCache(t *testing.T) {
+	f := fixture{hw: 0, hro: -1, epoch: 1, local: []segSpec{{0, 99, 1}, {100, 149, 1}}}
+	c, req := followerAwaiting(t, f, testConfig())
+	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 1, Diverging: true, Epoch: 0, Offset: 50})
+	if leo := c.Brokers[1].Log.LogEnd; leo != 0 {
+		t.Errorf("truncated to %d, want 0", leo)
+	}
+}
