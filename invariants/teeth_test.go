@@ -901,3 +901,44 @@ func TestUncleanLineageUntilFetched(t *testing.T) {
 		t.Errorf("in sync with a wrong epoch cache: %v, want [%s]", got, EpochLineage)
 	}
 }
+
+// TestHistoryStopsAtHWInsideABatch: the committed history ends at HW even
+// when HW falls inside a batch; a follower holding only the committed part
+// of that batch may be elected.
+func TestHistoryStopsAtHWInsideABatch(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	b := model.Batch{Base: 300, Count: 50, Bytes: 50, Epoch: 1, Origin: 5}
+	c.Brokers[0].Log.Append(b, 1000)
+	c.Brokers[1].Log.Append(b.Slice(300, 320), 1000)
+	c.Brokers[0].Log.HighWatermark, c.Brokers[1].Log.HighWatermark = 320, 320
+	if got := all(k, c); len(got) != 0 {
+		t.Fatal(got)
+	}
+	if k.histEnd != 320 {
+		t.Errorf("history ends at %d, want HW 320", k.histEnd)
+	}
+	if err := c.ElectLeader(1); err != nil {
+		t.Fatal(err)
+	}
+	if got := all(k, c); len(got) != 0 {
+		t.Errorf("b1 elected holding [300,320) of the last batch: %v", got)
+	}
+}
+
+// TestLineageAtTheCommonLogStart: the follower's epoch for the first offset
+// both hold is compared even when neither cache has an entry starting
+// there.
+func TestLineageAtTheCommonLogStart(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	if got := all(k, c); len(got) != 0 {
+		t.Fatal(got)
+	}
+	l := &c.Brokers[1].Log
+	l.LogStart, l.LocalLogStart = 60, 60
+	l.Epochs = []model.EpochEntry{{Epoch: 0, StartOffset: 0}, {Epoch: 1, StartOffset: 40}} // 40: below its log start
+	if got := all(k, c); !slices.Equal(got, []string{EpochLineage}) {
+		t.Errorf("b1 says epoch 1 at its log start 60, the leader 0: %v", got)
+	}
+}

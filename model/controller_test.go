@@ -181,10 +181,12 @@ func TestCrashElectsFromTheISR(t *testing.T) {
 // starts at its local log start offset.
 func TestRestartWithTieringOff(t *testing.T) {
 	cfg := testConfig()
+	cfg.RemoteMetadataReady = 2 * sim.Second
 	c := tieredFixture().cluster(cfg, KIP, 3, []int{0, 1}, false)
 	if err := c.Crash(1); err != nil {
 		t.Fatal(err)
 	}
+	c.Now = sim.AtMs(5000)
 	c.Cfg.RemoteStorageEnable = false
 	if err := c.Restart(1); err != nil {
 		t.Fatal(err)
@@ -192,8 +194,8 @@ func TestRestartWithTieringOff(t *testing.T) {
 	if l := c.Brokers[1].Log; l.LogStart != 200 || l.LocalLogStart != 200 {
 		t.Errorf("restarted with tiering off: lso=%d llso=%d, want 200 200", l.LogStart, l.LocalLogStart)
 	}
-	if c.Brokers[1].MetadataReadyAt != c.Now.Add(cfg.RemoteMetadataReady) {
-		t.Errorf("metadata ready at %v", c.Brokers[1].MetadataReadyAt)
+	if got := c.Brokers[1].MetadataReadyAt; got != sim.AtMs(7000) {
+		t.Errorf("restarted at 5 s: metadata ready at %v, want 7 s", got)
 	}
 }
 

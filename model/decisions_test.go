@@ -433,6 +433,25 @@ func TestISRJoin(t *testing.T) {
 			t.Errorf("fetch at %d (HW 400, epoch start 450): in ISR %v, want %v", c.o, cl.Ctrl.InISR(2), c.join)
 		}
 	}
+	// HW below the epoch's start and held there (b1, in the ISR, has not
+	// fetched): reaching HW is not enough, the epoch's start is needed.
+	for _, c := range []struct {
+		o    int64
+		join bool
+	}{{420, false}, {449, false}, {450, true}} {
+		cl := f.cluster(testConfig(), KIP, 3, []int{0, 1}, false)
+		if hw := cl.Brokers[0].Log.HighWatermark; hw != 400 {
+			t.Fatalf("HW %d, want 400", hw)
+		}
+		if err := cl.AddReplica(2); err != nil {
+			t.Fatal(err)
+		}
+		sent(cl)
+		cl.Deliver(fetchAt(cl, 2, c.o, -1))
+		if cl.Ctrl.InISR(2) != c.join {
+			t.Errorf("fetch at %d (HW 400 held by b1, epoch start 450): in ISR %v, want %v", c.o, cl.Ctrl.InISR(2), c.join)
+		}
+	}
 	// Once HW has passed the epoch's start, HW alone decides: b1 in the ISR
 	// fetches at 480 after 50 records were produced, so HW = 480.
 	for _, c := range []struct {

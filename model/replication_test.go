@@ -325,3 +325,22 @@ func TestDivergenceBelowTheFollowersCache(t *testing.T) {
 		t.Errorf("truncated to %d, want 0", leo)
 	}
 }
+
+// TestLateAnswerDuringBackoffIgnored: an answer to a request that timed out
+// arrives while the follower backs off: it is dropped, and the follower
+// retries when its backoff ends.
+func TestLateAnswerDuringBackoffIgnored(t *testing.T) {
+	c, req := followerAwaiting(t, tieredFixture(), testConfig())
+	b := c.Brokers[1]
+	c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
+	sent(c)
+	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 460,
+		Batches: []Batch{{Base: 450, Count: 10, Bytes: 100, Epoch: 0, Origin: 900}}})
+	if b.Log.LogEnd != 450 || b.fetch.phase != phaseBackoff || len(sent(c)) != 0 {
+		t.Errorf("a late answer during the backoff was used: leo %d phase %d", b.Log.LogEnd, b.fetch.phase)
+	}
+	c.Fire(TimerKey{Broker: 1, Kind: TimerFetchBackoff})
+	if out := sent(c); len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 450 {
+		t.Errorf("after the backoff: %v", out)
+	}
+}

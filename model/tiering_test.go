@@ -41,6 +41,9 @@ func TestUploadEligibility(t *testing.T) {
 		var got []int64
 		cl.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 		for ups := uploads(cl); len(ups) > 0; ups = uploads(cl) {
+			if len(got) > 3 {
+				t.Fatalf("HW %d: still uploading after %v", c.hw, got)
+			}
 			if len(ups) != 1 {
 				t.Fatalf("HW %d: %d uploads at once", c.hw, len(ups))
 			}
