@@ -641,6 +641,15 @@ func TestLivenessAlone(t *testing.T) {
 	if v := CheckLiveness(c); v == nil || v.Invariant != Liveness || !strings.Contains(v.Message, "offline") {
 		t.Errorf("offline: %v", v)
 	}
+	// The first assigned replica is checked too, once it no longer leads.
+	c = healthy()
+	if err := c.ElectLeader(1); err != nil {
+		t.Fatal(err)
+	}
+	c.Ctrl.ISR = []int{1}
+	if v := CheckLiveness(c); v == nil || v.Invariant != Liveness || !strings.Contains(v.Message, "b0 not in ISR") {
+		t.Errorf("b0 (first replica) out of the ISR: %v", v)
+	}
 	c = healthy()
 	if err := c.AddReplica(2); err != nil {
 		t.Fatal(err)

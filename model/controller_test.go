@@ -263,6 +263,22 @@ func TestISRShrink(t *testing.T) {
 	if !slices.Equal(c.Ctrl.ISR, []int{0, 1}) {
 		t.Errorf("ISR %v past the lag limit, want b2 dropped", c.Ctrl.ISR)
 	}
+	// Dropping a lagging member lets HW rise to what the rest hold: b2
+	// fetched up to 420 only, b1 to 450.
+	c = tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
+	sent(c)
+	c.Brokers[0].Log.HighWatermark = 400
+	c.Deliver(fetchAt(c, 1, 450, -1))
+	c.Deliver(fetchAt(c, 2, 420, -1))
+	if hw := c.Brokers[0].Log.HighWatermark; hw != 420 {
+		t.Fatalf("HW %d, want 420", hw)
+	}
+	c.Now = c.Now.Add(31 * sim.Second)
+	c.Deliver(fetchAt(c, 1, 450, -1))
+	c.Fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
+	if !slices.Equal(c.Ctrl.ISR, []int{0, 1}) || c.Brokers[0].Log.HighWatermark != 450 {
+		t.Errorf("after dropping b2: ISR %v HW %d, want [0 1] and 450", c.Ctrl.ISR, c.Brokers[0].Log.HighWatermark)
+	}
 	// A follower fetching behind the LEO counts as caught up at its
 	// previous fetch if it reached the LEO that fetch saw.
 	c.Produce(10, 0) // LEO 460

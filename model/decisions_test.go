@@ -705,12 +705,18 @@ func remoteOps(c *Cluster) []RemoteOp {
 // TestAuxBuildSideEffects: after reading the segment ending at start-1, the
 // follower's log restarts empty at start with LSO = the leader's log start,
 // LLSO = HW = LEO = start; its epoch cache is the checkpoint uploaded with
-// the segment, trimmed to the log start; its producer state is the segment's
+// the segment ([{0 0} {1 100}]), trimmed to the log start (150); its producer state is the segment's
 // snapshot (a copy: appending later never changes remote metadata).
 func TestAuxBuildSideEffects(t *testing.T) {
 	f := epochFixture()
 	f.logStart = 150
+	// The checkpoint was uploaded when the leader's cache still began at 0.
 	c, out, _ := auxFollower(t, f, KIP, 200, 150, 2)
+	for i := range c.Remote.Segments {
+		if c.Remote.Segments[i].End == 199 {
+			c.Remote.Segments[i].Checkpt = []EpochEntry{{0, 0}, {1, 100}}
+		}
+	}
 	c.Deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: 1, Offset: 200})
 	reads := remoteOps(c)
 	if len(reads) != 1 {
@@ -816,5 +822,20 @@ func TestAuxBuildFailures(t *testing.T) {
 	cl.startAuxBuild(cl.Brokers[1], Decision{Kind: DecideBuildAux, Offset: 100, Epoch: 0, LogStart: 0})
 	if b := cl.Brokers[1]; b.Stats.RetriesByReason[RetryMetadataNotReady] != 1 || len(remoteOps(cl)) != 0 {
 		t.Errorf("metadata not ready: retries %v", b.Stats.RetriesByReason)
+	}
+}
+
+// TestDecideTruncate: a follower ahead of the leader (leader LEO 400 < its
+// 450) truncates to the leader's end and fetches from there.
+func TestDecideTruncate(t *testing.T) {
+	c, _ := followerAwaiting(t, tieredFixture(), testConfig())
+	b := c.Brokers[1]
+	b.fetch.query = query(ErrOffsetOutOfRange, 450, map[int64]int64{ListLatest: 400})
+	b.fetch.query.LastTiered = false
+	sent(c)
+	c.decide(b)
+	out := sent(c)
+	if b.Log.LogEnd != 400 || len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 400 {
+		t.Errorf("after deciding to truncate to 400: leo %d, sent %v", b.Log.LogEnd, out)
 	}
 }
