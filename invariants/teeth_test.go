@@ -951,3 +951,26 @@ func TestLineageAtTheCommonLogStart(t *testing.T) {
 		t.Errorf("b1 says epoch 1 at its log start 60, the leader 0: %v", got)
 	}
 }
+
+// TestHoleAboveAStaleLogStart: a new leader's lagging log start offset
+// claims data deleted on purpose (allowed for a while), and remote storage
+// also lacks offsets above the deleted range: that is a hole, at once.
+func TestHoleAboveAStaleLogStart(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	if err := c.DeleteRecords(20); err != nil { // b0: LSO 20, LLSO 50
+		t.Fatal(err)
+	}
+	if got := all(k, c); len(got) != 0 {
+		t.Fatal(got)
+	}
+	// One step: b1 (LSO 0, LLSO 50) is elected and remote storage holds
+	// only [10..39]: [0,10) was deleted on purpose, [40,50) is lost.
+	if err := c.ElectLeader(1); err != nil {
+		t.Fatal(err)
+	}
+	withRemote(c, model.RemoteSegment{Base: 10, End: 39, Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 10}}})
+	if got := all(k, c); !slices.Equal(got, []string{NoHole}) {
+		t.Errorf("hole at 40 above the stale range: %v, want [%s]", got, NoHole)
+	}
+}
