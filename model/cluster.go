@@ -182,6 +182,9 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 			c.nextOrigin = max(c.nextOrigin, bt.Origin)
 		}
 	}
+	if slices.ContainsFunc(init.Log.Epochs, func(e EpochEntry) bool { return e.Epoch > 0 }) {
+		c.reached(GoalInitialEpochs)
+	}
 	leader := c.Brokers[replicas[0]]
 	leader.HighestRemote = init.HighestRemote
 	c.becomeLeader(leader)

@@ -19,6 +19,9 @@ func (c *Cluster) AddReplica(id int) error {
 	b.Stats = ReplicaStats{Added: true, AddedAt: c.Now}
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
 	b.fetch.bootstrapping = true
+	if l := c.Leader(); l != nil && c.Now > 0 && l.Log.LogEnd > l.Log.LogStart {
+		c.reached(GoalReplicaAddedMidRun)
+	}
 	if b.Up && c.Ctrl.Leader >= 0 {
 		c.becomeFollower(b)
 	}
@@ -50,6 +53,7 @@ func (c *Cluster) elect(id int) {
 		c.Ctrl.ISR = []int{id}
 		c.recordISR()
 		c.Ctrl.Unclean++
+		c.reached(GoalUncleanElection)
 		c.emit(brokerEv(EvUncleanElection, id))
 	}
 	if c.Ctrl.LeaderEpoch == math.MaxInt32 {
@@ -187,6 +191,7 @@ func (c *Cluster) Consume(from int64) (ConsumeStats, error) {
 		remoteEnd := min(l.LocalLogStart, l.HighWatermark)
 		if from < remoteEnd {
 			st.RemoteBytes = (remoteEnd - from) * c.Cfg.RecordBytes
+			c.reached(GoalConsumeRemote)
 		}
 		st.LocalBytes = (l.HighWatermark - max(from, l.LocalLogStart)) * c.Cfg.RecordBytes
 	}

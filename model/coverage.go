@@ -16,12 +16,21 @@ const (
 	GoalTieredFollowerBecameLeader             // a follower bootstrapped from EPUO became leader
 	GoalUploadLagged                           // a -6 answer lagged committed, inactive segments not yet uploaded
 	GoalIdleFullyTieredByRetention             // local retention left a leader fully tiered: LLSO = HRO+1 = LEO
+	GoalUncleanElection                        // a replica outside the ISR was elected
+	GoalRemoteRetention                        // the expiration task deleted a remote segment past retention.bytes or .ms
+	GoalConsumeRemote                          // a consumer read records from remote storage
+	GoalReplicaAddedMidRun                     // a replica was assigned after time 0 to a leader holding records
+	GoalInitialEpochs                          // the initial log holds records of a leader epoch above 0
+	GoalAuxEpochBeforeStart                    // an aux build found start-1 in an epoch before start's (OffsetsForLeaderEpoch)
+	GoalUploadFailed                           // an upload failed (error or outage) and was retried
+	GoalAuxReadFailed                          // an aux-state read failed (error or outage) and the follower backed off
 	NumGoals
 )
 
 var goalNames = [...]string{"follower-oor", "follower-omts", "aux-state-built", "epuo-unknown-retry",
 	"epuo-below-lso-fallback", "leader-changed-mid-bootstrap", "aux-segment-deleted",
-	"tiered-follower-became-leader", "upload-lagged", "idle-fully-tiered-by-retention"}
+	"tiered-follower-became-leader", "upload-lagged", "idle-fully-tiered-by-retention", "unclean-election", "remote-retention",
+	"consume-remote", "replica-added-mid-run", "initial-epochs-above-0", "aux-epoch-before-start", "upload-failed", "aux-read-failed"}
 
 func (g Goal) String() string { return goalNames[g] }
 

@@ -326,6 +326,9 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 func (c *Cluster) onEpochEnd(b *Broker, m Message) {
 	if m.Epoch >= 0 && m.Offset > b.fetch.aux.start-1 {
 		b.fetch.aux.target = m.Epoch
+		if m.Epoch != b.fetch.aux.epoch {
+			c.reached(GoalAuxEpochBeforeStart)
+		}
 	} else {
 		b.fetch.aux.target = b.fetch.aux.epoch
 	}
@@ -361,6 +364,7 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 		return
 	}
 	if failed {
+		c.reached(GoalAuxReadFailed)
 		c.endAux(b, AuxRemoteError)
 		c.backoff(b, RetryRemoteError)
 		return

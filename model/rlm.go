@@ -120,6 +120,7 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 	b.lead.uploading = 0
 	if failed {
 		c.Remote.Remove(op.Segment)
+		c.reached(GoalUploadFailed)
 		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadFailed})
 		return
 	}
@@ -177,6 +178,9 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		}
 		if s.State == CopyFinished {
 			total -= s.Bytes
+		}
+		if byTime || bySize {
+			c.reached(GoalRemoteRetention)
 		}
 		if !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
 			b.Log.IncrementLogStart(s.End + 1)

@@ -1,10 +1,11 @@
 package scenarios
 
 import (
+	"context"
 	"fmt"
 	"runtime"
-	"sync"
 	"testing"
+	"unsafe"
 
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -213,16 +214,20 @@ func clusterSize(c *model.Cluster) (segments, batches int) {
 }
 
 // BenchmarkSweep runs the seeds of a sweep (both protocols each) on 1 and 2
-// goroutines and reports seeds per second; results are folded in seed order
-// as simrun sweep does. The ratio of the two is the parallel speed-up.
+// workers of FoldSeeds, the pool simrun sweep runs on, folding the results
+// in seed order into sweep totals as the CLI does (without its files), and
+// reports seeds per second. The ratio of the two is the parallel speed-up.
 func BenchmarkSweep(b *testing.B) {
 	const seeds = 40
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				t := NewSweepTotals(Strategies)
-				for _, r := range sweepParallel(1, seeds, workers) {
-					t.Add(r)
+				run := func(seed uint64) SeedResult { return SweepSeed(seed, Strategies, model.KIP) }
+				_, complete := FoldSeeds(context.Background(), WholeSweep, 1, 1, seeds, workers, run,
+					func(_ uint64, r SeedResult) { t.Add(r) })
+				if !complete || t.Seeds != seeds {
+					b.Fatalf("folded %d of %d seeds", t.Seeds, seeds)
 				}
 			}
 			b.ReportMetric(float64(seeds*b.N)/b.Elapsed().Seconds(), "seeds/s")
@@ -230,25 +235,13 @@ func BenchmarkSweep(b *testing.B) {
 	}
 }
 
-// sweepParallel runs seeds from..to on workers goroutines and returns their
-// results in seed order.
-func sweepParallel(from, to uint64, workers int) []SeedResult {
-	out := make([]SeedResult, to-from+1)
-	next := make(chan uint64)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for seed := range next {
-				out[seed-from] = SweepSeed(seed, Strategies, model.KIP)
-			}
-		}()
+// TestRunEventSizeIsTheBenchmarkPayload: sim's scheduler benchmarks stand a
+// run's event with a payload of runEventBytes (sim/bench_test.go); if the
+// event grows or shrinks, that constant must follow, or the benchmark
+// measures another size than it says.
+func TestRunEventSizeIsTheBenchmarkPayload(t *testing.T) {
+	const runEventBytes = 256 // sim/bench_test.go
+	if got := unsafe.Sizeof(event{}); got != runEventBytes {
+		t.Errorf("a run's event is %d bytes; set runEventBytes in sim/bench_test.go (and here) to it", got)
 	}
-	for seed := from; seed <= to; seed++ {
-		next <- seed
-	}
-	close(next)
-	wg.Wait()
-	return out
 }

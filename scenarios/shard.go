@@ -59,6 +59,20 @@ func (s Shard) First(from, to uint64) (seed uint64, ok bool) {
 	return from + s.K, true
 }
 
+// FirstAt returns the shard's first seed of from..to at or above start (a
+// resumed sweep's first seed); ok is false when it has none.
+func (s Shard) FirstAt(from, start, to uint64) (uint64, bool) {
+	first, ok := s.First(from, to)
+	if !ok || first >= start {
+		return first, ok
+	}
+	steps := (start - first + s.N - 1) / s.N // seeds of the shard below start
+	if steps > (to-first)/s.N {
+		return 0, false
+	}
+	return first + steps*s.N, true
+}
+
 // Next returns the shard's seed after seed, ok false past to.
 func (s Shard) Next(seed, to uint64) (uint64, bool) {
 	if seed >= to || to-seed < s.N {

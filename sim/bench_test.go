@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+)
 
 // holdPending is how many events the hold benchmarks keep queued: about what
 // a run of a few brokers has pending (fetches, timers, RLM tasks, uploads).
@@ -88,26 +92,33 @@ func (h *baseHeap[E]) pop() (E, bool) {
 	return top.ev, true
 }
 
-// fatEvent is a payload the size of the runner's event (a message with its
-// fields, a timer key, a remote op): the scheduler moves a slot index where
-// the baseline moves the whole value.
+// runEventBytes is the size of the event a run's scheduler holds
+// (scenarios' event: a message with its fields, a timer key, a remote op);
+// scenarios.TestRunEventSizeIsTheBenchmarkPayload keeps the two equal.
+const runEventBytes = 256
+
+// fatEvent is a payload the size of the runner's event: the scheduler moves
+// a slot index where the baseline moves the whole value.
 type fatEvent struct {
 	id  int64
-	pad [20]int64
+	pad [runEventBytes/8 - 1]int64
 }
+
+// fatName names the fat-payload sub-benchmarks by the payload's real size.
+var fatName = fmt.Sprintf("payload=%dB", unsafe.Sizeof(fatEvent{}))
 
 // BenchmarkSchedulerHold is the hold model: pop the earliest event, push one
 // a random delta later, with holdPending events queued. One op is one pop
 // and one push.
 func BenchmarkSchedulerHold(b *testing.B) {
 	b.Run("payload=int64", func(b *testing.B) { benchSchedulerHold[int64](b, func(i int64) int64 { return i }) })
-	b.Run("payload=184B", func(b *testing.B) { benchSchedulerHold[fatEvent](b, func(i int64) fatEvent { return fatEvent{id: i} }) })
+	b.Run(fatName, func(b *testing.B) { benchSchedulerHold[fatEvent](b, func(i int64) fatEvent { return fatEvent{id: i} }) })
 }
 
 // BenchmarkBaselineHeapHold is the same hold workload on the baseline heap.
 func BenchmarkBaselineHeapHold(b *testing.B) {
 	b.Run("payload=int64", func(b *testing.B) { benchBaselineHold[int64](b, func(i int64) int64 { return i }) })
-	b.Run("payload=184B", func(b *testing.B) { benchBaselineHold[fatEvent](b, func(i int64) fatEvent { return fatEvent{id: i} }) })
+	b.Run(fatName, func(b *testing.B) { benchBaselineHold[fatEvent](b, func(i int64) fatEvent { return fatEvent{id: i} }) })
 }
 
 func benchSchedulerHold[E any](b *testing.B, mk func(int64) E) {

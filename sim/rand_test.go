@@ -54,6 +54,12 @@ func TestRingKeepsTheLast(t *testing.T) {
 	if g := each(); r.Len() != 2 || len(g) != 2 || g[0] != "b" || g[1] != "c" {
 		t.Fatalf("after a b c: %v (len %d), want [b c]", g, r.Len())
 	}
+	for _, v := range []string{"d", "e", "f"} { // wrap around more than once
+		r.Push(v)
+	}
+	if g := each(); len(g) != 2 || g[0] != "e" || g[1] != "f" {
+		t.Fatalf("after a..f: %v, want [e f]", g)
+	}
 	defer func() {
 		if recover() == nil {
 			t.Error("a ring of 0 values did not panic")

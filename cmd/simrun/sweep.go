@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -167,24 +166,11 @@ const maxSweepSeeds = 1_000_000_000
 // shardSeedCount is how many seeds of start..to (of the sweep from..to)
 // shard sh holds.
 func shardSeedCount(sh scenarios.Shard, from, start, to uint64) uint64 {
-	first, ok := firstShardSeed(sh, from, start, to)
+	first, ok := sh.FirstAt(from, start, to)
 	if !ok {
 		return 0
 	}
 	return (to-first)/sh.N + 1
-}
-
-// firstShardSeed is shard sh's first seed >= start of the sweep from..to.
-func firstShardSeed(sh scenarios.Shard, from, start, to uint64) (uint64, bool) {
-	first, ok := sh.First(from, to)
-	if !ok || first >= start {
-		return first, ok
-	}
-	steps := (start - first + sh.N - 1) / sh.N // seeds of the shard below start
-	if steps > (to-first)/sh.N {
-		return 0, false
-	}
-	return first + steps*sh.N, true
 }
 
 // printResume says where an interrupted sweep stopped and the command that
@@ -402,63 +388,22 @@ type seedDone struct {
 }
 
 // run sweeps the shard's seeds with a pool of workers and folds their results
-// in seed order, so the totals do not depend on the number of workers. It
-// returns the first seed not folded and whether every seed was.
+// in seed order (scenarios.FoldSeeds), so the totals do not depend on the
+// number of workers. It returns the first seed not folded and whether every
+// seed was.
 func (s *sweeper) run(ctx context.Context) (next uint64, complete bool) {
-	seeds := make(chan uint64)
-	done := make(chan seedDone, s.f.workers)
-	go func() {
-		defer close(seeds)
-		for seed, ok := firstShardSeed(s.shard, s.from, s.resume, s.to); ok; seed, ok = s.shard.Next(seed, s.to) {
-			select {
-			case seeds <- seed:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	var wg sync.WaitGroup
-	for i := 0; i < s.f.workers; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for seed := range seeds {
-				done <- s.one(seed)
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(done) }()
-	pending := map[uint64]seedDone{}
-	next, more := firstShardSeed(s.shard, s.from, s.resume, s.to)
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case d, ok := <-done:
-			if !ok {
-				s.progress(true)
-				return next, !more
-			}
-			pending[d.res.Seed] = d
-			for more {
-				p, ok := pending[next]
-				if !ok {
-					break
-				}
-				delete(pending, next)
-				s.fold(p)
-				s.write(p)
-				s.folded++
-				if n, ok := s.shard.Next(next, s.to); ok {
-					next = n
-				} else {
-					next, more = s.to+1, false
-				}
-			}
-		case <-tick.C:
+	shown := time.Now()
+	next, complete = scenarios.FoldSeeds(ctx, s.shard, s.from, s.resume, s.to, s.f.workers, s.one, func(_ uint64, d seedDone) {
+		s.fold(d)
+		s.write(d)
+		s.folded++
+		if time.Since(shown) >= time.Second {
 			s.progress(false)
+			shown = time.Now()
 		}
-	}
+	})
+	s.progress(true)
+	return next, complete
 }
 
 // write appends a folded seed to the --jsonl file, if any.
