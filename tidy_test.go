@@ -14,21 +14,26 @@ import (
 )
 
 // layers lists, for each package, the project packages it may import
-// (STYLE.md: cmd/simrun -> reports -> scenarios -> invariants -> model -> sim;
-// plan sits between reports and scenarios).
+// (STYLE.md: cmd/simrun -> reports -> scenarios -> invariants -> model -> sim,
+// with the run harness, random exploration and the plan split out of the
+// old scenarios package: scenarios is the format, harness runs one scenario,
+// fuzz searches many, plan answers for one real partition).
 var layers = map[string][]string{
 	"sim":        {},
 	"model":      {"sim"},
 	"invariants": {"model", "sim"},
-	"scenarios":  {"invariants", "model", "sim"},
-	"plan":       {"scenarios", "invariants", "model", "sim"},
-	"reports":    {"plan", "scenarios", "invariants", "model", "sim"},
-	"cmd/simrun": {"plan", "reports", "scenarios", "invariants", "model", "sim"},
+	"scenarios":  {"model", "sim"},
+	"harness":    {"scenarios", "invariants", "model", "sim"},
+	"fuzz":       {"harness", "scenarios", "invariants", "model", "sim"},
+	"plan":       {"fuzz", "harness", "scenarios", "invariants", "model", "sim"},
+	"reports":    {"plan", "fuzz", "harness", "scenarios", "invariants", "model", "sim"},
+	"cmd/simrun": {"plan", "reports", "fuzz", "harness", "scenarios", "invariants", "model", "sim"},
 }
 
 // forbidden lists imports that would let wall clocks, shared randomness,
 // locks or I/O into a run.
 var forbidden = map[string][]string{
+	"harness":    {"time", "math/rand", "math/rand/v2", "sync", "sync/atomic", "os", "io", "net"},
 	"sim":        {"time", "math/rand", "sync", "sync/atomic", "os", "io", "net"},
 	"model":      {"time", "math/rand", "math/rand/v2", "sync", "sync/atomic", "os", "io", "net"},
 	"invariants": {"time", "math/rand", "math/rand/v2", "sync", "sync/atomic", "os", "io", "net"},

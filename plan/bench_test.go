@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 
+	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
 
@@ -71,12 +73,12 @@ func BenchmarkPlan(b *testing.B) {
 func benchmarkReference(b *testing.B) {
 	var list []*scenarios.Scenario
 	for seed := uint64(1); seed <= 10; seed++ {
-		list = append(list, scenarios.Generate(seed))
+		list = append(list, fuzz.Generate(seed))
 	}
 	var steps int64
 	for i := 0; i < b.N; i++ {
 		for _, sc := range list {
-			steps += scenarios.Execute(sc, scenarios.Options{Seed: sc.Seed, Strategy: scenarios.LastTiered}).Steps
+			steps += harness.Execute(sc, harness.Options{Seed: sc.Seed, Strategy: harness.LastTiered}).Steps
 		}
 	}
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "events/s")

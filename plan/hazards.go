@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 )
@@ -220,7 +221,7 @@ func (h *hazardCheck) metadataNotReady() {
 // kind, or an unknown failure worth a report.
 func (h *hazardCheck) broken() {
 	for _, o := range h.on.Failures {
-		if o.Outcome != scenarios.OutcomeSafety {
+		if o.Outcome != harness.OutcomeSafety {
 			continue
 		}
 		what := "an unknown failure: please report it with the saved scenario"

@@ -3,6 +3,8 @@ package plan
 import (
 	"slices"
 
+	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 )
@@ -70,13 +72,13 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 	runOn.DurationMs, runOff.DurationMs = b.runHorizons(len(profiles) * seeds)
 	var jobs []job
 	for _, p := range profiles {
-		for seed := range scenarios.SeedRange(in.SeedFrom, in.SeedTo) { // never wraps at 2^64-1
-			for _, st := range scenarios.Strategies {
+		for seed := range fuzz.SeedRange(in.SeedFrom, in.SeedTo) { // never wraps at 2^64-1
+			for _, st := range harness.Strategies {
 				jobs = append(jobs, job{profile: p, seed: seed, strategy: st})
 			}
 		}
 	}
-	outcomes := runAll(map[scenarios.Strategy]*scenarios.Scenario{scenarios.LastTiered: &runOn, scenarios.LocalLogStart: &runOff}, jobs, in.Workers)
+	outcomes := runAll(map[harness.Strategy]*scenarios.Scenario{harness.LastTiered: &runOn, harness.LocalLogStart: &runOff}, jobs, in.Workers)
 	r := &Result{SchemaVersion: ResultSchemaVersion, Topic: f.TP.Topic, Partition: f.TP.Partition, State: b.st,
 		Scenario: ScenarioInfo{Name: sc.Name, SavedTo: in.SavePath, Brokers: sc.Brokers, NewBroker: sc.Brokers - 1,
 			DurationMs: sc.DurationMs, Horizon: b.reasons, SeedFrom: in.SeedFrom, SeedTo: in.SeedTo,
@@ -84,7 +86,7 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 	for _, o := range outcomes {
 		r.Scenario.Steps += o.Steps
 	}
-	r.Profiles = summarize(b, sc, profiles, jobs, outcomes, map[scenarios.Strategy]int64{scenarios.LastTiered: runOn.DurationMs, scenarios.LocalLogStart: runOff.DurationMs})
+	r.Profiles = summarize(b, sc, profiles, jobs, outcomes, map[harness.Strategy]int64{harness.LastTiered: runOn.DurationMs, harness.LocalLogStart: runOff.DurationMs})
 	r.Recommendation = recommend(b, r)
 	r.Assumptions, r.Notes = nonNil(b.assume), nonNil(b.notes)
 	return r, sc, data, nil

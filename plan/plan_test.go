@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 )
@@ -185,7 +186,7 @@ func TestSavedScenarioReproducesThePlan(t *testing.T) {
 	}
 	for _, pp := range r.Profiles {
 		for seed := r.Scenario.SeedFrom; seed <= r.Scenario.SeedTo; seed++ {
-			res, _ := scenarios.RunAll(sc, seed, scenarios.Strategies, model.Profiles[pp.Profile], nil)
+			res, _ := harness.RunAll(sc, seed, harness.Strategies, model.Profiles[pp.Profile], nil)
 			for i, run := range res.Runs {
 				o := pp.Strategies[i].Runs[seed-r.Scenario.SeedFrom]
 				f := run.Followers[0]

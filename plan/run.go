@@ -3,6 +3,7 @@ package plan
 import (
 	"sync"
 
+	"tierfetch/harness"
 	"tierfetch/invariants"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -38,7 +39,7 @@ type RunOutcome struct {
 	// The price when it joined (extrapolated: at the end of the simulated
 	// time): what a consumer reading from the leader's log start to HW
 	// would read from remote storage and from local disk if the new
-	// replica led, and what the remote reads add (scenarios.PriceModel).
+	// replica led, and what the remote reads add (harness.PriceModel).
 	PriceRemoteBytes    int64   `json:"price_remote_bytes"`
 	PriceLocalBytes     int64   `json:"price_local_bytes"`
 	PriceExtraLatencyMs float64 `json:"price_extra_latency_ms"`
@@ -61,13 +62,13 @@ func (o RunOutcome) Joined() (ms int64, ok bool) {
 type job struct {
 	profile  model.Profile
 	seed     uint64
-	strategy scenarios.Strategy
+	strategy harness.Strategy
 }
 
 // runAll runs every job, on the scenario of its strategy, on workers
 // goroutines; each result lands at its job's index, so the output does not
 // depend on the number of workers.
-func runAll(sc map[scenarios.Strategy]*scenarios.Scenario, jobs []job, workers int) []RunOutcome {
+func runAll(sc map[harness.Strategy]*scenarios.Scenario, jobs []job, workers int) []RunOutcome {
 	out := make([]RunOutcome, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -154,8 +155,8 @@ func runOne(sc *scenarios.Scenario, j job) RunOutcome {
 	obs := &joinObserver{follower: sc.Brokers - 1, leader: -1}
 	// The plan's whole budget bounds each run too (its horizons keep the
 	// runs within it; the default per-run budget is smaller).
-	opt := scenarios.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile, Observers: []model.Observer{obs}, MaxSteps: StepBudget}
-	res := scenarios.Execute(sc, opt)
+	opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile, Observers: []model.Observer{obs}, MaxSteps: StepBudget}
+	res := harness.Execute(sc, opt)
 	obs.sample()
 	js := obs.js
 	rj := res.JSON()
@@ -190,7 +191,7 @@ func sampleJoin(c *model.Cluster, b *model.Broker) joinSample {
 // time ended, when it would join: it gains on the leader at its copy rate
 // (records fetched since its start over the time simulated) less the
 // produce rate. The sample is the cluster at the end.
-func extrapolate(sc *scenarios.Scenario, res *scenarios.RunResult, o *RunOutcome) joinSample {
+func extrapolate(sc *scenarios.Scenario, res *harness.RunResult, o *RunOutcome) joinSample {
 	c := res.Cluster
 	b := c.Brokers[sc.Brokers-1]
 	s := sampleJoin(c, b)

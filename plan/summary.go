@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 )
@@ -74,11 +75,11 @@ type ProfilePlan struct {
 }
 
 // summarize folds the runs, in job order, into one ProfilePlan a profile.
-func summarize(b *builder, sc *scenarios.Scenario, profiles []model.Profile, jobs []job, outs []RunOutcome, simulated map[scenarios.Strategy]int64) []ProfilePlan {
+func summarize(b *builder, sc *scenarios.Scenario, profiles []model.Profile, jobs []job, outs []RunOutcome, simulated map[harness.Strategy]int64) []ProfilePlan {
 	var out []ProfilePlan
 	for _, p := range profiles {
 		pp := ProfilePlan{Profile: p.Name()}
-		for _, st := range scenarios.Strategies {
+		for _, st := range harness.Strategies {
 			var runs []RunOutcome
 			for i, j := range jobs {
 				if j.profile == p && j.strategy == st {
@@ -96,8 +97,8 @@ func summarize(b *builder, sc *scenarios.Scenario, profiles []model.Profile, job
 	return out
 }
 
-func strategyPlan(st scenarios.Strategy, runs []RunOutcome, full bool) StrategyPlan {
-	sp := StrategyPlan{Strategy: string(st), Flag: st == scenarios.LastTiered, Seeds: len(runs),
+func strategyPlan(st harness.Strategy, runs []RunOutcome, full bool) StrategyPlan {
+	sp := StrategyPlan{Strategy: string(st), Flag: st == harness.LastTiered, Seeds: len(runs),
 		Paths: map[string]int{}, RetriesByReason: map[string]int{}, Failures: []RunOutcome{}, Runs: runs}
 	var catchUp, bytes, remote, local, start []int64
 	for _, o := range runs {
@@ -110,7 +111,7 @@ func strategyPlan(st scenarios.Strategy, runs []RunOutcome, full bool) StrategyP
 			sp.RetriesByReason[k] += n
 		}
 		start = append(start, o.StartOffset)
-		if o.Outcome == scenarios.OutcomeSafety || o.Outcome == scenarios.OutcomeLiveness && full {
+		if o.Outcome == harness.OutcomeSafety || o.Outcome == harness.OutcomeLiveness && full {
 			sp.Failures = append(sp.Failures, o)
 		}
 		ms, ok := o.Joined()
@@ -158,7 +159,7 @@ func verdict(b *builder, pp *ProfilePlan) (string, string) {
 }
 
 func hasSafety(sp *StrategyPlan) bool {
-	return slices.ContainsFunc(sp.Failures, func(o RunOutcome) bool { return o.Outcome == scenarios.OutcomeSafety })
+	return slices.ContainsFunc(sp.Failures, func(o RunOutcome) bool { return o.Outcome == harness.OutcomeSafety })
 }
 
 // describe is one strategy's result in a few words.

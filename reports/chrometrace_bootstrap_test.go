@@ -6,16 +6,17 @@ import (
 	"maps"
 	"testing"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 )
 
 // chromeOf runs sc once and returns its Chrome trace events and result.
-func chromeOf(t *testing.T, sc *scenarios.Scenario, st scenarios.Strategy, p model.Profile) (traceFile, scenarios.RunJSON) {
+func chromeOf(t *testing.T, sc *scenarios.Scenario, st harness.Strategy, p model.Profile) (traceFile, harness.RunJSON) {
 	t.Helper()
 	tr := NewChromeTrace()
 	run := tr.Run(string(st))
-	res := scenarios.Execute(sc, scenarios.Options{Seed: sc.Seed, Strategy: st, Profile: p, Observers: []model.Observer{run}})
+	res := harness.Execute(sc, harness.Options{Seed: sc.Seed, Strategy: st, Profile: p, Observers: []model.Observer{run}})
 	run.Finish(res.Cluster.Now)
 	data, err := tr.JSON()
 	if err != nil {
@@ -39,7 +40,7 @@ func TestChromeTracePhasesMatchBootstrap(t *testing.T) {
 	for _, name := range model.ProfileNames() {
 		p := model.Profiles[name]
 		for _, sc := range scenarios.Named() {
-			for _, st := range scenarios.Strategies {
+			for _, st := range harness.Strategies {
 				f, res := chromeOf(t, sc, st, p)
 				for _, fol := range res.Followers {
 					checked++
@@ -54,7 +55,7 @@ func TestChromeTracePhasesMatchBootstrap(t *testing.T) {
 	}
 }
 
-func compareBootstrap(t *testing.T, name string, f traceFile, fol scenarios.FollowerJSON) {
+func compareBootstrap(t *testing.T, name string, f traceFile, fol harness.FollowerJSON) {
 	t.Helper()
 	id := fol.Broker
 	var builds, lists int

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 )
@@ -28,9 +29,9 @@ type traceFile struct {
 func chromeTrace(t *testing.T, sc *scenarios.Scenario) traceFile {
 	t.Helper()
 	tr := NewChromeTrace()
-	for _, st := range scenarios.Strategies {
+	for _, st := range harness.Strategies {
 		run := tr.Run(string(st))
-		res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
+		res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
 		run.Finish(res.Cluster.Now)
 	}
 	data, err := tr.JSON()
@@ -42,9 +43,9 @@ func chromeTrace(t *testing.T, sc *scenarios.Scenario) traceFile {
 		t.Fatalf("not JSON: %v", err)
 	}
 	again := NewChromeTrace()
-	for _, st := range scenarios.Strategies {
+	for _, st := range harness.Strategies {
 		run := again.Run(string(st))
-		res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
+		res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
 		run.Finish(res.Cluster.Now)
 	}
 	if data2, _ := again.JSON(); string(data2) != string(data) {

@@ -8,8 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"tierfetch/scenarios"
+	"tierfetch/harness"
 )
 
 // ComparePair is one seed of one scenario (at one value of a varied
@@ -19,22 +18,22 @@ type ComparePair struct {
 	VaryValue string // "" without a varied parameter
 	Profile   string // the behaviour profile both runs used
 	Seed      uint64
-	Local     *scenarios.RunMetrics // local-log-start (KIP-405)
-	Tiered    *scenarios.RunMetrics // last-tiered (KIP-1023)
+	Local     *harness.RunMetrics // local-log-start (KIP-405)
+	Tiered    *harness.RunMetrics // last-tiered (KIP-1023)
 }
 
 // Included reports whether both runs passed every invariant: only such pairs
 // enter the statistics.
 func (p *ComparePair) Included() bool {
-	return p.Local.Outcome == scenarios.OutcomeOK && p.Tiered.Outcome == scenarios.OutcomeOK
+	return p.Local.Outcome == harness.OutcomeOK && p.Tiered.Outcome == harness.OutcomeOK
 }
 
 // Exclusion says why a pair is left out, "" when it is included: each
 // failing strategy with its invariant and known kind.
 func (p *ComparePair) Exclusion() string {
 	var parts []string
-	for _, r := range []*scenarios.RunMetrics{p.Local, p.Tiered} {
-		if r.Outcome == scenarios.OutcomeOK {
+	for _, r := range []*harness.RunMetrics{p.Local, p.Tiered} {
+		if r.Outcome == harness.OutcomeOK {
 			continue
 		}
 		s := fmt.Sprintf("%s: %s", r.Strategy, r.Invariant)

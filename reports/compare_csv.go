@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"tierfetch/harness"
 	"tierfetch/model"
-	"tierfetch/scenarios"
 )
 
 // CompareCSVHeader returns the columns of runs.csv, in order.
@@ -54,7 +54,7 @@ func CompareCSV(w io.Writer, in *CompareInput) error {
 	for _, set := range sets {
 		for i := range set.pairs {
 			p := &set.pairs[i]
-			for _, r := range []*scenarios.RunMetrics{p.Local, p.Tiered} {
+			for _, r := range []*harness.RunMetrics{p.Local, p.Tiered} {
 				if err := cw.Write(csvRow(set.varyKey, p, r)); err != nil {
 					return err
 				}
@@ -65,7 +65,7 @@ func CompareCSV(w io.Writer, in *CompareInput) error {
 	return cw.Error()
 }
 
-func csvRow(varyKey string, p *ComparePair, r *scenarios.RunMetrics) []string {
+func csvRow(varyKey string, p *ComparePair, r *harness.RunMetrics) []string {
 	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
 	itoa := strconv.Itoa
 	opt := func(ok bool, v string) string {
@@ -101,7 +101,7 @@ func csvRow(varyKey string, p *ComparePair, r *scenarios.RunMetrics) []string {
 		i64(r.ConsumeRemoteBytes), i64(r.ConsumeLocalBytes), i64(r.Steps), short(r.Digest), p.Profile)
 }
 
-func reason(r *scenarios.RunMetrics, i int) int {
+func reason(r *harness.RunMetrics, i int) int {
 	if i < len(r.RetriesByReason) {
 		return r.RetriesByReason[i]
 	}

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"tierfetch/harness"
 	"tierfetch/invariants"
 	"tierfetch/model"
-	"tierfetch/scenarios"
 )
 
 // ProfilePairs is a comparison's pairs under one behaviour profile.
@@ -55,7 +55,7 @@ type ProfileCell struct {
 // the runs it happened in.
 type ProfileFailure struct {
 	Profile  string
-	Strategy scenarios.Strategy
+	Strategy harness.Strategy
 	Reason   string // invariant (known kind)
 	Runs     []*ComparePair
 }
@@ -89,7 +89,7 @@ func CompareProfiles(in *CompareInput) *ProfileComparison {
 			if !ok {
 				panic(fmt.Sprintf("reports: profile %s ran %s %s, which the first profile did not", set.Profile, p.Scenario, p.VaryValue))
 			}
-			for side, r := range []*scenarios.RunMetrics{p.Local, p.Tiered} {
+			for side, r := range []*harness.RunMetrics{p.Local, p.Tiered} {
 				c := &pc.Groups[gi].Cells[s][side]
 				c.Runs++
 				pc.Runs[s]++
@@ -99,7 +99,7 @@ func CompareProfiles(in *CompareInput) *ProfileComparison {
 				case !r.CaughtUp:
 					c.NeverJoined++
 				}
-				if r.Outcome != scenarios.OutcomeOK {
+				if r.Outcome != harness.OutcomeOK {
 					c.Failed++
 					pc.Failed[s]++
 					fk := failureKey{s, side, runFailure(r)}
@@ -134,7 +134,7 @@ func CompareProfiles(in *CompareInput) *ProfileComparison {
 }
 
 // runFailure names what a failed run broke: its invariant and known kind.
-func runFailure(r *scenarios.RunMetrics) string {
+func runFailure(r *harness.RunMetrics) string {
 	s := r.Invariant
 	if r.Kind != "" {
 		s += " (" + r.Kind + ")"
@@ -395,7 +395,7 @@ func writeProfileDifferences(w io.Writer, in *CompareInput, pc *ProfileCompariso
 	fmt.Fprintf(w, "Where the profiles differ (a follower joins under one and not the other, or the medians are %dx or more apart):\n\n", DifferenceFactor)
 	for _, d := range diffs {
 		fmt.Fprintf(w, "- %s, %s: `%s` %s; `%s` %s\n", groupName(in, d.Group.Scenario, d.Group.VaryValue),
-			scenarios.Strategies[d.Side], pc.Profiles[0], profileCell(d.Main), pc.Profiles[d.Other], profileCell(d.Of))
+			harness.Strategies[d.Side], pc.Profiles[0], profileCell(d.Main), pc.Profiles[d.Other], profileCell(d.Of))
 	}
 	fmt.Fprintln(w)
 }

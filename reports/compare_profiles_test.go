@@ -5,8 +5,7 @@ import (
 	"encoding/csv"
 	"strings"
 	"testing"
-
-	"tierfetch/scenarios"
+	"tierfetch/harness"
 )
 
 // profilesInput is sampleInput's pairs under kip, and again under
@@ -25,7 +24,7 @@ func profilesInput() *CompareInput {
 			t.CatchUpMs *= 100
 		}
 		if p.Scenario == "a" && p.Seed <= 2 {
-			t.Outcome, t.Invariant, t.Kind, t.CaughtUp, t.CatchUpMs = scenarios.OutcomeLiveness, "liveness", "kafka43-epuo-unknown-stall", false, 0
+			t.Outcome, t.Invariant, t.Kind, t.CaughtUp, t.CatchUpMs = harness.OutcomeLiveness, "liveness", "kafka43-epuo-unknown-stall", false, 0
 		}
 	}
 	in.Others = []ProfilePairs{{Profile: "kafka-4.3", Pairs: other}}
@@ -63,7 +62,7 @@ func TestCompareProfiles(t *testing.T) {
 	}
 	var diffs []string
 	for _, d := range pc.Differences() {
-		diffs = append(diffs, d.Group.Scenario+" "+string(scenarios.Strategies[d.Side]))
+		diffs = append(diffs, d.Group.Scenario+" "+string(harness.Strategies[d.Side]))
 	}
 	if strings.Join(diffs, "|") != "a last-tiered|b last-tiered" {
 		t.Errorf("differences %q", diffs)
@@ -91,7 +90,7 @@ func TestCompareProfiles(t *testing.T) {
 	if len(rows) != 1+2*16 || rows[0][last] != "profile" || rows[1][last] != "kip" || rows[17][last] != "kafka-4.3" {
 		t.Fatalf("%d rows; profile column %q, first rows %q and %q", len(rows), rows[0][last], rows[1][last], rows[17][last])
 	}
-	if r := rows[18]; r[0] != "a" || r[6] != scenarios.OutcomeLiveness || r[8] != "kafka43-epuo-unknown-stall" || r[12] != "NA" {
+	if r := rows[18]; r[0] != "a" || r[6] != harness.OutcomeLiveness || r[8] != "kafka43-epuo-unknown-stall" || r[12] != "NA" {
 		t.Errorf("kafka-4.3 a 1 last-tiered row %q", r)
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"tierfetch/harness"
 	"tierfetch/model"
-	"tierfetch/scenarios"
 )
 
 // Chart file names of a comparison report.
@@ -128,10 +128,10 @@ func writeHeadline(w io.Writer, in *CompareInput, a *Analysis) {
 		"last-tiered is faster in **%d of %d** pairs (win rate %s), as fast in %d, slower in %d.\n",
 		ratio(g.GeoMean), g.RatioN, ratio(g.CILo), ratio(g.CIHi), ratio(g.Median), g.Wins, g.Compared, pct(g.WinRate), g.Ties, g.Losses)
 	ps := g.compared
-	bl, bt := meanOf(ps, local, func(r *scenarios.RunMetrics) float64 { return float64(r.BytesFromLeader) }),
-		meanOf(ps, tiered, func(r *scenarios.RunMetrics) float64 { return float64(r.BytesFromLeader) })
-	el, et := meanOf(ps, local, func(r *scenarios.RunMetrics) float64 { return float64(r.LeaderEgressBytes) }),
-		meanOf(ps, tiered, func(r *scenarios.RunMetrics) float64 { return float64(r.LeaderEgressBytes) })
+	bl, bt := meanOf(ps, local, func(r *harness.RunMetrics) float64 { return float64(r.BytesFromLeader) }),
+		meanOf(ps, tiered, func(r *harness.RunMetrics) float64 { return float64(r.BytesFromLeader) })
+	el, et := meanOf(ps, local, func(r *harness.RunMetrics) float64 { return float64(r.LeaderEgressBytes) }),
+		meanOf(ps, tiered, func(r *harness.RunMetrics) float64 { return float64(r.LeaderEgressBytes) })
 	fmt.Fprintf(w, "- **Bytes the new follower fetched from the leader**: %s under last-tiered against %s (mean per pair, %s); "+
 		"the initial leader's replication egress over the whole run: %s against %s.\n",
 		fbytes(bt), fbytes(bl), change(bt, bl), fbytes(et), fbytes(el))
@@ -221,7 +221,7 @@ func writeByScenario(w io.Writer, a *Analysis) {
 }
 
 // commonPath is the most frequent bootstrap path of one side of pairs.
-func commonPath(ps []*ComparePair, side func(*ComparePair) *scenarios.RunMetrics) string {
+func commonPath(ps []*ComparePair, side func(*ComparePair) *harness.RunMetrics) string {
 	counts := map[string]int{}
 	for _, p := range ps {
 		counts[side(p).Path]++
@@ -241,29 +241,29 @@ func commonPath(ps []*ComparePair, side func(*ComparePair) *scenarios.RunMetrics
 	return best
 }
 
-func local(p *ComparePair) *scenarios.RunMetrics  { return p.Local }
-func tiered(p *ComparePair) *scenarios.RunMetrics { return p.Tiered }
+func local(p *ComparePair) *harness.RunMetrics  { return p.Local }
+func tiered(p *ComparePair) *harness.RunMetrics { return p.Tiered }
 
-func priceRemote(r *scenarios.RunMetrics) float64 {
+func priceRemote(r *harness.RunMetrics) float64 {
 	if !r.PriceKnown {
 		return math.NaN()
 	}
 	return float64(r.PriceRemoteBytes)
 }
 
-func priceLatency(r *scenarios.RunMetrics) float64 {
+func priceLatency(r *harness.RunMetrics) float64 {
 	if !r.PriceKnown {
 		return math.NaN()
 	}
 	return r.PriceExtraLatencyMs
 }
 
-func stalled(r *scenarios.RunMetrics) float64 { return float64(r.StalledMs) }
+func stalled(r *harness.RunMetrics) float64 { return float64(r.StalledMs) }
 
-func catchUp(r *scenarios.RunMetrics) float64 { return float64(r.CatchUpMs) }
+func catchUp(r *harness.RunMetrics) float64 { return float64(r.CatchUpMs) }
 
 // meanOf is the mean of f over one side of pairs, NaN values skipped.
-func meanOf(ps []*ComparePair, side func(*ComparePair) *scenarios.RunMetrics, f func(*scenarios.RunMetrics) float64) float64 {
+func meanOf(ps []*ComparePair, side func(*ComparePair) *harness.RunMetrics, f func(*harness.RunMetrics) float64) float64 {
 	var xs []float64
 	for _, p := range ps {
 		if v := f(side(p)); !math.IsNaN(v) {
@@ -276,12 +276,12 @@ func meanOf(ps []*ComparePair, side func(*ComparePair) *scenarios.RunMetrics, f 
 type costRow struct {
 	name  string
 	unit  func(float64) string
-	value func(*scenarios.RunMetrics) float64
+	value func(*harness.RunMetrics) float64
 }
 
 func costRows() []costRow {
-	i := func(f func(*scenarios.RunMetrics) int64) func(*scenarios.RunMetrics) float64 {
-		return func(r *scenarios.RunMetrics) float64 { return float64(f(r)) }
+	i := func(f func(*harness.RunMetrics) int64) func(*harness.RunMetrics) float64 {
+		return func(r *harness.RunMetrics) float64 { return float64(f(r)) }
 	}
 	count := func(v float64) string {
 		if math.IsNaN(v) {
@@ -290,34 +290,34 @@ func costRows() []costRow {
 		return fmt.Sprintf("%.2f", v)
 	}
 	rows := []costRow{
-		{"catch-up time (mean)", fms, i(func(r *scenarios.RunMetrics) int64 { return r.CatchUpMs })},
-		{"bytes fetched from the leader", fbytes, i(func(r *scenarios.RunMetrics) int64 { return r.BytesFromLeader })},
-		{"initial leader's replication egress (whole run)", fbytes, i(func(r *scenarios.RunMetrics) int64 { return r.LeaderEgressBytes })},
-		{"all brokers' egress (whole run)", fbytes, i(func(r *scenarios.RunMetrics) int64 { return r.EgressBytes })},
-		{"remote bytes read for auxiliary state", fbytes, i(func(r *scenarios.RunMetrics) int64 { return r.RemoteAuxBytes })},
-		{"auxiliary-state builds", count, i(func(r *scenarios.RunMetrics) int64 { return int64(r.AuxStateBuilds) })},
-		{"ListOffsets requests", count, i(func(r *scenarios.RunMetrics) int64 { return int64(r.ListOffsets) })},
-		{"fetch requests (whole run)", count, i(func(r *scenarios.RunMetrics) int64 { return int64(r.Fetches) })},
-		{"retries before the first records", count, i(func(r *scenarios.RunMetrics) int64 { return int64(r.Retries) })},
+		{"catch-up time (mean)", fms, i(func(r *harness.RunMetrics) int64 { return r.CatchUpMs })},
+		{"bytes fetched from the leader", fbytes, i(func(r *harness.RunMetrics) int64 { return r.BytesFromLeader })},
+		{"initial leader's replication egress (whole run)", fbytes, i(func(r *harness.RunMetrics) int64 { return r.LeaderEgressBytes })},
+		{"all brokers' egress (whole run)", fbytes, i(func(r *harness.RunMetrics) int64 { return r.EgressBytes })},
+		{"remote bytes read for auxiliary state", fbytes, i(func(r *harness.RunMetrics) int64 { return r.RemoteAuxBytes })},
+		{"auxiliary-state builds", count, i(func(r *harness.RunMetrics) int64 { return int64(r.AuxStateBuilds) })},
+		{"ListOffsets requests", count, i(func(r *harness.RunMetrics) int64 { return int64(r.ListOffsets) })},
+		{"fetch requests (whole run)", count, i(func(r *harness.RunMetrics) int64 { return int64(r.Fetches) })},
+		{"retries before the first records", count, i(func(r *harness.RunMetrics) int64 { return int64(r.Retries) })},
 		{"time stalled (retries x backoff)", fms, stalled},
 	}
 	for k, name := range model.RetryReasonNames() {
-		rows = append(rows, costRow{"  stalled: " + name, fms, func(r *scenarios.RunMetrics) float64 {
+		rows = append(rows, costRow{"  stalled: " + name, fms, func(r *harness.RunMetrics) float64 {
 			return float64(int64(reason(r, k)) * r.BackoffMs)
 		}})
 	}
 	return append(rows,
-		costRow{"follower's local bytes at ISR join", fbytes, i(func(r *scenarios.RunMetrics) int64 { return r.LocalBytesAtJoin })},
-		costRow{"follower's LLSO at ISR join", count, i(func(r *scenarios.RunMetrics) int64 { return r.LLSOAtJoin })},
+		costRow{"follower's local bytes at ISR join", fbytes, i(func(r *harness.RunMetrics) int64 { return r.LocalBytesAtJoin })},
+		costRow{"follower's LLSO at ISR join", count, i(func(r *harness.RunMetrics) int64 { return r.LLSOAtJoin })},
 		costRow{"price: remote bytes for a read from the log start, if it led", fbytes, priceRemote},
-		costRow{"price: local bytes for that read", fbytes, func(r *scenarios.RunMetrics) float64 {
+		costRow{"price: local bytes for that read", fbytes, func(r *harness.RunMetrics) float64 {
 			if !r.PriceKnown {
 				return math.NaN()
 			}
 			return float64(r.PriceLocalBytes)
 		}},
 		costRow{"price: remote read latency for that read", fms, priceLatency},
-		costRow{"consume events: bytes read from remote storage", fbytes, i(func(r *scenarios.RunMetrics) int64 { return r.ConsumeRemoteBytes })},
+		costRow{"consume events: bytes read from remote storage", fbytes, i(func(r *harness.RunMetrics) int64 { return r.ConsumeRemoteBytes })},
 	)
 }
 
@@ -358,7 +358,7 @@ func writeRedundancy(w io.Writer, a *Analysis) {
 	fmt.Fprintf(w, "| strategy | runs | p50 | p90 | max |\n| --- | ---: | ---: | ---: | ---: |\n")
 	for _, side := range []struct {
 		name string
-		f    func(*ComparePair) *scenarios.RunMetrics
+		f    func(*ComparePair) *harness.RunMetrics
 	}{{"local-log-start", local}, {"last-tiered", tiered}} {
 		var xs []float64
 		for _, p := range a.All.included {
@@ -459,7 +459,7 @@ func writeMethod(w io.Writer) {
 		"**Break-even** (only for `--vary` on one scenario): where the geometric-mean ratio crosses 1 along the numeric values swept, by linear interpolation in log ratio (and in log value on a log axis) between the two values on either side; special values such as -1 and -2 are not on that scale and are left out, and resting at 1 (ties) is not crossing.",
 		"**Bytes from the leader**: record bytes the follower appended from fetch responses. **Egress**: every byte a broker sent to other brokers (fetch responses to every follower, requests), over the whole run.",
 		"**Stalled**: backoff retries before the first records times `replica_fetch_backoff_ms`, by reason (`epuo-unknown`: the leader did not know its highest uploaded offset; `aux-unavailable`: no remote segment held the offset before the start; `metadata-not-ready`; `remote-error`; `leader-error`; `timeout`).",
-		"**Price**: at the end of the run, if the follower led, a consumer reading from the leader's log start offset up to HW reads `[LSO, follower's LLSO)` from remote storage and the rest from the follower's disk (record bytes). Its extra latency: " + scenarios.PriceModel + ".",
+		"**Price**: at the end of the run, if the follower led, a consumer reading from the leader's log start offset up to HW reads `[LSO, follower's LLSO)` from remote storage and the rest from the follower's disk (record bytes). Its extra latency: " + harness.PriceModel + ".",
 		"**Redundancy**: from the first `crash` event to the first moment the ISR again holds every replica assigned at the end of the run (NA without a crash).",
 		"**Exclusions**: a pair enters the statistics only when both runs passed every invariant (safety after every step, liveness at the end).",
 		"**Profiles** (`--profiles`, default `kip,kafka-4.3,kafka-trunk`): the statistics are the first profile's; each further profile runs the same pairs and enters only the section comparing the profiles, where each run counts on its own: a run that broke an invariant is out of its profile's medians but counted and named, and \"never joined\" counts the seeds whose added follower was never in the ISR by the end of the run (or by the violation that stopped it).",

@@ -6,8 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"tierfetch/scenarios"
+	"tierfetch/harness"
 )
 
 func TestPercentileNearestRank(t *testing.T) {
@@ -92,19 +91,19 @@ func TestBreakEven(t *testing.T) {
 
 // pair builds a pair with the given catch-up times and outcomes.
 func pair(scenario string, seed uint64, local, tiered int64, localOutcome, tieredOutcome string) ComparePair {
-	mk := func(st scenarios.Strategy, ms int64, outcome string) *scenarios.RunMetrics {
-		m := &scenarios.RunMetrics{Strategy: st, Outcome: outcome, Follower: 1, CaughtUp: true, CatchUpMs: ms, Path: "local-log-start",
+	mk := func(st harness.Strategy, ms int64, outcome string) *harness.RunMetrics {
+		m := &harness.RunMetrics{Strategy: st, Outcome: outcome, Follower: 1, CaughtUp: true, CatchUpMs: ms, Path: "local-log-start",
 			LocalFractionKnown: true, LocalFractionAtAdd: 0.75, RetriesByReason: make([]int, 6), BackoffMs: 1000, PriceKnown: true}
-		if outcome != scenarios.OutcomeOK {
+		if outcome != harness.OutcomeOK {
 			m.Invariant, m.Kind = "no-hole", "stale-hro"
 		}
 		return m
 	}
-	return ComparePair{Scenario: scenario, Seed: seed, Local: mk(scenarios.LocalLogStart, local, localOutcome), Tiered: mk(scenarios.LastTiered, tiered, tieredOutcome)}
+	return ComparePair{Scenario: scenario, Seed: seed, Local: mk(harness.LocalLogStart, local, localOutcome), Tiered: mk(harness.LastTiered, tiered, tieredOutcome)}
 }
 
 func sampleInput() *CompareInput {
-	ok, bad := scenarios.OutcomeOK, scenarios.OutcomeSafety
+	ok, bad := harness.OutcomeOK, harness.OutcomeSafety
 	return &CompareInput{Command: "go run ./cmd/simrun compare --seeds 1..4 --out x", Scenarios: []string{"a", "b"}, Seeds: "1..4", Profile: "kip",
 		Pairs: []ComparePair{
 			pair("a", 1, 100, 50, ok, ok), pair("a", 2, 200, 100, ok, ok), pair("a", 3, 100, 100, ok, ok), pair("a", 4, 100, 50, ok, bad),

@@ -4,16 +4,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"tierfetch/harness"
 
 	"github.com/google/go-cmp/cmp"
-
-	"tierfetch/scenarios"
 )
 
 // Summary writes a short human summary of a result: per strategy, the
 // outcome and each added follower's bootstrap path, start offset, catch-up
 // time and bytes from the leader.
-func Summary(w io.Writer, res scenarios.Result) {
+func Summary(w io.Writer, res harness.Result) {
 	fmt.Fprintf(w, "scenario %s  seed %d  profile %s\n", res.Scenario, res.Seed, res.Profile)
 	for _, r := range res.Runs {
 		fmt.Fprintf(w, "  %-16s %-18s steps=%d sim=%.1fs digest=%s\n", r.Strategy, r.Outcome, r.Steps, float64(r.SimMs)/1000, short(r.Digest))
@@ -41,7 +40,7 @@ func Summary(w io.Writer, res scenarios.Result) {
 	}
 }
 
-func followerLine(f scenarios.FollowerJSON) string {
+func followerLine(f harness.FollowerJSON) string {
 	b := f.Bootstrap
 	caught := "never caught up"
 	if f.CaughtUpMs != nil {
@@ -65,9 +64,9 @@ type FailureInput struct {
 	Scenario string
 	Strategy string
 	Profile  string
-	Failure  *scenarios.Failure
-	Before   scenarios.State
-	After    scenarios.State
+	Failure  *harness.Failure
+	Before   harness.State
+	After    harness.State
 	Repro    string // the command that reproduces it
 }
 

@@ -5,8 +5,9 @@ import (
 	"io"
 	"sort"
 
+	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/model"
-	"tierfetch/scenarios"
 )
 
 // SweepSummary writes a sweep's totals: runs and steps, unknown failures by
@@ -14,7 +15,7 @@ import (
 // known findings by kind, and how many runs reached each coverage goal; a
 // goal no run reached is called out.
 // extraFlags (such as " --mutant NAME") is appended to every replay command.
-func SweepSummary(w io.Writer, t *scenarios.SweepTotals, seedRange, profile, outDir, extraFlags string) {
+func SweepSummary(w io.Writer, t *fuzz.SweepTotals, seedRange, profile, outDir, extraFlags string) {
 	fmt.Fprintf(w, "sweep seeds %s, profile %s: %d seeds, %d runs, %d steps\n", seedRange, profile, t.Seeds, t.Runs, t.Steps)
 	fmt.Fprintf(w, "\nunknown failures: %d\n", t.UnknownFailures())
 	writeCounts(w, t.Failures, t.Strategies)
@@ -69,23 +70,23 @@ func unreachable(profile string, g model.Goal) bool {
 
 // ReplayCommand is the command that replays one failing run of a sweep from
 // the scenario file the sweep saved for it.
-func ReplayCommand(outDir string, f scenarios.Failed, extraFlags string) string {
+func ReplayCommand(outDir string, f fuzz.Failed, extraFlags string) string {
 	return fmt.Sprintf("simrun run --scenario %s --strategy %s%s --trace", FailureFile(outDir, f), f.Run.Strategy, extraFlags)
 }
 
 // FailureFile is where a sweep saves a failing seed's scenario.
-func FailureFile(outDir string, f scenarios.Failed) string {
+func FailureFile(outDir string, f fuzz.Failed) string {
 	name := f.Run.Invariant
 	if f.Run.Kind != "" {
 		name = f.Run.Kind
 	}
-	if !scenarios.SafeName(name) || !scenarios.SafeName(string(f.Run.Strategy)) {
+	if !fuzz.SafeName(name) || !fuzz.SafeName(string(f.Run.Strategy)) {
 		name = "unnamed" // a name from a file never becomes a path (merge refuses them first)
 	}
 	return fmt.Sprintf("%s/seed-%d-%s-%s.json", outDir, f.Seed, f.Run.Strategy, name)
 }
 
-func writeCounts(w io.Writer, m map[string]map[scenarios.Strategy]int64, strategies []scenarios.Strategy) {
+func writeCounts(w io.Writer, m map[string]map[harness.Strategy]int64, strategies []harness.Strategy) {
 	for _, key := range sortedMapKeys(m) {
 		fmt.Fprintf(w, "  %-36s", key)
 		for _, st := range strategies {

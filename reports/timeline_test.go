@@ -9,16 +9,17 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 	"tierfetch/sim"
 )
 
-func sampled(t *testing.T, name string, st scenarios.Strategy) *TimelineSampler {
+func sampled(t *testing.T, name string, st harness.Strategy) *TimelineSampler {
 	t.Helper()
 	sc, _ := scenarios.Lookup(name)
 	s := NewTimelineSampler(string(st))
-	res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observers: []model.Observer{s}})
+	res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{s}})
 	s.Finish(res.Cluster.Now)
 	return s
 }
@@ -27,7 +28,7 @@ func sampled(t *testing.T, name string, st scenarios.Strategy) *TimelineSampler 
 // add_replica, starts at LLSO 3000 (KIP-405) or EPUO 9000 (KIP-1023), joins
 // the ISR; the remote range is [0, 9000).
 func TestTimelineSamplerSeesTheBootstrap(t *testing.T) {
-	for st, start := range map[scenarios.Strategy]int64{scenarios.LocalLogStart: 3000, scenarios.LastTiered: 9000} {
+	for st, start := range map[harness.Strategy]int64{harness.LocalLogStart: 3000, harness.LastTiered: 9000} {
 		s := sampled(t, "omts-local-deleted", st)
 		if s.follower != 1 || !s.joined || s.end != sim.AtMs(90_000) {
 			t.Fatalf("%s: follower b%d joined %v end %v", st, s.follower, s.joined, s.end)
@@ -49,7 +50,7 @@ func TestTimelineSamplerSeesTheBootstrap(t *testing.T) {
 func TestTimelineChart(t *testing.T) {
 	draw := func() []byte {
 		data, err := TimelineChart("omts-local-deleted, seed 1", []*TimelineSampler{
-			sampled(t, "omts-local-deleted", scenarios.LocalLogStart), sampled(t, "omts-local-deleted", scenarios.LastTiered)})
+			sampled(t, "omts-local-deleted", harness.LocalLogStart), sampled(t, "omts-local-deleted", harness.LastTiered)})
 		if err != nil {
 			t.Fatal(err)
 		}

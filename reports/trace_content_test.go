@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 	"tierfetch/sim"
@@ -15,7 +16,7 @@ import (
 
 // traceRun is one strategy's run with the trace events of its process.
 type traceRun struct {
-	res    *scenarios.RunResult
+	res    *harness.RunResult
 	events []chromeEvent
 	// remoteBefore is how many remote segments the run started with.
 	remoteBefore int
@@ -27,9 +28,9 @@ func traceRuns(t *testing.T, sc *scenarios.Scenario) []traceRun {
 	t.Helper()
 	tr := NewChromeTrace()
 	var runs []traceRun
-	for _, st := range scenarios.Strategies {
+	for _, st := range harness.Strategies {
 		run := tr.Run(string(st))
-		res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
+		res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
 		run.Finish(res.Cluster.Now)
 		runs = append(runs, traceRun{res: res, remoteBefore: len(sc.ModelInitial().RemoteSegments)})
 	}
@@ -173,7 +174,7 @@ func TestChromeTraceCountsWhatTheModelCounts(t *testing.T) {
 func TestTimelineEndsAtTheFinalState(t *testing.T) {
 	for _, name := range []string{"omts-local-deleted", "election-mid-bootstrap", "tiered-follower-becomes-leader", "idle-fully-tiered"} {
 		sc, _ := scenarios.Lookup(name)
-		for _, st := range scenarios.Strategies {
+		for _, st := range harness.Strategies {
 			s := NewTimelineSampler(string(st))
 			leaders := []int{}
 			// The leaders, from the model's own election events (the
@@ -183,7 +184,7 @@ func TestTimelineEndsAtTheFinalState(t *testing.T) {
 					leaders = append(leaders, l)
 				}
 			})
-			res := scenarios.Execute(sc, scenarios.Options{Seed: 1, Strategy: st, Observers: []model.Observer{s, elections}})
+			res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{s, elections}})
 			s.Finish(res.Cluster.Now)
 			c := res.Cluster
 			where := name + " " + string(st)

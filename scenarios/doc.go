@@ -1,10 +1,8 @@
-// Package scenarios turns scenario files into runs: it parses and validates
-// them (FORMATS.md), holds the named scenarios under named/, generates random
-// scenarios from seeds, and wires one model.Cluster onto one sim.Scheduler,
-// drawing network and remote-storage latencies from their own seeded streams
-// and checking invariants after every step.
+// Package scenarios is what a scenario is: the scenario file format of
+// FORMATS.md (strict decoding, every range and relation validated, a
+// canonical form that round-trips), the named scenarios under named/, and the
+// translation of a fixture into the model's initial cluster.
 //
-// It is where a run's exogenous events (produce, elections, crashes, config
-// changes, network partitions, remote outages) are scheduled; it decides no
-// protocol and reads no clock.
+// It must never run a simulation, read a clock or draw randomness: it
+// describes runs; package harness executes them.
 package scenarios

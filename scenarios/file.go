@@ -320,12 +320,12 @@ func Parse(data []byte) (*Scenario, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	s.normalize()
+	s.Normalize()
 	return s, nil
 }
 
-// normalize puts a validated scenario in the canonical form Parse returns.
-func (s *Scenario) normalize() {
+// Normalize puts a validated scenario in the canonical form Parse returns.
+func (s *Scenario) Normalize() {
 	for i := range s.Events {
 		e := &s.Events[i]
 		if e.Type != EventSetConfig {

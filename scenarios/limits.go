@@ -139,3 +139,24 @@ func checkUTF8(data []byte) error {
 	}
 	return fmt.Errorf("%s: invalid UTF-8 (byte 0x%02x): a scenario file must be UTF-8", position(data, int64(off)), data[off])
 }
+
+// ConfigRanges is the documented range, [min, max], of every integer config
+// field (README, "Ranges"): validation refuses a value outside it, and
+// TestConfigRangesCoverEveryField keeps the table complete.
+var ConfigRanges = map[string][2]int64{
+	"segment_bytes":                       {1, math.MaxInt32},
+	"record_bytes":                        {1, math.MaxInt32},
+	"replica_fetch_max_bytes":             {1, math.MaxInt32},
+	"replica_fetch_backoff_ms":            {1, 1e12},
+	"replica_fetch_wait_max_ms":           {1, 1e12},
+	"replica_lag_time_max_ms":             {1, 1e12},
+	"remote_log_manager_task_interval_ms": {1, 1e12},
+	"local_retention_bytes":               {-2, math.MaxInt64},
+	"local_retention_ms":                  {-2, math.MaxInt64},
+	"retention_bytes":                     {-1, math.MaxInt64},
+	"retention_ms":                        {-1, math.MaxInt64},
+	"replication_bytes_per_sec":           {1, math.MaxInt64},
+	"remote_metadata_ready_ms":            {0, 1e12},
+	"replica_socket_timeout_ms":           {1, 1e12},
+	"log_retention_check_interval_ms":     {1, 1e12},
+}

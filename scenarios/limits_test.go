@@ -1,4 +1,4 @@
-package scenarios
+package scenarios_test
 
 import (
 	"encoding/json"
@@ -11,36 +11,18 @@ import (
 	"strings"
 	"testing"
 
+	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/scenarios"
 )
 
-// configRanges is the documented range of every integer config field (README,
-// "Ranges"); TestConfigRangesCoverEveryField keeps it complete.
-var configRanges = map[string][2]int64{
-	"segment_bytes":                       {1, math.MaxInt32},
-	"record_bytes":                        {1, math.MaxInt32},
-	"replica_fetch_max_bytes":             {1, math.MaxInt32},
-	"replica_fetch_backoff_ms":            {1, 1e12},
-	"replica_fetch_wait_max_ms":           {1, 1e12},
-	"replica_lag_time_max_ms":             {1, 1e12},
-	"remote_log_manager_task_interval_ms": {1, 1e12},
-	"local_retention_bytes":               {-2, math.MaxInt64},
-	"local_retention_ms":                  {-2, math.MaxInt64},
-	"retention_bytes":                     {-1, math.MaxInt64},
-	"retention_ms":                        {-1, math.MaxInt64},
-	"replication_bytes_per_sec":           {1, math.MaxInt64},
-	"remote_metadata_ready_ms":            {0, 1e12},
-	"replica_socket_timeout_ms":           {1, 1e12},
-	"log_retention_check_interval_ms":     {1, 1e12},
-}
-
 func TestConfigRangesCoverEveryField(t *testing.T) {
-	ct := reflect.TypeOf(Config{})
+	ct := reflect.TypeOf(scenarios.Config{})
 	for i := range ct.NumField() {
 		name, _, _ := strings.Cut(ct.Field(i).Tag.Get("json"), ",")
 		if ct.Field(i).Type.Kind() == reflect.Int64 {
-			if _, ok := configRanges[name]; !ok {
-				t.Errorf("config.%s has no documented range in configRanges (and README)", name)
+			if _, ok := scenarios.ConfigRanges[name]; !ok {
+				t.Errorf("config.%s has no documented range in scenarios.ConfigRanges (and README)", name)
 			}
 		}
 	}
@@ -69,13 +51,13 @@ func rangeScenario(config string) string {
 
 // runEverywhere runs sc under both strategies and every profile with a small
 // budget and fails on a panic or an outcome that is not one of the known ones.
-func runEverywhere(t *testing.T, sc *Scenario) {
+func runEverywhere(t *testing.T, sc *scenarios.Scenario) {
 	t.Helper()
 	for _, p := range model.Profiles {
-		for _, st := range Strategies {
-			res := Execute(sc, Options{Seed: 1, Strategy: st, Profile: p, MaxSteps: 200_000})
+		for _, st := range harness.Strategies {
+			res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Profile: p, MaxSteps: 200_000})
 			switch res.Outcome {
-			case OutcomeOK, OutcomeSafety, OutcomeLiveness, OutcomeBudget:
+			case harness.OutcomeOK, harness.OutcomeSafety, harness.OutcomeLiveness, harness.OutcomeBudget:
 			default:
 				t.Errorf("%s %s: outcome %q", p.Name(), st, res.Outcome)
 			}
@@ -88,9 +70,9 @@ func runEverywhere(t *testing.T, sc *Scenario) {
 // rejected naming the field. Before the ranges, int64 max in a timing field
 // panicked with "event scheduled in the past".
 func TestConfigRangesHold(t *testing.T) {
-	for name, r := range configRanges {
+	for name, r := range scenarios.ConfigRanges {
 		for _, v := range []int64{r[0], r[1]} {
-			sc, err := Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, v))))
+			sc, err := scenarios.Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, v))))
 			if err != nil {
 				if name == "record_bytes" && v == r[1] { // the fixture alone is then too big: checked below
 					continue
@@ -104,12 +86,12 @@ func TestConfigRangesHold(t *testing.T) {
 			if (v == r[1]+1 && r[1] == math.MaxInt64) || (v == r[0]-1 && r[0] == math.MinInt64) {
 				continue
 			}
-			_, err := Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, v))))
+			_, err := scenarios.Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, v))))
 			if err == nil || !strings.Contains(err.Error(), "config."+name+":") {
 				t.Errorf("config.%s = %d (out of range): error %v, want one naming the field", name, v, err)
 			}
 		}
-		if _, err := Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, int64(math.MaxInt64))))); r[1] != math.MaxInt64 && err == nil {
+		if _, err := scenarios.Parse([]byte(rangeScenario(fmt.Sprintf(`, %q: %d`, name, int64(math.MaxInt64))))); r[1] != math.MaxInt64 && err == nil {
 			t.Errorf("config.%s = 2^63-1 accepted", name)
 		}
 	}
@@ -122,12 +104,12 @@ func TestLogBytesBounded(t *testing.T) {
 	big := `{"brokers": 2, "duration_ms": 10000, "config": {"record_bytes": 2147483647},
 	  "initial": {"local_segments": [{"base_offset": 0, "end_offset": 4000000}]},
 	  "events": [{"at_ms": 0, "type": "add_replica", "broker": 1}]}`
-	sc, err := Parse([]byte(big))
+	sc, err := scenarios.Parse([]byte(big))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, st := range Strategies {
-		res := Execute(sc, Options{Seed: 1, Strategy: st, MaxSteps: 200_000})
+	for _, st := range harness.Strategies {
+		res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, MaxSteps: 200_000})
 		for _, f := range res.JSON().Followers {
 			if f.BytesFromLeader < 0 {
 				t.Errorf("%s: bytes_from_leader %d < 0", st, f.BytesFromLeader)
@@ -140,7 +122,7 @@ func TestLogBytesBounded(t *testing.T) {
 		`{"brokers": 2, "duration_ms": 10000, "initial": {"local_segments": [{"base_offset": 4611686018427380000, "end_offset": 4611686018427387000}]},
 		  "events": [{"at_ms": 0, "type": "produce", "records": 1000000000}]}`,
 	} {
-		if _, err := Parse([]byte(bad)); err == nil {
+		if _, err := scenarios.Parse([]byte(bad)); err == nil {
 			t.Errorf("accepted a log beyond the byte or offset bounds:\n%s", bad)
 		}
 	}
@@ -163,12 +145,12 @@ func TestLeaderEpochCannotWrap(t *testing.T) {
 		  "events": [%s]}`, epoch, epoch, strings.Join(evs, ", "))
 	}
 	room := int64(math.MaxInt32) - 120 - 3
-	sc, err := Parse([]byte(file(room)))
+	sc, err := scenarios.Parse([]byte(file(room)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	runEverywhere(t, sc)
-	if _, err := Parse([]byte(file(room + 1))); err == nil || !strings.Contains(err.Error(), "initial.leader_epoch") {
+	if _, err := scenarios.Parse([]byte(file(room + 1))); err == nil || !strings.Contains(err.Error(), "initial.leader_epoch") {
 		t.Errorf("leader_epoch %d: error %v, want one naming initial.leader_epoch", room+1, err)
 	}
 }
@@ -183,12 +165,12 @@ func TestStringsMustBeText(t *testing.T) {
 		{`{"name": "a\u0007", "brokers": 2, "duration_ms": 1}`, "name: control character"},
 		{`{"name": "` + strings.Repeat("n", 300) + `", "brokers": 2, "duration_ms": 1}`, "name: at most 256 bytes"},
 	} {
-		_, err := Parse([]byte(c.file))
+		_, err := scenarios.Parse([]byte(c.file))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.file, err, c.want)
 		}
 	}
-	if _, err := Parse([]byte(`{"description": "two\nlines\tand tabs: fine", "brokers": 2, "duration_ms": 1}`)); err != nil {
+	if _, err := scenarios.Parse([]byte(`{"description": "two\nlines\tand tabs: fine", "brokers": 2, "duration_ms": 1}`)); err != nil {
 		t.Error(err)
 	}
 	var s struct{ A string }
@@ -204,7 +186,7 @@ func TestFixtureMemoryIsLinear(t *testing.T) {
 		for i := range n {
 			segs = append(segs, fmt.Sprintf(`{"base_offset": %d, "end_offset": %d, "epoch": %d}`, i*10, i*10+9, i))
 		}
-		sc, err := Parse([]byte(fmt.Sprintf(`{"brokers": 2, "duration_ms": 1, "config": {"remote_storage_enable": true},
+		sc, err := scenarios.Parse([]byte(fmt.Sprintf(`{"brokers": 2, "duration_ms": 1, "config": {"remote_storage_enable": true},
 		  "initial": {"leader_epoch": %d, "high_watermark": %d, "remote_segments": [%s], "local_segments": [%s]}}`,
 			n, n*10, strings.Join(segs[:n-1], ","), segs[n-1])))
 		if err != nil {
@@ -229,13 +211,13 @@ func TestLoadLimitsInput(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"brokers": 2, "duration_ms": 1, "description": "`+strings.Repeat("x", 5000)+`"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadMax(path, 4096); err == nil || !strings.Contains(err.Error(), "--max-input-bytes") {
+	if _, err := scenarios.LoadMax(path, 4096); err == nil || !strings.Contains(err.Error(), "--max-input-bytes") {
 		t.Errorf("a 5 KB file under a 4 KB limit: %v", err)
 	}
-	if _, err := LoadMax(path, 8192); err != nil {
+	if _, err := scenarios.LoadMax(path, 8192); err != nil {
 		t.Errorf("a 5 KB file under an 8 KB limit: %v", err)
 	}
-	if _, err := LoadMax("/dev/zero", 1<<20); err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
+	if _, err := scenarios.LoadMax("/dev/zero", 1<<20); err == nil || !strings.Contains(err.Error(), "more than 1048576 bytes") {
 		t.Errorf("/dev/zero: %v", err)
 	}
 }

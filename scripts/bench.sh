@@ -18,7 +18,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 echo "building test binaries and simrun in $tmp" >&2
 go test -c -o "$tmp/sim.test" ./sim
-go test -c -o "$tmp/scenarios.test" ./scenarios
+go test -c -o "$tmp/harness.test" ./harness
+go test -c -o "$tmp/fuzz.test" ./fuzz
 go build -o "$tmp/simrun" ./cmd/simrun
 
 bench() { # bench BINARY OUTFILE ARGS...: one benchmark run, raw output kept
@@ -47,15 +48,15 @@ met() { awk -v v="$1" -v goal="$2" -v op="$3" 'BEGIN { if (v == "n/a") { print "
 echo "running benchmarks (best of $count)" >&2
 A=$tmp/a.txt B=$tmp/b.txt C=$tmp/c.txt D=$tmp/d.txt E=$tmp/e.txt
 bench "$tmp/sim.test" "$A" -test.bench 'Hold' -test.cpu 1 -test.count "$count"
-bench "$tmp/scenarios.test" "$B" -test.bench '^BenchmarkRun$' -test.cpu 1 -test.count "$count" -test.benchtime 3s
-bench "$tmp/scenarios.test" "$C" -test.bench 'TimeAcceleration' -test.cpu 1 -test.count "$count" -test.benchtime 5x
-bench "$tmp/scenarios.test" "$D" -test.bench 'BootstrapMemory' -test.cpu 1 -test.benchtime 1x
-bench "$tmp/scenarios.test" "$E" -test.bench 'BenchmarkSweep' -test.cpu 2 -test.count "$count" -test.benchtime 3x
-GOGC=400 bench "$tmp/scenarios.test" "$tmp/e400.txt" -test.bench 'BenchmarkSweep' -test.cpu 2 -test.count "$count" -test.benchtime 3x
+bench "$tmp/harness.test" "$B" -test.bench '^BenchmarkRun$' -test.cpu 1 -test.count "$count" -test.benchtime 3s
+bench "$tmp/harness.test" "$C" -test.bench 'TimeAcceleration' -test.cpu 1 -test.count "$count" -test.benchtime 5x
+bench "$tmp/harness.test" "$D" -test.bench 'BootstrapMemory' -test.cpu 1 -test.benchtime 1x
+bench "$tmp/fuzz.test" "$E" -test.bench 'BenchmarkSweep' -test.cpu 2 -test.count "$count" -test.benchtime 3x
+GOGC=400 bench "$tmp/fuzz.test" "$tmp/e400.txt" -test.bench 'BenchmarkSweep' -test.cpu 2 -test.count "$count" -test.benchtime 3x
 
 # Peak RSS of a process that bootstraps the 10 TiB partition (the test
 # binary, so its own footprint is measured too: see the empty run).
-rss() { /usr/bin/time -f '%M' "$tmp/scenarios.test" -test.run '^$' -test.bench "$1" -test.benchtime 1x -test.cpu 1 2>&1 >/dev/null | tail -1; }
+rss() { /usr/bin/time -f '%M' "$tmp/harness.test" -test.run '^$' -test.bench "$1" -test.benchtime 1x -test.cpu 1 2>&1 >/dev/null | tail -1; }
 rss_empty=$(rss 'NoSuchBenchmark')
 rss_lls=$(rss 'BootstrapMemory/size=10TiB/strategy=local-log-start')
 rss_lt=$(rss 'BootstrapMemory/size=10TiB/strategy=last-tiered')
@@ -84,8 +85,8 @@ sps1=$(awk -v n="$nseeds" -v t="$sw1" 'BEGIN { printf "%.1f", n / t }')
 sps2=$(awk -v n="$nseeds" -v t="$sw2" 'BEGIN { printf "%.1f", n / t }')
 
 echo "profiling BenchmarkRun" >&2
-"$tmp/scenarios.test" -test.run '^$' -test.bench '^BenchmarkRun$' -test.cpu 1 -test.benchtime 3s -test.cpuprofile "$tmp/run.cpu" >/dev/null
-profile=$(go tool pprof -top -cum -nodecount 30 "$tmp/scenarios.test" "$tmp/run.cpu" 2>/dev/null | sed -n '/flat%/,$p' | cut -c1-120)
+"$tmp/harness.test" -test.run '^$' -test.bench '^BenchmarkRun$' -test.cpu 1 -test.benchtime 3s -test.cpuprofile "$tmp/run.cpu" >/dev/null
+profile=$(go tool pprof -top -cum -nodecount 30 "$tmp/harness.test" "$tmp/run.cpu" 2>/dev/null | sed -n '/flat%/,$p' | cut -c1-120)
 
 # The figures.
 sched=$(best "$A" BenchmarkSchedulerHold/payload=int64 ns/op min)
@@ -236,7 +237,7 @@ remote ones; the live heap is what the finished run's cluster keeps.
   hold model (a fixed table of deltas, one in eight a same-instant tie) on \`sim.Scheduler\` and
   on a bare binary heap of \`(time, seq, payload)\` values; \`TestBaselineHeapMatchesScheduler\`
   checks they pop the same events.
-- (b) \`scenarios/bench_test.go\` \`BenchmarkRun\`: the scenarios generated from seeds 1..10,
+- (b) \`harness/bench_test.go\` \`BenchmarkRun\`: the scenarios generated from seeds 1..10,
   last-tiered, invariants checked after every step, trace digested.
 - (c) \`BenchmarkTimeAcceleration\`: 3 brokers, b0 and b1 in sync on a 1 TiB fixture (1 GiB
   segments, 100 GiB local retention, the last 4 segments not uploaded), 10 MiB/s produced
@@ -253,14 +254,14 @@ remote ones; the live heap is what the finished run's cluster keeps.
 \`\`\`sh
 scripts/bench.sh                                   # all of the below, into BENCHMARKS.md
 go test ./sim -run '^\$' -bench Hold -benchmem -cpu 1 -count $count
-go test ./scenarios -run '^\$' -bench '^BenchmarkRun\$' -benchmem -cpu 1 -count $count -benchtime 3s
-go test ./scenarios -run '^\$' -bench TimeAcceleration -benchmem -cpu 1 -count $count -benchtime 5x
-go test ./scenarios -run '^\$' -bench BootstrapMemory -benchmem -cpu 1 -benchtime 1x
-go test ./scenarios -run '^\$' -bench BenchmarkSweep -cpu 2 -count $count -benchtime 3x   # also with GOGC=400
-/usr/bin/time -f %M scenarios.test -test.run '^\$' -test.bench 'BootstrapMemory/size=10TiB/strategy=local-log-start' -test.benchtime 1x
+go test ./harness -run '^\$' -bench '^BenchmarkRun\$' -benchmem -cpu 1 -count $count -benchtime 3s
+go test ./harness -run '^\$' -bench TimeAcceleration -benchmem -cpu 1 -count $count -benchtime 5x
+go test ./harness -run '^\$' -bench BootstrapMemory -benchmem -cpu 1 -benchtime 1x
+go test ./harness -run '^\$' -bench BenchmarkSweep -cpu 2 -count $count -benchtime 3x   # also with GOGC=400
+/usr/bin/time -f %M harness.test -test.run '^\$' -test.bench 'BootstrapMemory/size=10TiB/strategy=local-log-start' -test.benchtime 1x
 simrun sweep --seeds $sweep_seeds --workers 1 --shrink 0    # and --workers 2, timed
-go test ./scenarios -run '^\$' -bench '^BenchmarkRun\$' -cpu 1 -benchtime 3s -cpuprofile run.cpu
-go tool pprof -top -cum scenarios.test run.cpu
+go test ./harness -run '^\$' -bench '^BenchmarkRun\$' -cpu 1 -benchtime 3s -cpuprofile run.cpu
+go tool pprof -top -cum harness.test run.cpu
 \`\`\`
 
 ## Profile of a standard run (\`BenchmarkRun\`, one core, cumulative)

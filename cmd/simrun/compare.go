@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 
+	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
@@ -128,7 +130,7 @@ type compareSetup struct {
 	// shard is the part of the pairs this run computes (--shard), and
 	// args the flags that fix the comparison (all but --shard, --jsonl,
 	// --out and --workers), normalized, for the shard file's header.
-	shard scenarios.Shard
+	shard fuzz.Shard
 	args  []string
 }
 
@@ -226,8 +228,8 @@ func (s *compareSetup) report(pairs, sweepPairs []reports.ComparePair, stdout io
 func budgetRuns(pairs []reports.ComparePair) int {
 	n := 0
 	for _, p := range pairs {
-		for _, r := range []*scenarios.RunMetrics{p.Local, p.Tiered} {
-			if r != nil && r.Outcome == scenarios.OutcomeBudget {
+		for _, r := range []*harness.RunMetrics{p.Local, p.Tiered} {
+			if r != nil && r.Outcome == harness.OutcomeBudget {
 				n++
 			}
 		}
@@ -238,7 +240,7 @@ func budgetRuns(pairs []reports.ComparePair) int {
 // errorCode is the exit code of an error found before any run: 4 when a
 // scenario's predicted cost exceeds the work budget, 2 otherwise.
 func errorCode(err error) int {
-	var be *scenarios.BudgetError
+	var be *harness.BudgetError
 	if errors.As(err, &be) {
 		return exitBudget
 	}
@@ -513,7 +515,7 @@ func mapKeysAny(m map[string]any) []string {
 func (s *compareSetup) scenario(v, i int, seed uint64) (*scenarios.Scenario, error) {
 	var sc *scenarios.Scenario
 	if s.scenarios == nil {
-		sc = scenarios.Generate(seed)
+		sc = fuzz.Generate(seed)
 	} else {
 		sc = s.scenarios[i]
 	}
@@ -581,7 +583,7 @@ func applyVary(sc *scenarios.Scenario, key, value string) (*scenarios.Scenario, 
 // (exit 4).
 func (s *compareSetup) checkScenarios() error {
 	for _, sc := range s.scenarios {
-		if err := sc.CheckBudget(int64(s.f.maxSteps)); err != nil {
+		if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
 			return err
 		}
 	}
@@ -590,7 +592,7 @@ func (s *compareSetup) checkScenarios() error {
 	}
 	for v := range s.varyValues {
 		if s.scenarios == nil {
-			for seed := range scenarios.SeedRange(s.from, s.to) {
+			for seed := range fuzz.SeedRange(s.from, s.to) {
 				if _, err := s.scenario(v, 0, seed); err != nil {
 					return err
 				}
@@ -602,7 +604,7 @@ func (s *compareSetup) checkScenarios() error {
 			if err != nil {
 				return err
 			}
-			if err := sc.CheckBudget(int64(s.f.maxSteps)); err != nil {
+			if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
 				return err
 			}
 		}
@@ -644,7 +646,7 @@ func (s *compareSetup) jobs() []compareJob {
 	for p := range s.profiles {
 		for v := range values {
 			for i := range nsc {
-				for seed := range scenarios.SeedRange(s.from, s.to) {
+				for seed := range fuzz.SeedRange(s.from, s.to) {
 					jobs = append(jobs, compareJob{profile: p, vary: v, scenario: i, seed: seed})
 				}
 			}
@@ -723,11 +725,11 @@ func (s *compareSetup) runPair(j compareJob) reports.ComparePair {
 	if s.varyKey != "" {
 		p.VaryValue = s.varyValues[j.vary]
 	}
-	opt := scenarios.Options{Seed: j.seed, Profile: prof, MaxSteps: int64(s.f.maxSteps)}
-	opt.Strategy = scenarios.LocalLogStart
-	p.Local, _ = scenarios.Measure(sc, opt)
-	opt.Strategy = scenarios.LastTiered
-	p.Tiered, _ = scenarios.Measure(sc, opt)
+	opt := harness.Options{Seed: j.seed, Profile: prof, MaxSteps: int64(s.f.maxSteps)}
+	opt.Strategy = harness.LocalLogStart
+	p.Local, _ = harness.Measure(sc, opt)
+	opt.Strategy = harness.LastTiered
+	p.Tiered, _ = harness.Measure(sc, opt)
 	return p
 }
 
@@ -828,7 +830,7 @@ func (s *compareSetup) timeline(in *reports.CompareInput, p *reports.ComparePair
 	if p.VaryValue != "" {
 		title += fmt.Sprintf(", %s=%s", in.VaryKey, p.VaryValue)
 	}
-	return drawTimeline(sc, scenarios.Options{Seed: p.Seed, Profile: s.profiles[0], MaxSteps: int64(s.f.maxSteps)}, scenarios.Strategies, title)
+	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], MaxSteps: int64(s.f.maxSteps)}, harness.Strategies, title)
 }
 
 // timelineCommand is the command that draws the picked pair's timeline
@@ -854,12 +856,12 @@ func (s *compareSetup) timelineCommand(p *reports.ComparePair) string {
 
 // drawTimeline runs sc with each strategy, sampling a timeline, and draws
 // them on one page.
-func drawTimeline(sc *scenarios.Scenario, opt scenarios.Options, strategies []scenarios.Strategy, title string) ([]byte, error) {
+func drawTimeline(sc *scenarios.Scenario, opt harness.Options, strategies []harness.Strategy, title string) ([]byte, error) {
 	var samplers []*reports.TimelineSampler
 	for _, st := range strategies {
 		smp := reports.NewTimelineSampler(string(st))
 		opt.Strategy, opt.Observers = st, []model.Observer{smp}
-		res := scenarios.Execute(sc, opt)
+		res := harness.Execute(sc, opt)
 		smp.Finish(res.Cluster.Now)
 		samplers = append(samplers, smp)
 	}
@@ -871,7 +873,7 @@ func drawTimeline(sc *scenarios.Scenario, opt scenarios.Options, strategies []sc
 // one after another with the same observers: EvRunStart marks the next run.
 type runRecorder struct {
 	timelinePath, chromePath string
-	strategies               []scenarios.Strategy
+	strategies               []harness.Strategy
 	samplers                 []*reports.TimelineSampler
 	trace                    *reports.ChromeTrace
 	traceRuns                []*reports.ChromeRun
@@ -881,7 +883,7 @@ type runRecorder struct {
 
 // newRunRecorder checks the output files (their directory must exist) and
 // returns a recorder; with neither file it records nothing.
-func newRunRecorder(strategies []scenarios.Strategy, timelinePath, chromePath string) (*runRecorder, error) {
+func newRunRecorder(strategies []harness.Strategy, timelinePath, chromePath string) (*runRecorder, error) {
 	r := &runRecorder{timelinePath: timelinePath, chromePath: chromePath, strategies: strategies, cur: -1}
 	for _, out := range []struct{ flag, path string }{{"--timeline", timelinePath}, {"--chrome-trace", chromePath}} {
 		if out.path == "" {
@@ -912,7 +914,7 @@ func (r *runRecorder) active() bool { return r.timelinePath != "" || r.chromePat
 
 // hook adds the recorder to opt's observers: it follows each run in turn
 // (a run's first event is EvRunStart).
-func (r *runRecorder) hook(opt *scenarios.Options) {
+func (r *runRecorder) hook(opt *harness.Options) {
 	if !r.active() {
 		return
 	}
@@ -937,7 +939,7 @@ func (r *runRecorder) Event(now sim.Time, e *model.Event) {
 }
 
 // finish closes each run at its end.
-func (r *runRecorder) finish(runs []*scenarios.RunResult, title string) {
+func (r *runRecorder) finish(runs []*harness.RunResult, title string) {
 	r.title = title
 	for i, res := range runs {
 		if i < len(r.samplers) {

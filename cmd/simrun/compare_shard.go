@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
@@ -54,13 +56,13 @@ type compareShardHeader struct {
 // (encoding/json writes the shortest text that reads back the same float),
 // so a pair reads back exactly as it was run.
 type comparePairLine struct {
-	Job       int                   `json:"job"`
-	Scenario  string                `json:"scenario"`
-	VaryValue string                `json:"vary_value,omitempty"`
-	Profile   string                `json:"profile"`
-	Seed      uint64                `json:"seed"`
-	Local     *scenarios.RunMetrics `json:"local"`
-	Tiered    *scenarios.RunMetrics `json:"tiered"`
+	Job       int                 `json:"job"`
+	Scenario  string              `json:"scenario"`
+	VaryValue string              `json:"vary_value,omitempty"`
+	Profile   string              `json:"profile"`
+	Seed      uint64              `json:"seed"`
+	Local     *harness.RunMetrics `json:"local"`
+	Tiered    *harness.RunMetrics `json:"tiered"`
 }
 
 func (l *comparePairLine) pair() reports.ComparePair {
@@ -71,7 +73,7 @@ func (l *comparePairLine) pair() reports.ComparePair {
 // parseShard reads --shard, --jsonl and --resume-from: a shard writes
 // --jsonl, and so may a whole comparison (shard 0/1).
 func (s *compareSetup) parseShard() error {
-	s.shard = scenarios.WholeSweep
+	s.shard = fuzz.WholeSweep
 	switch {
 	case s.f.resumeFrom < 0:
 		return badInput("--resume-from: want a job number >= 0, got %d", s.f.resumeFrom)
@@ -82,7 +84,7 @@ func (s *compareSetup) parseShard() error {
 	case s.f.jsonl == "":
 		return badInput("--shard: give --jsonl FILE for the shard's pairs ('simrun merge' renders the report)")
 	}
-	sh, err := scenarios.ParseShard(s.f.shard)
+	sh, err := fuzz.ParseShard(s.f.shard)
 	if err != nil {
 		return badInput("--shard: %v", err)
 	}
@@ -190,7 +192,7 @@ func (s *compareSetup) writeShard(ctx context.Context, received func() os.Signal
 func (s *compareSetup) printResume(stdout io.Writer, sig os.Signal, r compareRun, part string) {
 	next := partFile(part, uint64(r.stoppedAt))
 	args := append([]string{"simrun", "compare"}, s.args...)
-	if s.shard != scenarios.WholeSweep {
+	if s.shard != fuzz.WholeSweep {
 		args = append(args, "--shard="+s.shard.String())
 	}
 	args = append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", r.stoppedAt), "--jsonl="+next)
@@ -255,7 +257,7 @@ func shardKind(name string) (string, error) {
 type compareShard struct {
 	name   string
 	header compareShardHeader
-	shard  scenarios.Shard
+	shard  fuzz.Shard
 	lines  []comparePairLine
 	lineNo []int // of each pair line, for messages
 }
@@ -309,7 +311,7 @@ func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 	if c.header.Format != compareShardFormat {
 		return nil, fmt.Errorf("%s:1: compare shard format %d, this simrun reads %d", name, c.header.Format, compareShardFormat)
 	}
-	if c.shard, err = scenarios.ParseShard(c.header.Shard); err != nil {
+	if c.shard, err = fuzz.ParseShard(c.header.Shard); err != nil {
 		return nil, fmt.Errorf("%s:1: shard: %v", name, err)
 	}
 	h := &c.header
@@ -389,7 +391,7 @@ func mergeCompare(files []string, out string, maxBytes int64, stdout, stderr io.
 	}
 	for g := range pairs {
 		if from[g] == "" {
-			sh := scenarios.Shard{K: uint64(g) % shards[0].shard.N, N: shards[0].shard.N}
+			sh := fuzz.Shard{K: uint64(g) % shards[0].shard.N, N: shards[0].shard.N}
 			hint := "run the shard again"
 			for _, c := range shards {
 				if st := c.header.StoppedAtJob; st != nil && c.shard == sh && *st <= g {
@@ -435,7 +437,7 @@ func checkCompareShards(files []string, maxBytes int64) ([]*compareShard, error)
 	var missing []string
 	for k := uint64(0); k < first.shard.N && len(missing) < 5; k++ {
 		if _, ok := byK[k]; !ok {
-			missing = append(missing, scenarios.Shard{K: k, N: first.shard.N}.String())
+			missing = append(missing, fuzz.Shard{K: k, N: first.shard.N}.String())
 		}
 	}
 	if len(missing) > 0 {
@@ -449,17 +451,17 @@ func checkCompareShards(files []string, maxBytes int64) ([]*compareShard, error)
 func checkPairRuns(l comparePairLine) error {
 	for _, r := range []struct {
 		name string
-		m    *scenarios.RunMetrics
+		m    *harness.RunMetrics
 	}{{"local", l.Local}, {"tiered", l.Tiered}} {
 		m := r.m
 		switch {
-		case !slices.Contains([]string{scenarios.OutcomeOK, scenarios.OutcomeSafety, scenarios.OutcomeLiveness, scenarios.OutcomeBudget}, m.Outcome):
+		case !slices.Contains([]string{harness.OutcomeOK, harness.OutcomeSafety, harness.OutcomeLiveness, harness.OutcomeBudget}, m.Outcome):
 			return fmt.Errorf("%s.Outcome: unknown outcome %q", r.name, m.Outcome)
-		case m.Invariant != "" && !slices.Contains(scenarios.KnownInvariants, m.Invariant):
+		case m.Invariant != "" && !slices.Contains(fuzz.KnownInvariants, m.Invariant):
 			return fmt.Errorf("%s.Invariant: unknown invariant %q", r.name, m.Invariant)
-		case m.Kind != "" && !slices.Contains(scenarios.KnownKinds, m.Kind):
+		case m.Kind != "" && !slices.Contains(fuzz.KnownKinds, m.Kind):
 			return fmt.Errorf("%s.Kind: unknown kind %q", r.name, m.Kind)
-		case !scenarios.ValidDigest(m.Digest):
+		case !fuzz.ValidDigest(m.Digest):
 			return fmt.Errorf("%s.Digest: want 16 hex digits (a run's digest), got %q", r.name, m.Digest)
 		case m.Steps < 0 || m.SimMs < 0 || m.CatchUpMs < 0 || m.BytesFromLeader < 0 || m.EgressBytes < 0 || m.Retries < 0:
 			return fmt.Errorf("%s: a negative count", r.name)

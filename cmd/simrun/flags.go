@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
 
@@ -45,8 +46,8 @@ func (f *stepsFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
 
 func (f *stepsFlag) Set(s string) error {
 	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 || n > scenarios.MaxStepsLimit || s[0] == '+' {
-		return fmt.Errorf("want a number of steps in 1..%d, got %q", int64(scenarios.MaxStepsLimit), s)
+	if err != nil || n < 1 || n > harness.MaxStepsLimit || s[0] == '+' {
+		return fmt.Errorf("want a number of steps in 1..%d, got %q", int64(harness.MaxStepsLimit), s)
 	}
 	*f = stepsFlag(n)
 	return nil
@@ -54,7 +55,7 @@ func (f *stepsFlag) Set(s string) error {
 
 // maxStepsVar adds --max-steps to fs.
 func maxStepsVar(fs *flag.FlagSet, f *stepsFlag) {
-	*f = scenarios.DefaultMaxSteps
+	*f = harness.DefaultMaxSteps
 	fs.Var(f, "max-steps", "the work budget of each run, in steps (simulation events): a run that reaches it stops\n(outcome budget-exceeded, exit 4), a scenario predicted to exceed it is refused (exit 4)")
 }
 

@@ -4,8 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-
-	"tierfetch/scenarios"
+	"tierfetch/fuzz"
 )
 
 func cmdGen(args []string, stdout, stderr io.Writer) (int, error) {
@@ -21,7 +20,7 @@ func cmdGen(args []string, stdout, stderr io.Writer) (int, error) {
 	if help, err := parseArgs(fs, args); help || err != nil {
 		return exitCodeOf(err), err
 	}
-	data, err := scenarios.Generate(seed.n).Marshal()
+	data, err := fuzz.Generate(seed.n).Marshal()
 	if err != nil {
 		panic(err) // a generated scenario always marshals
 	}

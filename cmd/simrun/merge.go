@@ -8,8 +8,9 @@ import (
 	"os"
 	"time"
 
+	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/model"
-	"tierfetch/scenarios"
 )
 
 // cmdMerge folds the --jsonl files of a sharded sweep into the summary one
@@ -94,15 +95,15 @@ Flags:
 		return exitBadInput, err
 	}
 	f.mutant, f.determinism = h.Mutant, h.CheckDeterminism
-	f.maxSteps = scenarios.DefaultMaxSteps
+	f.maxSteps = harness.DefaultMaxSteps
 	if h.MaxSteps != 0 {
 		if err := f.maxSteps.Set(fmt.Sprint(h.MaxSteps)); err != nil {
 			return exitBadInput, badInput("merge: the shards' max_steps: %v", err)
 		}
 	}
-	s := &sweeper{f: f, from: h.From, to: h.To, resume: h.From, shard: scenarios.WholeSweep, strategies: h.Strategies,
-		profile: profile, mutants: mutants, totals: scenarios.NewSweepTotals(h.Strategies), stderr: stderr, start: time.Now()}
-	if _, err := mergeFiles(files, func(r scenarios.SeedResult, mismatch string) {
+	s := &sweeper{f: f, from: h.From, to: h.To, resume: h.From, shard: fuzz.WholeSweep, strategies: h.Strategies,
+		profile: profile, mutants: mutants, totals: fuzz.NewSweepTotals(h.Strategies), stderr: stderr, start: time.Now()}
+	if _, err := mergeFiles(files, func(r fuzz.SeedResult, mismatch string) {
 		s.fold(seedDone{res: r, mismatch: mismatch})
 	}); err != nil {
 		return exitBadInput, badInput("merge: %v", err) // a file changed between the passes
@@ -115,15 +116,15 @@ Flags:
 }
 
 // mergeFiles opens the shard files and merges them with fold.
-func mergeFiles(files []string, fold func(scenarios.SeedResult, string)) (scenarios.SweepHeader, error) {
-	var srcs []scenarios.ShardSource
+func mergeFiles(files []string, fold func(fuzz.SeedResult, string)) (fuzz.SweepHeader, error) {
+	var srcs []fuzz.ShardSource
 	for _, name := range files {
 		file, err := os.Open(name)
 		if err != nil {
-			return scenarios.SweepHeader{}, err // names the file
+			return fuzz.SweepHeader{}, err // names the file
 		}
 		defer file.Close()
-		srcs = append(srcs, scenarios.ShardSource{Name: name, R: file})
+		srcs = append(srcs, fuzz.ShardSource{Name: name, R: file})
 	}
-	return scenarios.MergeShards(srcs, fold)
+	return fuzz.MergeShards(srcs, fold)
 }

@@ -7,8 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/model"
-	"tierfetch/scenarios"
 )
 
 func cmdMutants(args []string, stdout, stderr io.Writer) (int, error) {
@@ -54,19 +55,19 @@ Flags:
 	var saveErr error
 	explicit := false
 	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "profile" })
-	bases := map[string]*scenarios.Baseline{}
+	bases := map[string]*fuzz.Baseline{}
 	code := exitOK
 	fmt.Fprintf(stdout, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")
 	for m := model.Mutant(0); m < model.NumMutants; m++ {
 		p := profile
 		if !explicit {
-			p = scenarios.HuntProfile(m, profile)
+			p = fuzz.HuntProfile(m, profile)
 		}
 		if bases[p.Name()] == nil {
-			bases[p.Name()] = scenarios.NewBaseline()
+			bases[p.Name()] = fuzz.NewBaseline()
 			bases[p.Name()].MaxSteps = int64(maxSteps)
 		}
-		h := scenarios.HuntMutant(m, from, to, scenarios.Strategies, p, bases[p.Name()], *shrinkRuns)
+		h := fuzz.HuntMutant(m, from, to, harness.Strategies, p, bases[p.Name()], *shrinkRuns)
 		switch {
 		case h.Caught:
 			file := filepath.Join(*out, m.String()+".json")

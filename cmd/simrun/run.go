@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
@@ -79,12 +80,12 @@ func parseProfile(name string) (model.Profile, error) {
 	return p, nil
 }
 
-func parseStrategies(s string) ([]scenarios.Strategy, error) {
+func parseStrategies(s string) ([]harness.Strategy, error) {
 	switch s {
 	case "both":
-		return scenarios.Strategies, nil
-	case string(scenarios.LocalLogStart), string(scenarios.LastTiered):
-		return []scenarios.Strategy{scenarios.Strategy(s)}, nil
+		return harness.Strategies, nil
+	case string(harness.LocalLogStart), string(harness.LastTiered):
+		return []harness.Strategy{harness.Strategy(s)}, nil
 	}
 	return nil, badInput("--strategy: want local-log-start, last-tiered or both, got %q", s)
 }
@@ -125,7 +126,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		list = []*scenarios.Scenario{sc}
 	}
 	for _, sc := range list {
-		if err := sc.CheckBudget(int64(f.maxSteps)); err != nil {
+		if err := harness.CheckBudget(sc, int64(f.maxSteps)); err != nil {
 			return exitBudget, err
 		}
 	}
@@ -134,7 +135,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	code := exitOK
-	var results []scenarios.Result
+	var results []harness.Result
 	for _, sc := range list {
 		seed := sc.Seed
 		if f.seed.set {
@@ -157,14 +158,14 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 
 // runOne runs one scenario under each strategy and prints its summary and
 // failure reports.
-func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenarios.Strategy, p model.Profile, mutants model.Mutants, rec *runRecorder, stdout io.Writer) (int, scenarios.Result) {
+func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants, rec *runRecorder, stdout io.Writer) (int, harness.Result) {
 	var sink func(string)
 	if f.trace && !f.json {
 		sink = func(line string) { fmt.Fprintln(stdout, line) }
 	}
-	opt := scenarios.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
+	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
 	rec.hook(&opt)
-	res, runs := scenarios.RunAllWith(sc, opt, strategies)
+	res, runs := harness.RunAllWith(sc, opt, strategies)
 	rec.finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
 	code := exitOK
 	if !f.json {
@@ -175,13 +176,13 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenar
 		switch {
 		case known:
 			// In the default set a known finding is the product working.
-		case r.Outcome == scenarios.OutcomeSafety:
+		case r.Outcome == harness.OutcomeSafety:
 			code = worse(code, exitSafety)
-		case r.Outcome == scenarios.OutcomeLiveness:
+		case r.Outcome == harness.OutcomeLiveness:
 			code = worse(code, exitLiveness)
-		case r.Outcome == scenarios.OutcomeBudget:
+		case r.Outcome == harness.OutcomeBudget:
 			code = worse(code, exitBudget)
-		case r.Outcome == scenarios.OutcomeOK:
+		case r.Outcome == harness.OutcomeOK:
 			continue
 		}
 		if f.json {
@@ -192,13 +193,13 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []scenar
 			scenarioArg = f.scenario
 		}
 		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s", scenarioArg, seed, r.Strategy, p.Name(), mutantFlag(f.mutants))
-		if r.Outcome == scenarios.OutcomeBudget {
+		if r.Outcome == harness.OutcomeBudget {
 			fmt.Fprintf(stdout, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s --max-steps %d\n",
-				r.Strategy, r.Violation.Message, repro, min(2*int64(f.maxSteps), scenarios.MaxStepsLimit))
+				r.Strategy, r.Violation.Message, repro, min(2*int64(f.maxSteps), harness.MaxStepsLimit))
 			continue
 		}
-		opt := scenarios.Options{Seed: seed, Strategy: r.Strategy, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
-		before, after := scenarios.StatesAround(sc, opt, r.Violation.Step)
+		opt := harness.Options{Seed: seed, Strategy: r.Strategy, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
+		before, after := harness.StatesAround(sc, opt, r.Violation.Step)
 		reports.Failure(stdout, reports.FailureInput{Seed: seed, Scenario: sc.Name, Strategy: string(r.Strategy), Profile: p.Name(),
 			Failure: r.Violation, Before: before, After: after, Repro: repro + maxStepsFlag(f.maxSteps) + " --trace"})
 	}
@@ -215,7 +216,7 @@ func mutantFlag(m string) string {
 // maxStepsFlag is " --max-steps N" when N is not the default, for the
 // commands that reproduce a run.
 func maxStepsFlag(n stepsFlag) string {
-	if n == scenarios.DefaultMaxSteps {
+	if n == harness.DefaultMaxSteps {
 		return ""
 	}
 	return fmt.Sprintf(" --max-steps %d", n)
@@ -231,7 +232,7 @@ func worse(a, b int) int {
 	return a
 }
 
-func writeJSON(w io.Writer, results []scenarios.Result, all bool) error {
+func writeJSON(w io.Writer, results []harness.Result, all bool) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	if all {

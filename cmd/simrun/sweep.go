@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
@@ -101,7 +103,7 @@ Flags:
 	if f.shrink < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
 	}
-	shard, err := scenarios.ParseShard(f.shard)
+	shard, err := fuzz.ParseShard(f.shard)
 	if err != nil {
 		return exitBadInput, badInput("--shard: %v", err)
 	}
@@ -120,7 +122,7 @@ Flags:
 	}
 	tuneGC()
 	s := &sweeper{f: f, from: from, to: to, resume: start, shard: shard, strategies: strategies, profile: profile, mutants: mutants,
-		totals: scenarios.NewSweepTotals(strategies), stderr: stderr, start: time.Now()}
+		totals: fuzz.NewSweepTotals(strategies), stderr: stderr, start: time.Now()}
 	if f.jsonl != "" {
 		if err := s.openJSONL(); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
@@ -140,7 +142,7 @@ Flags:
 	if start != from {
 		seedRange += fmt.Sprintf(" (resumed, of %d..%d)", from, to)
 	}
-	if shard != scenarios.WholeSweep {
+	if shard != fuzz.WholeSweep {
 		seedRange += " shard " + shard.String()
 	}
 	s.report(stdout, seedRange)
@@ -165,7 +167,7 @@ const maxSweepSeeds = 1_000_000_000
 
 // shardSeedCount is how many seeds of start..to (of the sweep from..to)
 // shard sh holds.
-func shardSeedCount(sh scenarios.Shard, from, start, to uint64) uint64 {
+func shardSeedCount(sh fuzz.Shard, from, start, to uint64) uint64 {
 	first, ok := sh.FirstAt(from, start, to)
 	if !ok {
 		return 0
@@ -177,7 +179,7 @@ func shardSeedCount(sh scenarios.Shard, from, start, to uint64) uint64 {
 // runs the rest, with every flag that shapes the results.
 func (s *sweeper) printResume(stdout io.Writer, sig os.Signal, next uint64) {
 	args := []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", s.from, s.to)}
-	if s.shard != scenarios.WholeSweep {
+	if s.shard != fuzz.WholeSweep {
 		args = append(args, "--shard "+s.shard.String())
 	}
 	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+s.f.strategy, "--profile "+s.f.profile,
@@ -188,7 +190,7 @@ func (s *sweeper) printResume(stdout io.Writer, sig os.Signal, next uint64) {
 	if s.f.determinism {
 		args = append(args, "--check-determinism")
 	}
-	if s.f.maxSteps != scenarios.DefaultMaxSteps {
+	if s.f.maxSteps != harness.DefaultMaxSteps {
 		args = append(args, fmt.Sprintf("--max-steps %d", s.f.maxSteps))
 	}
 	var part string
@@ -248,9 +250,9 @@ func (s *sweeper) report(stdout io.Writer, seedRange string) {
 // violation outranks unknown liveness violations.
 func (s *sweeper) exitCode() int {
 	switch {
-	case len(s.mismatches) > 0 || hasUnknown(s.totals, scenarios.OutcomeSafety):
+	case len(s.mismatches) > 0 || hasUnknown(s.totals, harness.OutcomeSafety):
 		return exitSafety
-	case hasUnknown(s.totals, scenarios.OutcomeLiveness):
+	case hasUnknown(s.totals, harness.OutcomeLiveness):
 		return exitLiveness
 	case s.totals.UnknownFailures() > 0:
 		return exitBudget
@@ -289,7 +291,7 @@ func (s *sweeper) openJSONL() error {
 	}
 	s.jsonlFile = file
 	s.jsonl = bufio.NewWriterSize(file, 1<<16)
-	line, err := scenarios.SweepHeaderLine(s.header(nil))
+	line, err := fuzz.SweepHeaderLine(s.header(nil))
 	if err == nil {
 		_, err = s.jsonl.Write(line)
 	}
@@ -302,8 +304,8 @@ func (s *sweeper) openJSONL() error {
 
 // header is the --jsonl file's header; stoppedAt is nil for a sweep that ran
 // to its end.
-func (s *sweeper) header(stoppedAt *uint64) scenarios.SweepHeader {
-	h := scenarios.NewSweepHeader(s.from, s.to, s.shard, s.strategies, s.profile.Name(), s.f.mutant, s.f.determinism)
+func (s *sweeper) header(stoppedAt *uint64) fuzz.SweepHeader {
+	h := fuzz.NewSweepHeader(s.from, s.to, s.shard, s.strategies, s.profile.Name(), s.f.mutant, s.f.determinism)
 	h.MaxSteps = s.maxStepsHeader()
 	if s.resume != s.from {
 		resume := s.resume
@@ -327,7 +329,7 @@ func (s *sweeper) closeJSONL(next uint64, complete bool) {
 	}
 	setErr(s.jsonl.Flush())
 	if !complete && s.jsonlErr == nil {
-		line, err := scenarios.SweepHeaderLine(s.header(&next))
+		line, err := fuzz.SweepHeaderLine(s.header(&next))
 		if err == nil {
 			_, err = s.jsonlFile.WriteAt(line, 0)
 		}
@@ -336,7 +338,7 @@ func (s *sweeper) closeJSONL(next uint64, complete bool) {
 	setErr(s.jsonlFile.Close())
 }
 
-func hasUnknown(t *scenarios.SweepTotals, outcome string) bool {
+func hasUnknown(t *fuzz.SweepTotals, outcome string) bool {
 	for _, f := range t.FirstFailures {
 		if f.Run.Outcome == outcome {
 			return true
@@ -363,17 +365,17 @@ func parseSeeds(s string) (uint64, uint64, error) {
 type sweeper struct {
 	f          sweepFlags
 	from, to   uint64
-	shard      scenarios.Shard
+	shard      fuzz.Shard
 	folded     uint64 // seeds folded so far
 	resume     uint64 // the first seed this run sweeps (--resume-from, else from)
 	jsonl      *bufio.Writer
 	jsonlFile  *os.File
 	jsonlErr   error
-	strategies []scenarios.Strategy
+	strategies []harness.Strategy
 	profile    model.Profile
 	mutants    model.Mutants
 	shrunk     []string
-	totals     *scenarios.SweepTotals
+	totals     *fuzz.SweepTotals
 	stderr     io.Writer
 	start      time.Time
 	mismatches []string
@@ -383,17 +385,17 @@ type sweeper struct {
 }
 
 type seedDone struct {
-	res      scenarios.SeedResult
+	res      fuzz.SeedResult
 	mismatch string
 }
 
 // run sweeps the shard's seeds with a pool of workers and folds their results
-// in seed order (scenarios.FoldSeeds), so the totals do not depend on the
+// in seed order (fuzz.FoldSeeds), so the totals do not depend on the
 // number of workers. It returns the first seed not folded and whether every
 // seed was.
 func (s *sweeper) run(ctx context.Context) (next uint64, complete bool) {
 	shown := time.Now()
-	next, complete = scenarios.FoldSeeds(ctx, s.shard, s.from, s.resume, s.to, s.f.workers, s.one, func(_ uint64, d seedDone) {
+	next, complete = fuzz.FoldSeeds(ctx, s.shard, s.from, s.resume, s.to, s.f.workers, s.one, func(_ uint64, d seedDone) {
 		s.fold(d)
 		s.write(d)
 		s.folded++
@@ -411,25 +413,25 @@ func (s *sweeper) write(d seedDone) {
 	if s.jsonl == nil || s.jsonlErr != nil {
 		return
 	}
-	s.jsonlErr = scenarios.WriteSeedLine(s.jsonl, d.res, d.mismatch)
+	s.jsonlErr = fuzz.WriteSeedLine(s.jsonl, d.res, d.mismatch)
 }
 
 // one runs one seed (twice, comparing states, with --check-determinism).
 func (s *sweeper) one(seed uint64) seedDone {
 	if !s.f.determinism {
-		return seedDone{res: scenarios.SweepSeedWith(seed, s.strategies, s.options())}
+		return seedDone{res: fuzz.SweepSeedWith(seed, s.strategies, s.options())}
 	}
-	sc := scenarios.Generate(seed)
-	d := seedDone{res: scenarios.SeedResult{Seed: seed}}
+	sc := fuzz.Generate(seed)
+	d := seedDone{res: fuzz.SeedResult{Seed: seed}}
 	for _, st := range s.strategies {
 		opt := s.options()
 		opt.Seed, opt.Strategy, opt.StateDigests = seed, st, true
-		a, b := scenarios.Execute(sc, opt), scenarios.Execute(sc, opt)
-		d.res.Runs = append(d.res.Runs, scenarios.Summarize(a))
+		a, b := harness.Execute(sc, opt), harness.Execute(sc, opt)
+		d.res.Runs = append(d.res.Runs, fuzz.Summarize(a))
 		if step, ok := firstDivergence(a.StateDigests, b.StateDigests); ok && d.mismatch == "" {
 			opt.StateDigests = false
-			sa, _ := scenarios.StatesAround(sc, opt, step)
-			_, sb := scenarios.StatesAround(sc, opt, step)
+			sa, _ := harness.StatesAround(sc, opt, step)
+			_, sb := harness.StatesAround(sc, opt, step)
 			d.mismatch = fmt.Sprintf("NONDETERMINISM seed %d %s: first divergent step %d\n%s", seed, st, step, cmp.Diff(sa, sb))
 		}
 	}
@@ -457,7 +459,7 @@ func (s *sweeper) fold(d seedDone) {
 	if d.mismatch != "" {
 		s.mismatches = append(s.mismatches, d.mismatch)
 	}
-	var save []scenarios.Failed
+	var save []fuzz.Failed
 	save = append(save, s.totals.FirstFailures[failedBefore:]...)
 	if len(s.totals.FirstFindings) > knownBefore {
 		for _, run := range d.res.Runs {
@@ -476,19 +478,19 @@ const maxShrinks = 20
 
 // save writes a failing seed's scenario, and, within the shrink budget, the
 // smallest scenario that still fails the same way beside it.
-func (s *sweeper) save(f scenarios.Failed) {
-	sc := scenarios.Generate(f.Seed)
+func (s *sweeper) save(f fuzz.Failed) {
+	sc := fuzz.Generate(f.Seed)
 	file := reports.FailureFile(s.f.out, f)
 	if err := writeScenario(file, sc); err != nil {
 		s.noteSaveError(f.Seed, err)
 		return
 	}
-	if s.f.shrink == 0 || len(s.shrunk) >= maxShrinks || f.Run.Outcome == scenarios.OutcomeBudget {
+	if s.f.shrink == 0 || len(s.shrunk) >= maxShrinks || f.Run.Outcome == harness.OutcomeBudget {
 		return // a run that reached its budget would take the whole budget for every try
 	}
 	opt := s.options()
 	opt.Seed, opt.Strategy = f.Seed, f.Run.Strategy
-	res := scenarios.Shrink(sc, scenarios.SameFailure(opt, scenarios.Execute(sc, opt)), s.f.shrink)
+	res := fuzz.Shrink(sc, fuzz.SameFailure(opt, harness.Execute(sc, opt)), s.f.shrink)
 	minFile := strings.TrimSuffix(file, ".json") + "-min.json"
 	if err := writeScenario(minFile, res.Scenario); err != nil {
 		s.noteSaveError(f.Seed, err)
@@ -541,13 +543,13 @@ func (s *sweeper) shardSeeds() uint64 {
 }
 
 // options are the run options of every seed (the seed and strategy aside).
-func (s *sweeper) options() scenarios.Options {
-	return scenarios.Options{Profile: s.profile, Mutants: s.mutants, MaxSteps: int64(s.f.maxSteps)}
+func (s *sweeper) options() harness.Options {
+	return harness.Options{Profile: s.profile, Mutants: s.mutants, MaxSteps: int64(s.f.maxSteps)}
 }
 
 // maxStepsHeader is the budget the shard header records: 0 for the default.
 func (s *sweeper) maxStepsHeader() int64 {
-	if s.f.maxSteps == scenarios.DefaultMaxSteps {
+	if s.f.maxSteps == harness.DefaultMaxSteps {
 		return 0
 	}
 	return int64(s.f.maxSteps)

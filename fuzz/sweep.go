@@ -1,0 +1,156 @@
+package fuzz
+
+import (
+	"iter"
+
+	"tierfetch/harness"
+	"tierfetch/model"
+)
+
+// SeedRange yields the seeds from..to in order, to included, without
+// wrapping when to is the largest uint64 (an empty range when to < from).
+func SeedRange(from, to uint64) iter.Seq[uint64] {
+	return func(yield func(uint64) bool) {
+		if to < from {
+			return
+		}
+		for seed := from; yield(seed) && seed != to; seed++ {
+		}
+	}
+}
+
+// RunSummary is what a sweep keeps of one run: enough to count, group and
+// replay it, without the cluster.
+type RunSummary struct {
+	Strategy  harness.Strategy
+	Outcome   string
+	Invariant string
+	Kind      string
+	Message   string
+	Step      int64
+	AtMs      int64
+	Steps     int64
+	Digest    string
+	Coverage  [model.NumGoals]int64
+}
+
+// Known reports whether the run failed with a known finding.
+func (r RunSummary) Known() bool { return r.Outcome != harness.OutcomeOK && r.Kind != "" }
+
+// Unknown reports whether the run failed in a way no known finding explains.
+func (r RunSummary) Unknown() bool { return r.Outcome != harness.OutcomeOK && r.Kind == "" }
+
+// SeedResult is one seed of a sweep: its generated scenario run under each
+// strategy.
+type SeedResult struct {
+	Seed uint64
+	Runs []RunSummary
+}
+
+// SweepSeed generates seed's scenario and runs it under each strategy.
+func SweepSeed(seed uint64, strategies []harness.Strategy, p model.Profile) SeedResult {
+	return SweepSeedWith(seed, strategies, harness.Options{Profile: p})
+}
+
+// SweepSeedWith is SweepSeed with base options (profile, mutants); the seed
+// and strategy of opt are set per run.
+func SweepSeedWith(seed uint64, strategies []harness.Strategy, opt harness.Options) SeedResult {
+	sc := Generate(seed)
+	out := SeedResult{Seed: seed}
+	for _, st := range strategies {
+		opt.Seed, opt.Strategy = seed, st
+		out.Runs = append(out.Runs, Summarize(harness.Execute(sc, opt)))
+	}
+	return out
+}
+
+// Summarize keeps what a sweep needs of a run.
+func Summarize(r *harness.RunResult) RunSummary {
+	s := RunSummary{Strategy: r.Strategy, Outcome: r.Outcome, Steps: r.Steps, Digest: r.Digest, Coverage: r.Coverage}
+	if f := r.Violation; f != nil {
+		s.Invariant, s.Kind, s.Message, s.Step, s.AtMs = f.Invariant, f.Kind, f.Message, f.Step, f.AtMs
+	}
+	return s
+}
+
+// SweepTotals aggregates seed results. Add them in seed order and the totals
+// do not depend on how many workers produced them.
+type SweepTotals struct {
+	Seeds, Runs, Steps int64
+	Strategies         []harness.Strategy
+	// Unknown failures by invariant, then by strategy.
+	Failures map[string]map[harness.Strategy]int64
+	// Known findings by kind, then by strategy.
+	Findings map[string]map[harness.Strategy]int64
+	// Coverage per strategy, per goal: how many runs reached it.
+	Coverage map[harness.Strategy]*[model.NumGoals]int64
+	// FirstFailures holds the first few unknown failures, in seed order.
+	FirstFailures []Failed
+	// FirstFindings holds the first seed of each known kind.
+	FirstFindings map[string]Failed
+}
+
+// Failed names one failing run of a sweep.
+type Failed struct {
+	Seed uint64
+	Run  RunSummary
+}
+
+// NewSweepTotals returns empty totals for the given strategies.
+func NewSweepTotals(strategies []harness.Strategy) *SweepTotals {
+	t := &SweepTotals{Strategies: strategies, Failures: map[string]map[harness.Strategy]int64{},
+		Findings: map[string]map[harness.Strategy]int64{}, Coverage: map[harness.Strategy]*[model.NumGoals]int64{},
+		FirstFindings: map[string]Failed{}}
+	for _, st := range strategies {
+		t.Coverage[st] = &[model.NumGoals]int64{}
+	}
+	return t
+}
+
+// maxFirstFailures bounds how many failures the totals keep in full.
+const maxFirstFailures = 1000
+
+// Add folds one seed's result in.
+func (t *SweepTotals) Add(r SeedResult) {
+	t.Seeds++
+	for _, run := range r.Runs {
+		t.Runs++
+		t.Steps += run.Steps
+		cov := t.Coverage[run.Strategy]
+		for g, n := range run.Coverage {
+			if n > 0 {
+				cov[g]++
+			}
+		}
+		switch {
+		case run.Known():
+			count(t.Findings, run.Kind, run.Strategy)
+			if _, ok := t.FirstFindings[run.Kind]; !ok {
+				t.FirstFindings[run.Kind] = Failed{r.Seed, run}
+			}
+		case run.Unknown():
+			count(t.Failures, run.Invariant, run.Strategy)
+			if len(t.FirstFailures) < maxFirstFailures {
+				t.FirstFailures = append(t.FirstFailures, Failed{r.Seed, run})
+			}
+		}
+	}
+}
+
+func count(m map[string]map[harness.Strategy]int64, key string, st harness.Strategy) {
+	if m[key] == nil {
+		m[key] = map[harness.Strategy]int64{}
+	}
+	m[key][st]++
+}
+
+// UnknownFailures returns how many runs failed with no known finding.
+func (t *SweepTotals) UnknownFailures() int64 {
+	var n int64
+	for _, by := range t.Failures {
+		for _, c := range by {
+			n += c
+		}
+	}
+	return n
+}

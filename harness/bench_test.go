@@ -1,0 +1,215 @@
+package harness_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"tierfetch/fuzz"
+	"tierfetch/harness"
+	"tierfetch/model"
+	"tierfetch/scenarios"
+	"tierfetch/sim"
+)
+
+// Benchmarks report speed; no test asserts it. BENCHMARKS.md holds the
+// figures and scripts/bench.sh regenerates them.
+
+// BenchmarkRun runs a fixed set of generated scenarios with every invariant
+// checked after every step and reports simulated events per wall second.
+func BenchmarkRun(b *testing.B) {
+	var list []*scenarios.Scenario
+	for seed := uint64(1); seed <= 10; seed++ {
+		list = append(list, fuzz.Generate(seed))
+	}
+	b.ReportAllocs()
+	var steps int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, sc := range list {
+			steps += harness.Execute(sc, harness.Options{Seed: sc.Seed, Strategy: harness.LastTiered}).Steps
+		}
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/event")
+}
+
+// gib is a gibibyte (GiB).
+const gib = int64(1) << 30
+
+// bigPartition describes a large partition as a fixture of full 1 GiB
+// segments (Kafka's default segment.bytes, 1 KiB records): the oldest are in
+// remote storage, the newest on the leader's disk, a few of the newest not
+// uploaded yet.
+type bigPartition struct {
+	segments      int   // full segments in the log
+	localSegments int   // the newest segments still on the leader's disk
+	pending       int   // the newest segments not uploaded yet
+	localRetain   int64 // local.retention.bytes (-2: same as retention.bytes)
+	recordBytes   int64 // 0: 1 KiB
+	replicas      []int // in sync at time 0; the first leads
+	joiner        int   // the broker add_replica adds
+	joinMs        int64
+	produceBps    int64 // produce rate, bytes per second (0: none)
+	durationMs    int64
+	healMs        int64
+}
+
+// scenario builds the scenario, validated as a scenario file would be.
+func (p bigPartition) scenario(name string) *scenarios.Scenario {
+	sc := &scenarios.Scenario{Name: name, Seed: 1, Brokers: 3, Replicas: p.replicas, Config: scenarios.DefaultConfig(),
+		DurationMs: p.durationMs, HealMs: p.healMs}
+	c := &sc.Config
+	c.RemoteStorageEnable = true
+	c.LocalRetentionBytes = p.localRetain
+	if p.recordBytes > 0 {
+		c.RecordBytes = p.recordBytes
+	}
+	segRecords := c.SegmentBytes / c.RecordBytes
+	in := &scenarios.Initial{HighestRemoteOffset: -1}
+	for i := 0; i < p.segments; i++ {
+		s := scenarios.SegmentSpec{BaseOffset: int64(i) * segRecords, EndOffset: int64(i+1)*segRecords - 1}
+		if i < p.segments-p.pending {
+			in.RemoteSegments = append(in.RemoteSegments, s)
+			in.HighestRemoteOffset = s.EndOffset
+		}
+		if i >= p.segments-p.localSegments {
+			in.LocalSegments = append(in.LocalSegments, s)
+		}
+	}
+	leo := int64(p.segments) * segRecords
+	in.LocalSegments = append(in.LocalSegments, scenarios.SegmentSpec{BaseOffset: leo, EndOffset: leo - 1})
+	in.HighWatermark = leo
+	sc.Initial = in
+	if p.produceBps > 0 {
+		sc.Events = append(sc.Events, scenarios.Event{Type: scenarios.EventProduce, Records: p.produceBps / c.RecordBytes * (p.durationMs / 1000), OverMs: p.durationMs})
+	}
+	joiner := p.joiner
+	sc.Events = append(sc.Events, scenarios.Event{AtMs: p.joinMs, Type: scenarios.EventAddReplica, Broker: &joiner})
+	if err := sc.Validate(); err != nil {
+		panic(fmt.Sprintf("benchmark scenario %s is invalid: %v", name, err))
+	}
+	sc.Normalize()
+	return sc
+}
+
+// realistic is the time-acceleration workload: 3 brokers, b0 and b1 in sync
+// on a 1 TiB partition (1 GiB segments, 100 GiB kept locally, the last 4
+// segments not uploaded yet), 10 MiB/s produced for an hour, b2 added
+// after 10 minutes; Kafka's default fetch sizes (replica.fetch.max.bytes
+// 1 MiB) and replication at 100 MiB/s.
+func realistic() *scenarios.Scenario {
+	return bigPartition{segments: 1024, localSegments: 100, pending: 4, localRetain: 100 * gib,
+		replicas: []int{0, 1}, joiner: 2, joinMs: 10 * 60_000, produceBps: 10 << 20,
+		durationMs: 3_600_000, healMs: 60_000}.scenario("bench-realistic-1tib")
+}
+
+// BenchmarkTimeAcceleration runs the realistic workload under each protocol
+// and reports simulated seconds per wall second (the acceleration), with
+// every invariant checked after every step.
+func BenchmarkTimeAcceleration(b *testing.B) {
+	sc := realistic()
+	for _, st := range harness.Strategies {
+		b.Run("strategy="+string(st), func(b *testing.B) {
+			b.ReportAllocs()
+			var simMs, steps int64
+			for i := 0; i < b.N; i++ {
+				r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st})
+				if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[2].Stats.CaughtUp {
+					b.Fatalf("%s: %s %v, b2 caught up %v", st, r.Outcome, r.Violation, r.Cluster.Brokers[2].Stats.CaughtUp)
+				}
+				simMs += r.SimMs
+				steps += r.Steps
+			}
+			sec := b.Elapsed().Seconds()
+			b.ReportMetric(float64(simMs)/1000/sec, "sim-s/s")
+			b.ReportMetric(float64(steps)/sec, "events/s")
+			b.ReportMetric(float64(steps)/float64(b.N), "events/run")
+		})
+	}
+}
+
+// huge is the memory workload: a partition of the given number of 1 GiB
+// segments, every segment but the last 4 in remote storage, the newest tenth
+// still on the leader's disk (local retention keeps them). b1 is added at
+// once; the run lasts until it has long caught up: a KIP-405 follower copies
+// the tenth on disk (1 TiB of a 10 TiB partition), a KIP-1023 one the 4
+// segments not uploaded, after rebuilding the auxiliary state.
+func huge(segments int, recordBytes int64) *scenarios.Scenario {
+	local := segments / 10
+	return bigPartition{segments: segments, localSegments: local, pending: 4, localRetain: int64(local) * gib,
+		recordBytes: recordBytes, replicas: []int{0}, joiner: 1, durationMs: 8 * 3_600_000, healMs: 60_000,
+	}.scenario(fmt.Sprintf("bench-%dseg-%dB", segments, recordBytes))
+}
+
+// BenchmarkBootstrapMemory bootstraps a follower of a 1 TiB and a 10 TiB
+// partition under each protocol, and of the 1 TiB one again with records a
+// tenth the size (ten times as many records in the same segments), and
+// reports the heap: its peak during the run (sampled every 4096 steps), what
+// stays live with the run's cluster once it is over, and the segments and
+// batches the cluster holds. Memory must grow with segments and batches,
+// never with records or fetches.
+func BenchmarkBootstrapMemory(b *testing.B) {
+	for _, c := range []struct {
+		name        string
+		segments    int
+		recordBytes int64
+	}{{"1TiB", 1024, 1024}, {"1TiB-100B-records", 1024, 100}, {"10TiB", 10240, 1024}} {
+		sc := huge(c.segments, c.recordBytes)
+		for _, st := range harness.Strategies {
+			b.Run(fmt.Sprintf("size=%s/strategy=%s", c.name, st), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					benchBootstrapMemory(b, sc, st)
+				}
+			})
+		}
+	}
+}
+
+func benchBootstrapMemory(b *testing.B, sc *scenarios.Scenario, st harness.Strategy) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	peak := base
+	var n int64
+	sample := model.ObserverFunc(func(sim.Time, *model.Event) {
+		if n++; n%4096 == 0 {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		}
+	})
+	r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{sample}})
+	if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[1].Stats.CaughtUp {
+		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Cluster.Brokers[1].Stats.CaughtUp)
+	}
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	live := ms.HeapAlloc
+	segs, batches := clusterSize(r.Cluster)
+	runtime.KeepAlive(r)
+	b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(live-base)/(1<<20), "live-MiB")
+	b.ReportMetric(float64(segs), "segments")
+	b.ReportMetric(float64(batches), "batches")
+	b.ReportMetric(float64(r.Cluster.Brokers[1].Stats.BytesFromLeader)/float64(gib), "GiB-copied")
+	b.ReportMetric(float64(r.Steps), "events")
+}
+
+// clusterSize counts the segments and batches a cluster holds, local on
+// every broker and remote.
+func clusterSize(c *model.Cluster) (segments, batches int) {
+	for _, br := range c.Brokers {
+		for _, s := range br.Log.Segments {
+			segments++
+			batches += len(s.Batches)
+		}
+	}
+	for _, s := range c.Remote.Segments {
+		segments++
+		batches += len(s.Batches)
+	}
+	return segments, batches
+}

@@ -1,0 +1,133 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+
+	"tierfetch/scenarios"
+	"tierfetch/sim"
+)
+
+// The work budget of a run: a number of steps (events popped off the
+// scheduler), never wall time, so a run that reaches it stops at the same
+// step on every machine. The default is about 50 times the largest run of the
+// benchmarks (a 10 TiB bootstrap, 2.2 million steps, BENCHMARKS.md) and takes
+// a few seconds of one core; a run keeps at most a few hundred bytes a step,
+// so the default also keeps a run's memory well under 1 GiB.
+const (
+	DefaultMaxSteps = 5_000_000
+	// MaxStepsLimit bounds --max-steps: a fetch answer is at most 2^31
+	// bytes, so byte counters stay below 2^62 within it.
+	MaxStepsLimit = 1 << 31
+)
+
+// OutcomeBudget is the outcome of a run stopped by its work budget (or
+// refused before its first step because its predicted cost exceeds it); its
+// Violation names InvariantBudget.
+const (
+	OutcomeBudget   = "budget-exceeded"
+	InvariantBudget = "work-budget"
+)
+
+// maxSteps is the budget opt asks for.
+func (opt *Options) maxSteps() int64 {
+	if opt.MaxSteps <= 0 {
+		return DefaultMaxSteps
+	}
+	return opt.MaxSteps
+}
+
+// BudgetError says that a scenario's predicted cost exceeds a work budget.
+type BudgetError struct {
+	Scenario  string
+	Predicted int64
+	MaxSteps  int64
+	Why       string
+}
+
+// Error names the scenario, the prediction, what drives it and the budget.
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("scenario %s: predicted %d steps (%s), more than the work budget of %d: raise --max-steps or make the scenario smaller",
+		e.Scenario, e.Predicted, e.Why, e.MaxSteps)
+}
+
+// CheckBudget returns a *BudgetError when the steps s predictably takes
+// exceed maxSteps (0: DefaultMaxSteps), nil otherwise.
+func CheckBudget(s *scenarios.Scenario, maxSteps int64) error {
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	n, why := PredictSteps(s)
+	if n > maxSteps {
+		return &BudgetError{Scenario: s.Name, Predicted: n, MaxSteps: maxSteps, Why: why}
+	}
+	return nil
+}
+
+// PredictSteps estimates from below the steps a run of s takes, and says
+// what drives the estimate: one step per event and per produce chunk, one
+// batch a chunk on every replica that holds the log (memory grows with
+// them), and the periodic work of the run's whole span: the leader's
+// ISR-expiry and retention checks, the RLM tasks when tiering is on, and one
+// fetch per follower every replica_fetch_wait_max_ms (or backoff, if
+// longer). A run with no leader for long stretches may take fewer steps.
+func PredictSteps(s *scenarios.Scenario) (int64, string) {
+	c := &s.Config
+	spanMs := s.DurationMs + s.HealMs
+	chunks, holders, tiered := int64(0), int64(len(s.Replicas)), c.RemoteStorageEnable
+	followerMs := sim.MulSat(int64(len(s.Replicas)-1), spanMs)
+	for _, e := range s.Events {
+		switch {
+		case e.Type == scenarios.EventProduce:
+			chunks = sim.AddSat(chunks, produceChunks(e))
+		case e.Type == scenarios.EventAddReplica:
+			holders++
+			followerMs = sim.AddSat(followerMs, spanMs-e.AtMs)
+		case e.Type == scenarios.EventSetConfig && e.Key == "remote_storage_enable":
+			tiered = tiered || e.BoolValue()
+		}
+	}
+	parts := []struct {
+		what string
+		n    int64
+	}{
+		{"events", int64(len(s.Events))},
+		{"produce chunks", chunks},
+		{"batches on the replicas", sim.MulSat(chunks, holders-1)},
+		{"ISR expiry checks", spanMs / max(1, c.ReplicaLagTimeMaxMs/2)},
+		{"retention checks", spanMs / c.LogRetentionCheckIntervalMs},
+		{"follower fetches", followerMs / max(c.ReplicaFetchWaitMaxMs, c.ReplicaFetchBackoffMs)},
+	}
+	if tiered {
+		parts = append(parts, struct {
+			what string
+			n    int64
+		}{"RLM task runs", 2 * (spanMs / c.RemoteLogManagerTaskIntervalMs)})
+	}
+	total, big := int64(0), parts[0]
+	for _, p := range parts {
+		total = sim.AddSat(total, p.n)
+		if p.n > big.n {
+			big = p
+		}
+	}
+	var why []string
+	why = append(why, fmt.Sprintf("%d %s", big.n, big.what))
+	if big.what == "RLM task runs" || big.what == "follower fetches" || strings.HasSuffix(big.what, "checks") {
+		why = append(why, fmt.Sprintf("over %d ms of duration_ms + heal_ms", spanMs))
+	}
+	return total, strings.Join(why, " ")
+}
+
+// produceChunks is how many batches a produce event is spread into (apply.go).
+func produceChunks(e scenarios.Event) int64 {
+	return max(1, min(e.Records, e.OverMs/produceChunkMs))
+}
+
+// budgetFailure is the violation of a run stopped by its budget.
+func (r *runner) budgetFailure(msg string) *Failure {
+	f := &Failure{Invariant: InvariantBudget, Message: msg, Step: r.steps, AtMs: r.sched.Now().Ms(),
+		Event: string(r.input.e.AppendLine(nil, r.input.at))}
+	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
+	return f
+}

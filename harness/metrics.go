@@ -1,0 +1,259 @@
+package harness
+
+import (
+	"slices"
+
+	"tierfetch/model"
+	"tierfetch/scenarios"
+	"tierfetch/sim"
+)
+
+// RunMetrics is what a comparison of the two follower protocols measures of
+// one run, about the first replica added by add_replica (the follower): how
+// long it took to join the ISR, what that cost the leader and remote storage,
+// how long it stalled, what it held when it joined, and what it would cost
+// consumers if it led. Fields whose Known flag is false are not available
+// (no follower, it never joined, no leader at the end, no crash).
+type RunMetrics struct {
+	Strategy  Strategy
+	Outcome   string
+	Invariant string // the broken invariant, "" when Outcome is ok
+	Kind      string // its known kind, if any
+	Digest    string
+	Steps     int64
+	SimMs     int64
+
+	// Follower is the first broker added by add_replica, -1 when none was.
+	Follower    int
+	Path        string
+	StartOffset int64
+	// CatchUpMs is from its add_replica to its first ISR join (as the
+	// result object's caught_up_ms); valid when CaughtUp.
+	CaughtUp        bool
+	CatchUpMs       int64
+	BytesFromLeader int64
+	// LeaderEgressBytes is what the initial leader sent to other brokers
+	// (all replication traffic, every follower); EgressBytes is all brokers'.
+	LeaderEgressBytes int64
+	EgressBytes       int64
+	RemoteAuxBytes    int64
+	AuxStateBuilds    int
+	ListOffsets       int
+	Fetches           int
+	Fallbacks         int
+	// Retries counts backoffs before the first records; RetriesByReason
+	// is indexed by model.RetryReason. StalledMs is Retries times
+	// replica_fetch_backoff_ms (the time spent waiting to retry).
+	Retries         int
+	RetriesByReason []int
+	StalledMs       int64
+	// BackoffMs is the scenario's replica_fetch_backoff_ms.
+	BackoffMs int64
+
+	// LocalFractionAtAdd is the leader's local log (LEO - LLSO) over its
+	// whole log (LEO - LSO) right after the add_replica, when its log was
+	// not empty (LocalFractionKnown).
+	LocalFractionKnown bool
+	LocalFractionAtAdd float64
+	// LogBytesAtAdd is the leader's whole log, (LEO - LSO) * record_bytes,
+	// right after the add_replica.
+	LogBytesAtAdd int64
+	// LLSOAtJoin and LocalBytesAtJoin are the follower's local log start
+	// offset and local bytes when it first joined the ISR (valid when
+	// CaughtUp).
+	LLSOAtJoin       int64
+	LocalBytesAtJoin int64
+
+	// The price, at the end of the run: if the follower led, a consumer
+	// reading from the log start (the leader's LSO) up to HW would get
+	// PriceRemoteBytes from remote storage and PriceLocalBytes from the
+	// follower's disk; PriceExtraLatencyMs is what the remote reads add
+	// (see PriceModel). Valid when PriceKnown (a leader at the end).
+	PriceKnown          bool
+	PriceRemoteBytes    int64
+	PriceLocalBytes     int64
+	PriceExtraLatencyMs float64
+
+	// RedundancyMs is from the first crash event to the first moment
+	// after it at which the ISR holds every assigned replica; valid when
+	// RedundancyKnown (a crash happened and redundancy came back).
+	RedundancyKnown bool
+	RedundancyMs    int64
+	// ConsumeRemoteBytes and ConsumeLocalBytes sum what the scenario's
+	// consume events read.
+	ConsumeRemoteBytes int64
+	ConsumeLocalBytes  int64
+}
+
+// PriceModel says how PriceExtraLatencyMs is computed: a consumer reads the
+// remote part one remote segment (segment_bytes) after another, each read
+// taking the mean of remote_fetch_ms; reading local segments adds nothing.
+const PriceModel = "remote bytes / segment_bytes (rounded up) remote segment reads, one after another, each taking the mean of remote_fetch_ms; local reads add nothing"
+
+// Measure runs sc once with opt and measures it. It adds its own observer
+// of the run's events to opt's.
+func Measure(sc *scenarios.Scenario, opt Options) (*RunMetrics, *RunResult) {
+	m := &measurer{follower: -1, recordBytes: sc.Config.RecordBytes, leader: -1}
+	opt.Observers = append(slices.Clip(opt.Observers), m)
+	res := Execute(sc, opt)
+	return m.metrics(sc, res), res
+}
+
+// measurer keeps, from the run's events, what only the moment shows: the
+// leader's log when the follower is added, the follower's log when it
+// joins the ISR.
+type measurer struct {
+	recordBytes int64
+	follower    int
+	addStep     bool // the current step added the follower
+	joined      bool
+	fraction    float64
+	known       bool
+	logBytes    int64
+	llso        int64
+	local       int64
+	// the brokers' latest offsets and the current leader, by their state
+	// events
+	logs   []model.LogOffsets
+	leader int
+}
+
+// Event implements model.Observer.
+func (m *measurer) Event(_ sim.Time, e *model.Event) {
+	if e.Kind.IsInput() {
+		m.addStep = false
+	}
+	switch e.Kind {
+	case model.EvBrokerState:
+		for len(m.logs) <= e.Broker {
+			m.logs = append(m.logs, model.LogOffsets{})
+		}
+		m.logs[e.Broker] = e.Log
+		switch {
+		case e.Role == model.RoleLeader && e.Up:
+			m.leader = e.Broker
+		case m.leader == e.Broker:
+			m.leader = -1
+		}
+	case model.EvAddReplica:
+		if m.follower < 0 {
+			m.follower, m.addStep = e.Broker, true
+			m.sampleLeader()
+		}
+	case model.EvSkipped:
+		if m.addStep { // the add did not happen
+			m.follower, m.addStep, m.known, m.fraction, m.logBytes = -1, false, false, 0, 0
+		}
+	case model.EvISRJoin:
+		if e.Broker == m.follower && !m.joined {
+			m.joined = true
+			m.llso, m.local = e.Log.LocalLogStart, e.Bytes
+		}
+	}
+}
+
+func (m *measurer) sampleLeader() {
+	if m.leader < 0 || m.leader >= len(m.logs) {
+		return
+	}
+	l := m.logs[m.leader]
+	whole := l.LogEnd - l.LogStart
+	m.logBytes = whole * m.recordBytes
+	if whole > 0 {
+		m.fraction, m.known = float64(l.LogEnd-l.LocalLogStart)/float64(whole), true
+	}
+}
+
+func (m *measurer) metrics(sc *scenarios.Scenario, res *RunResult) *RunMetrics {
+	c := res.Cluster
+	out := &RunMetrics{Strategy: res.Strategy, Outcome: res.Outcome, Digest: res.Digest, Steps: res.Steps, SimMs: res.SimMs,
+		Follower: m.follower, LeaderEgressBytes: res.EgressBytes[sc.Replicas[0]],
+		LocalFractionKnown: m.known, LocalFractionAtAdd: m.fraction, LogBytesAtAdd: m.logBytes}
+	if f := res.Violation; f != nil {
+		out.Invariant, out.Kind = f.Invariant, f.Kind
+	}
+	for _, n := range res.EgressBytes {
+		out.EgressBytes += n
+	}
+	for _, s := range c.Consumes {
+		out.ConsumeRemoteBytes += s.RemoteBytes
+		out.ConsumeLocalBytes += s.LocalBytes
+	}
+	out.RedundancyMs, out.RedundancyKnown = RedundancyRestored(sc, c)
+	if m.follower < 0 {
+		return out
+	}
+	b := c.Brokers[m.follower]
+	fj := followerJSON(b)
+	st := &b.Stats
+	out.Path, out.StartOffset = fj.Bootstrap.Path, fj.Bootstrap.StartOffset
+	if fj.CaughtUpMs != nil {
+		out.CaughtUp, out.CatchUpMs = true, *fj.CaughtUpMs
+		out.LLSOAtJoin, out.LocalBytesAtJoin = m.llso, m.local
+	}
+	out.BytesFromLeader, out.RemoteAuxBytes, out.AuxStateBuilds = st.BytesFromLeader, st.RemoteAuxBytes, st.AuxStateBuilds
+	out.ListOffsets, out.Fetches, out.Fallbacks, out.Retries = st.ListOffsets, st.Fetches, st.Fallbacks, st.Retries
+	out.RetriesByReason = make([]int, len(st.RetriesByReason))
+	copy(out.RetriesByReason, st.RetriesByReason[:])
+	out.BackoffMs = sc.Config.ReplicaFetchBackoffMs
+	out.StalledMs = int64(st.Retries) * out.BackoffMs
+	out.PriceKnown, out.PriceRemoteBytes, out.PriceLocalBytes, out.PriceExtraLatencyMs = price(sc, c, b)
+	return out
+}
+
+// price is what a consumer reading from the leader's log start up to HW
+// would read from remote storage and from local disk if b led, and the
+// latency the remote part adds (PriceModel).
+func price(sc *scenarios.Scenario, c *model.Cluster, b *model.Broker) (known bool, remote, local int64, extraMs float64) {
+	l := c.Leader()
+	if l == nil {
+		return false, 0, 0, 0
+	}
+	lso, hw, llso := l.Log.LogStart, l.Log.HighWatermark, b.Log.LocalLogStart
+	rb := sc.Config.RecordBytes
+	remote = max(0, min(llso, hw)-lso) * rb
+	local = max(0, hw-max(llso, lso)) * rb
+	reads := (remote + sc.Config.SegmentBytes - 1) / sc.Config.SegmentBytes
+	meanMs := float64(sc.Config.RemoteFetchMs[0]+sc.Config.RemoteFetchMs[1]) / 2
+	return true, remote, local, float64(reads) * meanMs
+}
+
+// RedundancyRestored returns the time from the scenario's first crash event
+// to the first moment at or after it when the ISR holds every replica
+// assigned at the end of the run; ok is false without a crash event or when
+// the ISR never became whole again.
+func RedundancyRestored(sc *scenarios.Scenario, c *model.Cluster) (ms int64, ok bool) {
+	crash := int64(-1)
+	for _, e := range sc.Events {
+		if e.Type == scenarios.EventCrash {
+			crash = e.AtMs
+			break
+		}
+	}
+	if crash < 0 {
+		return 0, false
+	}
+	at := sim.AtMs(crash)
+	whole := func(isr []int) bool {
+		for _, r := range c.Ctrl.Replicas {
+			if !slices.Contains(isr, r) {
+				return false
+			}
+		}
+		return true
+	}
+	isr := slices.Sorted(slices.Values(sc.Replicas))
+	i := 0
+	for ; i < len(c.ISRChanges) && c.ISRChanges[i].At <= at; i++ {
+		isr = c.ISRChanges[i].ISR
+	}
+	if whole(isr) {
+		return 0, true
+	}
+	for ; i < len(c.ISRChanges); i++ {
+		if whole(c.ISRChanges[i].ISR) {
+			return c.ISRChanges[i].At.Sub(at).Ms(), true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,103 @@
+package harness
+
+import (
+	"testing"
+	"tierfetch/scenarios"
+)
+
+// TestMeasureMatchesResultObject: the comparison's numbers are the result
+// object's numbers, and the sampled ones are what the scenario shows.
+func TestMeasureMatchesResultObject(t *testing.T) {
+	sc, _ := scenarios.Lookup("omts-local-deleted")
+	want := map[Strategy]struct {
+		llso     int64
+		fraction float64
+	}{LocalLogStart: {3000, 0.7}, LastTiered: {9000, 0.7}}
+	for _, seed := range []uint64{1, 2} {
+		for _, st := range Strategies {
+			m, res := Measure(sc, Options{Seed: seed, Strategy: st})
+			f := res.JSON().Followers[0]
+			if m.Follower != f.Broker || !m.CaughtUp || m.CatchUpMs != *f.CaughtUpMs || m.BytesFromLeader != f.BytesFromLeader ||
+				m.Path != f.Bootstrap.Path || m.ListOffsets != f.Bootstrap.ListOffsets || m.RemoteAuxBytes != f.Bootstrap.RemoteAuxBytes {
+				t.Errorf("seed %d %s: metrics %+v disagree with the result object %+v", seed, st, m, f)
+			}
+			if m.LLSOAtJoin != want[st].llso || m.LocalBytesAtJoin <= 0 {
+				t.Errorf("seed %d %s: LLSO at join %d (local bytes %d), want %d", seed, st, m.LLSOAtJoin, m.LocalBytesAtJoin, want[st].llso)
+			}
+			if !m.LocalFractionKnown || m.LocalFractionAtAdd != want[st].fraction {
+				t.Errorf("seed %d %s: leader local fraction %v (known %v), want %v", seed, st, m.LocalFractionAtAdd, m.LocalFractionKnown, want[st].fraction)
+			}
+			var sum int64
+			for _, n := range res.EgressBytes {
+				sum += n
+			}
+			if m.LeaderEgressBytes != res.EgressBytes[0] || m.EgressBytes != sum || m.LeaderEgressBytes < m.BytesFromLeader {
+				t.Errorf("seed %d %s: egress %d of %d, from leader %d", seed, st, m.LeaderEgressBytes, m.EgressBytes, m.BytesFromLeader)
+			}
+			if m.RedundancyKnown {
+				t.Errorf("seed %d %s: redundancy measured without a crash", seed, st)
+			}
+		}
+	}
+}
+
+// TestPriceIsTheConsumeOfTheScenario: tiered-follower-becomes-leader makes
+// the new follower leader and reads from 0; the price computed at the end
+// is what that read cost.
+func TestPriceIsTheConsumeOfTheScenario(t *testing.T) {
+	sc, _ := scenarios.Lookup("tiered-follower-becomes-leader")
+	for _, st := range Strategies {
+		m, res := Measure(sc, Options{Seed: 1, Strategy: st})
+		c := res.Cluster.Consumes[0]
+		if !m.PriceKnown || m.PriceRemoteBytes != c.RemoteBytes || m.PriceLocalBytes != c.LocalBytes || m.ConsumeRemoteBytes != c.RemoteBytes {
+			t.Errorf("%s: price remote %d local %d, consume read remote %d local %d", st, m.PriceRemoteBytes, m.PriceLocalBytes, c.RemoteBytes, c.LocalBytes)
+		}
+		// 3 MB segments, remote_fetch_ms [20, 200]: a 110 ms mean a segment.
+		wantMs := float64((m.PriceRemoteBytes+sc.Config.SegmentBytes-1)/sc.Config.SegmentBytes) * 110
+		if m.PriceExtraLatencyMs != wantMs {
+			t.Errorf("%s: extra latency %v ms, want %v", st, m.PriceExtraLatencyMs, wantMs)
+		}
+	}
+	lls, _ := Measure(sc, Options{Seed: 1, Strategy: LocalLogStart})
+	lt, _ := Measure(sc, Options{Seed: 1, Strategy: LastTiered})
+	if lls.PriceRemoteBytes != 3000*1024 || lt.PriceRemoteBytes != 9000*1024 {
+		t.Errorf("price remote bytes %d and %d, want 3000 and 9000 records", lls.PriceRemoteBytes, lt.PriceRemoteBytes)
+	}
+}
+
+// TestRetriesAndStall: leader-hro-unknown makes KIP-1023 retry on an
+// unknown EPUO, 30 times, 1 s each.
+func TestRetriesAndStall(t *testing.T) {
+	sc, _ := scenarios.Lookup("leader-hro-unknown")
+	m, _ := Measure(sc, Options{Seed: 1, Strategy: LastTiered})
+	if m.Retries != 30 || m.RetriesByReason[0] != 30 || m.StalledMs != 30_000 || m.BackoffMs != 1000 {
+		t.Errorf("retries %d (by reason %v), stalled %d ms; want 30 epuo-unknown, 30000 ms", m.Retries, m.RetriesByReason, m.StalledMs)
+	}
+}
+
+// TestRedundancyRestored measures from the crash to the ISR whole again.
+func TestRedundancyRestored(t *testing.T) {
+	sc, err := scenarios.Parse([]byte(`{"brokers": 3, "replicas": [0, 1, 2], "duration_ms": 20000, "heal_ms": 40000,
+	  "events": [{"at_ms": 0, "type": "produce", "records": 1000, "over_ms": 10000},
+	             {"at_ms": 2000, "type": "crash", "broker": 2},
+	             {"at_ms": 6000, "type": "restart", "broker": 2}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, res := Measure(sc, Options{Seed: 1, Strategy: LastTiered})
+	if res.Outcome != OutcomeOK || !m.RedundancyKnown || m.RedundancyMs < 4000 || m.RedundancyMs > 10_000 {
+		t.Errorf("outcome %s, redundancy %d ms (known %v): want 4 s to 10 s after the crash", res.Outcome, m.RedundancyMs, m.RedundancyKnown)
+	}
+	var rejoin int64 = -1
+	for _, ch := range res.Cluster.ISRChanges {
+		if ch.At.Ms() > 2000 && len(ch.ISR) == 3 && rejoin < 0 {
+			rejoin = ch.At.Ms() - 2000
+		}
+	}
+	if rejoin != m.RedundancyMs {
+		t.Errorf("redundancy %d ms, the ISR history says %d ms", m.RedundancyMs, rejoin)
+	}
+	if m.Follower != -1 || m.CaughtUp {
+		t.Errorf("no add_replica, yet follower %d", m.Follower)
+	}
+}

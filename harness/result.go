@@ -1,0 +1,221 @@
+package harness
+
+import (
+	"fmt"
+	"hash/fnv"
+	"strconv"
+
+	"tierfetch/model"
+)
+
+// SchemaVersion is the result object's schema_version.
+const SchemaVersion = 1
+
+// Result is the result object of FORMATS.md: one scenario, one seed, one
+// profile, one entry per strategy run.
+type Result struct {
+	SchemaVersion int       `json:"schema_version"`
+	Seed          uint64    `json:"seed"`
+	Scenario      string    `json:"scenario"`
+	Profile       string    `json:"profile"`
+	Runs          []RunJSON `json:"runs"`
+}
+
+// RunJSON is one strategy's run.
+type RunJSON struct {
+	Strategy  string         `json:"strategy"`
+	Outcome   string         `json:"outcome"`
+	Violation *ViolationJSON `json:"violation"`
+	Digest    string         `json:"digest"`
+	Steps     int64          `json:"steps"`
+	SimMs     int64          `json:"sim_ms"`
+	Leader    *LeaderJSON    `json:"leader"`
+	Followers []FollowerJSON `json:"followers"`
+	Consumes  []ConsumeJSON  `json:"consumes,omitempty"` // extension: what each consume event read
+	// Skipped (extension) lists the scenario events that did not happen,
+	// with the model's reason (an elect_leader of a broker outside the ISR,
+	// a crash of a broker already down, records produced while offline).
+	Skipped []SkippedJSON `json:"skipped,omitempty"`
+}
+
+// SkippedJSON is one scenario event that did not happen.
+type SkippedJSON struct {
+	AtMs   int64  `json:"at_ms"`
+	Event  *int   `json:"event"` // its index in the scenario's events; null for the heal's restarts
+	Type   string `json:"type"`
+	Reason string `json:"reason"`
+}
+
+// ViolationJSON is a broken invariant.
+type ViolationJSON struct {
+	Invariant string `json:"invariant"`
+	Kind      string `json:"kind,omitempty"` // extension: the known cause, e.g. "stale-hro"
+	AtMs      int64  `json:"at_ms"`
+	Step      int64  `json:"step"`
+	Message   string `json:"message"`
+}
+
+// LeaderJSON is the leader at the end of a run.
+type LeaderJSON struct {
+	Broker              int   `json:"broker"`
+	LogStartOffset      int64 `json:"log_start_offset"`
+	LocalLogStartOffset int64 `json:"local_log_start_offset"`
+	HighWatermark       int64 `json:"high_watermark"`
+	LogEndOffset        int64 `json:"log_end_offset"`
+	HighestRemoteOffset int64 `json:"highest_remote_offset"`
+}
+
+// FollowerJSON is a replica added by add_replica, at the end of a run.
+type FollowerJSON struct {
+	Broker              int           `json:"broker"`
+	LogStartOffset      int64         `json:"log_start_offset"`
+	LocalLogStartOffset int64         `json:"local_log_start_offset"`
+	HighWatermark       int64         `json:"high_watermark"`
+	LogEndOffset        int64         `json:"log_end_offset"`
+	CaughtUpMs          *int64        `json:"caught_up_ms"`
+	BytesFromLeader     int64         `json:"bytes_from_leader"`
+	Bootstrap           BootstrapJSON `json:"bootstrap"`
+}
+
+// BootstrapJSON says how a follower was positioned before it first received
+// records.
+type BootstrapJSON struct {
+	Path           string `json:"path"`
+	StartOffset    int64  `json:"start_offset"`
+	Retries        int    `json:"retries"`
+	AuxStateBuilds int    `json:"aux_state_builds"`
+	// Extensions.
+	RetriesByReason map[string]int `json:"retries_by_reason,omitempty"`
+	ListOffsets     int            `json:"list_offsets"`
+	Fallbacks       int            `json:"fallbacks"` // KIP-1023 found EPUO < LSO and fell back
+	RemoteAuxBytes  int64          `json:"remote_aux_bytes"`
+}
+
+// ConsumeJSON is what one consume event read.
+type ConsumeJSON struct {
+	AtMs        int64 `json:"at_ms"`
+	Broker      int   `json:"broker"`
+	FromOffset  int64 `json:"from_offset"`
+	ToOffset    int64 `json:"to_offset"`
+	LocalBytes  int64 `json:"local_bytes"`
+	RemoteBytes int64 `json:"remote_bytes"`
+}
+
+// JSON returns the run as the result object's run entry.
+func (r *RunResult) JSON() RunJSON {
+	out := RunJSON{Strategy: string(r.Strategy), Outcome: r.Outcome, Digest: r.Digest, Steps: r.Steps, SimMs: r.SimMs,
+		Followers: []FollowerJSON{}}
+	if f := r.Violation; f != nil {
+		out.Violation = &ViolationJSON{Invariant: f.Invariant, Kind: f.Kind, AtMs: f.AtMs, Step: f.Step, Message: f.Message}
+	}
+	c := r.Cluster
+	if l := c.Leader(); l != nil {
+		out.Leader = &LeaderJSON{Broker: l.ID, LogStartOffset: l.Log.LogStart, LocalLogStartOffset: l.Log.LocalLogStart,
+			HighWatermark: l.Log.HighWatermark, LogEndOffset: l.Log.LogEnd, HighestRemoteOffset: l.HighestRemote}
+	}
+	for _, b := range c.Brokers {
+		if b.Stats.Added {
+			out.Followers = append(out.Followers, followerJSON(b))
+		}
+	}
+	for _, s := range c.Consumes {
+		out.Consumes = append(out.Consumes, ConsumeJSON(s))
+	}
+	for _, sk := range r.Skipped {
+		j := SkippedJSON{AtMs: sk.AtMs, Type: sk.Type, Reason: sk.Reason}
+		if sk.Index >= 0 {
+			j.Event = &sk.Index
+		}
+		out.Skipped = append(out.Skipped, j)
+	}
+	return out
+}
+
+func followerJSON(b *model.Broker) FollowerJSON {
+	st := &b.Stats
+	f := FollowerJSON{Broker: b.ID, LogStartOffset: b.Log.LogStart, LocalLogStartOffset: b.Log.LocalLogStart,
+		HighWatermark: b.Log.HighWatermark, LogEndOffset: b.Log.LogEnd, BytesFromLeader: st.BytesFromLeader}
+	if st.CaughtUp {
+		ms := st.CaughtUpAt.Sub(st.AddedAt).Ms()
+		f.CaughtUpMs = &ms
+	}
+	start := st.StartOffset
+	if !st.StartSet {
+		start = b.Log.LocalLogStart
+	}
+	f.Bootstrap = BootstrapJSON{Path: st.Path.String(), StartOffset: start, Retries: st.Retries,
+		AuxStateBuilds: st.AuxStateBuilds, ListOffsets: st.ListOffsets, Fallbacks: st.Fallbacks, RemoteAuxBytes: st.RemoteAuxBytes}
+	for i, n := range st.RetriesByReason {
+		if n > 0 {
+			if f.Bootstrap.RetriesByReason == nil {
+				f.Bootstrap.RetriesByReason = map[string]int{}
+			}
+			f.Bootstrap.RetriesByReason[model.RetryReason(i).String()] = n
+		}
+	}
+	return f
+}
+
+// State is a compact, comparable view of a cluster: what a failure report
+// diffs before and after the failing step.
+type State struct {
+	Controller ControllerState
+	Brokers    []BrokerState
+	Remote     []RemoteState
+}
+
+// ControllerState is the controller's view.
+type ControllerState struct {
+	Leader      int
+	LeaderEpoch int32
+	ISR         []int
+	Replicas    []int
+}
+
+// BrokerState is one broker's offsets and caches.
+type BrokerState struct {
+	ID                                          int
+	Up                                          bool
+	Role                                        string
+	LogStart, LocalLogStart, HighWatermark, LEO int64
+	HighestRemote                               int64
+	Epochs                                      []model.EpochEntry
+	Segments                                    []string
+}
+
+// RemoteState is one remote segment.
+type RemoteState struct {
+	ID        uint64
+	Base, End int64
+	State     string
+}
+
+// Digest returns a 64-bit FNV-1a digest of the state's printed form.
+func (s State) Digest() uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%+v", s)
+	return h.Sum64()
+}
+
+// StateOf captures c's state.
+func StateOf(c *model.Cluster) State {
+	s := State{Controller: ControllerState{Leader: c.Ctrl.Leader, LeaderEpoch: c.Ctrl.LeaderEpoch,
+		ISR: append([]int(nil), c.Ctrl.ISR...), Replicas: append([]int(nil), c.Ctrl.Replicas...)}}
+	for _, b := range c.Brokers {
+		bs := BrokerState{ID: b.ID, Up: b.Up, Role: b.Role.String(), LogStart: b.Log.LogStart, LocalLogStart: b.Log.LocalLogStart,
+			HighWatermark: b.Log.HighWatermark, LEO: b.Log.LogEnd, HighestRemote: b.HighestRemote,
+			Epochs: append([]model.EpochEntry(nil), b.Log.Epochs...)}
+		for _, seg := range b.Log.Segments {
+			bs.Segments = append(bs.Segments, segRange(seg.Base, seg.End))
+		}
+		s.Brokers = append(s.Brokers, bs)
+	}
+	for _, r := range c.Remote.Segments {
+		s.Remote = append(s.Remote, RemoteState{ID: r.ID, Base: r.Base, End: r.End, State: r.State.String()})
+	}
+	return s
+}
+
+func segRange(base, end int64) string {
+	return "[" + strconv.FormatInt(base, 10) + ".." + strconv.FormatInt(end, 10) + "]"
+}

@@ -1,0 +1,292 @@
+package harness
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/cespare/xxhash/v2"
+
+	"tierfetch/invariants"
+	"tierfetch/model"
+	"tierfetch/scenarios"
+	"tierfetch/sim"
+)
+
+// Strategy is the follower protocol a run uses: the initial value of
+// follower.fetch.last.tiered.offset.enable on every broker.
+type Strategy string
+
+// Strategies.
+const (
+	LocalLogStart Strategy = "local-log-start" // KIP-405: the flag off
+	LastTiered    Strategy = "last-tiered"     // KIP-1023: the flag on
+)
+
+// Strategies lists both, in the order runs report them.
+var Strategies = []Strategy{LocalLogStart, LastTiered}
+
+// Outcomes of a run.
+const (
+	OutcomeOK       = "ok"
+	OutcomeSafety   = "safety-violation"
+	OutcomeLiveness = "liveness-violation"
+)
+
+// Options says how to run a scenario.
+type Options struct {
+	Seed     uint64
+	Strategy Strategy
+	Profile  model.Profile
+	// TraceSink, when set, receives every line of the text trace as it is
+	// written (the events Event.Shown lets through, as Event.AppendLine
+	// prints them).
+	TraceSink func(line string)
+	// StopAfter, when > 0, stops the run after that many steps, when < 0
+	// before the first (used to capture the state around a failing step).
+	StopAfter int64
+	// Observers see every event of the run, in order (model.Observer):
+	// timelines, Chrome traces and metrics are drawn from them. They read
+	// events and never change the run.
+	Observers []model.Observer
+	// Mutants switches on deliberate bugs (never on by default).
+	Mutants model.Mutants
+	// StateDigests, when set, records a digest of the compact state after
+	// every step (RunResult.StateDigests), to find where two runs part.
+	StateDigests bool
+	// MaxSteps is the run's work budget (0: DefaultMaxSteps): a run that
+	// would take more steps, or is predicted to (CheckBudget), stops with
+	// OutcomeBudget.
+	MaxSteps int64
+}
+
+// RunResult is what one run of one strategy gives.
+type RunResult struct {
+	Strategy  Strategy
+	Outcome   string
+	Violation *Failure
+	Digest    string
+	Steps     int64
+	SimMs     int64
+	Cluster   *model.Cluster
+	// EgressBytes is the bytes each broker sent to other brokers.
+	EgressBytes []int64
+	// Events counts every event of the run (the digest hashes them all).
+	Events int64
+	// Skipped lists the scenario events that did not happen, with why.
+	Skipped []SkippedEvent
+	// Coverage counts how often the run reached each model.Goal.
+	Coverage [model.NumGoals]int64
+	// StateDigests holds one digest per step (index 0: before the first)
+	// when Options.StateDigests is set.
+	StateDigests []uint64
+}
+
+// Failure is a broken invariant with where it broke.
+type Failure struct {
+	Invariant string
+	Kind      string // the known cause, when the checker can name it
+	Message   string
+	Step      int64
+	AtMs      int64
+	Event     string   // the trace line of the step's input event
+	TraceTail []string // the last trace lines, oldest first
+}
+
+// SkippedEvent is a scenario event that did not happen (an elect_leader of a
+// broker outside the ISR, a crash of a broker already down, ...): where it
+// was in the scenario, when, and the model's reason.
+type SkippedEvent struct {
+	Index  int    // in Scenario.Events; -1 for a produce chunk or the heal's restart
+	AtMs   int64  // when it was due
+	Type   string // its scenario type, e.g. "elect_leader"
+	Reason string
+}
+
+type evKind uint8
+
+const (
+	evScenario evKind = iota
+	evProduceChunk
+	evDeliver
+	evTimer
+	evRemoteDone
+	evPartitionEnd
+	evHeal
+	evEnd
+)
+
+// event is what the scheduler holds: one input for the cluster.
+type event struct {
+	kind      evKind
+	idx       int
+	msg       model.Message
+	senderInc uint32
+	timer     model.TimerKey
+	op        model.RemoteOp
+	failed    bool
+	records   int64
+	chunks    int64
+	interval  sim.Duration
+}
+
+type partition struct {
+	brokers []int
+	until   sim.Time
+}
+
+// runner wires one cluster onto one scheduler.
+type runner struct {
+	sc           *scenarios.Scenario
+	opt          Options
+	c            *model.Cluster
+	sched        sim.Scheduler[event]
+	checker      *invariants.Checker
+	timers       []sim.Timer // by timerSlot; the zero Timer: none pending
+	workload     *sim.Stream
+	network      *sim.Stream
+	remote       *sim.Stream
+	cuts         []partition
+	egress       []sim.Time // when each broker's link is free
+	sent         []int64
+	steps        int64
+	stateDigests []uint64
+
+	// The event stream's built-in views: the digest (XXH64 of every
+	// event's canonical encoding), the last shown events for a failure
+	// report, the text sink, and the step's input event.
+	digest  *xxhash.Digest
+	enc     []byte // event encodings not yet hashed
+	line    []byte // scratch for one text line
+	events  int64
+	tail    sim.Ring[timedEvent]
+	input   timedEvent
+	skipped []SkippedEvent
+	// What the last step left, to emit broker and remote state changes.
+	brokers    []model.Event
+	remoteVer  uint64
+	remoteNow  [2]int64
+	remoteSeen bool
+	remoteEv   model.Event
+	// scIndex is the scenario event the step applies (-1: none).
+	scIndex int
+}
+
+// timedEvent is an event with the time of its step.
+type timedEvent struct {
+	at sim.Time
+	e  model.Event
+}
+
+// TraceKeep is how many trace lines a failure report shows.
+const TraceKeep = 40
+
+// Execute runs the scenario once with one strategy and checks invariants
+// after every step.
+func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
+	if opt.Profile == nil {
+		opt.Profile = model.KIP
+	}
+	r := &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
+		workload: sim.NewStream(opt.Seed, "workload"), network: sim.NewStream(opt.Seed, "network"),
+		remote: sim.NewStream(opt.Seed, "remote"), digest: xxhash.New(), tail: sim.NewRing[timedEvent](TraceKeep),
+		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1}
+	lastTiered := opt.Strategy == LastTiered
+	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
+		lastTiered = *f
+	}
+	start := model.NewEvent(model.EvRunStart, -1)
+	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
+	r.begin(start)
+	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
+	r.c.Mutants = opt.Mutants
+	r.checker = invariants.New(r.c)
+	for i := range sc.Events {
+		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
+	}
+	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
+	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
+	res := &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}
+	maxSteps := opt.maxSteps()
+	if err := CheckBudget(sc, maxSteps); err != nil {
+		return r.finish(res, r.budgetFailure(err.Error()), OutcomeBudget)
+	}
+	if f := r.afterStep(); f != nil {
+		return r.finish(res, f, OutcomeSafety)
+	}
+	if opt.StopAfter < 0 {
+		return r.finish(res, nil, OutcomeOK)
+	}
+	for {
+		ev, ok := r.sched.Next()
+		if !ok || ev.kind == evEnd {
+			break
+		}
+		if r.steps == maxSteps {
+			left := sim.AtMs(sc.DurationMs + sc.HealMs).Sub(r.sched.Now()).Ms()
+			return r.finish(res, r.budgetFailure(fmt.Sprintf("stopped after %d steps at %s with %d ms of simulated time left: the work budget (raise it with --max-steps)",
+				r.steps, r.sched.Now(), left)), OutcomeBudget)
+		}
+		r.steps++
+		r.c.Now = r.sched.Now()
+		r.apply(ev)
+		if f := r.afterStep(); f != nil {
+			return r.finish(res, f, OutcomeSafety)
+		}
+		if opt.StopAfter > 0 && r.steps >= opt.StopAfter {
+			return r.finish(res, nil, OutcomeOK)
+		}
+	}
+	r.c.Now = r.sched.Now()
+	if v := r.checker.CheckLiveness(r.c); v != nil {
+		return r.finish(res, r.failure(v), OutcomeLiveness)
+	}
+	return r.finish(res, nil, OutcomeOK)
+}
+
+func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
+	res.Outcome, res.Violation = outcome, f
+	r.digest.Write(r.enc)
+	r.enc = r.enc[:0]
+	res.Digest, res.Steps, res.SimMs = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms()
+	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.c.Coverage
+	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
+	return res
+}
+
+func (r *runner) failure(v *invariants.Violation) *Failure {
+	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
+		Event: string(r.input.e.AppendLine(nil, r.input.at))}
+	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
+	return f
+}
+
+// afterStep records the step's events and the state changes it made,
+// schedules its effects, then checks invariants.
+func (r *runner) afterStep() *Failure {
+	for i := range r.c.Events {
+		r.record(&r.c.Events[i])
+	}
+	clear(r.c.Events) // drop references to batches and slices
+	r.c.Events = r.c.Events[:0]
+	r.recordStateChanges()
+	for i := range r.c.Out {
+		r.effect(&r.c.Out[i])
+	}
+	r.c.Out = r.c.Out[:0]
+	if r.opt.StateDigests {
+		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
+	}
+	if v := r.checker.Check(r.c); v != nil {
+		return r.failure(v)
+	}
+	return nil
+}
+
+// digestString prints a run digest: 16 hex digits.
+func digestString(d uint64) string {
+	s := strconv.FormatUint(d, 16)
+	for len(s) < 16 {
+		s = "0" + s
+	}
+	return s
+}

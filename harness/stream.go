@@ -1,0 +1,89 @@
+package harness
+
+import "tierfetch/model"
+
+// digestChunk is how many bytes of event encodings the runner gathers
+// before it hands them to the digest: hashing in chunks costs less than a
+// call per event and gives the same SHA-256.
+const digestChunk = 8 << 10
+
+// begin records the step's input event: the first event of every step.
+func (r *runner) begin(e model.Event) {
+	r.input = timedEvent{at: r.sched.Now(), e: e}
+	r.record(&r.input.e)
+}
+
+// record passes one event to every view of the run: the digest, the tail
+// a failure report shows, the text sink and the observers. e must not be a
+// local variable's address: observers are called through an interface, so
+// the compiler would move every such event to the heap.
+func (r *runner) record(e *model.Event) {
+	now := r.sched.Now()
+	r.enc = e.AppendBinary(r.enc, now)
+	if len(r.enc) >= digestChunk {
+		r.digest.Write(r.enc)
+		r.enc = r.enc[:0]
+	}
+	r.events++
+	if e.Shown() {
+		r.tail.Push(timedEvent{at: now, e: *e})
+		if r.opt.TraceSink != nil {
+			r.line = e.AppendLine(r.line[:0], now)
+			r.opt.TraceSink(string(r.line))
+		}
+	}
+	for _, o := range r.opt.Observers {
+		o.Event(now, e)
+	}
+}
+
+// outcome adds an event the harness itself produced (a skipped scenario
+// event, a dropped message) after the model's events of the step so far.
+func (r *runner) outcome(e model.Event) { r.c.Events = append(r.c.Events, e) }
+
+// skip records that the step's scenario event did not happen, and why.
+func (r *runner) skip(typ string, index int, reason string) {
+	e := model.NewEvent(model.EvSkipped, -1)
+	e.Text = reason
+	r.outcome(e)
+	at := r.sched.Now().Ms()
+	if index >= 0 {
+		at = r.sc.Events[index].AtMs
+	}
+	r.skipped = append(r.skipped, SkippedEvent{Index: index, AtMs: at, Type: typ, Reason: reason})
+}
+
+// recordStateChanges emits, after a step, the state of every broker it
+// changed and the finished remote range when remote storage changed.
+func (r *runner) recordStateChanges() {
+	c := r.c
+	if r.brokers == nil {
+		r.brokers = make([]model.Event, len(c.Brokers))
+		for i := range r.brokers {
+			r.brokers[i] = model.NewEvent(model.EvBrokerState, i)
+			r.brokers[i].Epoch = -2 // never a real epoch: the first step reports every broker
+		}
+		r.remoteVer = ^uint64(0)
+	}
+	for i, b := range c.Brokers {
+		prev := &r.brokers[i]
+		log := model.OffsetsOf(&b.Log)
+		if prev.Role != b.Role || prev.Up != b.Up || prev.Epoch != b.LeaderEpoch || prev.Log != log || prev.HRO != b.HighestRemote {
+			prev.Role, prev.Up, prev.Epoch, prev.Log, prev.HRO = b.Role, b.Up, b.LeaderEpoch, log, b.HighestRemote
+			r.record(prev)
+		}
+	}
+	if c.Remote.Version != r.remoteVer {
+		r.remoteVer = c.Remote.Version
+		start, end, ok := c.Remote.Finished()
+		if !ok {
+			start, end = 0, -1
+		}
+		if !r.remoteSeen || [2]int64{start, end} != r.remoteNow {
+			r.remoteSeen, r.remoteNow = true, [2]int64{start, end}
+			r.remoteEv = model.NewEvent(model.EvRemoteState, -1)
+			r.remoteEv.Offset, r.remoteEv.End = start, end
+			r.record(&r.remoteEv)
+		}
+	}
+}
