@@ -46,6 +46,8 @@ func (r *runner) apply(ev event) {
 		r.begin(e)
 	case evHeal:
 		r.heal()
+	case evFault:
+		r.applyScenario(r.faults[ev.idx])
 	}
 }
 
@@ -125,7 +127,7 @@ func (r *runner) produceChunk(ev event) {
 		x.Count = n
 		r.begin(x)
 	}
-	if !r.c.Produce(n, r.workload.IntN(3)) {
+	if !r.c.Produce(n, r.choose.Producer(3)) {
 		r.skip(scenarios.EventProduce, ev.idx, "partition offline, records dropped")
 	}
 	if ev.chunks > 1 {
@@ -137,6 +139,7 @@ func (r *runner) produceChunk(ev event) {
 // outages end.
 func (r *runner) heal() {
 	r.begin(model.NewEvent(model.EvHeal, -1))
+	r.healed = true
 	for i := range r.cuts {
 		r.cuts[i].until = min(r.cuts[i].until, r.sched.Now())
 	}
@@ -194,8 +197,14 @@ func (r *runner) effect(e *model.Effect) {
 		free := depart.Add(sim.Duration(bytes * int64(sim.Second) / cfg.ReplicationBytesPerSec))
 		r.egress[m.From] = free
 		r.sent[m.From] += bytes
-		lat := sim.Ms(r.network.Int64Range(cfg.NetworkLatencyMs[0], cfg.NetworkLatencyMs[1]))
-		r.sched.At(free.Add(lat), event{kind: evDeliver, msg: m, senderInc: r.c.Brokers[m.From].Incarnation})
+		ms, lost := r.choose.Network(cfg.NetworkLatencyMs[0], cfg.NetworkLatencyMs[1])
+		if lost {
+			r.lost = model.NewEvent(model.EvDropped, m.To)
+			r.lost.Peer, r.lost.Msg, r.lost.Cause = m.From, m, model.DropLost
+			r.record(&r.lost)
+			return
+		}
+		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: m, senderInc: r.c.Brokers[m.From].Incarnation})
 	case model.EffSetTimer:
 		i := r.timerSlot(e.Timer)
 		r.sched.Cancel(r.timers[i]) // a no-op when none is pending
@@ -209,9 +218,8 @@ func (r *runner) effect(e *model.Effect) {
 		if e.Remote.Kind == model.RemoteUpload {
 			span = cfg.RemoteUploadMs
 		}
-		lat := sim.Ms(r.remote.Int64Range(span[0], span[1]))
-		failed := r.remote.Chance(cfg.RemoteErrorRate)
-		r.sched.After(lat, event{kind: evRemoteDone, op: e.Remote, failed: failed})
+		ms, failed := r.choose.Remote(span[0], span[1], cfg.RemoteErrorRate)
+		r.sched.After(sim.Ms(ms), event{kind: evRemoteDone, op: e.Remote, failed: failed})
 	}
 }
 

@@ -57,6 +57,10 @@ type Options struct {
 	// would take more steps, or is predicted to (CheckBudget), stops with
 	// OutcomeBudget.
 	MaxSteps int64
+	// Chooser makes the run's nondeterministic choices (see Chooser). nil:
+	// a Script when the scenario has an explore schedule, else draws from
+	// Seed.
+	Chooser Chooser
 }
 
 // RunResult is what one run of one strategy gives.
@@ -112,6 +116,7 @@ const (
 	evRemoteDone
 	evPartitionEnd
 	evHeal
+	evFault // a fault the chooser injects: idx in runner.faults
 	evEnd
 )
 
@@ -142,9 +147,9 @@ type runner struct {
 	sched        sim.Scheduler[event]
 	checker      *invariants.Checker
 	timers       []sim.Timer // by timerSlot; the zero Timer: none pending
-	workload     *sim.Stream
-	network      *sim.Stream
-	remote       *sim.Stream
+	choose       Chooser
+	faults       []scenarios.Event // what the chooser may inject
+	healed       bool
 	cuts         []partition
 	egress       []sim.Time // when each broker's link is free
 	sent         []int64
@@ -160,6 +165,7 @@ type runner struct {
 	events  int64
 	tail    sim.Ring[timedEvent]
 	input   timedEvent
+	lost    model.Event // a message the chooser lost
 	skipped []SkippedEvent
 	// What the last step left, to emit broker and remote state changes.
 	brokers    []model.Event
@@ -187,9 +193,17 @@ func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
 		opt.Profile = model.KIP
 	}
 	r := &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
-		workload: sim.NewStream(opt.Seed, "workload"), network: sim.NewStream(opt.Seed, "network"),
-		remote: sim.NewStream(opt.Seed, "remote"), digest: xxhash.New(), tail: sim.NewRing[timedEvent](TraceKeep),
+		choose: opt.Chooser, digest: xxhash.New(), tail: sim.NewRing[timedEvent](TraceKeep),
 		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1}
+	if sc.Explore != nil {
+		r.faults = sc.Explore.Faults
+		if r.choose == nil {
+			r.choose = NewScript(sc.Explore)
+		}
+	}
+	if r.choose == nil {
+		r.choose = newSeeded(opt.Seed)
+	}
 	lastTiered := opt.Strategy == LastTiered
 	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
 		lastTiered = *f
@@ -217,7 +231,7 @@ func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
 		return r.finish(res, nil, OutcomeOK)
 	}
 	for {
-		ev, ok := r.sched.Next()
+		ev, ok := r.next()
 		if !ok || ev.kind == evEnd {
 			break
 		}
@@ -241,6 +255,20 @@ func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
 		return r.finish(res, r.failure(v), OutcomeLiveness)
 	}
 	return r.finish(res, nil, OutcomeOK)
+}
+
+// next is the step's input: a fault the chooser injects now, or the
+// pending event it takes among those due first.
+func (r *runner) next() (event, bool) {
+	if len(r.faults) > 0 && !r.healed {
+		if f := r.choose.Fault(len(r.faults)); f >= 0 {
+			return event{kind: evFault, idx: f}, true
+		}
+	}
+	if n := r.sched.Ties(); n > 1 {
+		return r.sched.NextTie(r.choose.Tie(n))
+	}
+	return r.sched.Next()
 }
 
 func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {

@@ -120,11 +120,13 @@ const (
 	UploadDone
 	UploadFailed
 	UploadAbandoned // leadership was lost while the upload ran
+	// EvDropped (explored runs only): the chooser lost the message.
+	DropLost
 )
 
 var causeNames = [...]string{"", "network partition", "sender restarted", "receiver down", "divergence", "leader end",
 	"truncate", "nothing to rebuild", "built", "no segment", "segment gone", "metadata not ready", "remote error",
-	"aborted", "done", "failed", "abandoned"}
+	"aborted", "done", "failed", "abandoned", "lost"}
 
 func (c Cause) String() string { return causeNames[c] }
 

@@ -42,6 +42,9 @@ type Scenario struct {
 	Events      []Event  `json:"events"`
 	DurationMs  int64    `json:"duration_ms"`
 	HealMs      int64    `json:"heal_ms"`
+	// Explore (an extension to FORMATS.md, written by simrun explore) fixes every
+	// choice of the run: nil, the default, means they are drawn from the seed.
+	Explore *Schedule `json:"explore,omitempty"`
 }
 
 // Config is the partition's configuration (Kafka's names with '.' as '_') plus the
@@ -452,6 +455,9 @@ func (s *Scenario) Validate() error {
 		}
 	}
 	if err := s.validateEvents(); err != nil {
+		return err
+	}
+	if err := s.validateSchedule(); err != nil {
 		return err
 	}
 	return s.validateLimits()
@@ -965,6 +971,7 @@ type rawScenario struct {
 	Events      json.RawMessage `json:"events"` // split by arrayElements, without copies
 	DurationMs  int64           `json:"duration_ms"`
 	HealMs      int64           `json:"heal_ms"`
+	Explore     json.RawMessage `json:"explore"`
 }
 
 // rawInitial is initial as decoded, before its segments are.
@@ -1049,6 +1056,9 @@ func decodeScenario(root json.RawMessage) (*Scenario, error) {
 		if s.Events[i], err = decodeEvent(fmt.Sprintf("events[%d]", i), data); err != nil {
 			return nil, err
 		}
+	}
+	if s.Explore, err = decodeSchedule(raw.Explore); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

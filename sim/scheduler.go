@@ -183,3 +183,77 @@ func (s *Scheduler[E]) down(i int, e entry) bool {
 	s.place(i, e)
 	return i > i0
 }
+
+// Ties returns how many pending events share the earliest pending time: the
+// events an explorer may take in any order (NextTie).
+func (s *Scheduler[E]) Ties() int {
+	if len(s.heap) == 0 {
+		return 0
+	}
+	return s.countAt(0, s.heap[0].at)
+}
+
+// countAt counts the entries of the subtree at i whose time is at: a
+// parent later than at has no child at it.
+func (s *Scheduler[E]) countAt(i int, at Time) int {
+	if i >= len(s.heap) || s.heap[i].at != at {
+		return 0
+	}
+	return 1 + s.countAt(2*i+1, at) + s.countAt(2*i+2, at)
+}
+
+// NextTie pops the i-th (in scheduling order) of the Ties() events at the
+// earliest pending time, advances Now to it and returns it. NextTie(0) is
+// Next(); i outside [0, Ties()) is a programmer error.
+func (s *Scheduler[E]) NextTie(i int) (ev E, ok bool) {
+	if i == 0 {
+		return s.Next()
+	}
+	at := s.heap[0].at
+	var seqs []entry
+	seqs = s.collectAt(0, at, seqs)
+	if i < 0 || i >= len(seqs) {
+		panic("sim: NextTie outside the ties")
+	}
+	// The i-th smallest seq: ties are few, so selection by repeated scans.
+	for k := 0; k <= i; k++ {
+		m := k
+		for j := k + 1; j < len(seqs); j++ {
+			if seqs[j].seq < seqs[m].seq {
+				m = j
+			}
+		}
+		seqs[k], seqs[m] = seqs[m], seqs[k]
+	}
+	pick := seqs[i]
+	ev = s.slots[pick.slot].ev
+	s.Cancel(Timer{slot: pick.slot, gen: s.slots[pick.slot].gen})
+	s.now = at
+	return ev, true
+}
+
+func (s *Scheduler[E]) collectAt(i int, at Time, dst []entry) []entry {
+	if i >= len(s.heap) || s.heap[i].at != at {
+		return dst
+	}
+	dst = append(dst, s.heap[i])
+	dst = s.collectAt(2*i+1, at, dst)
+	return s.collectAt(2*i+2, at, dst)
+}
+
+// Each calls f with every pending event and its time, in no particular
+// order (callers that need one sort).
+func (s *Scheduler[E]) Each(f func(at Time, ev *E)) {
+	for _, e := range s.heap {
+		f(e.at, &s.slots[e.slot].ev)
+	}
+}
+
+// Clone returns an independent copy of the queue: the same pending events
+// (copied as values), the same clock and the same insertion counter, so
+// both copies go on exactly as the original would. Timers taken from s
+// name the same events in the copy.
+func (s *Scheduler[E]) Clone() Scheduler[E] {
+	return Scheduler[E]{now: s.now, seq: s.seq, heap: append([]entry(nil), s.heap...),
+		slots: append([]slot[E](nil), s.slots...), free: append([]int32(nil), s.free...)}
+}
