@@ -25,9 +25,10 @@ var layers = map[string][]string{
 	"scenarios":  {"model", "sim"},
 	"harness":    {"scenarios", "invariants", "model", "sim"},
 	"fuzz":       {"harness", "scenarios", "invariants", "model", "sim"},
+	"explore":    {"fuzz", "harness", "scenarios", "invariants", "model", "sim"},
 	"plan":       {"fuzz", "harness", "scenarios", "invariants", "model", "sim"},
 	"reports":    {"plan", "fuzz", "harness", "scenarios", "invariants", "model", "sim"},
-	"cmd/simrun": {"plan", "reports", "fuzz", "harness", "scenarios", "invariants", "model", "sim"},
+	"cmd/simrun": {"explore", "plan", "reports", "fuzz", "harness", "scenarios", "invariants", "model", "sim"},
 }
 
 // forbidden lists imports that would let wall clocks, shared randomness,
@@ -37,6 +38,7 @@ var forbidden = map[string][]string{
 	"sim":        {"time", "math/rand", "sync", "sync/atomic", "os", "io", "net"},
 	"model":      {"time", "math/rand", "math/rand/v2", "sync", "sync/atomic", "os", "io", "net"},
 	"invariants": {"time", "math/rand", "math/rand/v2", "sync", "sync/atomic", "os", "io", "net"},
+	"explore":    {"time", "math/rand", "math/rand/v2", "sync", "sync/atomic", "os", "io", "net"},
 }
 
 func TestTidy(t *testing.T) {

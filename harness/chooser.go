@@ -9,7 +9,8 @@ import (
 
 // Chooser makes every nondeterministic choice of a run. The run asks it, in
 // the order they arise:
-//   - Fault, before each step: inject one of n faults now (its index) or not (-1);
+//   - Fault, before each step until the heal: inject one of n faults now
+//     (its index) or not (-1); nowMs is the time it would happen at;
 //   - Tie, when n events are due at the same instant: which the step takes
 //     (0 is the one scheduled first);
 //   - Network, for each message sent: its latency in [lo, hi] ms, or lost;
@@ -23,7 +24,7 @@ import (
 // follows a list of picks (scenarios.Schedule): simrun explore enumerates
 // them and simrun run replays them.
 type Chooser interface {
-	Fault(n int) int
+	Fault(n int, nowMs int64) int
 	Tie(n int) int
 	Network(lo, hi int64) (ms int64, lost bool)
 	Remote(lo, hi int64, errRate float64) (ms int64, failed bool)
@@ -40,8 +41,8 @@ func newSeeded(seed uint64) *seeded {
 		remote: sim.NewStream(seed, "remote")}
 }
 
-func (s *seeded) Fault(int) int { return -1 }
-func (s *seeded) Tie(int) int   { return 0 }
+func (s *seeded) Fault(int, int64) int { return -1 }
+func (s *seeded) Tie(int) int          { return 0 }
 func (s *seeded) Network(lo, hi int64) (int64, bool) {
 	return s.network.Int64Range(lo, hi), false
 }
@@ -82,6 +83,7 @@ type Point struct {
 	Kind ChoiceKind
 	N    int
 	Pick int
+	AtMs int64 // faults only: when it would happen
 }
 
 // Script is a Chooser that follows Picks, one per choice point with two or
@@ -132,7 +134,13 @@ func (s *Script) pick(k ChoiceKind, n int) int {
 }
 
 // Fault picks 0 for none, i+1 for fault i.
-func (s *Script) Fault(n int) int { return s.pick(ChoiceFault, n+1) - 1 }
+func (s *Script) Fault(n int, nowMs int64) int {
+	p := s.pick(ChoiceFault, n+1)
+	if s.Record && n > 0 {
+		s.Points[len(s.Points)-1].AtMs = nowMs
+	}
+	return p - 1
+}
 
 // Tie picks among the events due now.
 func (s *Script) Tie(n int) int { return s.pick(ChoiceTie, n) }

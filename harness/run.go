@@ -61,6 +61,9 @@ type Options struct {
 	// a Script when the scenario has an explore schedule, else draws from
 	// Seed.
 	Chooser Chooser
+	// StateHash, when set, records the hash of the run's state where it
+	// stopped (RunResult.StateHash): simrun explore's visited set.
+	StateHash bool
 }
 
 // RunResult is what one run of one strategy gives.
@@ -83,6 +86,9 @@ type RunResult struct {
 	// StateDigests holds one digest per step (index 0: before the first)
 	// when Options.StateDigests is set.
 	StateDigests []uint64
+	// StateHash is the hash of the state the run stopped in, when
+	// Options.StateHash is set.
+	StateHash uint64
 }
 
 // Failure is a broken invariant with where it broke.
@@ -165,7 +171,6 @@ type runner struct {
 	events  int64
 	tail    sim.Ring[timedEvent]
 	input   timedEvent
-	lost    model.Event // a message the chooser lost
 	skipped []SkippedEvent
 	// What the last step left, to emit broker and remote state changes.
 	brokers    []model.Event
@@ -175,6 +180,12 @@ type runner struct {
 	remoteEv   model.Event
 	// scIndex is the scenario event the step applies (-1: none).
 	scIndex int
+
+	// lost is the dropped event of a message the chooser lost; stateBuf,
+	// pendBuf and pend are scratch for the state hash.
+	lost              model.Event
+	stateBuf, pendBuf []byte
+	pend              [][2]int
 }
 
 // timedEvent is an event with the time of its step.
@@ -261,7 +272,7 @@ func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
 // pending event it takes among those due first.
 func (r *runner) next() (event, bool) {
 	if len(r.faults) > 0 && !r.healed {
-		if f := r.choose.Fault(len(r.faults)); f >= 0 {
+		if f := r.choose.Fault(len(r.faults), r.sched.Now().Ms()); f >= 0 {
 			return event{kind: evFault, idx: f}, true
 		}
 	}
@@ -278,6 +289,9 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	res.Digest, res.Steps, res.SimMs = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms()
 	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.c.Coverage
 	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
+	if r.opt.StateHash {
+		res.StateHash = r.stateHash()
+	}
 	return res
 }
 

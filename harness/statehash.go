@@ -1,0 +1,94 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+
+	"github.com/cespare/xxhash/v2"
+
+	"tierfetch/sim"
+)
+
+// StateHash is the XXH64 of the run's canonical state encoding (AppendState).
+func (r *runner) stateHash() uint64 {
+	r.stateBuf = r.appendState(r.stateBuf[:0])
+	return xxhash.Sum64(r.stateBuf)
+}
+
+// appendState appends the canonical encoding of everything the rest of the
+// run depends on: the cluster (model.Cluster.AppendState), the pending
+// events (messages in flight, timers, remote operations, scenario events
+// still due, the heal and the end) with their times relative to now and in
+// a canonical order, the network partitions in force, each link's backlog
+// and whether the fault phase is over. The checker's record of the
+// committed log is not part of it: two paths to the same cluster state are
+// explored once even when they committed by different routes.
+func (r *runner) appendState(dst []byte) []byte {
+	now := r.sched.Now()
+	dst = r.c.AppendState(dst)
+	dst = append(dst, boolByte(r.healed))
+	for _, e := range r.egress {
+		dst = binary.AppendVarint(dst, max(0, int64(e.Sub(now))))
+	}
+	for _, p := range r.cuts {
+		if p.until > now {
+			dst = appendIntList(dst, p.brokers)
+			dst = binary.AppendVarint(dst, int64(p.until.Sub(now)))
+		}
+	}
+	dst = append(dst, 0xff)
+	// Pending events, each encoded alone, then sorted: the order in which
+	// they were scheduled is not state (ties are a choice).
+	r.pend = r.pend[:0]
+	r.pendBuf = r.pendBuf[:0]
+	r.sched.Each(func(at sim.Time, ev *event) {
+		start := len(r.pendBuf)
+		r.pendBuf = binary.BigEndian.AppendUint64(r.pendBuf, uint64(at.Sub(now)))
+		r.pendBuf = r.appendEvent(r.pendBuf, ev, now)
+		r.pend = append(r.pend, [2]int{start, len(r.pendBuf)})
+	})
+	slices.SortFunc(r.pend, func(a, b [2]int) int { return bytes.Compare(r.pendBuf[a[0]:a[1]], r.pendBuf[b[0]:b[1]]) })
+	for _, p := range r.pend {
+		dst = binary.AppendUvarint(dst, uint64(p[1]-p[0]))
+		dst = append(dst, r.pendBuf[p[0]:p[1]]...)
+	}
+	return dst
+}
+
+func (r *runner) appendEvent(dst []byte, ev *event, now sim.Time) []byte {
+	dst = append(dst, byte(ev.kind), boolByte(ev.failed))
+	switch ev.kind {
+	case evDeliver:
+		dst = binary.AppendUvarint(dst, uint64(ev.senderInc))
+		dst = ev.msg.AppendState(dst, now)
+	case evTimer:
+		dst = append(dst, byte(ev.timer.Kind), byte(ev.timer.Broker), byte(ev.timer.Peer))
+	case evRemoteDone:
+		o := &ev.op
+		dst = append(dst, byte(o.Kind))
+		for _, v := range [...]int64{int64(o.ID), int64(o.Broker), int64(o.Segment), o.Bytes} {
+			dst = binary.AppendVarint(dst, v)
+		}
+	default:
+		for _, v := range [...]int64{int64(ev.idx), ev.records, ev.chunks, int64(ev.interval)} {
+			dst = binary.AppendVarint(dst, v)
+		}
+	}
+	return dst
+}
+
+func appendIntList(dst []byte, v []int) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(v)))
+	for _, x := range v {
+		dst = binary.AppendVarint(dst, int64(x))
+	}
+	return dst
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}

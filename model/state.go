@@ -1,0 +1,178 @@
+package model
+
+import (
+	"encoding/binary"
+
+	"tierfetch/sim"
+)
+
+// AppendState appends a canonical, compact binary encoding of the cluster's
+// behavioural state to dst: everything a later step can read (brokers with
+// their logs, leader and fetcher state, the controller, remote storage, the
+// id counters and the producers), with every instant written relative to
+// Now, so two runs that reach the same state at the same point of a
+// schedule encode alike. Left out, because no step reads them: statistics
+// (Stats, Coverage, Consumes, ISRChanges), observers' version counters
+// (Remote.Version, Log.Gen), configuration and profile (fixed for a run).
+func (c *Cluster) AppendState(dst []byte) []byte {
+	now := c.Now
+	dst = binary.AppendUvarint(dst, c.nextReq)
+	dst = binary.AppendUvarint(dst, c.nextOrigin)
+	dst = binary.AppendUvarint(dst, c.nextOp)
+	for _, p := range c.producers {
+		dst = binary.AppendVarint(dst, p.nextSeq)
+	}
+	dst = appendIntList(dst, c.Ctrl.Replicas)
+	dst = appendIntList(dst, c.Ctrl.ISR)
+	dst = binary.AppendVarint(dst, int64(c.Ctrl.Leader))
+	dst = binary.AppendVarint(dst, int64(c.Ctrl.LeaderEpoch))
+	dst = binary.AppendVarint(dst, int64(c.Ctrl.Unclean))
+	r := &c.Remote
+	dst = binary.AppendUvarint(dst, r.NextID)
+	dst = binary.AppendVarint(dst, max(0, r.OutageUntilUs-int64(now)))
+	dst = binary.AppendUvarint(dst, uint64(len(r.Segments)))
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		dst = binary.AppendUvarint(dst, s.ID)
+		dst = append(dst, byte(s.State), boolByte(s.deleting))
+		dst = binary.AppendVarint(dst, s.Base)
+		dst = binary.AppendVarint(dst, s.End)
+		dst = binary.AppendVarint(dst, s.MaxTsMs-now.Ms())
+		dst = appendEpochs(dst, s.Epochs)
+		dst = appendEpochs(dst, s.Checkpt)
+		dst = appendProducers(dst, s.Snapshot)
+		dst = appendBatches(dst, s.Batches, now)
+	}
+	for _, b := range c.Brokers {
+		dst = b.appendState(dst, now)
+	}
+	return dst
+}
+
+func (b *Broker) appendState(dst []byte, now sim.Time) []byte {
+	dst = append(dst, boolByte(b.Up), boolByte(b.LastTieredEnable), byte(b.Role), boolByte(b.fetch.bootstrapping),
+		byte(b.fetch.phase))
+	dst = binary.AppendUvarint(dst, uint64(b.Incarnation))
+	dst = binary.AppendVarint(dst, int64(b.InSyncEpoch))
+	dst = binary.AppendVarint(dst, int64(b.Leader))
+	dst = binary.AppendVarint(dst, int64(b.LeaderEpoch))
+	dst = binary.AppendVarint(dst, b.HighestRemote)
+	dst = appendRel(dst, b.MetadataReadyAt, now)
+	l := &b.Log
+	for _, v := range [...]int64{l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd} {
+		dst = binary.AppendVarint(dst, v)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(l.Segments)))
+	for i := range l.Segments {
+		s := &l.Segments[i]
+		dst = binary.AppendVarint(dst, s.Base)
+		dst = binary.AppendVarint(dst, s.End)
+		dst = binary.AppendVarint(dst, s.MaxTsMs-now.Ms())
+		dst = appendBatches(dst, s.Batches, now)
+		dst = appendProducers(dst, s.Snapshot)
+	}
+	dst = appendEpochs(dst, l.Epochs)
+	dst = appendProducers(dst, l.Producers)
+	// Fetcher.
+	f := &b.fetch
+	dst = binary.AppendUvarint(dst, f.reqID)
+	dst = binary.AppendUvarint(dst, f.auxOp)
+	if q := f.query; q != nil {
+		dst = append(dst, 1, byte(q.Err), boolByte(q.LastTiered), boolByte(q.Tiered), boolByte(q.Compacted), boolByte(q.fellBack))
+		dst = binary.AppendVarint(dst, q.LogEnd)
+		for _, a := range q.answers {
+			dst = append(dst, boolByte(a.known))
+			dst = binary.AppendVarint(dst, a.offset)
+			dst = binary.AppendVarint(dst, int64(a.epoch))
+		}
+	} else {
+		dst = append(dst, 0)
+	}
+	a := &f.aux
+	dst = append(dst, boolByte(a.active), byte(a.path))
+	for _, v := range [...]int64{a.start, int64(a.epoch), a.logStart, int64(a.target), int64(a.segment)} {
+		dst = binary.AppendVarint(dst, v)
+	}
+	// Leader state.
+	ld := &b.lead
+	dst = append(dst, boolByte(ld.copySeeded), boolByte(ld.logStartChecked))
+	for _, v := range [...]int64{ld.copiedOffset, int64(ld.uploading), int64(ld.uploadSeg), ld.epochStart} {
+		dst = binary.AppendVarint(dst, v)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(ld.followers)))
+	for i := range ld.followers {
+		v := &ld.followers[i]
+		dst = binary.AppendVarint(dst, v.fetchOffset)
+		dst = appendRel(dst, v.lastCaughtUpAt, now)
+		dst = binary.AppendVarint(dst, v.lastFetchLeaderEnd)
+		dst = appendRel(dst, v.lastFetchAt, now)
+		dst = append(dst, boolByte(v.isParked))
+		if v.isParked {
+			dst = v.parked.AppendState(dst, now)
+		}
+	}
+	return dst
+}
+
+// AppendState appends a canonical encoding of the message to dst (its
+// batches' times relative to now).
+func (m *Message) AppendState(dst []byte, now sim.Time) []byte {
+	dst = append(dst, byte(m.Kind), byte(m.Err), boolByte(m.Diverging))
+	for _, v := range [...]int64{int64(m.From), int64(m.To), int64(m.ReqID), int64(m.LeaderEpoch), m.FetchOffset,
+		int64(m.LastFetchedEpoch), m.MaxBytes, m.HighWatermark, m.LogStart, m.Timestamp, int64(m.Epoch), m.Offset} {
+		dst = binary.AppendVarint(dst, v)
+	}
+	return appendBatches(dst, m.Batches, now)
+}
+
+// appendRel appends t - now, or -1 for an instant already past (only
+// "passed" matters then).
+func appendRel(dst []byte, t, now sim.Time) []byte {
+	return binary.AppendVarint(dst, max(-1, int64(t.Sub(now))))
+}
+
+func appendIntList(dst []byte, v []int) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(v)))
+	for _, x := range v {
+		dst = binary.AppendVarint(dst, int64(x))
+	}
+	return dst
+}
+
+func appendEpochs(dst []byte, es []EpochEntry) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(es)))
+	for _, e := range es {
+		dst = binary.AppendVarint(dst, int64(e.Epoch))
+		dst = binary.AppendVarint(dst, e.StartOffset)
+	}
+	return dst
+}
+
+func appendProducers(dst []byte, ps []ProducerEntry) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(ps)))
+	for _, p := range ps {
+		dst = binary.AppendVarint(dst, p.ProducerID)
+		dst = binary.AppendVarint(dst, p.LastSeq)
+		dst = binary.AppendVarint(dst, p.LastOffset)
+	}
+	return dst
+}
+
+func appendBatches(dst []byte, bs []Batch, now sim.Time) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(bs)))
+	for i := range bs {
+		b := &bs[i]
+		for _, v := range [...]int64{b.Base, b.Count, b.Bytes, int64(b.Epoch), b.ProducerID, b.Seq, int64(b.Origin),
+			b.TsMs - now.Ms()} {
+			dst = binary.AppendVarint(dst, v)
+		}
+	}
+	return dst
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
