@@ -53,6 +53,9 @@ type Config struct {
 	Shard Shard
 	// MaxSteps is each run's work budget (0: the harness default).
 	MaxSteps int64
+	// Reexecute re-runs every path from the start instead of stepping
+	// clones of the parent state (slower; kept to measure and to cross-check).
+	Reexecute bool
 }
 
 // Shard is K of N.
@@ -105,6 +108,7 @@ type Injected struct {
 type node struct {
 	picks []int
 	hash  uint64
+	run   *harness.Run // the state itself (nil when re-executing)
 }
 
 // Candidates returns the faults kinds allow on sc's brokers, durations
@@ -199,8 +203,15 @@ func (x *explorer) search() {
 		if first {
 			stop = -1
 		}
-		for _, n := range level {
-			if !x.expand(n, stop, first, &next) {
+		for i, n := range level {
+			var ok bool
+			if x.cfg.Reexecute || first {
+				ok = x.expand(n, stop, &next)
+			} else {
+				ok = x.expandClone(n, &next)
+			}
+			level[i].run = nil // let the parent state go
+			if !ok {
 				return // a violation or the state budget
 			}
 		}
@@ -245,7 +256,7 @@ func (x *explorer) keepShard(level []node) []node {
 // expand runs every alternative of the step after n (stop: the steps to
 // take, -1 for the initial state), adding new states to next. It returns
 // false when the search must stop.
-func (x *explorer) expand(n node, stop int64, root bool, next *[]node) bool {
+func (x *explorer) expand(n node, stop int64, next *[]node) bool {
 	base := len(n.picks)
 	picks := slices.Clone(n.picks)
 	for {
@@ -268,7 +279,11 @@ func (x *explorer) expand(n node, stop int64, root bool, next *[]node) bool {
 			if stop > 0 && r.Steps < stop {
 				x.res.Ended++ // reached the end of the scenario: a leaf
 			} else {
-				*next = append(*next, node{picks: full, hash: r.StateHash})
+				nd := node{picks: full, hash: r.StateHash}
+				if !x.cfg.Reexecute { // the first level of a cloning search: keep the state
+					nd.run = x.start(full)
+				}
+				*next = append(*next, nd)
 			}
 			if x.res.States >= int64(x.cfg.MaxStates) {
 				return false
@@ -287,6 +302,77 @@ func (x *explorer) expand(n node, stop int64, root bool, next *[]node) bool {
 	}
 }
 
+// start builds the run of the path picks (its initial step only), for
+// cloning.
+func (x *explorer) start(picks []int) *harness.Run {
+	x.res.Runs++
+	return harness.Start(x.sc, x.options(&harness.Script{Picks: picks, Lost: x.cfg.Lost}))
+}
+
+func (x *explorer) options(ch harness.Chooser) harness.Options {
+	return harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
+		Chooser: ch, StateHash: true, MaxSteps: x.cfg.MaxSteps}
+}
+
+// expandClone steps a copy of n's state down every alternative of its next
+// step.
+func (x *explorer) expandClone(n node, next *[]node) bool {
+	var suffix []int
+	base := len(n.picks)
+	for {
+		s := &harness.Script{Picks: suffix, Lost: x.cfg.Lost, Record: true}
+		c := n.run.Clone(s)
+		c.Step()
+		x.res.Transitions++
+		x.res.StepsRun++
+		full := append(slices.Clip(n.picks), make([]int, len(s.Points))...)
+		for i, p := range s.Points {
+			full[base+i] = p.Pick
+		}
+		done := c.Done()
+		switch {
+		case done != nil && (done.Outcome == harness.OutcomeSafety || done.Outcome == harness.OutcomeLiveness):
+			x.violation(full, done)
+			x.res.States++
+			return false
+		case done != nil && done.Outcome == harness.OutcomeOK:
+			h := c.Hash()
+			if _, dup := x.seen[h]; !dup {
+				x.countState(h)
+				x.res.Ended++
+			}
+		case done != nil: // the work budget: the path is cut
+		default:
+			h := c.Hash()
+			if _, dup := x.seen[h]; !dup {
+				x.countState(h)
+				*next = append(*next, node{picks: full, hash: h, run: c})
+			}
+		}
+		if x.res.States >= int64(x.cfg.MaxStates) {
+			return false
+		}
+		j := len(s.Points) - 1
+		for j >= 0 && s.Points[j].Pick+1 >= s.Points[j].N {
+			j--
+		}
+		if j < 0 {
+			return true
+		}
+		suffix = append(full[base:base+j:base+j], s.Points[j].Pick+1)
+	}
+}
+
+// violation records the counterexample of the path picks, re-running it
+// from the start to learn every choice point's kind (and to confirm it).
+func (x *explorer) violation(picks []int, done *harness.RunResult) {
+	r := x.run(picks, 0, true)
+	if r.Outcome != done.Outcome || r.Violation == nil || r.Violation.Invariant != done.Violation.Invariant {
+		panic(fmt.Sprintf("explore: the path re-run gives %s %+v, the cloned state %s %+v", r.Outcome, r.Violation, done.Outcome, done.Violation))
+	}
+	x.res.Violation = x.counterexample(picks, r, x.script.Points)
+}
+
 func (x *explorer) countState(h uint64) {
 	x.seen[h] = struct{}{}
 	x.res.States++
@@ -295,6 +381,19 @@ func (x *explorer) countState(h uint64) {
 // continuation runs n's path on to the end with alternative 0 at every
 // later choice; it returns false on a violation.
 func (x *explorer) continuation(n node) bool {
+	if n.run != nil {
+		c := n.run.Clone(&harness.Script{Lost: x.cfg.Lost})
+		for c.Done() == nil {
+			c.Step()
+			x.res.StepsRun++
+		}
+		x.res.LivenessChecked++
+		if r := c.Done(); r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness {
+			x.violation(n.picks, r)
+			return false
+		}
+		return true
+	}
 	r := x.run(n.picks, 0, true)
 	x.res.LivenessChecked++
 	if r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness {

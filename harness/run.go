@@ -200,44 +200,11 @@ const TraceKeep = 40
 // Execute runs the scenario once with one strategy and checks invariants
 // after every step.
 func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
-	if opt.Profile == nil {
-		opt.Profile = model.KIP
+	r, res, done := start(sc, opt)
+	if done != nil {
+		return done
 	}
-	r := &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
-		choose: opt.Chooser, digest: xxhash.New(), tail: sim.NewRing[timedEvent](TraceKeep),
-		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1}
-	if sc.Explore != nil {
-		r.faults = sc.Explore.Faults
-		if r.choose == nil {
-			r.choose = NewScript(sc.Explore)
-		}
-	}
-	if r.choose == nil {
-		r.choose = newSeeded(opt.Seed)
-	}
-	lastTiered := opt.Strategy == LastTiered
-	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
-		lastTiered = *f
-	}
-	start := model.NewEvent(model.EvRunStart, -1)
-	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
-	r.begin(start)
-	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
-	r.c.Mutants = opt.Mutants
-	r.checker = invariants.New(r.c)
-	for i := range sc.Events {
-		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
-	}
-	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
-	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
-	res := &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}
 	maxSteps := opt.maxSteps()
-	if err := CheckBudget(sc, maxSteps); err != nil {
-		return r.finish(res, r.budgetFailure(err.Error()), OutcomeBudget)
-	}
-	if f := r.afterStep(); f != nil {
-		return r.finish(res, f, OutcomeSafety)
-	}
 	if opt.StopAfter < 0 {
 		return r.finish(res, nil, OutcomeOK)
 	}
@@ -266,6 +233,50 @@ func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
 		return r.finish(res, r.failure(v), OutcomeLiveness)
 	}
 	return r.finish(res, nil, OutcomeOK)
+}
+
+// start builds the run and takes its initial step (the cluster's first
+// effects and checks); done is the result when the run is over already
+// (refused by the work budget, or the initial state breaks an invariant).
+func start(sc *scenarios.Scenario, opt Options) (r *runner, res *RunResult, done *RunResult) {
+	if opt.Profile == nil {
+		opt.Profile = model.KIP
+	}
+	r = &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
+		choose: opt.Chooser, digest: xxhash.New(), tail: sim.NewRing[timedEvent](TraceKeep),
+		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1}
+	if sc.Explore != nil {
+		r.faults = sc.Explore.Faults
+		if r.choose == nil {
+			r.choose = NewScript(sc.Explore)
+		}
+	}
+	if r.choose == nil {
+		r.choose = newSeeded(opt.Seed)
+	}
+	lastTiered := opt.Strategy == LastTiered
+	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
+		lastTiered = *f
+	}
+	start := model.NewEvent(model.EvRunStart, -1)
+	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
+	r.begin(start)
+	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
+	r.c.Mutants = opt.Mutants
+	r.checker = invariants.New(r.c)
+	for i := range sc.Events {
+		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
+	}
+	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
+	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
+	res = &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}
+	if err := CheckBudget(sc, opt.maxSteps()); err != nil {
+		return r, res, r.finish(res, r.budgetFailure(err.Error()), OutcomeBudget)
+	}
+	if f := r.afterStep(); f != nil {
+		return r, res, r.finish(res, f, OutcomeSafety)
+	}
+	return r, res, nil
 }
 
 // next is the step's input: a fault the chooser injects now, or the

@@ -40,3 +40,8 @@ func (r *Ring[T]) Each(f func(*T)) {
 		f(&r.buf[(r.next-i+len(r.buf))%len(r.buf)])
 	}
 }
+
+// Clone returns an independent copy of the ring.
+func (r *Ring[T]) Clone() Ring[T] {
+	return Ring[T]{buf: append([]T(nil), r.buf...), next: r.next, full: r.full}
+}

@@ -1,0 +1,34 @@
+package explore
+
+import (
+	"testing"
+
+	"tierfetch/harness"
+	"tierfetch/model"
+)
+
+// TestCloneMatchesReexecution: stepping clones and re-running every path
+// from the start visit the same states and find the same violations.
+func TestCloneMatchesReexecution(t *testing.T) {
+	sc := fixture(t, "tiny-join")
+	for _, c := range []Config{
+		{Scenario: sc, Strategy: harness.LastTiered, Depth: 16, Liveness: true},
+		{Scenario: sc, Strategy: harness.LocalLogStart, Depth: 5, Faults: FaultKinds, Lost: true},
+		{Scenario: sc, Strategy: harness.LastTiered, Depth: 30, Mutants: model.Mutants(0).With(model.MutantHWNotReset)},
+	} {
+		a, err := Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Reexecute = true
+		b, _ := Run(c)
+		if a.States != b.States || a.Transitions != b.Transitions || a.Depth != b.Depth || a.Frontier != b.Frontier ||
+			(a.Violation == nil) != (b.Violation == nil) {
+			t.Errorf("clone %+v\nre-execution %+v", *a, *b)
+		}
+		if a.Violation != nil && (a.Violation.Steps != b.Violation.Steps || a.Violation.Choices != b.Violation.Choices) {
+			t.Errorf("violations differ: %+v vs %+v", *a.Violation, *b.Violation)
+		}
+		t.Logf("clone: %d runs, %d steps; re-execution: %d runs, %d steps", a.Runs, a.StepsRun, b.Runs, b.StepsRun)
+	}
+}

@@ -1,0 +1,106 @@
+package harness
+
+import (
+	"fmt"
+	"slices"
+
+	"tierfetch/scenarios"
+	"tierfetch/sim"
+)
+
+// Run is a run driven one step at a time that can be cloned: simrun explore
+// steps copies of one state down each alternative instead of re-running the
+// path from the start. Step does what one turn of Execute's loop does, so a
+// Run stepped to its end gives Execute's result.
+type Run struct {
+	r        *runner
+	res      *RunResult
+	done     *RunResult
+	maxSteps int64
+}
+
+// Start builds the run and takes its initial step (Execute's setup).
+func Start(sc *scenarios.Scenario, opt Options) *Run {
+	r, res, done := start(sc, opt)
+	return &Run{r: r, res: res, done: done, maxSteps: opt.maxSteps()}
+}
+
+// Done returns the run's result once it is over (an invariant broke, the
+// scenario ended, the work budget ran out), nil before.
+func (x *Run) Done() *RunResult { return x.done }
+
+// Steps returns how many steps the run took.
+func (x *Run) Steps() int64 { return x.r.steps }
+
+// Hash returns the hash of the run's state (Options.StateHash).
+func (x *Run) Hash() uint64 { return x.r.stateHash() }
+
+// Stop ends the run where it is, with outcome ok, and returns its result.
+func (x *Run) Stop() *RunResult {
+	if x.done == nil {
+		x.done = x.r.finish(x.res, nil, OutcomeOK)
+	}
+	return x.done
+}
+
+// Step takes one step; a no-op once the run is over.
+func (x *Run) Step() {
+	r := x.r
+	if x.done != nil {
+		return
+	}
+	ev, ok := r.next()
+	if !ok || ev.kind == evEnd {
+		r.c.Now = r.sched.Now()
+		if v := r.checker.CheckLiveness(r.c); v != nil {
+			x.done = r.finish(x.res, r.failure(v), OutcomeLiveness)
+			return
+		}
+		x.done = r.finish(x.res, nil, OutcomeOK)
+		return
+	}
+	if r.steps == x.maxSteps {
+		left := sim.AtMs(r.sc.DurationMs + r.sc.HealMs).Sub(r.sched.Now()).Ms()
+		x.done = r.finish(x.res, r.budgetFailure(fmt.Sprintf("stopped after %d steps at %s with %d ms of simulated time left: the work budget (raise it with --max-steps)",
+			r.steps, r.sched.Now(), left)), OutcomeBudget)
+		return
+	}
+	r.steps++
+	r.c.Now = r.sched.Now()
+	r.apply(ev)
+	if f := r.afterStep(); f != nil {
+		x.done = r.finish(x.res, f, OutcomeSafety)
+	}
+}
+
+// Clone returns an independent copy of a run that is not over, whose later
+// choices ch makes. Observers and the trace sink are not carried over, and
+// the copy's failure report shows only the trace lines of its own last step
+// (re-run the path for the whole tail): copying the tail of every state
+// would cost more than the rest of the copy.
+func (x *Run) Clone(ch Chooser) *Run {
+	r := x.r
+	r.digest.Write(r.enc) // hashing in other chunks gives the same digest
+	r.enc = r.enc[:0]
+	n := *r
+	n.opt.Chooser, n.choose = ch, ch
+	n.opt.Observers, n.opt.TraceSink = nil, nil
+	n.sched = r.sched.Clone()
+	n.c = r.c.Clone()
+	n.checker = r.checker.Clone()
+	n.timers = slices.Clone(r.timers)
+	n.cuts = slices.Clone(r.cuts)
+	n.egress = slices.Clone(r.egress)
+	n.sent = slices.Clone(r.sent)
+	d := *r.digest
+	n.digest = &d
+	n.enc, n.line = nil, nil
+	n.tail = sim.NewRing[timedEvent](1)
+	n.skipped = slices.Clip(r.skipped)
+	n.stateDigests = slices.Clip(r.stateDigests)
+	n.brokers = slices.Clone(r.brokers)
+	n.stateBuf, n.pendBuf, n.pend = nil, nil, nil
+	res := *x.res
+	res.Cluster = n.c
+	return &Run{r: &n, res: &res, maxSteps: x.maxSteps}
+}

@@ -1,0 +1,31 @@
+package model
+
+import "slices"
+
+// Clone returns an independent copy of the cluster: stepping either never
+// changes the other. Batches and the slices events and messages hold are
+// shared, because the model never writes them once made (it copies on
+// write, see Segment); everything it writes in place is copied. The
+// current step's Out and Events must be drained (they are not copied).
+func (c *Cluster) Clone() *Cluster {
+	n := *c
+	n.Out, n.Events = nil, nil
+	n.Brokers = make([]*Broker, len(c.Brokers))
+	for i, b := range c.Brokers {
+		nb := *b
+		nb.Log = cloneLog(b.Log)
+		nb.lead.followers = slices.Clone(b.lead.followers)
+		if b.fetch.query != nil {
+			q := *b.fetch.query
+			nb.fetch.query = &q
+		}
+		n.Brokers[i] = &nb
+	}
+	n.Ctrl.Replicas = slices.Clone(c.Ctrl.Replicas)
+	n.Ctrl.ISR = slices.Clone(c.Ctrl.ISR)
+	n.Remote.Segments = slices.Clone(c.Remote.Segments)
+	n.producers = slices.Clone(c.producers)
+	n.Consumes = slices.Clip(c.Consumes)
+	n.ISRChanges = slices.Clip(c.ISRChanges)
+	return &n
+}
