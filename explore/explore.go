@@ -82,9 +82,18 @@ type Result struct {
 	// the depth bound either (the whole state space is explored).
 	Exhausted, Complete bool
 	LivenessChecked     int64 // continuations run from the frontier
-	// Violation is the first violation found (a shortest path to it), nil
-	// when none.
+	// SharedStates (sharded searches) counts the states every shard
+	// visits before the frontier is split: merge counts them once.
+	SharedStates int64
+	// Violation is the first violation no known finding explains (a
+	// shortest path to it); the search stops there. nil when none.
 	Violation *Counterexample
+	// Known holds, per known-finding kind (invariants.Kind*), the first
+	// (shortest) path to it; the search goes on past them without
+	// expanding the violating state.
+	Known []*Counterexample
+	// KnownCount counts the violations a known finding explains.
+	KnownCount int64
 }
 
 // Counterexample is a path to a violation, as a scenario file that simrun
@@ -104,12 +113,18 @@ type Injected struct {
 	Event scenarios.Event
 }
 
-// node is a state in the frontier: the picks that reach it.
+// node is a state in the frontier: the picks that reach it, and the state
+// itself unless the search re-executes (or the frontier outgrew
+// maxClonedFrontier).
 type node struct {
 	picks []int
 	hash  uint64
-	run   *harness.Run // the state itself (nil when re-executing)
+	run   *harness.Run
 }
+
+// maxClonedFrontier bounds how many states of a level are kept as clones
+// (a few KiB each); the rest keep only their picks and are re-executed.
+const maxClonedFrontier = 100_000
 
 // Candidates returns the faults kinds allow on sc's brokers, durations
 // faultMs, in a fixed order.
@@ -154,6 +169,8 @@ type explorer struct {
 	seen   map[uint64]struct{}
 	res    Result
 	script harness.Script
+	next   []node
+	stop   bool // a violation or the state budget ended the search
 }
 
 // Run explores cfg's scenario breadth first.
@@ -170,6 +187,9 @@ func Run(cfg Config) (*Result, error) {
 	if cfg.Shard.N == 0 {
 		cfg.Shard = Shard{0, 1}
 	}
+	if cfg.Shard.K >= cfg.Shard.N {
+		return nil, fmt.Errorf("shard %d/%d: want K < N", cfg.Shard.K, cfg.Shard.N)
+	}
 	faults, err := Candidates(cfg.Scenario, cfg.Faults, cfg.FaultMs)
 	if err != nil {
 		return nil, err
@@ -181,64 +201,63 @@ func Run(cfg Config) (*Result, error) {
 	return &x.res, nil
 }
 
+func (x *explorer) options(ch harness.Chooser, stop int64) harness.Options {
+	return harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
+		Chooser: ch, StopAfter: stop, StateHash: true, MaxSteps: x.cfg.MaxSteps}
+}
+
 // run re-executes the path picks from the start for stop steps (-1: the
-// initial state only; 0: to the end) and returns the result with every
-// choice point it met.
+// initial state only; 0: to the end); x.script.Points holds every choice
+// point it met when record is set.
 func (x *explorer) run(picks []int, stop int64, record bool) *harness.RunResult {
 	x.script = harness.Script{Picks: picks, Lost: x.cfg.Lost, Record: record, Points: x.script.Points[:0]}
-	r := harness.Execute(x.sc, harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
-		Chooser: &x.script, StopAfter: stop, StateHash: true, MaxSteps: x.cfg.MaxSteps})
+	r := harness.Execute(x.sc, x.options(&x.script, stop))
 	x.res.Runs++
 	x.res.StepsRun += r.Steps
 	return r
 }
 
 func (x *explorer) search() {
-	level := []node{{}}
-	first := true // level holds the virtual root: its children are the initial states
-	sharded := x.cfg.Shard.N <= 1
-	for depth := 0; ; depth++ {
-		var next []node
-		stop := int64(depth)
-		if first {
-			stop = -1
-		}
-		for i, n := range level {
-			var ok bool
-			if x.cfg.Reexecute || first {
-				ok = x.expand(n, stop, &next)
+	level := []node{{}} // the virtual root: its children are the initial states
+	split := x.cfg.Shard.N <= 1
+	for depth := -1; ; depth++ {
+		x.next = nil
+		for i := range level {
+			if level[i].run != nil {
+				x.expandClone(level[i])
 			} else {
-				ok = x.expandClone(n, &next)
+				x.expand(level[i], int64(depth)+1)
 			}
 			level[i].run = nil // let the parent state go
-			if !ok {
-				return // a violation or the state budget
+			if x.stop {
+				return
 			}
 		}
-		if !first {
-			x.res.Depth = depth
+		if depth >= 0 {
+			x.res.Depth = depth + 1
 		}
-		if !sharded && len(next) >= splitStates*int(x.cfg.Shard.N) {
-			next, sharded = x.keepShard(next), true
+		if !split && len(x.next) >= splitStates*int(x.cfg.Shard.N) {
+			x.res.SharedStates = x.res.States
+			x.next, split = x.keepShard(x.next), true
 		}
-		first = false
-		if len(next) == 0 {
+		if len(x.next) == 0 {
 			x.res.Exhausted, x.res.Complete = true, true
 			return
 		}
-		if depth == x.cfg.Depth {
-			x.res.Frontier = len(next)
+		if depth+1 == x.cfg.Depth {
+			x.res.Frontier = len(x.next)
 			x.res.Exhausted = true
 			if x.cfg.Liveness {
-				for _, n := range next {
-					if !x.continuation(n) {
+				for _, n := range x.next {
+					if x.continuation(n); x.stop {
+						x.res.Exhausted = false
 						return
 					}
 				}
 			}
 			return
 		}
-		level = next
+		level = x.next
 	}
 }
 
@@ -253,159 +272,139 @@ func (x *explorer) keepShard(level []node) []node {
 	return out
 }
 
-// expand runs every alternative of the step after n (stop: the steps to
-// take, -1 for the initial state), adding new states to next. It returns
-// false when the search must stop.
-func (x *explorer) expand(n node, stop int64, next *[]node) bool {
+// visit takes the state a step led to: a violation, the end of the
+// scenario, the work budget, or a state new or already seen.
+func (x *explorer) visit(picks []int, r *harness.RunResult, hash func() uint64, run *harness.Run) {
+	x.res.Transitions++
+	switch {
+	case r != nil && (r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness):
+		x.violation(picks, r)
+		return
+	case r != nil && r.Outcome != harness.OutcomeOK:
+		return // the work budget: the path is cut
+	}
+	h := hash()
+	if _, dup := x.seen[h]; dup {
+		return
+	}
+	x.seen[h] = struct{}{}
+	x.res.States++
+	if r != nil {
+		x.res.Ended++ // the scenario ended: a leaf
+	} else {
+		if run != nil && len(x.next) >= maxClonedFrontier {
+			run = nil
+		}
+		x.next = append(x.next, node{picks: picks, hash: h, run: run})
+	}
+	if x.res.States >= int64(x.cfg.MaxStates) {
+		x.stop = true
+	}
+}
+
+// expand re-runs n's path with every alternative of its next step (stop:
+// the steps that makes, 0 for the initial step).
+func (x *explorer) expand(n node, stop int64) {
 	base := len(n.picks)
 	picks := slices.Clone(n.picks)
-	for {
-		r := x.run(picks, stop, true)
-		pts := x.script.Points
-		x.res.Transitions++
+	run := stop
+	if stop == 0 {
+		run = -1 // harness: the initial step only
+	}
+	for !x.stop {
+		r := x.run(picks, run, true)
+		pts := slices.Clone(x.script.Points)
 		full := make([]int, len(pts))
 		for i, p := range pts {
 			full[i] = p.Pick
 		}
-		if r.Outcome != harness.OutcomeOK {
-			if r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness {
-				x.res.Violation = x.counterexample(full, r, pts)
-				x.countState(r.StateHash)
-				return false
-			}
-			// Budget: the path is cut, not a violation.
-		} else if _, dup := x.seen[r.StateHash]; !dup {
-			x.countState(r.StateHash)
-			if stop > 0 && r.Steps < stop {
-				x.res.Ended++ // reached the end of the scenario: a leaf
-			} else {
-				nd := node{picks: full, hash: r.StateHash}
-				if !x.cfg.Reexecute { // the first level of a cloning search: keep the state
-					nd.run = x.start(full)
-				}
-				*next = append(*next, nd)
-			}
-			if x.res.States >= int64(x.cfg.MaxStates) {
-				return false
+		ended := r
+		if r.Outcome == harness.OutcomeOK && (run < 0 || r.Steps == run) {
+			ended = nil // stopped where asked: not over
+		}
+		var state *harness.Run
+		if ended == nil && !x.cfg.Reexecute {
+			state = harness.Start(x.sc, x.options(&harness.Script{Picks: full, Lost: x.cfg.Lost}, 0))
+			for state.Steps() < max(run, 0) && state.Done() == nil {
+				state.Step()
 			}
 		}
-		// The next alternative: the last point of this step not at its last
-		// alternative moves on; the points after it start again at 0.
+		x.visit(full, ended, func() uint64 { return r.StateHash }, state)
 		j := len(pts) - 1
 		for j >= base && pts[j].Pick+1 >= pts[j].N {
 			j--
 		}
 		if j < base {
-			return true
+			return
 		}
 		picks = append(full[:j:j], pts[j].Pick+1)
 	}
 }
 
-// start builds the run of the path picks (its initial step only), for
-// cloning.
-func (x *explorer) start(picks []int) *harness.Run {
-	x.res.Runs++
-	return harness.Start(x.sc, x.options(&harness.Script{Picks: picks, Lost: x.cfg.Lost}))
-}
-
-func (x *explorer) options(ch harness.Chooser) harness.Options {
-	return harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
-		Chooser: ch, StateHash: true, MaxSteps: x.cfg.MaxSteps}
-}
-
-// expandClone steps a copy of n's state down every alternative of its next
-// step.
-func (x *explorer) expandClone(n node, next *[]node) bool {
+// expandClone steps a copy of n's state down every alternative of its
+// next step.
+func (x *explorer) expandClone(n node) {
 	var suffix []int
 	base := len(n.picks)
-	for {
+	for !x.stop {
 		s := &harness.Script{Picks: suffix, Lost: x.cfg.Lost, Record: true}
 		c := n.run.Clone(s)
 		c.Step()
-		x.res.Transitions++
 		x.res.StepsRun++
 		full := append(slices.Clip(n.picks), make([]int, len(s.Points))...)
 		for i, p := range s.Points {
 			full[base+i] = p.Pick
 		}
-		done := c.Done()
-		switch {
-		case done != nil && (done.Outcome == harness.OutcomeSafety || done.Outcome == harness.OutcomeLiveness):
-			x.violation(full, done)
-			x.res.States++
-			return false
-		case done != nil && done.Outcome == harness.OutcomeOK:
-			h := c.Hash()
-			if _, dup := x.seen[h]; !dup {
-				x.countState(h)
-				x.res.Ended++
-			}
-		case done != nil: // the work budget: the path is cut
-		default:
-			h := c.Hash()
-			if _, dup := x.seen[h]; !dup {
-				x.countState(h)
-				*next = append(*next, node{picks: full, hash: h, run: c})
-			}
-		}
-		if x.res.States >= int64(x.cfg.MaxStates) {
-			return false
-		}
+		x.visit(full, c.Done(), c.Hash, c)
 		j := len(s.Points) - 1
 		for j >= 0 && s.Points[j].Pick+1 >= s.Points[j].N {
 			j--
 		}
 		if j < 0 {
-			return true
+			return
 		}
 		suffix = append(full[base:base+j:base+j], s.Points[j].Pick+1)
 	}
 }
 
-// violation records the counterexample of the path picks, re-running it
-// from the start to learn every choice point's kind (and to confirm it).
+// violation records the path picks to a violation, re-running it from the
+// start to learn every choice point's kind, the whole trace tail, and to
+// confirm it. A known finding is kept (the first of its kind) and the
+// search goes on; any other ends it.
 func (x *explorer) violation(picks []int, done *harness.RunResult) {
 	r := x.run(picks, 0, true)
 	if r.Outcome != done.Outcome || r.Violation == nil || r.Violation.Invariant != done.Violation.Invariant {
-		panic(fmt.Sprintf("explore: the path re-run gives %s %+v, the cloned state %s %+v", r.Outcome, r.Violation, done.Outcome, done.Violation))
+		panic(fmt.Sprintf("explore: the path re-run gives %s %+v, the explored state %s %+v", r.Outcome, r.Violation, done.Outcome, done.Violation))
+	}
+	if k := r.Violation.Kind; k != "" {
+		x.res.KnownCount++
+		if !slices.ContainsFunc(x.res.Known, func(c *Counterexample) bool { return c.Failure.Kind == k }) {
+			x.res.Known = append(x.res.Known, x.counterexample(picks, r, x.script.Points))
+		}
+		return
 	}
 	x.res.Violation = x.counterexample(picks, r, x.script.Points)
-}
-
-func (x *explorer) countState(h uint64) {
-	x.seen[h] = struct{}{}
-	x.res.States++
+	x.stop = true
 }
 
 // continuation runs n's path on to the end with alternative 0 at every
-// later choice; it returns false on a violation.
-func (x *explorer) continuation(n node) bool {
-	if n.run != nil {
-		c := n.run.Clone(&harness.Script{Lost: x.cfg.Lost})
-		for c.Done() == nil {
-			c.Step()
-			x.res.StepsRun++
-		}
-		x.res.LivenessChecked++
-		if r := c.Done(); r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness {
-			x.violation(n.picks, r)
-			return false
-		}
-		return true
-	}
-	r := x.run(n.picks, 0, true)
+// later choice (no further faults, fast network, no remote failure).
+func (x *explorer) continuation(n node) {
 	x.res.LivenessChecked++
-	if r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness {
-		pts := x.script.Points
-		full := make([]int, len(pts))
-		for i, p := range pts {
-			full[i] = p.Pick
+	if n.run == nil {
+		if r := x.run(n.picks, 0, false); r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness {
+			x.violation(n.picks, r)
 		}
-		x.res.Violation = x.counterexample(full, r, pts)
-		return false
+		return
 	}
-	return true
+	c := n.run.Clone(&harness.Script{Lost: x.cfg.Lost})
+	for c.Done() == nil {
+		c.Step()
+		x.res.StepsRun++
+	}
+	if r := c.Done(); r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness {
+		x.violation(n.picks, r)
+	}
 }
 
 // counterexample writes the path as a scenario file: the scenario with a

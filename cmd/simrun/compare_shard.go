@@ -249,6 +249,9 @@ func shardKind(name string) (string, error) {
 		if _, ok := head["tierfetch_compare"]; ok {
 			return "compare", nil
 		}
+		if _, ok := head["tierfetch_explore"]; ok {
+			return "explore", nil
+		}
 	}
 	return "sweep", nil
 }

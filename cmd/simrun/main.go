@@ -85,6 +85,8 @@ Usage:
   simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
                  [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N] [--jsonl FILE]
                  [--resume-from JOB] [--max-steps N] [--max-input-bytes N]
+  simrun explore --scenario NAME|FILE [--depth N] [--max-states N] [--faults LIST] [--lost]
+                 [--strategy S] [--profile P] [--mutant M] [--out FILE] [--shard K/N] [--jsonl FILE]
   simrun plan --offsets TIME=FILE... [--configs FILE] [--log-dirs FILE] [--topics FILE]
               [--topic T] [--partition P] [--seeds A..B] [--profile P1,P2] [--save FILE] [--json]
 
@@ -97,6 +99,7 @@ Commands:
   replay     rerun a saved scenario file and show its violation with the full trace
   mutants    hunt each deliberate bug with generated seeds; a table of which invariant caught it
   compare    both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs
+  explore    every state of a small scenario within a depth bound, breadth first; counterexamples as replayable files
   plan       from Kafka's tools' saved output for one partition: should the flag be on? (README, "Plan from your cluster")
 
 Run 'simrun COMMAND --help' for a command's flags.
@@ -156,11 +159,13 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		code, err = cmdCompare(args[1:], stdout, stderr)
 	case "plan":
 		code, err = cmdPlan(args[1:], stdout, stderr)
+	case "explore":
+		code, err = cmdExplore(args[1:], stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, topUsage)
 		return exitOK
 	default:
-		err = badInput("unknown command %q (want run, scenarios, gen, sweep, merge, replay, mutants, compare or plan; see simrun --help)", args[0])
+		err = badInput("unknown command %q (want run, scenarios, gen, sweep, merge, replay, mutants, compare, plan or explore; see simrun --help)", args[0])
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "simrun: %v\n", err)

@@ -66,6 +66,15 @@ Flags:
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
+	if kind == "explore" {
+		out := "explore-counterexample.json"
+		fs.Visit(func(fl *flag.Flag) {
+			if fl.Name == "out" {
+				out = f.out
+			}
+		})
+		return mergeExplore(files, out, stdout)
+	}
 	if kind == "compare" {
 		set := map[string]bool{}
 		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })

@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"tierfetch/explore"
+	"tierfetch/harness"
+	"tierfetch/scenarios"
+)
+
+type exploreFlags struct {
+	scenario  string
+	strategy  string
+	profile   string
+	mutants   string
+	depth     int
+	maxStates int
+	faults    string
+	faultMs   int64
+	lost      bool
+	noLive    bool
+	reexecute bool
+	out       string
+	jsonl     string
+	shard     string
+	maxSteps  stepsFlag
+	maxInput  inputFlag
+}
+
+const exploreUsage = `Usage: simrun explore --scenario NAME|FILE [flags]
+
+Visits every state of the scenario within the bound, breadth first: at each
+step every alternative of every choice a run makes (with --faults, whether to
+inject a fault now; which of the events due at the same instant goes first; a
+message's latency class, fast or slow, or lost with --lost; a remote
+operation's latency class and, when remote_error_rate > 0, its failure; which
+producer writes), on the model and checker 'simrun run' uses. States reached
+by several paths are explored once (a hash of the whole state). Every
+invariant is checked at every state; with liveness on, from every state the
+depth bound cuts the run goes on with no further faults and fast links
+through the heal, and every replica must join the ISR.
+
+Prints distinct states, transitions, the depth reached, states per second
+and whether the bound was exhausted. A violation no known finding explains
+stops the search and is saved with --out as a scenario file whose "explore"
+schedule makes 'simrun run --scenario FILE' take the same path to the same
+violation; known findings are listed (and saved beside it) and the search
+goes on. --shard K/N keeps, at the first level with at least 4N states, the
+states whose hash is K mod N; 'simrun merge' folds the --jsonl files.
+Exit codes: 0 no unknown violation, 1 an unknown safety violation, 3 an
+unknown liveness violation, 4 --max-states reached before the bound was
+exhausted, 2 bad input or an output that could not be written.
+
+Flags:
+`
+
+func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
+	var f exploreFlags
+	fs := flag.NewFlagSet("simrun explore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.scenario, "scenario", "", "a named scenario (see 'simrun scenarios') or a scenario file")
+	fs.StringVar(&f.strategy, "strategy", string(harness.LastTiered), "local-log-start or last-tiered")
+	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
+	fs.IntVar(&f.depth, "depth", explore.DefaultDepth, "the bound: steps of a path, 1..100000")
+	fs.IntVar(&f.maxStates, "max-states", explore.DefaultMaxStates, "the work budget: distinct states, 1..100000000")
+	fs.StringVar(&f.faults, "faults", "", "faults that may be injected before any step until the heal, comma-separated: "+
+		strings.Join(explore.FaultKinds, ", ")+" (on every replica)")
+	fs.Int64Var(&f.faultMs, "fault-ms", explore.DefaultFaultMs, "how long an injected partition or remote outage lasts, 1..3600000 ms")
+	fs.BoolVar(&f.lost, "lost", false, "a message may also be lost (a third latency class)")
+	fs.BoolVar(&f.noLive, "no-liveness", false, "skip the healed continuation from the states the bound cuts")
+	fs.BoolVar(&f.reexecute, "reexecute", false, "re-run every path from the start instead of stepping copies of states (slower; a cross-check)")
+	fs.StringVar(&f.out, "out", "explore-counterexample.json", "where a violation's scenario file is written (known findings beside it, suffixed by kind)")
+	fs.StringVar(&f.jsonl, "jsonl", "", "write the search's header and result to this file, for 'simrun merge'")
+	fs.StringVar(&f.shard, "shard", "0/1", "explore only shard K of N of the frontier (split by state hash)")
+	maxStepsVar(fs, &f.maxSteps)
+	maxInputVar(fs, &f.maxInput)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, exploreUsage)
+		fs.PrintDefaults()
+	}
+	if help, err := parseArgs(fs, args); help || err != nil {
+		return exitCodeOf(err), err
+	}
+	cfg, h, err := exploreConfig(f)
+	if err != nil {
+		return exitBadInput, err
+	}
+	if err := harness.CheckBudget(cfg.Scenario, int64(f.maxSteps)); err != nil {
+		return exitBudget, err
+	}
+	begin := time.Now()
+	res, err := explore.Run(cfg)
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
+	}
+	elapsed := time.Since(begin)
+	rep, err := explore.ReportOf(res)
+	if err != nil {
+		return exitBadInput, err
+	}
+	printExplore(stdout, h, rep, elapsed)
+	if err := saveFindings(stdout, f.out, h, rep); err != nil {
+		return exitBadInput, err
+	}
+	if f.jsonl != "" {
+		if err := writeExploreJSONL(f.jsonl, h, rep); err != nil {
+			return exitBadInput, err
+		}
+	}
+	return exploreExit(rep), nil
+}
+
+// exploreConfig checks the flags and builds the search.
+func exploreConfig(f exploreFlags) (explore.Config, explore.Header, error) {
+	var cfg explore.Config
+	if f.scenario == "" {
+		return cfg, explore.Header{}, badInput("--scenario: required (a named scenario or a file); see 'simrun scenarios'")
+	}
+	if f.strategy != string(harness.LocalLogStart) && f.strategy != string(harness.LastTiered) {
+		return cfg, explore.Header{}, badInput("--strategy: want local-log-start or last-tiered, got %q", f.strategy)
+	}
+	profile, err := parseProfile(f.profile)
+	if err != nil {
+		return cfg, explore.Header{}, err
+	}
+	mutants, err := parseMutants(f.mutants)
+	if err != nil {
+		return cfg, explore.Header{}, err
+	}
+	if f.depth < 1 || f.depth > 100_000 {
+		return cfg, explore.Header{}, badInput("--depth: want 1..100000, got %d", f.depth)
+	}
+	if f.maxStates < 1 || f.maxStates > 100_000_000 {
+		return cfg, explore.Header{}, badInput("--max-states: want 1..100000000, got %d", f.maxStates)
+	}
+	if f.faultMs < 1 || f.faultMs > 3_600_000 {
+		return cfg, explore.Header{}, badInput("--fault-ms: want 1..3600000, got %d", f.faultMs)
+	}
+	var faults []string
+	if f.faults != "" {
+		for _, k := range strings.Split(f.faults, ",") {
+			k = strings.TrimSpace(k)
+			known := false
+			for _, x := range explore.FaultKinds {
+				known = known || x == k
+			}
+			if !known {
+				return cfg, explore.Header{}, badInput("--faults: unknown fault %q (want some of %s)", k, strings.Join(explore.FaultKinds, ", "))
+			}
+			faults = append(faults, k)
+		}
+	}
+	shard, err := explore.ParseShard(f.shard)
+	if err != nil {
+		return cfg, explore.Header{}, badInput("--shard: %v", err)
+	}
+	if f.out == "" {
+		return cfg, explore.Header{}, badInput("--out: want a file name")
+	}
+	sc, err := scenarios.ResolveMax(f.scenario, int64(f.maxInput))
+	if err != nil {
+		return cfg, explore.Header{}, badInput("%v", err)
+	}
+	cfg = explore.Config{Scenario: sc, Strategy: harness.Strategy(f.strategy), Profile: profile, Mutants: mutants,
+		Depth: f.depth, MaxStates: f.maxStates, Faults: faults, FaultMs: f.faultMs, Lost: f.lost, Liveness: !f.noLive,
+		Shard: shard, MaxSteps: int64(f.maxSteps), Reexecute: f.reexecute}
+	h := explore.Header{Explore: 1, Scenario: sc.Name, Strategy: f.strategy, Profile: profile.Name(), Mutant: f.mutants,
+		Depth: f.depth, MaxStates: f.maxStates, Faults: faults, FaultMs: f.faultMs, Lost: f.lost, Liveness: !f.noLive,
+		Shard: shard.String()}
+	if h.Faults == nil {
+		h.Faults = []string{}
+	}
+	return cfg, h, nil
+}
+
+func printExplore(w io.Writer, h explore.Header, r explore.Report, elapsed time.Duration) {
+	faults := "none"
+	if len(h.Faults) > 0 {
+		faults = strings.Join(h.Faults, ",")
+	}
+	fmt.Fprintf(w, "explore %s  strategy %s  profile %s  depth %d  faults %s  lost %v  shard %s", h.Scenario, h.Strategy,
+		h.Profile, h.Depth, faults, h.Lost, h.Shard)
+	if h.Mutant != "" {
+		fmt.Fprintf(w, "  mutant %s", h.Mutant)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "  states %d  transitions %d  depth reached %d  frontier %d  ended %d  liveness continuations %d\n",
+		r.States, r.Transitions, r.Depth, r.Frontier, r.Ended, r.LivenessChecked)
+	if elapsed > 0 {
+		fmt.Fprintf(w, "  %.2f s, %.0f states/s\n", elapsed.Seconds(), float64(r.States)/elapsed.Seconds())
+	}
+	switch {
+	case r.Violation != nil:
+		fmt.Fprintf(w, "  search stopped at a violation\n")
+	case r.Complete:
+		fmt.Fprintf(w, "  exhausted: every reachable state visited (no path reached the depth bound)\n")
+	case r.Exhausted:
+		fmt.Fprintf(w, "  exhausted: every state within depth %d visited\n", h.Depth)
+	default:
+		fmt.Fprintf(w, "  NOT exhausted: --max-states %d reached at depth %d\n", h.MaxStates, r.Depth)
+	}
+	for _, k := range r.Known {
+		fmt.Fprintf(w, "  known finding %s: %s %s at step %d (t=%d ms), %d choices\n", k.Kind, k.Outcome, k.Invariant, k.Step, k.AtMs, k.Choices)
+	}
+	if r.KnownCount > 0 {
+		fmt.Fprintf(w, "  %d violating transitions explained by known findings\n", r.KnownCount)
+	}
+	if v := r.Violation; v != nil {
+		fmt.Fprintf(w, "  VIOLATION %s %s at step %d (t=%d ms), %d choices: %s\n", v.Outcome, v.Invariant, v.Step, v.AtMs, v.Choices, v.Message)
+		for _, f := range v.Faults {
+			fmt.Fprintf(w, "    injected %s\n", f)
+		}
+	} else {
+		fmt.Fprintf(w, "  no unknown violation\n")
+	}
+}
+
+// saveFindings writes the violation's scenario to out and each known
+// finding's beside it.
+func saveFindings(w io.Writer, out string, h explore.Header, r explore.Report) error {
+	replay := func(file string) string {
+		s := fmt.Sprintf("simrun run --scenario %s --strategy %s --profile %s", file, h.Strategy, h.Profile)
+		if h.Mutant != "" {
+			s += " --mutant " + h.Mutant
+		}
+		return s + " --trace"
+	}
+	if v := r.Violation; v != nil {
+		if err := writeFileAtomic(out, append([]byte(nil), v.Scenario...)); err != nil {
+			return badInput("--out: %v", err)
+		}
+		fmt.Fprintf(w, "    counterexample: %s\n    replay: %s\n", out, replay(out))
+	}
+	for _, k := range r.Known {
+		ext := filepath.Ext(out)
+		file := strings.TrimSuffix(out, ext) + "-" + k.Kind + ext
+		if err := writeFileAtomic(file, append([]byte(nil), k.Scenario...)); err != nil {
+			return badInput("--out: %v", err)
+		}
+		fmt.Fprintf(w, "    %s: %s\n", k.Kind, replay(file))
+	}
+	return nil
+}
+
+func exploreExit(r explore.Report) int {
+	switch {
+	case r.Violation != nil && r.Violation.Outcome == harness.OutcomeSafety:
+		return exitSafety
+	case r.Violation != nil:
+		return exitLiveness
+	case !r.Exhausted:
+		return exitBudget
+	}
+	return exitOK
+}
+
+func writeExploreJSONL(path string, h explore.Header, r explore.Report) error {
+	a, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	data := append(append(append(a, '\n'), b...), '\n')
+	if err := writeFileAtomic(path, data); err != nil {
+		return badInput("--jsonl: %v", err)
+	}
+	return nil
+}
+
+// maxExploreShardBytes bounds one shard file (its violations embed
+// scenario files).
+const maxExploreShardBytes = 64 << 20
+
+// mergeExplore folds the --jsonl files of every shard of one search.
+func mergeExplore(files []string, out string, stdout io.Writer) (int, error) {
+	var first explore.Header
+	var reports []explore.Report
+	var shards []explore.Shard
+	for i, name := range files {
+		h, r, err := readExploreShard(name)
+		if err != nil {
+			return exitBadInput, badInput("merge: %v", err)
+		}
+		if i == 0 {
+			first = h
+		} else if !h.Same(first) {
+			return exitBadInput, badInput("merge: %s is a shard of another search than %s", name, files[0])
+		}
+		s, err := explore.ParseShard(h.Shard)
+		if err != nil {
+			return exitBadInput, badInput("merge: %s: shard: %v", name, err)
+		}
+		reports, shards = append(reports, r), append(shards, s)
+	}
+	m, err := explore.Merge(reports, shards)
+	if err != nil {
+		return exitBadInput, badInput("merge: %v", err)
+	}
+	first.Shard = "0/1"
+	fmt.Fprintf(stdout, "merged %d shards (states: an upper bound, shards do not share their visited sets)\n", len(files))
+	printExplore(stdout, first, m, 0)
+	if err := saveFindings(stdout, out, first, m); err != nil {
+		return exitBadInput, err
+	}
+	return exploreExit(m), nil
+}
+
+func readExploreShard(name string) (explore.Header, explore.Report, error) {
+	var h explore.Header
+	var r explore.Report
+	file, err := os.Open(name)
+	if err != nil {
+		return h, r, err
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(io.LimitReader(file, maxExploreShardBytes))
+	sc.Buffer(make([]byte, 64<<10), maxExploreShardBytes)
+	var lines [][]byte
+	for sc.Scan() {
+		lines = append(lines, append([]byte(nil), sc.Bytes()...))
+	}
+	if err := sc.Err(); err != nil {
+		return h, r, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(lines) != 2 {
+		return h, r, fmt.Errorf("%s: want 2 lines (header, result), got %d", name, len(lines))
+	}
+	if err := strictUnmarshal(lines[0], &h); err != nil || h.Explore != 1 {
+		return h, r, fmt.Errorf("%s: line 1: not an explore header (%v)", name, err)
+	}
+	if err := strictUnmarshal(lines[1], &r); err != nil {
+		return h, r, fmt.Errorf("%s: line 2: %v", name, err)
+	}
+	return h, r, nil
+}
+
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data")
+	}
+	return nil
+}
