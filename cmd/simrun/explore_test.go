@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const exploreFixture = "../../explore/testdata/tiny-join.json"
+
+// TestExploreBadInput: every bad flag exits 2 naming it, writes nothing to
+// stdout and never panics.
+func TestExploreBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{}, "--scenario"},
+		{[]string{"--scenario", "no-such-scenario"}, "no-such-scenario"},
+		{[]string{"--scenario", exploreFixture, "--depth", "0"}, "--depth"},
+		{[]string{"--scenario", exploreFixture, "--depth", "x"}, "depth"},
+		{[]string{"--scenario", exploreFixture, "--max-states", "0"}, "--max-states"},
+		{[]string{"--scenario", exploreFixture, "--faults", "crash,meteor"}, "--faults"},
+		{[]string{"--scenario", exploreFixture, "--fault-ms", "0"}, "--fault-ms"},
+		{[]string{"--scenario", exploreFixture, "--strategy", "both"}, "--strategy"},
+		{[]string{"--scenario", exploreFixture, "--profile", "kafka-9"}, "--profile"},
+		{[]string{"--scenario", exploreFixture, "--mutant", "nope"}, "--mutant"},
+		{[]string{"--scenario", exploreFixture, "--shard", "3/3"}, "--shard"},
+		{[]string{"--scenario", exploreFixture, "--shard", "1/2x"}, "--shard"},
+		{[]string{"--scenario", exploreFixture, "--out", ""}, "--out"},
+		{[]string{"--scenario", exploreFixture, "stray"}, "stray"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := simrun(t, append([]string{"explore"}, c.args...)...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2 naming %q", c.args, code, stderr, stdout, c.want)
+		}
+	}
+}
+
+// TestExploreCounterexampleReplays: a violation's file, run by simrun run,
+// breaks the same invariant; the bound and budget exit codes.
+func TestExploreCounterexampleReplays(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cx.json")
+	code, stdout, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
+	if code != exitSafety || !strings.Contains(stdout, "VIOLATION safety-violation offset-order at step 12") {
+		t.Fatalf("explore: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = simrun(t, "run", "--scenario", out, "--strategy", "last-tiered", "--mutant", "hw-not-reset")
+	if code != exitSafety || !strings.Contains(stdout, "violation offset-order at 0.015s step 12") {
+		t.Fatalf("replay: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = simrun(t, "explore", "--scenario", exploreFixture, "--depth", "8", "--out", out+"2")
+	if code != exitOK || !strings.Contains(stdout, "exhausted: every state within depth 8 visited") {
+		t.Fatalf("unmutated: exit %d\n%s", code, stdout)
+	}
+	if _, err := os.Stat(out + "2"); err == nil {
+		t.Fatalf("a file was written with no violation")
+	}
+	code, stdout, _ = simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--max-states", "50")
+	if code != exitBudget || !strings.Contains(stdout, "NOT exhausted") {
+		t.Fatalf("budget: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestExploreShardsMerge: the shards' files merge into one report; a
+// missing shard is bad input.
+func TestExploreShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for _, k := range []string{"0/2", "1/2"} {
+		f := filepath.Join(dir, strings.Replace(k, "/", "-", 1)+".jsonl")
+		code, stdout, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "5", "--faults", "crash,elect",
+			"--no-liveness", "--shard", k, "--jsonl", f)
+		if code != exitOK {
+			t.Fatalf("shard %s: exit %d\n%s%s", k, code, stdout, stderr)
+		}
+		files = append(files, f)
+	}
+	code, stdout, stderr := simrun(t, append([]string{"merge"}, files...)...)
+	if code != exitOK || !strings.Contains(stdout, "merged 2 shards") || !strings.Contains(stdout, "exhausted") {
+		t.Fatalf("merge: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, _, stderr = simrun(t, "merge", files[0])
+	if code != exitBadInput || !strings.Contains(stderr, "shard 1/2 missing") {
+		t.Fatalf("merge of one shard: exit %d, %s", code, stderr)
+	}
+}
