@@ -53,6 +53,14 @@ type Config struct {
 	Shard Shard
 	// MaxSteps is each run's work budget (0: the harness default).
 	MaxSteps int64
+	// FromMs, when > 0, starts the search at the first step at or after
+	// that simulated time, reached by taking alternative 0 at every choice
+	// before (no fault, fast network, the event scheduled first): the
+	// search explores around a point of a long scenario. Every state it
+	// visits is still reachable by simrun run (the prefix is part of the
+	// counterexample's schedule); the prefix's alternatives are not
+	// explored.
+	FromMs int64
 	// Reexecute re-runs every path from the start instead of stepping
 	// clones of the parent state (slower; kept to measure and to cross-check).
 	Reexecute bool
@@ -171,6 +179,8 @@ type explorer struct {
 	script harness.Script
 	next   []node
 	stop   bool // a violation or the state budget ended the search
+	// baseSteps is the steps of the prefix (FromMs) below the root.
+	baseSteps int64
 }
 
 // Run explores cfg's scenario breadth first.
@@ -219,14 +229,22 @@ func (x *explorer) run(picks []int, stop int64, record bool) *harness.RunResult 
 
 func (x *explorer) search() {
 	level := []node{{}} // the virtual root: its children are the initial states
+	depth := -1
+	if x.cfg.FromMs > 0 {
+		root, ok := x.prefix()
+		if !ok {
+			return
+		}
+		level, depth = []node{root}, 0
+	}
 	split := x.cfg.Shard.N <= 1
-	for depth := -1; ; depth++ {
+	for ; ; depth++ {
 		x.next = nil
 		for i := range level {
 			if level[i].run != nil {
 				x.expandClone(level[i])
 			} else {
-				x.expand(level[i], int64(depth)+1)
+				x.expand(level[i], x.baseSteps+int64(depth)+1)
 			}
 			level[i].run = nil // let the parent state go
 			if x.stop {
@@ -259,6 +277,32 @@ func (x *explorer) search() {
 		}
 		level = x.next
 	}
+}
+
+// prefix runs alternative 0 at every choice up to FromMs and returns the
+// state there as the search's root; false when the run ended (or broke an
+// invariant) before.
+func (x *explorer) prefix() (node, bool) {
+	s := &harness.Script{Lost: x.cfg.Lost, Record: true}
+	run := harness.Start(x.sc, x.options(s, 0))
+	for run.Done() == nil && run.NowMs() < x.cfg.FromMs {
+		run.Step()
+		x.res.StepsRun++
+	}
+	picks := make([]int, len(s.Points))
+	if r := run.Done(); r != nil {
+		if r.Outcome == harness.OutcomeSafety || r.Outcome == harness.OutcomeLiveness {
+			x.violation(picks, r)
+		} else {
+			x.res.Exhausted, x.res.Complete = true, true
+		}
+		return node{}, false
+	}
+	x.baseSteps = run.Steps()
+	h := run.Hash()
+	x.seen[h] = struct{}{}
+	x.res.States++
+	return node{picks: picks, hash: h, run: run.Clone(&harness.Script{Lost: x.cfg.Lost})}, true
 }
 
 // keepShard keeps the states of level this shard owns.
@@ -416,7 +460,10 @@ func (x *explorer) counterexample(picks []int, r *harness.RunResult, pts []harne
 	index := map[int]int{} // candidate -> index in used
 	out := make([]int, 0, len(picks))
 	for i, p := range pts {
-		pick := picks[i]
+		pick := 0 // past the path: the continuation's alternative 0
+		if i < len(picks) {
+			pick = picks[i]
+		}
 		if p.Kind == harness.ChoiceFault {
 			if pick == 0 {
 				out = append(out, 0)

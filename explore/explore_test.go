@@ -3,7 +3,9 @@ package explore
 import (
 	"testing"
 
+	"tierfetch/fuzz"
 	"tierfetch/harness"
+	"tierfetch/invariants"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 )
@@ -77,35 +79,77 @@ func SmallConfigs(t testing.TB) []SmallConfig {
 	return out
 }
 
-// TestRefindsMutants: explore re-finds the bug-zoo mutants whose trigger
-// fits a small fixture, with a counterexample that replays.
-func TestRefindsMutants(t *testing.T) {
-	cases := []struct {
-		fixture   string
-		mutant    model.Mutant
-		invariant string
-	}{
-		{"tiny-join", model.MutantStaleLLSOAfterAux, "offset-order"},
-		{"tiny-join", model.MutantHWNotReset, "offset-order"},
+// zooCases are the bug zoo's mutants with the fixture explore starts from:
+// the scenario 'simrun mutants --seeds 1..300 --shrink 300' shrank for it
+// (testdata/zoo), the strategy and profile of that hunt, and where the
+// search starts (FromMs: reached with alternative 0 at every choice).
+var zooCases = []struct {
+	mutant   model.Mutant
+	strategy harness.Strategy
+	profile  model.Profile
+	fromMs   int64
+	depth    int
+}{
+	{model.MutantHROOnlyFromUpload, harness.LastTiered, model.KIP, 14400, 6},
+	{model.MutantRetentionBeforeUpload, harness.LocalLogStart, model.KIP, 0, 40},
+	{model.MutantUploadAboveHW, harness.LocalLogStart, model.KIP, 59900, 60},
+	{model.MutantLSOAfterRemoteDelete, harness.LocalLogStart, model.KIP, 0, 40},
+	{model.MutantLLSOAfterLocalDelete, harness.LocalLogStart, model.KIP, 0, 40},
+	{model.MutantStaleLLSOAfterAux, harness.LocalLogStart, model.KIP, 0, 40},
+	{model.MutantHWNotReset, harness.LocalLogStart, model.KIP, 0, 40},
+	{model.MutantHROWithoutEpochEnd, harness.LastTiered, model.KIP, 23100, 6},
+	{model.MutantEPUOBelowLSO, harness.LocalLogStart, model.KIP, 0, 6},
+	{model.MutantEmptyAgain, harness.LastTiered, model.Kafka43, 15000, 6},
+}
+
+// TestRefindsEveryMutant: from each bug-zoo mutant's shrunk scenario,
+// explore finds a violation no known finding explains, whose counterexample
+// replays through the harness and is no longer than the shrunk scenario
+// (its events plus the faults the path injected).
+func TestRefindsEveryMutant(t *testing.T) {
+	if len(zooCases) != int(model.NumMutants) {
+		t.Fatalf("%d zoo cases for %d mutants", len(zooCases), model.NumMutants)
 	}
-	for _, c := range cases {
+	for _, c := range zooCases {
+		sc := fixture(t, "zoo/"+c.mutant.String())
+		cfg := Config{Scenario: sc, Strategy: c.strategy, Profile: c.profile, Depth: c.depth, FromMs: c.fromMs,
+			MaxStates: 50_000, Liveness: true, Mutants: model.Mutants(0).With(c.mutant)}
+		res, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cx := res.Violation
+		if cx == nil {
+			t.Errorf("%s: not found (%d states, depth %d)", c.mutant, res.States, res.Depth)
+			continue
+		}
+		checkReplays(t, cfg, cx)
+		shrunk, found := fuzz.SizeOf(sc), fuzz.SizeOf(cx.Scenario)
+		if found.Events+len(cx.Faults) > shrunk.Events {
+			t.Errorf("%s: counterexample has %d events and %d injected faults, the shrunk scenario %d events", c.mutant,
+				found.Events, len(cx.Faults), shrunk.Events)
+		}
+		t.Logf("%-24s %s %s at step %d, %d choices, %d states", c.mutant, cx.Outcome, cx.Failure.Invariant, cx.Steps,
+			cx.Choices, res.States)
+	}
+}
+
+// TestRefindsMutantsFromTinyJoin: the mutants whose trigger fits the
+// 2-broker tiny-join fixture are found there too, under both strategies.
+func TestRefindsMutantsFromTinyJoin(t *testing.T) {
+	for _, m := range []model.Mutant{model.MutantStaleLLSOAfterAux, model.MutantHWNotReset} {
 		for _, st := range harness.Strategies {
-			cfg := Config{Scenario: fixture(t, c.fixture), Strategy: st, Depth: 40, MaxStates: 50_000,
-				Mutants: model.Mutants(0).With(c.mutant)}
+			cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: st, Depth: 40, MaxStates: 50_000,
+				Mutants: model.Mutants(0).With(m)}
 			res, err := Run(cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Violation == nil {
-				t.Errorf("%s %s: not found (%d states, depth %d)", c.mutant, st, res.States, res.Depth)
+			if res.Violation == nil || res.Violation.Failure.Invariant != invariants.OffsetOrder {
+				t.Errorf("%s %s: want offset-order, got %+v", m, st, res.Violation)
 				continue
 			}
-			if got := res.Violation.Failure.Invariant; got != c.invariant {
-				t.Errorf("%s %s: %s, want %s", c.mutant, st, got, c.invariant)
-			}
 			checkReplays(t, cfg, res.Violation)
-			t.Logf("%s %s: %s at step %d after %d states, %d choices", c.mutant, st, res.Violation.Failure.Invariant,
-				res.Violation.Steps, res.States, res.Violation.Choices)
 		}
 	}
 }

@@ -18,6 +18,7 @@ type Header struct {
 	Profile   string   `json:"profile"`
 	Mutant    string   `json:"mutant"`
 	Depth     int      `json:"depth"`
+	FromMs    int64    `json:"from_ms"`
 	MaxStates int      `json:"max_states"`
 	Faults    []string `json:"faults"`
 	FaultMs   int64    `json:"fault_ms"`

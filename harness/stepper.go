@@ -32,6 +32,9 @@ func (x *Run) Done() *RunResult { return x.done }
 // Steps returns how many steps the run took.
 func (x *Run) Steps() int64 { return x.r.steps }
 
+// NowMs returns the run's simulated time, in milliseconds.
+func (x *Run) NowMs() int64 { return x.r.sched.Now().Ms() }
+
 // Hash returns the hash of the run's state (Options.StateHash).
 func (x *Run) Hash() uint64 { return x.r.stateHash() }
 

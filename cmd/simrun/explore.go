@@ -29,6 +29,7 @@ type exploreFlags struct {
 	lost      bool
 	noLive    bool
 	reexecute bool
+	fromMs    int64
 	out       string
 	jsonl     string
 	shard     string
@@ -78,6 +79,7 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.Int64Var(&f.faultMs, "fault-ms", explore.DefaultFaultMs, "how long an injected partition or remote outage lasts, 1..3600000 ms")
 	fs.BoolVar(&f.lost, "lost", false, "a message may also be lost (a third latency class)")
 	fs.BoolVar(&f.noLive, "no-liveness", false, "skip the healed continuation from the states the bound cuts")
+	fs.Int64Var(&f.fromMs, "from-ms", 0, "start the search at this simulated time, reached with no faults and fast links (0: the start)")
 	fs.BoolVar(&f.reexecute, "reexecute", false, "re-run every path from the start instead of stepping copies of states (slower; a cross-check)")
 	fs.StringVar(&f.out, "out", "explore-counterexample.json", "where a violation's scenario file is written (known findings beside it, suffixed by kind)")
 	fs.StringVar(&f.jsonl, "jsonl", "", "write the search's header and result to this file, for 'simrun merge'")
@@ -164,6 +166,9 @@ func exploreConfig(f exploreFlags) (explore.Config, explore.Header, error) {
 	if err != nil {
 		return cfg, explore.Header{}, badInput("--shard: %v", err)
 	}
+	if f.fromMs < 0 {
+		return cfg, explore.Header{}, badInput("--from-ms: want >= 0, got %d", f.fromMs)
+	}
 	if f.out == "" {
 		return cfg, explore.Header{}, badInput("--out: want a file name")
 	}
@@ -173,9 +178,9 @@ func exploreConfig(f exploreFlags) (explore.Config, explore.Header, error) {
 	}
 	cfg = explore.Config{Scenario: sc, Strategy: harness.Strategy(f.strategy), Profile: profile, Mutants: mutants,
 		Depth: f.depth, MaxStates: f.maxStates, Faults: faults, FaultMs: f.faultMs, Lost: f.lost, Liveness: !f.noLive,
-		Shard: shard, MaxSteps: int64(f.maxSteps), Reexecute: f.reexecute}
+		Shard: shard, MaxSteps: int64(f.maxSteps), Reexecute: f.reexecute, FromMs: f.fromMs}
 	h := explore.Header{Explore: 1, Scenario: sc.Name, Strategy: f.strategy, Profile: profile.Name(), Mutant: f.mutants,
-		Depth: f.depth, MaxStates: f.maxStates, Faults: faults, FaultMs: f.faultMs, Lost: f.lost, Liveness: !f.noLive,
+		Depth: f.depth, FromMs: f.fromMs, MaxStates: f.maxStates, Faults: faults, FaultMs: f.faultMs, Lost: f.lost, Liveness: !f.noLive,
 		Shard: shard.String()}
 	if h.Faults == nil {
 		h.Faults = []string{}
