@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +15,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tierfetch/fuzz"
 	"tierfetch/harness"
@@ -61,9 +63,8 @@ const (
 	defaultSweepOut      = "local-retention-sweep-out"
 )
 
-func newCompareFlagSet(f *compareFlags, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("simrun compare", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// compareFlagSet adds compare's flags to fs.
+func compareFlagSet(fs *pflag.FlagSet, f *compareFlags) {
 	fs.StringVar(&f.scenario, "scenario", "", "a named scenario or a scenario file (default: every named scenario with an add_replica event, findings aside)")
 	fs.BoolVar(&f.generated, "generated", false, "compare on the scenario each seed generates (see 'simrun gen')")
 	fs.StringVar(&f.seeds, "seeds", "1..20", "seed range A..B (inclusive), or one seed")
@@ -77,12 +78,9 @@ func newCompareFlagSet(f *compareFlags, stderr io.Writer) *flag.FlagSet {
 	fs.IntVar(&f.resumeFrom, "resume-from", 0, "with --jsonl: run only the jobs from this one on (the rest of an interrupted comparison)")
 	maxStepsVar(fs, &f.maxSteps)
 	maxInputVar(fs, &f.maxInput)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
-                      [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N]
-                      [--shard K/N --jsonl FILE]
+}
 
-Runs both follower protocols on every seed (the same seed gives both the same
+const compareLong = `Runs both follower protocols on every seed (the same seed gives both the same
 exogenous events) and writes, in --out: report.md (setup, headline numbers,
 charts, exclusions, the command that regenerates it), runs.csv (one row per
 seed, strategy, scenario, varied value and profile, every metric) and SVG
@@ -93,8 +91,8 @@ invariant enter the statistics; the report says how many were excluded and
 why. The statistics use the first of --profiles; the report compares the
 same pairs under every profile (default: the KIP text and Kafka 4.3).
 The default comparison (every named scenario that adds a replica, findings
-aside, nothing varied) also sweeps `+defaultSweepKey+` on `+defaultSweepScenario+`
-(`+defaultSweepValues+`, the first profile) for the headline curve.
+aside, nothing varied) also sweeps ` + defaultSweepKey + ` on ` + defaultSweepScenario + `
+(` + defaultSweepValues + `, the first profile) for the headline curve.
 Ctrl-C (SIGINT) or SIGTERM stops at a pair boundary: the pairs done are
 saved as JSON Lines (in --jsonl, or --out/pairs.jsonl) with a header that says
 where it stopped, and the command that resumes (--resume-from) and the merge
@@ -108,12 +106,24 @@ Exit codes: 0 report written, 4 report written but a run reached its work budget
 (--max-steps; such pairs are excluded and named), or a scenario is predicted to
 (nothing runs), 2 bad input or an output that could not be written, 130/143
 stopped by SIGINT/SIGTERM.
+`
 
-Flags:
-`)
-		fs.PrintDefaults()
+func newCompareCmd(c *cli) *cobra.Command {
+	s := &compareSetup{}
+	cmd := &cobra.Command{
+		Use:   "compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR] [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N --jsonl FILE]",
+		Short: "both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs",
+		Long:  compareLong,
+		Args:  noArgs,
+		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
+			if err := s.setup(cmd.Flags()); err != nil {
+				return exitBadInput, err
+			}
+			return cmdCompare(s, c.stdout, c.stderr)
+		}),
 	}
-	return fs
+	compareFlagSet(cmd.Flags(), &s.f)
+	return cmd
 }
 
 // compareSetup is a parsed compare command.
@@ -134,14 +144,7 @@ type compareSetup struct {
 	args  []string
 }
 
-func cmdCompare(args []string, stdout, stderr io.Writer) (int, error) {
-	s, err := parseCompare(args, stderr)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitBadInput, err
-	}
+func cmdCompare(s *compareSetup, stdout, stderr io.Writer) (int, error) {
 	if err := s.checkScenarios(); err != nil {
 		return errorCode(err), err
 	}
@@ -305,19 +308,27 @@ func (s *compareSetup) checkPairs() error {
 	return nil
 }
 
-func parseCompare(args []string, stderr io.Writer) (s *compareSetup, err error) {
-	s = &compareSetup{}
-	fs := newCompareFlagSet(&s.f, stderr)
+// parseCompare parses compare's flags from args (merge reads a shard's).
+func parseCompare(args []string) (*compareSetup, error) {
+	s := &compareSetup{}
+	fs := pflag.NewFlagSet("compare", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	compareFlagSet(fs, &s.f)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, err
-		}
 		return nil, badInput("compare: %v", err)
 	}
 	if fs.NArg() > 0 {
 		return nil, badInput("compare: unexpected argument %q", fs.Arg(0))
 	}
-	fs.Visit(func(f *flag.Flag) {
+	if err := s.setup(fs); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// setup checks the flags fs parsed into s.f and derives the comparison.
+func (s *compareSetup) setup(fs *pflag.FlagSet) (err error) {
+	fs.Visit(func(f *pflag.Flag) {
 		switch f.Name {
 		case "shard", "jsonl", "out", "workers", "resume-from":
 		default:
@@ -325,13 +336,13 @@ func parseCompare(args []string, stderr io.Writer) (s *compareSetup, err error) 
 		}
 	})
 	if err := s.parseShard(); err != nil {
-		return nil, err
+		return err
 	}
 	if s.from, s.to, err = parseSeeds(s.f.seeds); err != nil {
-		return nil, err
+		return err
 	}
 	if s.to-s.from >= 1_000_000 {
-		return nil, badInput("--seeds: at most 1000000 seeds, got %q", s.f.seeds)
+		return badInput("--seeds: at most 1000000 seeds, got %q", s.f.seeds)
 	}
 	defer func() {
 		if err == nil {
@@ -339,22 +350,22 @@ func parseCompare(args []string, stderr io.Writer) (s *compareSetup, err error) 
 		}
 	}()
 	if err := s.parseProfiles(fs); err != nil {
-		return nil, err
+		return err
 	}
 	if s.f.workers < 1 || s.f.workers > 1024 {
-		return nil, badInput("--workers: want 1..1024, got %d", s.f.workers)
+		return badInput("--workers: want 1..1024, got %d", s.f.workers)
 	}
 	if s.f.out == "" {
-		return nil, badInput("--out: want a directory, got an empty name")
+		return badInput("--out: want a directory, got an empty name")
 	}
 	switch {
 	case s.f.generated && s.f.scenario != "":
-		return nil, badInput("compare: give --scenario or --generated, not both")
+		return badInput("compare: give --scenario or --generated, not both")
 	case s.f.generated:
 	case s.f.scenario != "":
 		sc, err := scenarios.ResolveMax(s.f.scenario, int64(s.f.maxInput))
 		if err != nil {
-			return nil, badInput("--scenario: %v", err)
+			return badInput("--scenario: %v", err)
 		}
 		s.scenarios = []*scenarios.Scenario{sc}
 	default:
@@ -362,19 +373,19 @@ func parseCompare(args []string, stderr io.Writer) (s *compareSetup, err error) 
 	}
 	if s.f.vary != "" {
 		if s.varyKey, s.varyValues, err = parseVary(s.f.vary); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if !s.f.generated && s.f.scenario == "" && s.f.vary == "" {
 		s.sweep = s.defaultSweep()
 	}
-	return s, nil
+	return nil
 }
 
 // parseProfiles reads --profiles (or --profile, its one-profile form).
-func (s *compareSetup) parseProfiles(fs *flag.FlagSet) error {
+func (s *compareSetup) parseProfiles(fs *pflag.FlagSet) error {
 	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	fs.Visit(func(f *pflag.Flag) { set[f.Name] = true })
 	name, list := "--profiles", s.f.profiles
 	if set["profile"] {
 		if set["profiles"] {

@@ -344,7 +344,7 @@ func mergeCompare(files []string, out string, maxBytes int64, stdout, stderr io.
 		return exitBadInput, badInput("merge: %v", err)
 	}
 	h := shards[0].header
-	s, err := parseCompare(append(slices.Clone(h.Args), "--out", out, "--workers", "1"), stderr)
+	s, err := parseCompare(append(slices.Clone(h.Args), "--out", out, "--workers", "1"))
 	if err != nil {
 		return exitBadInput, badInput("merge: the shards' compare flags %s: %v", strings.Join(h.Args, " "), err)
 	}

@@ -261,8 +261,8 @@ func TestRunTimelineAndChromeTrace(t *testing.T) {
 }
 
 func TestCompareHelpExitsZero(t *testing.T) {
-	if code, _, stderr := simrun(t, "compare", "--help"); code != exitOK || !strings.Contains(stderr, "--vary") {
-		t.Errorf("exit %d, usage %q", code, stderr)
+	if code, stdout, _ := simrun(t, "compare", "--help"); code != exitOK || !strings.Contains(stdout, "--vary") {
+		t.Errorf("exit %d, usage %q", code, stdout)
 	}
 }
 

@@ -1,12 +1,13 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tierfetch/fuzz"
 	"tierfetch/harness"
@@ -18,20 +19,13 @@ import (
 // --shrink), saving and shrinking the failures as that sweep would. Given
 // the files of a sharded comparison (the first file's header says which),
 // it writes the report the whole comparison writes (mergeCompare).
-func cmdMerge(args []string, stdout, stderr io.Writer) (int, error) {
+func newMergeCmd(c *cli) *cobra.Command {
 	var f sweepFlags
-	fs := flag.NewFlagSet("simrun merge", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
-	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
 	var maxInput inputFlag
-	maxInputVar(fs, &maxInput)
-	fs.Lookup("max-input-bytes").Usage = "the size limit of each comparison's shard file (a sweep's are read a line at a time)"
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun merge [--out DIR] [--shrink N] FILE...
-       simrun merge [--out DIR] FILE...     (the shards of a comparison)
-
-Reads the --jsonl files that 'simrun sweep --shard K/N --jsonl FILE' wrote for
+	cmd := &cobra.Command{
+		Use:   "merge [--out DIR] [--shrink N] FILE...",
+		Short: "fold the --jsonl files of a sharded sweep or comparison into the whole one's summary or report",
+		Long: `Reads the --jsonl files that 'simrun sweep --shard K/N --jsonl FILE' wrote for
 every shard of one sweep, checks that they hold every seed of it exactly once,
 and prints the summary 'simrun sweep' prints for the whole seed range, byte for
 byte when given the same --out and --shrink: the failing seeds' scenarios are
@@ -43,37 +37,41 @@ Given the files 'simrun compare ... --shard K/N --jsonl FILE' wrote for every
 shard of one comparison, it checks that they hold every pair of it exactly
 once and writes in --out (default compare-out) the report, runs.csv and
 charts that 'simrun compare' with the same flags and --out writes, byte for
-byte. Exit codes: 0, or 2 as above.
+byte. Exit codes: 0, or 2 as above.`,
+		RunE: c.action(func(cmd *cobra.Command, files []string) (int, error) {
+			return cmdMerge(f, maxInput, files, cmd.Flags(), c.stdout, c.stderr)
+		}),
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	maxInputVar(fs, &maxInput)
+	fs.Lookup("max-input-bytes").Usage = "the size limit of each comparison's shard file (a sweep's are read a line at a time)"
+	return cmd
+}
 
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK, nil
-		}
-		return exitBadInput, badInput("merge: %v", err)
-	}
-	if fs.NArg() == 0 {
+// cmdMerge folds the --jsonl files of a sharded sweep into the summary one
+// sweep over all the seeds prints, byte for byte (given the same --out and
+// --shrink), saving and shrinking the failures as that sweep would. Given
+// the files of a sharded comparison (the first file's header says which),
+// it writes the report the whole comparison writes (mergeCompare).
+func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSet, stdout, stderr io.Writer) (int, error) {
+	if len(files) == 0 {
 		return exitBadInput, badInput("merge: want the shard files (simrun merge [--out DIR] FILE...)")
 	}
 	if f.shrink < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
 	}
-	files := fs.Args()
 	kind, err := shardKind(files[0])
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
 	if kind == "compare" {
-		set := map[string]bool{}
-		fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
-		if set["shrink"] {
+		if fs.Changed("shrink") {
 			return exitBadInput, badInput("--shrink: only for the shards of a sweep; %s is a comparison's", files[0])
 		}
 		out := "compare-out"
-		if set["out"] {
+		if fs.Changed("out") {
 			out = f.out
 		}
 		return mergeCompare(files, out, int64(maxInput), stdout, stderr)

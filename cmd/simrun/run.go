@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -28,9 +30,8 @@ type runFlags struct {
 	chrome   string
 }
 
-func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("simrun run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// runFlagSet adds run's flags to fs.
+func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.scenario, "scenario", "", "a named scenario (see 'simrun scenarios') or a scenario file")
 	fs.BoolVar(&f.all, "all", false, "run every named scenario")
 	fs.Var(&f.seed, "seed", "the run's seed, 0..18446744073709551615 (default: the scenario's seed)")
@@ -43,24 +44,26 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); never on by default")
 	fs.StringVar(&f.timeline, "timeline", "", "write an SVG timeline of the run to this file: LSO, LLSO, HW, LEO of the leader and the new follower\nand the remote range over time, each strategy in a row")
 	fs.StringVar(&f.chrome, "chrome-trace", "", "write the run in Chrome trace-event JSON to this file (opens in Perfetto or chrome://tracing),\none process per strategy, one track per broker")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun run --scenario NAME|FILE [flags]
-       simrun run --all [flags]
+}
 
-Runs a scenario under one or both follower protocols on the same workload and
+func newRunCmd(c *cli) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run (--scenario NAME|FILE | --all) [flags]",
+		Short: "run a scenario under one or both follower protocols, checking invariants after every step",
+		Long: `Runs a scenario under one or both follower protocols on the same workload and
 fault schedule, checking invariants after every step. With --all, every named
 scenario runs; a violation the checker names as a known finding (by kind) is
 reported but does not fail the exit code: clean means no unknown failures. Prints a summary per
 strategy (outcome, each follower's bootstrap path, start offset, catch-up time,
 bytes from the leader), or with --json the result object.
 Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation,
-4 work budget reached (or predicted), 2 bad input or an unwritable output.
-
-Flags:
-`)
-		fs.PrintDefaults()
+4 work budget reached (or predicted), 2 bad input or an unwritable output.`,
+		Args: noArgs,
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdRun(f, c.stdout, c.stderr) }),
 	}
-	return fs
+	runFlagSet(cmd.Flags(), &f)
+	return cmd
 }
 
 func profileNames() string {
@@ -90,12 +93,7 @@ func parseStrategies(s string) ([]harness.Strategy, error) {
 	return nil, badInput("--strategy: want local-log-start, last-tiered or both, got %q", s)
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
-	var f runFlags
-	fs := newRunFlagSet(&f, stderr)
-	if help, err := parseArgs(fs, args); help || err != nil {
-		return exitCodeOf(err), err
-	}
+func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	strategies, err := parseStrategies(f.strategy)
 	if err != nil {
 		return exitBadInput, err

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
 
 	"tierfetch/fuzz"
 	"tierfetch/harness"
@@ -36,27 +36,12 @@ type sweepFlags struct {
 	resumeFrom  seedFlag
 }
 
-func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
+func newSweepCmd(c *cli) *cobra.Command {
 	var f sweepFlags
-	fs := flag.NewFlagSet("simrun sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
-	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
-	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
-	fs.BoolVar(&f.determinism, "check-determinism", false, "run each seed twice and compare the state after every step")
-	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
-	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
-	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
-	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
-	maxStepsVar(fs, &f.maxSteps)
-	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism]
-                    [--shard K/N] [--jsonl FILE]
-
-Generates a scenario from every seed and runs it under each strategy, checking
+	cmd := &cobra.Command{
+		Use:   "sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism] [--shard K/N] [--jsonl FILE]",
+		Short: "run generated scenarios for a range of seeds; summary, failures saved (and shrunk) for replay",
+		Long: `Generates a scenario from every seed and runs it under each strategy, checking
 invariants after every step. Prints a summary: runs, steps, unknown failures
 by invariant and strategy, known findings by kind, and coverage goals. Each
 failing seed's scenario is saved in --out with the command that replays it.
@@ -72,15 +57,27 @@ A..B prints.
 Exit codes: 0 no unknown failure, 1 an unknown safety violation, 3 only unknown
 liveness violations, 4 a run reached its work budget (and no unknown violation),
 2 bad input or an output that could not be written, 130/143 stopped by
-SIGINT/SIGTERM.
+SIGINT/SIGTERM.`,
+		Args: noArgs,
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdSweep(f, c.stdout, c.stderr) }),
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
+	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
+	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
+	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.BoolVar(&f.determinism, "check-determinism", false, "run each seed twice and compare the state after every step")
+	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
+	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
+	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
+	maxStepsVar(fs, &f.maxSteps)
+	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
+	return cmd
+}
 
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if help, err := parseArgs(fs, args); help || err != nil {
-		return exitCodeOf(err), err
-	}
+func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	from, to, err := parseSeeds(f.seeds)
 	if err != nil {
 		return exitBadInput, err
