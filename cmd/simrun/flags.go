@@ -6,21 +6,21 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
 
-// parseSeed reads a seed strictly: decimal digits only, 0..2^64-1 (no sign,
-// space, exponent, fraction, base prefix or underscore).
-func parseSeed(s string) (uint64, error) {
-	if s == "" || s[0] < '0' || s[0] > '9' {
-		return 0, fmt.Errorf("want a seed in 0..18446744073709551615 (decimal digits), got %q", s)
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
+// parseSeed reads a seed strictly (fuzz.ParseSeed).
+func parseSeed(s string) (uint64, error) { return fuzz.ParseSeed(s) }
+
+// parseSeeds reads "A..B" or "N", strictly, as --seeds.
+func parseSeeds(s string) (uint64, uint64, error) {
+	from, to, err := fuzz.ParseSeeds(s)
 	if err != nil {
-		return 0, fmt.Errorf("want a seed in 0..18446744073709551615 (decimal digits), got %q", s)
+		return 0, 0, badInput("--seeds: %v", err)
 	}
-	return n, nil
+	return from, to, nil
 }
 
 // seedFlag is a strictly parsed seed flag; set reports whether it was given.

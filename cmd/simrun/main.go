@@ -21,6 +21,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"tierfetch/outfile"
 )
 
 // Exit codes.
@@ -69,10 +71,10 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	out := &errWriter{w: stdout}
+	out := &outfile.ErrWriter{W: stdout}
 	code := runCommand(args, out, stderr)
-	if out.err != nil {
-		fmt.Fprintf(stderr, "simrun: writing standard output: %v\n", out.err)
+	if out.Err != nil {
+		fmt.Fprintf(stderr, "simrun: writing standard output: %v\n", out.Err)
 		if code == exitOK {
 			code = exitBadInput
 		}

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/compare"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -62,7 +62,7 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 	if f.shrink < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
 	}
-	kind, err := shardKind(files[0])
+	kind, err := compare.ShardKind(files[0])
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
@@ -74,7 +74,7 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 		if fs.Changed("out") {
 			out = f.out
 		}
-		return mergeCompare(files, out, int64(maxInput), stdout, stderr)
+		return mergeCompare(files, out, int64(maxInput), stdout)
 	}
 	// A first pass checks every file before anything is saved.
 	h, err := mergeFiles(files, nil)
@@ -99,15 +99,14 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 			return exitBadInput, badInput("merge: the shards' max_steps: %v", err)
 		}
 	}
-	s := &sweeper{f: f, from: h.From, to: h.To, resume: h.From, shard: fuzz.WholeSweep, strategies: h.Strategies,
-		profile: profile, mutants: mutants, totals: fuzz.NewSweepTotals(h.Strategies), stderr: stderr, start: time.Now()}
-	if _, err := mergeFiles(files, func(r fuzz.SeedResult, mismatch string) {
-		s.fold(seedDone{res: r, mismatch: mismatch})
-	}); err != nil {
+	s := newSweep(f, fuzz.SweepConfig{From: h.From, To: h.To, Resume: h.From, Shard: fuzz.WholeSweep, Strategies: h.Strategies,
+		Profile: profile, Mutants: mutants, Mutant: h.Mutant, CheckDeterminism: h.CheckDeterminism, Shrink: f.shrink,
+		MaxSteps: int64(f.maxSteps), Out: f.out}, stderr)
+	if _, err := mergeFiles(files, s.Fold); err != nil {
 		return exitBadInput, badInput("merge: %v", err) // a file changed between the passes
 	}
 	s.report(stdout, fmt.Sprintf("%d..%d", h.From, h.To))
-	if err := s.saveError(); err != nil {
+	if err := s.SaveError(); err != nil {
 		return exitBadInput, err
 	}
 	return s.exitCode(), nil

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -128,10 +130,10 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 			return exitBudget, err
 		}
 	}
-	rec, err := newRunRecorder(strategies, f.timeline, f.chrome)
-	if err != nil {
+	if err := checkOutputFiles(f.timeline, f.chrome); err != nil {
 		return exitBadInput, err
 	}
+	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
 	code := exitOK
 	var results []harness.Result
 	for _, sc := range list {
@@ -143,7 +145,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		results = append(results, res)
 		code = worse(code, c)
 	}
-	if err := rec.write(); err != nil {
+	if err := writeRecorded(rec, f.timeline, f.chrome); err != nil {
 		return exitBadInput, err
 	}
 	if f.json {
@@ -156,15 +158,15 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 
 // runOne runs one scenario under each strategy and prints its summary and
 // failure reports.
-func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants, rec *runRecorder, stdout io.Writer) (int, harness.Result) {
+func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants, rec *reports.RunRecorder, stdout io.Writer) (int, harness.Result) {
 	var sink func(string)
 	if f.trace && !f.json {
 		sink = func(line string) { fmt.Fprintln(stdout, line) }
 	}
 	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
-	rec.hook(&opt)
+	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
-	rec.finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
+	rec.Finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
 	code := exitOK
 	if !f.json {
 		reports.Summary(stdout, res)
@@ -237,4 +239,44 @@ func writeJSON(w io.Writer, results []harness.Result, all bool) error {
 		return enc.Encode(results)
 	}
 	return enc.Encode(results[0])
+}
+
+// checkOutputFiles checks the --timeline and --chrome-trace files before
+// anything runs: not a directory, in a directory that exists.
+func checkOutputFiles(timelinePath, chromePath string) error {
+	for _, out := range []struct{ flag, path string }{{"--timeline", timelinePath}, {"--chrome-trace", chromePath}} {
+		if out.path == "" {
+			continue
+		}
+		if st, err := os.Stat(out.path); err == nil && st.IsDir() {
+			return badInput("%s: %s is a directory, want a file", out.flag, out.path)
+		}
+		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
+			return badInput("%s: directory %s does not exist", out.flag, filepath.Dir(out.path))
+		}
+	}
+	return nil
+}
+
+// writeRecorded renders and writes the files asked for.
+func writeRecorded(rec *reports.RunRecorder, timelinePath, chromePath string) error {
+	if timelinePath != "" {
+		data, err := rec.Timeline()
+		if err != nil {
+			return fmt.Errorf("--timeline: %w", err)
+		}
+		if err := writeFileAtomic(timelinePath, data); err != nil {
+			return badInput("--timeline: %v", err)
+		}
+	}
+	if chromePath != "" {
+		data, err := rec.ChromeJSON()
+		if err != nil {
+			return fmt.Errorf("--chrome-trace: %w", err)
+		}
+		if err := writeFileAtomic(chromePath, data); err != nil {
+			return badInput("--chrome-trace: %v", err)
+		}
+	}
+	return nil
 }
