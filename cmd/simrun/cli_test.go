@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"tierfetch/scenarios"
 )
 
 // TestHelpGoesToStdout: --help prints on standard output and exits 0, for
@@ -75,5 +77,52 @@ func TestLevenshtein(t *testing.T) {
 		if got := levenshtein(c.a, c.b); got != c.d {
 			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
 		}
+	}
+}
+
+// TestRunAllFirstScreen: the first 40 lines of run --all are the answer:
+// a row per named scenario, each known finding with its replay command,
+// the tally and why a known finding does not fail --all.
+func TestRunAllFirstScreen(t *testing.T) {
+	code, stdout, stderr := simrun(t, "run", "--all")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(stdout, "\n")
+	screen := strings.Join(lines[:min(40, len(lines))], "\n")
+	for _, sc := range scenarios.Named() {
+		if !strings.Contains(screen, "\n"+sc.Name+" ") {
+			t.Errorf("no row for %s in the first 40 lines", sc.Name)
+		}
+	}
+	for _, want := range []string{"tally: ", "0 unknown failures", "known findings", "replay: simrun run --scenario finding-reenable-stale-hro",
+		"alone exits 1", "ratio"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("first 40 lines lack %q:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(stdout, "state diff") {
+		t.Errorf("run --all without --verbose dumps a known finding's state diff")
+	}
+	if _, verbose, _ := simrun(t, "run", "--all", "--verbose"); !strings.Contains(verbose, "state diff") || !strings.HasPrefix(verbose, lines[0]) {
+		t.Errorf("run --all --verbose: want the table first, then the full reports")
+	}
+}
+
+// TestRunSaysWhatSimTimeIs: sim= says the scenario's window and healing.
+func TestRunSaysWhatSimTimeIs(t *testing.T) {
+	_, stdout, _ := simrun(t, "run", "--scenario", "leader-knows-hro", "--strategy", "last-tiered")
+	if !strings.Contains(stdout, "sim=60.0s (30 s + 30 s healed)") {
+		t.Errorf("summary does not split the simulated time:\n%s", stdout)
+	}
+}
+
+// TestJSONTraceGoesToStderr: --json --trace keeps stdout one JSON document
+// and prints the trace on stderr.
+func TestJSONTraceGoesToStderr(t *testing.T) {
+	code, stdout, stderr := simrun(t, "run", "--scenario", "leader-knows-hro", "--json", "--trace")
+	var v map[string]any
+	if code != exitOK || json.Unmarshal([]byte(stdout), &v) != nil || !strings.Contains(stderr, "t=0.000s") {
+		t.Errorf("exit %d; stdout JSON ok: %v; stderr %d bytes", code, json.Unmarshal([]byte(stdout), &v) == nil, len(stderr))
 	}
 }
