@@ -17,18 +17,22 @@ import (
 // (STYLE.md: cmd/simrun -> reports -> scenarios -> invariants -> model -> sim,
 // with the run harness, random exploration and the plan split out of the
 // old scenarios package: scenarios is the format, harness runs one scenario,
-// fuzz searches many, plan answers for one real partition).
+// fuzz searches many, plan answers for one real partition, compare runs
+// both protocols on many seeds into a report; outfile, a leaf, writes
+// output files whole).
 var layers = map[string][]string{
 	"sim":        {},
+	"outfile":    {},
 	"model":      {"sim"},
 	"invariants": {"model", "sim"},
 	"scenarios":  {"model", "sim"},
 	"harness":    {"scenarios", "invariants", "model", "sim"},
-	"fuzz":       {"harness", "scenarios", "invariants", "model", "sim"},
-	"explore":    {"fuzz", "harness", "scenarios", "invariants", "model", "sim"},
-	"plan":       {"fuzz", "harness", "scenarios", "invariants", "model", "sim"},
-	"reports":    {"plan", "fuzz", "harness", "scenarios", "invariants", "model", "sim"},
-	"cmd/simrun": {"explore", "plan", "reports", "fuzz", "harness", "scenarios", "invariants", "model", "sim"},
+	"fuzz":       {"outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"explore":    {"fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"plan":       {"fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"reports":    {"plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"compare":    {"reports", "plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"cmd/simrun": {"explore", "compare", "plan", "reports", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 }
 
 // forbidden lists imports that would let wall clocks, shared randomness,

@@ -526,3 +526,32 @@ func seedOrNone(p *uint64) string {
 	}
 	return strconv.FormatUint(*p, 10)
 }
+
+// ParseSeed reads a seed strictly: decimal digits only, 0..2^64-1 (no sign,
+// space, exponent, fraction, base prefix or underscore).
+func ParseSeed(s string) (uint64, error) {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return 0, fmt.Errorf("want a seed in 0..18446744073709551615 (decimal digits), got %q", s)
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("want a seed in 0..18446744073709551615 (decimal digits), got %q", s)
+	}
+	return n, nil
+}
+
+// ParseSeeds reads a seed range "A..B" (inclusive) or one seed "N",
+// strictly (ParseSeed).
+func ParseSeeds(s string) (from, to uint64, err error) {
+	a, b, isRange := strings.Cut(s, "..")
+	from, err1 := ParseSeed(a)
+	to = from
+	var err2 error
+	if isRange {
+		to, err2 = ParseSeed(b)
+	}
+	if err1 != nil || err2 != nil || to < from {
+		return 0, 0, fmt.Errorf("want A..B with A <= B (or one seed), got %q", s)
+	}
+	return from, to, nil
+}

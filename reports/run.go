@@ -11,11 +11,14 @@ import (
 
 // Summary writes a short human summary of a result: per strategy, the
 // outcome and each added follower's bootstrap path, start offset, catch-up
-// time and bytes from the leader.
-func Summary(w io.Writer, res harness.Result) {
+// time and bytes from the leader. durationMs and healMs are the scenario's
+// (its events' window and the healing period after it), to say what the
+// simulated time was made of.
+func Summary(w io.Writer, res harness.Result, durationMs, healMs int64) {
 	fmt.Fprintf(w, "scenario %s  seed %d  profile %s\n", res.Scenario, res.Seed, res.Profile)
 	for _, r := range res.Runs {
-		fmt.Fprintf(w, "  %-16s %-18s steps=%d sim=%.1fs digest=%s\n", r.Strategy, r.Outcome, r.Steps, float64(r.SimMs)/1000, short(r.Digest))
+		fmt.Fprintf(w, "  %-16s %-18s steps=%d sim=%.1fs %s digest=%s\n", r.Strategy, r.Outcome, r.Steps, float64(r.SimMs)/1000,
+			simParts(r.SimMs, durationMs, healMs), short(r.Digest))
 		if r.Violation != nil {
 			fmt.Fprintf(w, "    violation %s at %.3fs step %d: %s\n", r.Violation.Invariant, float64(r.Violation.AtMs)/1000, r.Violation.Step, r.Violation.Message)
 		}
@@ -97,4 +100,25 @@ func Failure(w io.Writer, in FailureInput) {
 		fmt.Fprintf(w, "    %s\n", line)
 	}
 	fmt.Fprintf(w, "  reproduce: %s\n", in.Repro)
+}
+
+// simParts says what a run's simulated time was made of: "(60 s + 60 s
+// healed)" for a run to its end, "(stopped; of 60 s + 60 s healed)" for one
+// that stopped early.
+func simParts(simMs, durationMs, healMs int64) string {
+	plan := secs(durationMs) + " + " + secs(healMs) + " healed"
+	if healMs == 0 {
+		plan = secs(durationMs) + ", no healing period"
+	}
+	if simMs < durationMs+healMs {
+		return "(stopped early; of " + plan + ")"
+	}
+	return "(" + plan + ")"
+}
+
+func secs(v int64) string {
+	if v%1000 == 0 {
+		return fmt.Sprintf("%d s", v/1000)
+	}
+	return fmt.Sprintf("%.1f s", float64(v)/1000)
 }

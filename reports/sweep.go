@@ -71,19 +71,7 @@ func unreachable(profile string, g model.Goal) bool {
 // ReplayCommand is the command that replays one failing run of a sweep from
 // the scenario file the sweep saved for it.
 func ReplayCommand(outDir string, f fuzz.Failed, extraFlags string) string {
-	return fmt.Sprintf("simrun run --scenario %s --strategy %s%s --trace", FailureFile(outDir, f), f.Run.Strategy, extraFlags)
-}
-
-// FailureFile is where a sweep saves a failing seed's scenario.
-func FailureFile(outDir string, f fuzz.Failed) string {
-	name := f.Run.Invariant
-	if f.Run.Kind != "" {
-		name = f.Run.Kind
-	}
-	if !fuzz.SafeName(name) || !fuzz.SafeName(string(f.Run.Strategy)) {
-		name = "unnamed" // a name from a file never becomes a path (merge refuses them first)
-	}
-	return fmt.Sprintf("%s/seed-%d-%s-%s.json", outDir, f.Seed, f.Run.Strategy, name)
+	return fmt.Sprintf("simrun run --scenario %s --strategy %s%s --trace", fuzz.FailureFile(outDir, f), f.Run.Strategy, extraFlags)
 }
 
 func writeCounts(w io.Writer, m map[string]map[harness.Strategy]int64, strategies []harness.Strategy) {

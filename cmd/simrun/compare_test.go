@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"tierfetch/compare"
 	"tierfetch/reports"
 )
 
@@ -39,7 +40,7 @@ func csvRows(t *testing.T, data []byte) [][]string {
 }
 
 // nDefaultProfiles is how many profiles a comparison runs without --profiles.
-var nDefaultProfiles = len(strings.Split(defaultProfiles, ","))
+var nDefaultProfiles = len(strings.Split(compare.DefaultProfiles, ","))
 
 // TestCompareWritesTheReport: a small comparison writes report.md, runs.csv
 // with a row per seed and strategy, and every chart the report links.
@@ -166,7 +167,7 @@ func TestCompareIsDeterministic(t *testing.T) {
 		}
 	}
 	rows := csvRows(t, first["runs.csv"])
-	if want := 1 + nDefaultProfiles*len(defaultCompareSet())*2*2*2; len(rows) != want {
+	if want := 1 + nDefaultProfiles*len(compare.DefaultSet())*2*2*2; len(rows) != want {
 		t.Errorf("%d rows, want %d (profiles x values x scenarios x seeds x strategies + header)", len(rows), want)
 	}
 	if !strings.Contains(string(first["report.md"]), "## Parameter sweep: `replication_bytes_per_sec`") {
@@ -261,8 +262,8 @@ func TestRunTimelineAndChromeTrace(t *testing.T) {
 }
 
 func TestCompareHelpExitsZero(t *testing.T) {
-	if code, _, stderr := simrun(t, "compare", "--help"); code != exitOK || !strings.Contains(stderr, "--vary") {
-		t.Errorf("exit %d, usage %q", code, stderr)
+	if code, stdout, _ := simrun(t, "compare", "--help"); code != exitOK || !strings.Contains(stdout, "--vary") {
+		t.Errorf("exit %d, usage %q", code, stdout)
 	}
 }
 
@@ -343,8 +344,8 @@ func TestCompareDefaultRunsTheSweep(t *testing.T) {
 		t.Errorf("no sweep chart")
 	}
 	md := string(files["report.md"])
-	alone := "go run ./cmd/simrun compare --scenario local-retention-sweep --seeds 3..3 --vary local_retention_bytes=" + defaultSweepValues +
-		" --profiles kip --out " + defaultSweepOut
+	alone := "go run ./cmd/simrun compare --scenario local-retention-sweep --seeds 3..3 --vary local_retention_bytes=" + compare.DefaultSweepValues +
+		" --profiles kip --out " + compare.DefaultSweepOut
 	for _, want := range []string{"## Parameter sweep: local_retention_bytes on local-retention-sweep", alone, "(" + reports.ChartSweep + ")",
 		"**Where it pays off**", "| -2 (= retention) |"} {
 		if !strings.Contains(md, want) {
@@ -358,13 +359,13 @@ func TestCompareDefaultRunsTheSweep(t *testing.T) {
 			swept++
 		}
 	}
-	if swept != 6*2 || len(rows) != 1+len(defaultCompareSet())*2+6*2 {
+	if swept != 6*2 || len(rows) != 1+len(compare.DefaultSet())*2+6*2 {
 		t.Errorf("%d rows, %d of the sweep", len(rows), swept)
 	}
 	// The sweep alone draws the same chart.
 	dir := t.TempDir()
 	if code, _, stderr := simrun(t, "compare", "--scenario", "local-retention-sweep", "--seeds", "3..3", "--vary",
-		"local_retention_bytes="+defaultSweepValues, "--profiles", "kip", "--out", dir); code != exitOK {
+		"local_retention_bytes="+compare.DefaultSweepValues, "--profiles", "kip", "--out", dir); code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	if !bytes.Equal(readOutDir(t, dir)[reports.ChartSweep], files[reports.ChartSweep]) {

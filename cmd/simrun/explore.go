@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,8 +11,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"tierfetch/explore"
 	"tierfetch/harness"
+	"tierfetch/outfile"
 	"tierfetch/scenarios"
 )
 
@@ -37,9 +39,7 @@ type exploreFlags struct {
 	maxInput  inputFlag
 }
 
-const exploreUsage = `Usage: simrun explore --scenario NAME|FILE [flags]
-
-Visits every state of the scenario within the bound, breadth first: at each
+const exploreLong = `Visits every state of the scenario within the bound, breadth first: at each
 step every alternative of every choice a run makes (with --faults, whether to
 inject a fault now; which of the events due at the same instant goes first; a
 message's latency class, fast or slow, or lost with --lost; a remote
@@ -59,15 +59,21 @@ goes on. --shard K/N keeps, at the first level with at least 4N states, the
 states whose hash is K mod N; 'simrun merge' folds the --jsonl files.
 Exit codes: 0 no unknown violation, 1 an unknown safety violation, 3 an
 unknown liveness violation, 4 --max-states reached before the bound was
-exhausted, 2 bad input or an output that could not be written.
+exhausted, 2 bad input or an output that could not be written.`
 
-Flags:
-`
-
-func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
+func newExploreCmd(c *cli) *cobra.Command {
 	var f exploreFlags
-	fs := flag.NewFlagSet("simrun explore", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	cmd := &cobra.Command{
+		Use: "explore --scenario NAME|FILE [--depth N] [--max-states N] [--faults LIST] [--lost] [--from-ms T]\n" +
+			"        [--strategy S] [--profile P] [--mutant M] [--out FILE] [--shard K/N] [--jsonl FILE]",
+		Short: "every state of a small scenario within a depth bound, breadth first; counterexamples as replayable files",
+		Long:  exploreLong,
+		Args:  noArgs,
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
+			return cmdExplore(f, c.stdout)
+		}),
+	}
+	fs := cmd.Flags()
 	fs.StringVar(&f.scenario, "scenario", "", "a named scenario (see 'simrun scenarios') or a scenario file")
 	fs.StringVar(&f.strategy, "strategy", string(harness.LastTiered), "local-log-start or last-tiered")
 	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
@@ -86,13 +92,10 @@ func cmdExplore(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.StringVar(&f.shard, "shard", "0/1", "explore only shard K of N of the frontier (split by state hash)")
 	maxStepsVar(fs, &f.maxSteps)
 	maxInputVar(fs, &f.maxInput)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, exploreUsage)
-		fs.PrintDefaults()
-	}
-	if help, err := parseArgs(fs, args); help || err != nil {
-		return exitCodeOf(err), err
-	}
+	return cmd
+}
+
+func cmdExplore(f exploreFlags, stdout io.Writer) (int, error) {
 	cfg, h, err := exploreConfig(f)
 	if err != nil {
 		return exitBadInput, err
@@ -241,7 +244,7 @@ func saveFindings(w io.Writer, out string, h explore.Header, r explore.Report) e
 		return s + " --trace"
 	}
 	if v := r.Violation; v != nil {
-		if err := writeFileAtomic(out, append([]byte(nil), v.Scenario...)); err != nil {
+		if err := outfile.WriteAtomic(out, append([]byte(nil), v.Scenario...)); err != nil {
 			return badInput("--out: %v", err)
 		}
 		fmt.Fprintf(w, "    counterexample: %s\n    replay: %s\n", out, replay(out))
@@ -249,7 +252,7 @@ func saveFindings(w io.Writer, out string, h explore.Header, r explore.Report) e
 	for _, k := range r.Known {
 		ext := filepath.Ext(out)
 		file := strings.TrimSuffix(out, ext) + "-" + k.Kind + ext
-		if err := writeFileAtomic(file, append([]byte(nil), k.Scenario...)); err != nil {
+		if err := outfile.WriteAtomic(file, append([]byte(nil), k.Scenario...)); err != nil {
 			return badInput("--out: %v", err)
 		}
 		fmt.Fprintf(w, "    %s: %s\n", k.Kind, replay(file))
@@ -279,7 +282,7 @@ func writeExploreJSONL(path string, h explore.Header, r explore.Report) error {
 		return err
 	}
 	data := append(append(append(a, '\n'), b...), '\n')
-	if err := writeFileAtomic(path, data); err != nil {
+	if err := outfile.WriteAtomic(path, data); err != nil {
 		return badInput("--jsonl: %v", err)
 	}
 	return nil

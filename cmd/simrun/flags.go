@@ -1,25 +1,26 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"strconv"
 
+	"github.com/spf13/pflag"
+
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
 
-// parseSeed reads a seed strictly: decimal digits only, 0..2^64-1 (no sign,
-// space, exponent, fraction, base prefix or underscore).
-func parseSeed(s string) (uint64, error) {
-	if s == "" || s[0] < '0' || s[0] > '9' {
-		return 0, fmt.Errorf("want a seed in 0..18446744073709551615 (decimal digits), got %q", s)
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
+// parseSeed reads a seed strictly (fuzz.ParseSeed).
+func parseSeed(s string) (uint64, error) { return fuzz.ParseSeed(s) }
+
+// parseSeeds reads "A..B" or "N", strictly, as --seeds.
+func parseSeeds(s string) (uint64, uint64, error) {
+	from, to, err := fuzz.ParseSeeds(s)
 	if err != nil {
-		return 0, fmt.Errorf("want a seed in 0..18446744073709551615 (decimal digits), got %q", s)
+		return 0, 0, badInput("--seeds: %v", err)
 	}
-	return n, nil
+	return from, to, nil
 }
 
 // seedFlag is a strictly parsed seed flag; set reports whether it was given.
@@ -29,6 +30,8 @@ type seedFlag struct {
 }
 
 func (f *seedFlag) String() string { return strconv.FormatUint(f.n, 10) }
+
+func (f *seedFlag) Type() string { return "seed" }
 
 func (f *seedFlag) Set(s string) error {
 	n, err := parseSeed(s)
@@ -44,6 +47,8 @@ type stepsFlag int64
 
 func (f *stepsFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
 
+func (f *stepsFlag) Type() string { return "steps" }
+
 func (f *stepsFlag) Set(s string) error {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 1 || n > harness.MaxStepsLimit || s[0] == '+' {
@@ -54,7 +59,7 @@ func (f *stepsFlag) Set(s string) error {
 }
 
 // maxStepsVar adds --max-steps to fs.
-func maxStepsVar(fs *flag.FlagSet, f *stepsFlag) {
+func maxStepsVar(fs *pflag.FlagSet, f *stepsFlag) {
 	*f = harness.DefaultMaxSteps
 	fs.Var(f, "max-steps", "the work budget of each run, in steps (simulation events): a run that reaches it stops\n(outcome budget-exceeded, exit 4), a scenario predicted to exceed it is refused (exit 4)")
 }
@@ -63,6 +68,8 @@ func maxStepsVar(fs *flag.FlagSet, f *stepsFlag) {
 type inputFlag int64
 
 func (f *inputFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
+
+func (f *inputFlag) Type() string { return "bytes" }
 
 func (f *inputFlag) Set(s string) error {
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -74,7 +81,7 @@ func (f *inputFlag) Set(s string) error {
 }
 
 // maxInputVar adds --max-input-bytes to fs.
-func maxInputVar(fs *flag.FlagSet, f *inputFlag) {
+func maxInputVar(fs *pflag.FlagSet, f *inputFlag) {
 	*f = scenarios.DefaultMaxInputBytes
 	fs.Var(f, "max-input-bytes", "the size limit of a scenario file: a longer (or endless) file is refused")
 }

@@ -1,35 +1,35 @@
 package main
 
 import (
-	"flag"
-	"fmt"
-	"io"
+	"github.com/spf13/cobra"
+
 	"tierfetch/fuzz"
 )
 
-func cmdGen(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("simrun gen", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+func newGenCmd(c *cli) *cobra.Command {
 	seed := &seedFlag{n: 1}
-	fs.Var(seed, "seed", "the seed to generate a scenario from, 0..18446744073709551615")
-	out := fs.String("out", "", "write the scenario file here (default: standard output)")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, "Usage: simrun gen --seed N [--out FILE]\n\nWrites the random scenario a seed generates, as a scenario file that simrun run replays.\n\nFlags:\n")
-		fs.PrintDefaults()
+	var out string
+	cmd := &cobra.Command{
+		Use:   "gen --seed N [--out FILE]",
+		Short: "write the random scenario a seed generates, as a scenario file",
+		Long:  "Writes the random scenario a seed generates, as a scenario file that simrun run replays.",
+		Args:  noArgs,
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
+			data, err := fuzz.Generate(seed.n).Marshal()
+			if err != nil {
+				panic(err) // a generated scenario always marshals
+			}
+			if out == "" {
+				_, err = c.stdout.Write(data)
+				return exitOK, err
+			}
+			if err := writeFileAtomic(out, data); err != nil {
+				return exitBadInput, badInput("gen: --out: %v", err)
+			}
+			return exitOK, nil
+		}),
 	}
-	if help, err := parseArgs(fs, args); help || err != nil {
-		return exitCodeOf(err), err
-	}
-	data, err := fuzz.Generate(seed.n).Marshal()
-	if err != nil {
-		panic(err) // a generated scenario always marshals
-	}
-	if *out == "" {
-		_, err = stdout.Write(data)
-		return exitOK, err
-	}
-	if err := writeFileAtomic(*out, data); err != nil {
-		return exitBadInput, badInput("gen: --out: %v", err)
-	}
-	return exitOK, nil
+	cmd.Flags().Var(seed, "seed", "the seed to generate a scenario from, 0..18446744073709551615")
+	cmd.Flags().StringVar(&out, "out", "", "write the scenario file here (default: standard output)")
+	return cmd
 }

@@ -6,16 +6,23 @@
 // clock. Exit codes: 0 every invariant held, 1 safety violation, 3 liveness
 // violation, 4 work budget reached, 2 bad input or an output that could not
 // be written, 130 and 143 stopped by SIGINT or SIGTERM.
+//
+// The command line is spf13/cobra's: GNU-style flags anywhere on the line,
+// help on standard output, suggestions for a mistyped command or flag,
+// shell completions (simrun completion bash|zsh|fish) and --version.
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"tierfetch/outfile"
 )
 
 // Exit codes.
@@ -33,31 +40,6 @@ const (
 	exitSIGTERM = 143
 )
 
-// parseArgs parses a subcommand's flags, which take no positional
-// arguments. help is true when the user asked for --help (exit 0); err is
-// bad input naming the command.
-func parseArgs(fs *flag.FlagSet, args []string) (help bool, err error) {
-	name := strings.TrimPrefix(fs.Name(), "simrun ")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return true, nil
-		}
-		return false, badInput("%s: %v", name, err)
-	}
-	if fs.NArg() > 0 {
-		return false, badInput("%s: unexpected argument %q", name, fs.Arg(0))
-	}
-	return false, nil
-}
-
-// exitCodeOf is exit 2 for bad input, 0 otherwise.
-func exitCodeOf(err error) int {
-	if err != nil {
-		return exitBadInput
-	}
-	return exitOK
-}
-
 // usageError is bad input: exit code 2 with its message.
 type usageError struct{ msg string }
 
@@ -67,46 +49,13 @@ func badInput(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-const topUsage = `simrun: deterministic simulator of Kafka's tiered-storage follower fetch
+const topLong = `simrun: deterministic simulator of Kafka's tiered-storage follower fetch
 
-Usage:
-  simrun run --scenario NAME|FILE [--seed N] [--strategy local-log-start|last-tiered|both]
-             [--profile kip|kafka-4.3|kafka-trunk] [--trace] [--json] [--timeline FILE.svg]
-             [--chrome-trace FILE.json] [--mutant NAME] [--max-steps N] [--max-input-bytes N]
-  simrun run --all [--seed N] [--strategy ...] [--profile ...]
-  simrun scenarios
-  simrun gen --seed N [--out FILE]
-  simrun sweep [--seeds A..B] [--strategy ...] [--profile ...] [--workers N] [--out DIR]
-               [--check-determinism] [--shrink N] [--mutant NAME] [--shard K/N] [--jsonl FILE]
-               [--resume-from SEED] [--max-steps N]
-  simrun merge [--out DIR] [--shrink N] [--max-input-bytes N] FILE...
-  simrun replay FILE [--strategy ...] [--mutant NAME]
-  simrun mutants [--seeds A..B] [--shrink N] [--profile ...] [--max-steps N]
-  simrun compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR]
-                 [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N] [--jsonl FILE]
-                 [--resume-from JOB] [--max-steps N] [--max-input-bytes N]
-  simrun explore --scenario NAME|FILE [--depth N] [--max-states N] [--faults LIST] [--lost]
-                 [--strategy S] [--profile P] [--mutant M] [--out FILE] [--shard K/N] [--jsonl FILE]
-  simrun plan --offsets TIME=FILE... [--configs FILE] [--log-dirs FILE] [--topics FILE]
-              [--topic T] [--partition P] [--seeds A..B] [--profile P1,P2] [--save FILE] [--json]
-
-Commands:
-  run        run a scenario under one or both follower protocols, checking invariants after every step
-  scenarios  list the named scenarios, one a line: name, then what it shows
-  gen        write the random scenario a seed generates, as a scenario file
-  sweep      run generated scenarios for a range of seeds; summary, failures saved (and shrunk) for replay
-  merge      fold the --jsonl files of a sharded sweep or comparison into the whole one's summary or report
-  replay     rerun a saved scenario file and show its violation with the full trace
-  mutants    hunt each deliberate bug with generated seeds; a table of which invariant caught it
-  compare    both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs
-  explore    every state of a small scenario within a depth bound, breadth first; counterexamples as replayable files
-  plan       from Kafka's tools' saved output for one partition: should the flag be on? (README, "Plan from your cluster")
-
+Flags may come anywhere on the line (simrun replay FILE --strategy last-tiered).
 Run 'simrun COMMAND --help' for a command's flags.
 Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 4 work budget
 reached (--max-steps), 2 bad input or an output that could not be written, 130/143 stopped
-by SIGINT/SIGTERM (sweep and compare save what was done and print how to resume).
-`
+by SIGINT/SIGTERM (sweep and compare save what was done and print how to resume).`
 
 // memoryLimit is the Go runtime's soft memory limit (unless GOMEMLIMIT says
 // otherwise): the work budget keeps a run's live heap to a few hundred MiB,
@@ -122,10 +71,10 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	out := &errWriter{w: stdout}
+	out := &outfile.ErrWriter{W: stdout}
 	code := runCommand(args, out, stderr)
-	if out.err != nil {
-		fmt.Fprintf(stderr, "simrun: writing standard output: %v\n", out.err)
+	if out.Err != nil {
+		fmt.Fprintf(stderr, "simrun: writing standard output: %v\n", out.Err)
 		if code == exitOK {
 			code = exitBadInput
 		}
@@ -133,45 +82,160 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
+// cli is one invocation: where output goes, and the exit code the command
+// that ran chose (an error alone means exit 2).
+type cli struct {
+	stdout, stderr io.Writer
+	code           int
+	args           []string // the command line, for the claims a report records
+}
+
+// action adapts a command's body (exit code and error) to cobra's RunE.
+func (c *cli) action(body func(cmd *cobra.Command, args []string) (int, error)) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		code, err := body(cmd, args)
+		c.code = code
+		return err
+	}
+}
+
 func runCommand(args []string, stdout, stderr io.Writer) int {
+	c := &cli{stdout: stdout, stderr: stderr, args: args}
+	root := newRoot(c)
 	if len(args) == 0 {
-		fmt.Fprint(stderr, topUsage)
+		root.SetOut(stderr)
+		root.Usage()
 		return exitBadInput
 	}
-	var code int
-	var err error
-	switch args[0] {
-	case "run":
-		code, err = cmdRun(args[1:], stdout, stderr)
-	case "scenarios":
-		code, err = cmdScenarios(args[1:], stdout, stderr)
-	case "gen":
-		code, err = cmdGen(args[1:], stdout, stderr)
-	case "sweep":
-		code, err = cmdSweep(args[1:], stdout, stderr)
-	case "merge":
-		code, err = cmdMerge(args[1:], stdout, stderr)
-	case "mutants":
-		code, err = cmdMutants(args[1:], stdout, stderr)
-	case "replay":
-		code, err = cmdReplay(args[1:], stdout, stderr)
-	case "compare":
-		code, err = cmdCompare(args[1:], stdout, stderr)
-	case "plan":
-		code, err = cmdPlan(args[1:], stdout, stderr)
-	case "explore":
-		code, err = cmdExplore(args[1:], stdout, stderr)
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, topUsage)
-		return exitOK
-	default:
-		err = badInput("unknown command %q (want run, scenarios, gen, sweep, merge, replay, mutants, compare, plan or explore; see simrun --help)", args[0])
-	}
+	root.SetArgs(args)
+	err := root.Execute()
 	if err != nil {
-		fmt.Fprintf(stderr, "simrun: %v\n", err)
-		if code == exitOK {
-			code = exitBadInput
+		msg := strings.TrimRight(err.Error(), "\n")
+		if strings.HasPrefix(msg, "unknown command ") {
+			msg += "\nRun 'simrun --help' for the commands."
+		}
+		fmt.Fprintf(stderr, "simrun: %s\n", msg)
+		if c.code == exitOK {
+			c.code = exitBadInput
 		}
 	}
-	return code
+	return c.code
+}
+
+func newRoot(c *cli) *cobra.Command {
+	root := &cobra.Command{
+		Use:                        "simrun",
+		Short:                      "deterministic simulator of Kafka's tiered-storage follower fetch",
+		Long:                       topLong,
+		Version:                    versionString(),
+		SilenceErrors:              true,
+		SilenceUsage:               true,
+		SuggestionsMinimumDistance: 2,
+	}
+	root.SetOut(c.stdout)
+	root.SetErr(c.stderr)
+	root.SetVersionTemplate("simrun {{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(newRunCmd(c), newScenariosCmd(c), newGenCmd(c), newSweepCmd(c), newMergeCmd(c),
+		newReplayCmd(c), newMutantsCmd(c), newCompareCmd(c), newPlanCmd(c), newExploreCmd(c))
+	for _, cmd := range root.Commands() {
+		cmd.Flags().SortFlags = true
+	}
+	return root
+}
+
+// noArgs refuses positional arguments, naming the command and the first.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return badInput("%s: unexpected argument %q", cmd.Name(), args[0])
+	}
+	return nil
+}
+
+// flagError makes a flag error bad input (exit 2) that names the command,
+// and suggests the closest flag for an unknown one.
+func flagError(cmd *cobra.Command, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
+		if s := suggestFlag(cmd.Flags(), name); s != "" {
+			msg += fmt.Sprintf(" (did you mean --%s?)", s)
+		}
+	}
+	return badInput("%s: %s (see 'simrun %s --help')", cmd.Name(), msg, cmd.Name())
+}
+
+// suggestFlag is the flag of fs closest to name (at most two edits, or a
+// prefix of it), "" when none is.
+func suggestFlag(fs *pflag.FlagSet, name string) string {
+	best, bestD := "", 3
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := levenshtein(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
+			d = min(d, 1)
+		}
+		if d < bestD {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// levenshtein is the edit distance between a and b (bytes).
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// versionString is the module version and the VCS revision the binary was
+// built from (with "+dirty" when the tree had changes), from the build info.
+// go run and go test builds without VCS stamping say "(devel)".
+func versionString() string {
+	v, rev, dirty := buildVersion()
+	s := v
+	if rev != "" {
+		s += " " + rev
+		if dirty {
+			s += "+dirty"
+		}
+	}
+	return s
+}
+
+// buildVersion reads the main module's version and VCS stamp.
+func buildVersion() (version, revision string, dirty bool) {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)", "", false
+	}
+	version = info.Main.Version
+	if version == "" {
+		version = "(devel)"
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	return version, revision, dirty
 }

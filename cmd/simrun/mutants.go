@@ -1,43 +1,53 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
 )
 
-func cmdMutants(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("simrun mutants", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	seeds := fs.String("seeds", "1..300", "seed range to hunt each mutant in")
-	shrinkRuns := fs.Int("shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
-	out := fs.String("out", "mutants-out", "directory for each mutant's shrunk failing scenario")
-	profileName := fs.String("profile", "kip", "behaviour profile: "+profileNames()+" (unset: each mutant's own hunt profile, kip for most)")
-	var maxSteps stepsFlag
-	maxStepsVar(fs, &maxSteps)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun mutants [--seeds A..B] [--shrink N] [--out DIR] [--profile P]
-
-For each deliberate bug (model mutant), runs generated seeds under both
+func newMutantsCmd(c *cli) *cobra.Command {
+	var f mutantsFlags
+	cmd := &cobra.Command{
+		Use:   "mutants [--seeds A..B] [--shrink N] [--out DIR] [--profile P]",
+		Short: "hunt each deliberate bug with generated seeds; a table of which invariant caught it",
+		Long: `For each deliberate bug (model mutant), runs generated seeds under both
 strategies until one breaks an invariant on a seed the unmutated model
 passes, shrinks that case and prints a table: mutant, caught or not, the
 first seed, the invariant, and the case size before and after shrinking.
 Harmless mutants are findings: their row says why.
-Exit codes: 0 every mutant caught or declared harmless, 1 otherwise, 2 bad input.
+Exit codes: 0 every mutant caught or declared harmless, 1 otherwise, 2 bad input.`,
+		Args: noArgs,
+		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
+			f.explicitProfile = cmd.Flags().Changed("profile")
+			return cmdMutants(&f, c.stdout, c.stderr)
+		}),
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.seeds, "seeds", "1..300", "seed range to hunt each mutant in")
+	fs.IntVar(&f.shrinkRuns, "shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
+	fs.StringVar(&f.out, "out", "mutants-out", "directory for each mutant's shrunk failing scenario")
+	fs.StringVar(&f.profileName, "profile", "kip", "behaviour profile: "+profileNames()+" (unset: each mutant's own hunt profile, kip for most)")
+	maxStepsVar(fs, &f.maxSteps)
+	return cmd
+}
 
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if help, err := parseArgs(fs, args); help || err != nil {
-		return exitCodeOf(err), err
-	}
+type mutantsFlags struct {
+	seeds, out, profileName string
+	shrinkRuns              int
+	maxSteps                stepsFlag
+	explicitProfile         bool
+}
+
+func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
+	seeds, shrinkRuns, out, profileName, maxSteps := &f.seeds, &f.shrinkRuns, &f.out, &f.profileName, f.maxSteps
 	from, to, err := parseSeeds(*seeds)
 	if err != nil {
 		return exitBadInput, err
@@ -53,8 +63,7 @@ Flags:
 		return exitBadInput, err
 	}
 	var saveErr error
-	explicit := false
-	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "profile" })
+	explicit := f.explicitProfile
 	bases := map[string]*fuzz.Baseline{}
 	code := exitOK
 	fmt.Fprintf(stdout, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")

@@ -2,12 +2,14 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tierfetch/plan"
 	"tierfetch/scenarios"
@@ -30,9 +32,8 @@ type planFlags struct {
 	maxInput  inputFlag
 }
 
-func newPlanFlagSet(f *planFlags, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("simrun plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// planFlagSet adds plan's flags to fs.
+func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
 	f.env = plan.DefaultEnv()
 	fs.Func("offsets", "TIME=FILE: saved output of kafka-get-offsets.sh --time TIME (repeat it; TIME earliest|-2, earliest-local|-4,\nlatest-tiered|-5, earliest-pending-upload|-6, latest|-1; earliest and latest required)", func(s string) error {
 		f.offsets = append(f.offsets, s)
@@ -59,28 +60,31 @@ func newPlanFlagSet(f *planFlags, stderr io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.json, "json", false, "print the plan object (README, \"Plan from your cluster\") instead of text")
 	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "simulations run in parallel (the output does not depend on it)")
 	envFlags(fs, &f.env)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun plan --offsets earliest=FILE --offsets latest=FILE [--offsets TIME=FILE ...]
-                   [--configs FILE] [--log-dirs FILE] [--topics FILE] [--topic T] [--partition P] [flags]
+}
 
-Plans from a real cluster: reads the saved output of Kafka's tools for one
+func newPlanCmd(c *cli) *cobra.Command {
+	var f planFlags
+	cmd := &cobra.Command{
+		Use:   "plan --offsets earliest=FILE --offsets latest=FILE [--offsets TIME=FILE ...] [--configs FILE] [--log-dirs FILE] [--topics FILE] [--topic T] [--partition P]",
+		Short: "from Kafka's tools' saved output for one partition: should the flag be on? (README, \"Plan from your cluster\")",
+		Long: `Plans from a real cluster: reads the saved output of Kafka's tools for one
 partition, builds a scenario of it with an empty replica added, runs it under
 both follower protocols, every behaviour profile and the seeds, and prints the
 catch-up time and bytes copied each way, the price, the hazards, a
 recommendation and what it assumed. README, "Plan from your cluster", lists
 the commands to run on the cluster.
 Exit codes: 0 the plan was made, 2 bad input (a file, line and what was expected).
-
-Flags:
-`)
-		fs.PrintDefaults()
+`,
+		Args: noArgs,
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdPlan(&f, c.stdout) }),
 	}
-	return fs
+	planFlagSet(cmd.Flags(), &f)
+	return cmd
 }
 
 // envFlags registers what the tools cannot tell; a flag the user sets is
 // recorded in env.Given.
-func envFlags(fs *flag.FlagSet, env *plan.Env) {
+func envFlags(fs *pflag.FlagSet, env *plan.Env) {
 	given := func(name string, set func(string) error) func(string) error {
 		return func(s string) error {
 			if err := set(s); err != nil {
@@ -118,12 +122,7 @@ func envFlags(fs *flag.FlagSet, env *plan.Env) {
 	}))
 }
 
-func cmdPlan(args []string, stdout, stderr io.Writer) (int, error) {
-	var f planFlags
-	fs := newPlanFlagSet(&f, stderr)
-	if help, err := parseArgs(fs, args); help || err != nil {
-		return exitCodeOf(err), err
-	}
+func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 	in, err := f.input()
 	if err != nil {
 		return exitBadInput, err

@@ -126,7 +126,7 @@ func TestPlanBadInput(t *testing.T) {
 	if _, err := os.Stat(saved); err == nil {
 		t.Error("a failed plan saved a scenario")
 	}
-	if code, _, stderr := simrun(t, "plan", "--help"); code != exitOK || !strings.Contains(stderr, "Usage: simrun plan") {
-		t.Errorf("--help: exit %d, %q", code, stderr)
+	if code, stdout, _ := simrun(t, "plan", "--help"); code != exitOK || !strings.Contains(stdout, "simrun plan --offsets") {
+		t.Errorf("--help: exit %d, %q", code, stdout)
 	}
 }

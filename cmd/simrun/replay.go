@@ -1,19 +1,34 @@
 package main
 
 import (
-	"io"
+	"github.com/spf13/cobra"
 )
 
-// cmdReplay reruns a saved scenario file (a sweep's failure, a shrunk case)
-// with its trace: simrun run --scenario FILE --trace, with the file given
-// first.
-func cmdReplay(args []string, stdout, stderr io.Writer) (int, error) {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		io.WriteString(stderr, "Usage: simrun replay FILE [run flags]\n\nReruns a saved scenario file and shows every trace line and any violation\n(the same as simrun run --scenario FILE --trace). Run flags such as\n--strategy, --seed and --mutant apply.\n")
-		if len(args) == 0 {
-			return exitBadInput, badInput("replay: a scenario file is required")
-		}
-		return exitOK, nil
+// newReplayCmd reruns a saved scenario file (a sweep's failure, a shrunk
+// case) with its trace: simrun run --scenario FILE --trace, with the file
+// given as an argument.
+func newReplayCmd(c *cli) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "replay FILE [run flags]",
+		Short: "rerun a saved scenario file and show its violation with the full trace",
+		Long: `Reruns a saved scenario file and shows every trace line and any violation
+(the same as simrun run --scenario FILE --trace). Run flags such as
+--strategy, --seed and --mutant apply, before or after FILE.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return badInput("replay: want one scenario file, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: c.action(func(_ *cobra.Command, args []string) (int, error) {
+			if f.scenario != "" || f.all {
+				return exitBadInput, badInput("replay: the scenario is the file argument; --scenario and --all are run's")
+			}
+			f.scenario, f.trace = args[0], true
+			return cmdRun(f, c.stdout, c.stderr)
+		}),
 	}
-	return cmdRun(append([]string{"--scenario", args[0], "--trace"}, args[1:]...), stdout, stderr)
+	runFlagSet(cmd.Flags(), &f)
+	return cmd
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"tierfetch/compare"
 )
 
 // TestWorkBudget: a scenario predicted to exceed the budget is refused before
@@ -287,7 +288,7 @@ func TestHostileNumbers(t *testing.T) {
 // configKeysForTest is the integer config fields of a scenario file.
 func configKeysForTest() map[string]bool {
 	keys := map[string]bool{}
-	for k, v := range configKeys() {
+	for k, v := range compare.ConfigKeys() {
 		if _, ok := v.(float64); ok {
 			keys[k] = true
 		}

@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -22,15 +27,15 @@ type runFlags struct {
 	strategy string
 	profile  string
 	trace    bool
+	verbose  bool
 	json     bool
 	mutants  string
 	timeline string
 	chrome   string
 }
 
-func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("simrun run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// runFlagSet adds run's flags to fs.
+func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.scenario, "scenario", "", "a named scenario (see 'simrun scenarios') or a scenario file")
 	fs.BoolVar(&f.all, "all", false, "run every named scenario")
 	fs.Var(&f.seed, "seed", "the run's seed, 0..18446744073709551615 (default: the scenario's seed)")
@@ -38,29 +43,32 @@ func newRunFlagSet(f *runFlags, stderr io.Writer) *flag.FlagSet {
 	maxInputVar(fs, &f.maxInput)
 	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
 	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
-	fs.BoolVar(&f.trace, "trace", false, "print every trace line")
+	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
+	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
 	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); never on by default")
 	fs.StringVar(&f.timeline, "timeline", "", "write an SVG timeline of the run to this file: LSO, LLSO, HW, LEO of the leader and the new follower\nand the remote range over time, each strategy in a row")
 	fs.StringVar(&f.chrome, "chrome-trace", "", "write the run in Chrome trace-event JSON to this file (opens in Perfetto or chrome://tracing),\none process per strategy, one track per broker")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun run --scenario NAME|FILE [flags]
-       simrun run --all [flags]
+}
 
-Runs a scenario under one or both follower protocols on the same workload and
+func newRunCmd(c *cli) *cobra.Command {
+	var f runFlags
+	cmd := &cobra.Command{
+		Use:   "run (--scenario NAME|FILE | --all) [flags]",
+		Short: "run a scenario under one or both follower protocols, checking invariants after every step",
+		Long: `Runs a scenario under one or both follower protocols on the same workload and
 fault schedule, checking invariants after every step. With --all, every named
 scenario runs; a violation the checker names as a known finding (by kind) is
 reported but does not fail the exit code: clean means no unknown failures. Prints a summary per
 strategy (outcome, each follower's bootstrap path, start offset, catch-up time,
 bytes from the leader), or with --json the result object.
 Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation,
-4 work budget reached (or predicted), 2 bad input or an unwritable output.
-
-Flags:
-`)
-		fs.PrintDefaults()
+4 work budget reached (or predicted), 2 bad input or an unwritable output.`,
+		Args: noArgs,
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdRun(f, c.stdout, c.stderr) }),
 	}
-	return fs
+	runFlagSet(cmd.Flags(), &f)
+	return cmd
 }
 
 func profileNames() string {
@@ -90,12 +98,7 @@ func parseStrategies(s string) ([]harness.Strategy, error) {
 	return nil, badInput("--strategy: want local-log-start, last-tiered or both, got %q", s)
 }
 
-func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
-	var f runFlags
-	fs := newRunFlagSet(&f, stderr)
-	if help, err := parseArgs(fs, args); help || err != nil {
-		return exitCodeOf(err), err
-	}
+func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	strategies, err := parseStrategies(f.strategy)
 	if err != nil {
 		return exitBadInput, err
@@ -130,23 +133,40 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 			return exitBudget, err
 		}
 	}
-	rec, err := newRunRecorder(strategies, f.timeline, f.chrome)
-	if err != nil {
+	if err := checkOutputFiles(f.timeline, f.chrome); err != nil {
 		return exitBadInput, err
 	}
+	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
 	code := exitOK
 	var results []harness.Result
+	var all []reports.AllRun
+	// Under --all the first screen is the answer (reports.AllSummary); the
+	// per-scenario summaries (--verbose) and failure reports follow it.
+	var details bytes.Buffer
+	out := io.Writer(stdout)
+	if f.all {
+		out = &details
+	}
 	for _, sc := range list {
 		seed := sc.Seed
 		if f.seed.set {
 			seed = f.seed.n
 		}
-		c, res := runOne(sc, f, seed, strategies, profile, mutants, rec, stdout)
+		c, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
 		results = append(results, res)
+		all = append(all, reports.AllRun{Result: res, Replay: replay})
 		code = worse(code, c)
 	}
-	if err := rec.write(); err != nil {
+	if err := writeRecorded(rec, f.timeline, f.chrome); err != nil {
 		return exitBadInput, err
+	}
+	if f.all && !f.json {
+		t := reports.AllSummary(stdout, all, profile.Name())
+		if details.Len() > 0 {
+			fmt.Fprintf(stdout, "\n%s", details.Bytes())
+		} else if t.Known > 0 {
+			fmt.Fprintf(stdout, "(the known findings' full reports: simrun run --all --verbose, or each replay command above)\n")
+		}
 	}
 	if f.json {
 		if err := writeJSON(stdout, results, f.all); err != nil {
@@ -157,24 +177,33 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 }
 
 // runOne runs one scenario under each strategy and prints its summary and
-// failure reports.
-func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants, rec *runRecorder, stdout io.Writer) (int, harness.Result) {
+// failure reports to out (under --all: the summary only with --verbose, the
+// reports of known findings only with --verbose). Trace lines go to stdout,
+// or with --json to stderr. It returns the exit code, the result and the
+// command that replays each failed strategy's run.
+func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants,
+	rec *reports.RunRecorder, out, stdout, stderr io.Writer) (int, harness.Result, map[string]string) {
 	var sink func(string)
-	if f.trace && !f.json {
-		sink = func(line string) { fmt.Fprintln(stdout, line) }
+	if f.trace {
+		traceTo := stdout
+		if f.json {
+			traceTo = stderr
+		}
+		sink = func(line string) { fmt.Fprintln(traceTo, line) }
 	}
 	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
-	rec.hook(&opt)
+	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
-	rec.finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
+	rec.Finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
 	code := exitOK
-	if !f.json {
-		reports.Summary(stdout, res)
+	if !f.json && (!f.all || f.verbose) {
+		reports.Summary(out, res, sc.DurationMs, sc.HealMs)
 	}
+	replay := map[string]string{}
 	for _, r := range runs {
-		known := f.all && r.Violation != nil && r.Violation.Kind != ""
+		known := r.Violation != nil && r.Violation.Kind != ""
 		switch {
-		case known:
+		case known && f.all:
 			// In the default set a known finding is the product working.
 		case r.Outcome == harness.OutcomeSafety:
 			code = worse(code, exitSafety)
@@ -185,25 +214,30 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 		case r.Outcome == harness.OutcomeOK:
 			continue
 		}
-		if f.json {
-			continue
-		}
 		scenarioArg := sc.Name
 		if f.scenario != "" {
 			scenarioArg = f.scenario
 		}
 		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s", scenarioArg, seed, r.Strategy, p.Name(), mutantFlag(f.mutants))
+		replay[string(r.Strategy)] = repro + maxStepsFlag(f.maxSteps) + " --trace"
+		if f.json || (f.all && known && !f.verbose) {
+			continue
+		}
 		if r.Outcome == harness.OutcomeBudget {
-			fmt.Fprintf(stdout, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s --max-steps %d\n",
+			fmt.Fprintf(out, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s --max-steps %d\n",
 				r.Strategy, r.Violation.Message, repro, min(2*int64(f.maxSteps), harness.MaxStepsLimit))
 			continue
 		}
 		opt := harness.Options{Seed: seed, Strategy: r.Strategy, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
 		before, after := harness.StatesAround(sc, opt, r.Violation.Step)
-		reports.Failure(stdout, reports.FailureInput{Seed: seed, Scenario: sc.Name, Strategy: string(r.Strategy), Profile: p.Name(),
-			Failure: r.Violation, Before: before, After: after, Repro: repro + maxStepsFlag(f.maxSteps) + " --trace"})
+		reports.Failure(out, reports.FailureInput{Seed: seed, Scenario: sc.Name, Strategy: string(r.Strategy), Profile: p.Name(),
+			Failure: r.Violation, Before: before, After: after, Repro: replay[string(r.Strategy)]})
+		if known && !f.all {
+			fmt.Fprintf(out, "  known finding %s: a real protocol failure this scenario exists to show; alone it exits %d like any\n"+
+				"  violation, under 'simrun run --all' it is the expected result and does not fail the exit code\n", r.Violation.Kind, exitSafety)
+		}
 	}
-	return code, res
+	return code, res, replay
 }
 
 func mutantFlag(m string) string {
@@ -239,4 +273,44 @@ func writeJSON(w io.Writer, results []harness.Result, all bool) error {
 		return enc.Encode(results)
 	}
 	return enc.Encode(results[0])
+}
+
+// checkOutputFiles checks the --timeline and --chrome-trace files before
+// anything runs: not a directory, in a directory that exists.
+func checkOutputFiles(timelinePath, chromePath string) error {
+	for _, out := range []struct{ flag, path string }{{"--timeline", timelinePath}, {"--chrome-trace", chromePath}} {
+		if out.path == "" {
+			continue
+		}
+		if st, err := os.Stat(out.path); err == nil && st.IsDir() {
+			return badInput("%s: %s is a directory, want a file", out.flag, out.path)
+		}
+		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
+			return badInput("%s: directory %s does not exist", out.flag, filepath.Dir(out.path))
+		}
+	}
+	return nil
+}
+
+// writeRecorded renders and writes the files asked for.
+func writeRecorded(rec *reports.RunRecorder, timelinePath, chromePath string) error {
+	if timelinePath != "" {
+		data, err := rec.Timeline()
+		if err != nil {
+			return fmt.Errorf("--timeline: %w", err)
+		}
+		if err := writeFileAtomic(timelinePath, data); err != nil {
+			return badInput("--timeline: %v", err)
+		}
+	}
+	if chromePath != "" {
+		data, err := rec.ChromeJSON()
+		if err != nil {
+			return fmt.Errorf("--chrome-trace: %w", err)
+		}
+		if err := writeFileAtomic(chromePath, data); err != nil {
+			return badInput("--chrome-trace: %v", err)
+		}
+	}
+	return nil
 }

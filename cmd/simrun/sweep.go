@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,13 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/spf13/cobra"
 
 	"tierfetch/fuzz"
 	"tierfetch/harness"
-	"tierfetch/model"
 	"tierfetch/reports"
-	"tierfetch/scenarios"
 )
 
 type sweepFlags struct {
@@ -36,27 +31,12 @@ type sweepFlags struct {
 	resumeFrom  seedFlag
 }
 
-func cmdSweep(args []string, stdout, stderr io.Writer) (int, error) {
+func newSweepCmd(c *cli) *cobra.Command {
 	var f sweepFlags
-	fs := flag.NewFlagSet("simrun sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&f.seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
-	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
-	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
-	fs.BoolVar(&f.determinism, "check-determinism", false, "run each seed twice and compare the state after every step")
-	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
-	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
-	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
-	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
-	maxStepsVar(fs, &f.maxSteps)
-	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
-	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: simrun sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism]
-                    [--shard K/N] [--jsonl FILE]
-
-Generates a scenario from every seed and runs it under each strategy, checking
+	cmd := &cobra.Command{
+		Use:   "sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism] [--shard K/N] [--jsonl FILE]",
+		Short: "run generated scenarios for a range of seeds; summary, failures saved (and shrunk) for replay",
+		Long: `Generates a scenario from every seed and runs it under each strategy, checking
 invariants after every step. Prints a summary: runs, steps, unknown failures
 by invariant and strategy, known findings by kind, and coverage goals. Each
 failing seed's scenario is saved in --out with the command that replays it.
@@ -72,15 +52,27 @@ A..B prints.
 Exit codes: 0 no unknown failure, 1 an unknown safety violation, 3 only unknown
 liveness violations, 4 a run reached its work budget (and no unknown violation),
 2 bad input or an output that could not be written, 130/143 stopped by
-SIGINT/SIGTERM.
+SIGINT/SIGTERM.`,
+		Args: noArgs,
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdSweep(f, c.stdout, c.stderr) }),
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&f.seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
+	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
+	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
+	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.BoolVar(&f.determinism, "check-determinism", false, "run each seed twice and compare the state after every step")
+	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
+	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
+	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
+	maxStepsVar(fs, &f.maxSteps)
+	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
+	return cmd
+}
 
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if help, err := parseArgs(fs, args); help || err != nil {
-		return exitCodeOf(err), err
-	}
+func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	from, to, err := parseSeeds(f.seeds)
 	if err != nil {
 		return exitBadInput, err
@@ -117,21 +109,23 @@ Flags:
 		}
 		start = f.resumeFrom.n
 	}
-	if n := shardSeedCount(shard, from, start, to); n > maxSweepSeeds {
+	if n := fuzz.ShardSeedCount(shard, from, start, to); n > maxSweepSeeds {
 		return exitBadInput, badInput("--seeds: %d seeds for this process, at most %d: split the sweep with --shard K/N", n, maxSweepSeeds)
 	}
 	tuneGC()
-	s := &sweeper{f: f, from: from, to: to, resume: start, shard: shard, strategies: strategies, profile: profile, mutants: mutants,
-		totals: fuzz.NewSweepTotals(strategies), stderr: stderr, start: time.Now()}
+	s := newSweep(f, fuzz.SweepConfig{From: from, To: to, Resume: start, Shard: shard, Strategies: strategies,
+		Profile: profile, Mutants: mutants, Mutant: f.mutant, CheckDeterminism: f.determinism, Shrink: f.shrink,
+		MaxSteps: int64(f.maxSteps), Workers: f.workers, Out: f.out, JSONL: f.jsonl}, stderr)
 	if f.jsonl != "" {
-		if err := s.openJSONL(); err != nil {
+		if err := s.OpenJSONL(); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
 		}
 	}
 	ctx, received, stop := catchSignals()
 	defer stop()
-	next, complete := s.run(ctx)
-	s.closeJSONL(next, complete)
+	next, complete := s.Run(ctx)
+	s.progress(true)
+	s.CloseJSONL(next, complete)
 	seedRange := fmt.Sprintf("%d..%d", start, to)
 	if !complete {
 		seedRange = fmt.Sprintf("%d..%d", start, next-1)
@@ -149,10 +143,10 @@ Flags:
 	if !complete {
 		s.printResume(stdout, received(), next)
 	}
-	if s.jsonlErr != nil {
-		return exitBadInput, fmt.Errorf("--jsonl: %v", s.jsonlErr)
+	if err := s.JSONLError(); err != nil {
+		return exitBadInput, fmt.Errorf("--jsonl: %v", err)
 	}
-	if err := s.saveError(); err != nil {
+	if err := s.SaveError(); err != nil {
 		return exitBadInput, err
 	}
 	if !complete {
@@ -161,26 +155,42 @@ Flags:
 	return s.exitCode(), nil
 }
 
+// sweep is a fuzz.Sweeper with the flags that made it, printing progress
+// on a terminal.
+type sweep struct {
+	*fuzz.Sweeper
+	f      sweepFlags
+	stderr io.Writer
+	start  time.Time
+	shown  time.Time
+}
+
+// newSweep makes the sweeper of cfg (its replay flags and progress from f).
+func newSweep(f sweepFlags, cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
+	s := &sweep{f: f, stderr: stderr, start: time.Now(), shown: time.Now()}
+	cfg.ReplayFlags = replayFlags(cfg.Profile.Name(), f.mutant, f.maxSteps)
+	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
+	cfg.OnFold = func(uint64) {
+		if time.Since(s.shown) >= time.Second {
+			s.progress(false)
+			s.shown = time.Now()
+		}
+	}
+	s.Sweeper = fuzz.NewSweeper(cfg)
+	return s
+}
+
 // maxSweepSeeds bounds the seeds one sweep process runs: a billion seeds
 // take about three months of one core; a larger sweep is sharded.
 const maxSweepSeeds = 1_000_000_000
 
-// shardSeedCount is how many seeds of start..to (of the sweep from..to)
-// shard sh holds.
-func shardSeedCount(sh fuzz.Shard, from, start, to uint64) uint64 {
-	first, ok := sh.FirstAt(from, start, to)
-	if !ok {
-		return 0
-	}
-	return (to-first)/sh.N + 1
-}
-
 // printResume says where an interrupted sweep stopped and the command that
 // runs the rest, with every flag that shapes the results.
-func (s *sweeper) printResume(stdout io.Writer, sig os.Signal, next uint64) {
-	args := []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", s.from, s.to)}
-	if s.shard != fuzz.WholeSweep {
-		args = append(args, "--shard "+s.shard.String())
+func (s *sweep) printResume(stdout io.Writer, sig os.Signal, next uint64) {
+	cfg := s.Config()
+	args := []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", cfg.From, cfg.To)}
+	if cfg.Shard != fuzz.WholeSweep {
+		args = append(args, "--shard "+cfg.Shard.String())
 	}
 	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+s.f.strategy, "--profile "+s.f.profile,
 		"--out "+s.f.out, fmt.Sprintf("--shrink %d", s.f.shrink), fmt.Sprintf("--workers %d", s.f.workers))
@@ -221,40 +231,38 @@ func partFile(path string, next uint64) string {
 	return fmt.Sprintf("%s.from-%d.jsonl", base, next)
 }
 
-// saveError is the error of the failure files that could not be saved, nil
-// when every one was.
-func (s *sweeper) saveError() error {
-	if s.saveFailed == 0 {
-		return nil
-	}
-	return fmt.Errorf("--out: %d scenario files of failing seeds could not be saved (first: %v): the commands above that replay them name files that do not exist",
-		s.saveFailed, s.firstSaveErr)
-}
-
 // report prints the summary of the folded seeds, the shrunk cases and any
 // determinism mismatch: what 'simrun sweep' and 'simrun merge' both print.
-func (s *sweeper) report(stdout io.Writer, seedRange string) {
-	reports.SweepSummary(stdout, s.totals, seedRange, s.profile.Name(), s.f.out, s.replayFlags())
-	if len(s.shrunk) > 0 {
+func (s *sweep) report(stdout io.Writer, seedRange string) {
+	cfg := s.Config()
+	reports.SweepSummary(stdout, s.Totals, seedRange, cfg.Profile.Name(), cfg.Out, cfg.ReplayFlags)
+	if len(s.Shrunk()) > 0 {
 		fmt.Fprintf(stdout, "\nshrunk cases (saved beside the originals as -min.json):\n")
-		for _, line := range s.shrunk {
+		for _, line := range s.Shrunk() {
 			fmt.Fprintln(stdout, line)
 		}
 	}
-	for _, m := range s.mismatches {
+	if cfg.CheckDeterminism {
+		verdict := "every pair identical"
+		if n := len(s.Mismatches()); n > 0 {
+			verdict = fmt.Sprintf("%d seeds diverged (below)", n)
+		}
+		fmt.Fprintf(stdout, "determinism: %d runs each run twice, state digests compared after every step: %s\n", s.Totals.Runs, verdict)
+	}
+	for _, m := range s.Mismatches() {
 		fmt.Fprintln(stdout, m)
 	}
 }
 
 // exitCode is the sweep's exit code: a mismatch or an unknown safety
 // violation outranks unknown liveness violations.
-func (s *sweeper) exitCode() int {
+func (s *sweep) exitCode() int {
 	switch {
-	case len(s.mismatches) > 0 || hasUnknown(s.totals, harness.OutcomeSafety):
+	case len(s.Mismatches()) > 0 || s.HasUnknown(harness.OutcomeSafety):
 		return exitSafety
-	case hasUnknown(s.totals, harness.OutcomeLiveness):
+	case s.HasUnknown(harness.OutcomeLiveness):
 		return exitLiveness
-	case s.totals.UnknownFailures() > 0:
+	case s.Totals.UnknownFailures() > 0:
 		return exitBudget
 	}
 	return exitOK
@@ -274,247 +282,13 @@ func tuneGC() {
 	}
 }
 
-// openJSONL creates the --jsonl file and writes its header, padded so that
-// closeJSONL can rewrite it in place. The file must be regular (or a link
-// to one, or new): a device or a fifo cannot have its header rewritten.
-func (s *sweeper) openJSONL() error {
-	target, fi, err := outputTarget(s.f.jsonl)
-	if err != nil {
-		return err
-	}
-	if fi != nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file (%s): a sweep rewrites its file's header when it stops", s.f.jsonl, fi.Mode().Type())
-	}
-	file, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	s.jsonlFile = file
-	s.jsonl = bufio.NewWriterSize(file, 1<<16)
-	line, err := fuzz.SweepHeaderLine(s.header(nil))
-	if err == nil {
-		_, err = s.jsonl.Write(line)
-	}
-	if err != nil {
-		file.Close()
-		return err
-	}
-	return nil
-}
-
-// header is the --jsonl file's header; stoppedAt is nil for a sweep that ran
-// to its end.
-func (s *sweeper) header(stoppedAt *uint64) fuzz.SweepHeader {
-	h := fuzz.NewSweepHeader(s.from, s.to, s.shard, s.strategies, s.profile.Name(), s.f.mutant, s.f.determinism)
-	h.MaxSteps = s.maxStepsHeader()
-	if s.resume != s.from {
-		resume := s.resume
-		h.ResumeFrom = &resume
-	}
-	h.StoppedAt = stoppedAt
-	return h
-}
-
-// closeJSONL flushes the --jsonl file, whose lines are whole seeds, and
-// when the sweep stopped early rewrites its header to say where (errors go
-// to s.jsonlErr).
-func (s *sweeper) closeJSONL(next uint64, complete bool) {
-	if s.jsonl == nil {
-		return
-	}
-	setErr := func(err error) {
-		if err != nil && s.jsonlErr == nil {
-			s.jsonlErr = err
-		}
-	}
-	setErr(s.jsonl.Flush())
-	if !complete && s.jsonlErr == nil {
-		line, err := fuzz.SweepHeaderLine(s.header(&next))
-		if err == nil {
-			_, err = s.jsonlFile.WriteAt(line, 0)
-		}
-		setErr(err)
-	}
-	setErr(s.jsonlFile.Close())
-}
-
-func hasUnknown(t *fuzz.SweepTotals, outcome string) bool {
-	for _, f := range t.FirstFailures {
-		if f.Run.Outcome == outcome {
-			return true
-		}
-	}
-	return false
-}
-
-// parseSeeds reads "A..B" or "N", strictly (parseSeed).
-func parseSeeds(s string) (uint64, uint64, error) {
-	a, b, isRange := strings.Cut(s, "..")
-	from, err1 := parseSeed(a)
-	to := from
-	var err2 error
-	if isRange {
-		to, err2 = parseSeed(b)
-	}
-	if err1 != nil || err2 != nil || to < from {
-		return 0, 0, badInput("--seeds: want A..B with A <= B (or one seed), got %q", s)
-	}
-	return from, to, nil
-}
-
-type sweeper struct {
-	f          sweepFlags
-	from, to   uint64
-	shard      fuzz.Shard
-	folded     uint64 // seeds folded so far
-	resume     uint64 // the first seed this run sweeps (--resume-from, else from)
-	jsonl      *bufio.Writer
-	jsonlFile  *os.File
-	jsonlErr   error
-	strategies []harness.Strategy
-	profile    model.Profile
-	mutants    model.Mutants
-	shrunk     []string
-	totals     *fuzz.SweepTotals
-	stderr     io.Writer
-	start      time.Time
-	mismatches []string
-	// saveFailed counts the failure files that could not be written.
-	saveFailed   int
-	firstSaveErr error
-}
-
-type seedDone struct {
-	res      fuzz.SeedResult
-	mismatch string
-}
-
-// run sweeps the shard's seeds with a pool of workers and folds their results
-// in seed order (fuzz.FoldSeeds), so the totals do not depend on the
-// number of workers. It returns the first seed not folded and whether every
-// seed was.
-func (s *sweeper) run(ctx context.Context) (next uint64, complete bool) {
-	shown := time.Now()
-	next, complete = fuzz.FoldSeeds(ctx, s.shard, s.from, s.resume, s.to, s.f.workers, s.one, func(_ uint64, d seedDone) {
-		s.fold(d)
-		s.write(d)
-		s.folded++
-		if time.Since(shown) >= time.Second {
-			s.progress(false)
-			shown = time.Now()
-		}
-	})
-	s.progress(true)
-	return next, complete
-}
-
-// write appends a folded seed to the --jsonl file, if any.
-func (s *sweeper) write(d seedDone) {
-	if s.jsonl == nil || s.jsonlErr != nil {
-		return
-	}
-	s.jsonlErr = fuzz.WriteSeedLine(s.jsonl, d.res, d.mismatch)
-}
-
-// one runs one seed (twice, comparing states, with --check-determinism).
-func (s *sweeper) one(seed uint64) seedDone {
-	if !s.f.determinism {
-		return seedDone{res: fuzz.SweepSeedWith(seed, s.strategies, s.options())}
-	}
-	sc := fuzz.Generate(seed)
-	d := seedDone{res: fuzz.SeedResult{Seed: seed}}
-	for _, st := range s.strategies {
-		opt := s.options()
-		opt.Seed, opt.Strategy, opt.StateDigests = seed, st, true
-		a, b := harness.Execute(sc, opt), harness.Execute(sc, opt)
-		d.res.Runs = append(d.res.Runs, fuzz.Summarize(a))
-		if step, ok := firstDivergence(a.StateDigests, b.StateDigests); ok && d.mismatch == "" {
-			opt.StateDigests = false
-			sa, _ := harness.StatesAround(sc, opt, step)
-			_, sb := harness.StatesAround(sc, opt, step)
-			d.mismatch = fmt.Sprintf("NONDETERMINISM seed %d %s: first divergent step %d\n%s", seed, st, step, cmp.Diff(sa, sb))
-		}
-	}
-	return d
-}
-
-func firstDivergence(a, b []uint64) (int64, bool) {
-	for i := 0; i < min(len(a), len(b)); i++ {
-		if a[i] != b[i] {
-			return int64(i), true
-		}
-	}
-	if len(a) != len(b) {
-		return int64(min(len(a), len(b))), true
-	}
-	return 0, false
-}
-
-// fold adds a seed's result to the totals and saves the scenario of every
-// unknown failure and of the first seed of each known kind.
-func (s *sweeper) fold(d seedDone) {
-	knownBefore := len(s.totals.FirstFindings)
-	failedBefore := len(s.totals.FirstFailures)
-	s.totals.Add(d.res)
-	if d.mismatch != "" {
-		s.mismatches = append(s.mismatches, d.mismatch)
-	}
-	var save []fuzz.Failed
-	save = append(save, s.totals.FirstFailures[failedBefore:]...)
-	if len(s.totals.FirstFindings) > knownBefore {
-		for _, run := range d.res.Runs {
-			if f, ok := s.totals.FirstFindings[run.Kind]; ok && f.Seed == d.res.Seed && f.Run.Strategy == run.Strategy {
-				save = append(save, f)
-			}
-		}
-	}
-	for _, f := range save {
-		s.save(f)
-	}
-}
-
-// maxShrinks bounds how many failures one sweep shrinks.
-const maxShrinks = 20
-
-// save writes a failing seed's scenario, and, within the shrink budget, the
-// smallest scenario that still fails the same way beside it.
-func (s *sweeper) save(f fuzz.Failed) {
-	sc := fuzz.Generate(f.Seed)
-	file := reports.FailureFile(s.f.out, f)
-	if err := writeScenario(file, sc); err != nil {
-		s.noteSaveError(f.Seed, err)
-		return
-	}
-	if s.f.shrink == 0 || len(s.shrunk) >= maxShrinks || f.Run.Outcome == harness.OutcomeBudget {
-		return // a run that reached its budget would take the whole budget for every try
-	}
-	opt := s.options()
-	opt.Seed, opt.Strategy = f.Seed, f.Run.Strategy
-	res := fuzz.Shrink(sc, fuzz.SameFailure(opt, harness.Execute(sc, opt)), s.f.shrink)
-	minFile := strings.TrimSuffix(file, ".json") + "-min.json"
-	if err := writeScenario(minFile, res.Scenario); err != nil {
-		s.noteSaveError(f.Seed, err)
-		return
-	}
-	s.shrunk = append(s.shrunk, fmt.Sprintf("  seed %d %s %s: %s -> %s (%d runs)\n    replay: simrun run --scenario %s --strategy %s%s --trace",
-		f.Seed, f.Run.Strategy, f.Run.Invariant, res.Before, res.After, res.Runs, minFile, f.Run.Strategy, s.replayFlags()))
-}
-
-func writeScenario(path string, sc *scenarios.Scenario) error {
-	data, err := sc.Marshal()
-	if err != nil {
-		return err
-	}
-	return writeFileAtomic(path, data)
-}
-
 // progress shows seeds done, rate, failures and time left on a terminal.
-func (s *sweeper) progress(final bool) {
+func (s *sweep) progress(final bool) {
 	if !isTerminal(s.stderr) {
 		return
 	}
-	done := s.folded
-	total := s.shardSeeds()
+	done := s.Totals.Seeds
+	total := int64(s.Seeds())
 	elapsed := time.Since(s.start).Seconds()
 	rate := float64(done) / max(elapsed, 1e-9)
 	left := "?"
@@ -522,7 +296,7 @@ func (s *sweeper) progress(final bool) {
 		left = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
 	}
 	fmt.Fprintf(s.stderr, "\rseeds %d/%d  %.0f/s  unknown failures %d  known findings %d  time left %s   ",
-		done, total, rate, s.totals.UnknownFailures(), len(s.totals.FirstFindings), left)
+		done, total, rate, s.Totals.UnknownFailures(), len(s.Totals.FirstFindings), left)
 	if final {
 		fmt.Fprintln(s.stderr)
 	}
@@ -537,41 +311,13 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// shardSeeds is how many seeds of from..to the shard holds.
-func (s *sweeper) shardSeeds() uint64 {
-	return shardSeedCount(s.shard, s.from, s.resume, s.to)
-}
-
-// options are the run options of every seed (the seed and strategy aside).
-func (s *sweeper) options() harness.Options {
-	return harness.Options{Profile: s.profile, Mutants: s.mutants, MaxSteps: int64(s.f.maxSteps)}
-}
-
-// maxStepsHeader is the budget the shard header records: 0 for the default.
-func (s *sweeper) maxStepsHeader() int64 {
-	if s.f.maxSteps == harness.DefaultMaxSteps {
-		return 0
-	}
-	return int64(s.f.maxSteps)
-}
-
 // replayFlags are the flags a saved failure's replay command needs beyond
 // the file and strategy: the profile (unless the default), any mutant and
 // the work budget (unless the default).
-func (s *sweeper) replayFlags() string {
-	flags := mutantFlag(s.f.mutant) + maxStepsFlag(s.f.maxSteps)
-	if s.profile.Name() != "kip" {
-		flags = " --profile " + s.profile.Name() + flags
+func replayFlags(profile, mutant string, maxSteps stepsFlag) string {
+	flags := mutantFlag(mutant) + maxStepsFlag(maxSteps)
+	if profile != "kip" {
+		flags = " --profile " + profile + flags
 	}
 	return flags
-}
-
-// noteSaveError reports a failure file that could not be written; the
-// sweep then exits 2 (saveError).
-func (s *sweeper) noteSaveError(seed uint64, err error) {
-	fmt.Fprintf(s.stderr, "simrun: saving seed %d: %v\n", seed, err)
-	if s.saveFailed == 0 {
-		s.firstSaveErr = err
-	}
-	s.saveFailed++
 }

@@ -1,4 +1,4 @@
-package main
+package compare
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 
 	"tierfetch/fuzz"
 	"tierfetch/harness"
+	"tierfetch/outfile"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
@@ -72,7 +73,7 @@ func (l *comparePairLine) pair() reports.ComparePair {
 
 // parseShard reads --shard, --jsonl and --resume-from: a shard writes
 // --jsonl, and so may a whole comparison (shard 0/1).
-func (s *compareSetup) parseShard() error {
+func (s *Setup) parseShard() error {
 	s.shard = fuzz.WholeSweep
 	switch {
 	case s.f.resumeFrom < 0:
@@ -94,38 +95,74 @@ func (s *compareSetup) parseShard() error {
 
 // holds reports whether job number g (across the comparison's and the
 // default sweep's jobs) is this run's: the shard's, from --resume-from on.
-func (s *compareSetup) holds(g int) bool {
+func (s *Setup) holds(g int) bool {
 	return uint64(g)%s.shard.N == s.shard.K && g >= s.f.resumeFrom
 }
 
-// compareRun is what runJobs ran: the pairs by job (zero where not run) and
-// where it stopped.
-type compareRun struct {
-	pairs, sweepPairs []reports.ComparePair
-	// complete is whether every held job ran; otherwise stoppedAt is the
+// Run is what Run ran: the pairs by job (zero where not run) and where it
+// stopped.
+type Run struct {
+	Pairs, SweepPairs []reports.ComparePair
+	// Complete is whether every held job ran; otherwise StoppedAt is the
 	// first held job that did not (every held job before it did).
-	complete  bool
-	stoppedAt int
+	Complete  bool
+	StoppedAt int
 }
 
-// runJobs runs the held jobs of the comparison and of the default sweep
-// until ctx ends.
-func (s *compareSetup) runJobs(ctx context.Context, stderr io.Writer) compareRun {
+// Jobs counts the jobs of the comparison: pairs (scenario-seed pairs times
+// profiles, times varied values) and those of the default sweep; and Held
+// those this process runs (its shard, from ResumeFrom on).
+func (s *Setup) Jobs() (pairs, sweepPairs, held int) {
+	pairs = len(s.jobs())
+	if s.sweep != nil {
+		sweepPairs = len(s.sweep.jobs())
+	}
+	for g := range pairs + sweepPairs {
+		if s.holds(g) {
+			held++
+		}
+	}
+	return pairs, sweepPairs, held
+}
+
+// JobsText says what the jobs are, in the unit progress counts them:
+// "600 pairs = 200 scenario-seed pairs x 3 profiles + 60 of the default sweep".
+func (s *Setup) JobsText() string {
+	pairs, sweepPairs, _ := s.Jobs()
+	per := pairs / len(s.profiles)
+	text := fmt.Sprintf("%d pairs = %d scenario-seed pairs", pairs+sweepPairs, per)
+	if n := len(s.varyValues); n > 0 {
+		text = fmt.Sprintf("%d pairs = %d scenario-seed pairs x %d values", pairs+sweepPairs, per/n, n)
+	}
+	if len(s.profiles) > 1 {
+		text += fmt.Sprintf(" x %d profiles", len(s.profiles))
+	}
+	if sweepPairs > 0 {
+		text += fmt.Sprintf(" + %d of the default sweep", sweepPairs)
+	}
+	return text
+}
+
+// Run runs the held jobs of the comparison and of the default sweep until
+// ctx ends, calling progress(done, held) after each pair.
+func (s *Setup) Run(ctx context.Context, progress func(done, held int)) Run {
 	n := len(s.jobs())
-	var r compareRun
+	_, _, held := s.Jobs()
+	var r Run
 	var done, sweepDone []bool
-	r.pairs, done = s.runAll(ctx, stderr, s.holds)
+	first := 0
+	r.Pairs, done = s.runAll(ctx, s.holds, func(k int) { first = k; progress(k, held) })
 	if s.sweep != nil && ctx.Err() == nil {
-		r.sweepPairs, sweepDone = s.sweep.runAll(ctx, stderr, func(i int) bool { return s.holds(n + i) })
+		r.SweepPairs, sweepDone = s.sweep.runAll(ctx, func(i int) bool { return s.holds(n + i) }, func(k int) { progress(first+k, held) })
 	} else if s.sweep != nil {
 		sweepDone = make([]bool, len(s.sweep.jobs()))
-		r.sweepPairs = make([]reports.ComparePair, len(sweepDone))
+		r.SweepPairs = make([]reports.ComparePair, len(sweepDone))
 	}
 	all := append(slices.Clone(done), sweepDone...)
-	r.complete, r.stoppedAt = true, len(all)
+	r.Complete, r.StoppedAt = true, len(all)
 	for g, ok := range all {
 		if s.holds(g) && !ok {
-			r.complete, r.stoppedAt = false, g
+			r.Complete, r.StoppedAt = false, g
 			break
 		}
 	}
@@ -134,19 +171,21 @@ func (s *compareSetup) runJobs(ctx context.Context, stderr io.Writer) compareRun
 
 // writePart writes the held jobs r ran before it stopped to path, as a
 // compare shard file whose header says which jobs it holds.
-func (s *compareSetup) writePart(path string, r compareRun) error {
-	n := len(r.pairs)
+// WritePart writes the held jobs r ran before it stopped to path, as a
+// compare shard file whose header says which jobs it holds.
+func (s *Setup) WritePart(path string, r Run) error {
+	n := len(r.Pairs)
 	h := compareShardHeader{Format: compareShardFormat, Shard: s.shard.String(), Args: s.args, Pairs: n,
-		SweepPairs: len(r.sweepPairs), FromJob: s.f.resumeFrom}
-	if !r.complete {
-		h.StoppedAtJob = &r.stoppedAt
+		SweepPairs: len(r.SweepPairs), FromJob: s.f.resumeFrom}
+	if !r.Complete {
+		h.StoppedAtJob = &r.StoppedAt
 	}
 	var buf bytes.Buffer
 	if err := writeJSONLine(&buf, h); err != nil {
 		return err
 	}
-	all := append(slices.Clone(r.pairs), r.sweepPairs...)
-	for g := range r.stoppedAt {
+	all := append(slices.Clone(r.Pairs), r.SweepPairs...)
+	for g := range r.StoppedAt {
 		if !s.holds(g) {
 			continue
 		}
@@ -157,65 +196,35 @@ func (s *compareSetup) writePart(path string, r compareRun) error {
 			return err
 		}
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return outfile.WriteAtomic(path, buf.Bytes())
 }
 
-// writeShard runs the held pairs and writes them to --jsonl; interrupted,
-// it writes those before where it stopped and says how to resume.
-func (s *compareSetup) writeShard(ctx context.Context, received func() os.Signal, stdout, stderr io.Writer) (int, error) {
-	r := s.runJobs(ctx, stderr)
-	if err := s.writePart(s.f.jsonl, r); err != nil {
-		return exitBadInput, badInput("--jsonl: %v", err)
-	}
-	if !r.complete {
-		s.printResume(stdout, received(), r, s.f.jsonl)
-		return signalExit(received()), nil
-	}
-	count := 0
-	for g := range len(r.pairs) + len(r.sweepPairs) {
-		if s.holds(g) {
-			count++
-		}
-	}
-	fmt.Fprintf(stdout, "compare shard %s: %d of %d pairs written to %s; 'simrun merge --out DIR' the files of every shard for the report\n",
-		s.shard, count, len(r.pairs)+len(r.sweepPairs), s.f.jsonl)
-	if n := budgetRuns(r.pairs) + budgetRuns(r.sweepPairs); n > 0 {
-		fmt.Fprintf(stdout, "%d runs reached the work budget of %d steps: raise --max-steps\n", n, s.f.maxSteps)
-		return exitBudget, nil
-	}
-	return exitOK, nil
-}
-
-// printResume says where an interrupted comparison stopped, the command
-// that runs the rest (its flags as given, --resume-from, a new part file)
-// and the merge that renders the report from the parts.
-func (s *compareSetup) printResume(stdout io.Writer, sig os.Signal, r compareRun, part string) {
-	next := partFile(part, uint64(r.stoppedAt))
-	args := append([]string{"simrun", "compare"}, s.args...)
+// ResumeArgs are the arguments of the command that runs the rest of an
+// interrupted comparison, after "simrun compare": the flags that fix it,
+// its shard, output and workers, --resume-from and the new part file.
+func (s *Setup) ResumeArgs(stoppedAt int, next string) []string {
+	args := slices.Clone(s.args)
 	if s.shard != fuzz.WholeSweep {
 		args = append(args, "--shard="+s.shard.String())
 	}
-	args = append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", r.stoppedAt), "--jsonl="+next)
-	for i, a := range args {
-		args[i] = shellQuote(a)
-	}
-	fmt.Fprintf(stdout, "interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n",
-		sigName(sig), r.stoppedAt, len(r.pairs)+len(r.sweepPairs), part)
-	fmt.Fprintf(stdout, "resume with: %s\n", strings.Join(args, " "))
-	fmt.Fprintf(stdout, "then the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
-		shellQuote(s.f.out), shellQuote(part), shellQuote(next))
+	return append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", stoppedAt), "--jsonl="+next)
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func shellQuote(s string) string {
-	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./,:@%+", r))
-	}) < 0
-	if plain {
-		return s
+// Shard is the part of the jobs this process runs.
+func (s *Setup) Shard() fuzz.Shard { return s.shard }
+
+// Out is the output directory.
+func (s *Setup) Out() string { return s.f.out }
+
+// MaxSteps is the work budget of each run.
+func (s *Setup) MaxSteps() int64 { return s.f.maxSteps }
+
+// SweepKey is the key of the default sweep, "" when there is none.
+func (s *Setup) SweepKey() string {
+	if s.sweep == nil {
+		return ""
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return s.sweep.varyKey
 }
 
 func writeJSONLine(w io.Writer, v any) error {
@@ -231,9 +240,9 @@ func writeJSONLine(w io.Writer, v any) error {
 // about two kilobytes).
 const maxCompareLineBytes = 1 << 20
 
-// shardKind reads the first line of a shard file: "compare" for a compare
+// ShardKind reads the first line of a shard file: "compare" for a compare
 // shard, "sweep" for anything else (the sweep merge reports what is wrong).
-func shardKind(name string) (string, error) {
+func ShardKind(name string) (string, error) {
 	file, err := os.Open(name)
 	if err != nil {
 		return "", err
@@ -338,56 +347,57 @@ func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 	return c, nil
 }
 
-// mergeCompare folds the shard files of one comparison into the report the
-// whole comparison writes with --out out, byte for byte, and prints its
-// summary.
-func mergeCompare(files []string, out string, maxBytes int64, stdout, stderr io.Writer) (int, error) {
+// Merge folds the shard files of one comparison into its pairs, checking
+// that they are every pair of it exactly once. parse makes the comparison
+// of the shards' compare flags (the header's normalized --name=value args).
+// Report then writes the report the whole comparison writes, byte for byte.
+func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, error)) (s *Setup, pairs, sweepPairs []reports.ComparePair, err error) {
 	shards, err := checkCompareShards(files, maxBytes)
 	if err != nil {
-		return exitBadInput, badInput("merge: %v", err)
+		return nil, nil, nil, badInput("merge: %v", err)
 	}
 	h := shards[0].header
-	s, err := parseCompare(append(slices.Clone(h.Args), "--out", out, "--workers", "1"), stderr)
+	s, err = parse(slices.Clone(h.Args))
 	if err != nil {
-		return exitBadInput, badInput("merge: the shards' compare flags %s: %v", strings.Join(h.Args, " "), err)
+		return nil, nil, nil, badInput("merge: the shards' compare flags %s: %v", strings.Join(h.Args, " "), err)
 	}
 	if err := s.checkScenarios(); err != nil {
-		return errorCode(err), fmt.Errorf("merge: %w", err)
+		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	jobs := s.jobs()
-	var sweepJobs []compareJob
+	var sweepJobs []job
 	if s.sweep != nil {
 		if err := s.sweep.checkScenarios(); err != nil {
-			return errorCode(err), fmt.Errorf("merge: %w", err)
+			return nil, nil, nil, fmt.Errorf("merge: %w", err)
 		}
 		sweepJobs = s.sweep.jobs()
 	}
 	if len(jobs) != h.Pairs || len(sweepJobs) != h.SweepPairs {
-		return exitBadInput, badInput("merge: the shards ran %d+%d pairs, this simrun makes %d+%d of the same flags: merge with the simrun that wrote the shards",
+		return nil, nil, nil, badInput("merge: the shards ran %d+%d pairs, this simrun makes %d+%d of the same flags: merge with the simrun that wrote the shards",
 			h.Pairs, h.SweepPairs, len(jobs), len(sweepJobs))
 	}
-	pairs := make([]reports.ComparePair, len(jobs)+len(sweepJobs))
+	pairs = make([]reports.ComparePair, len(jobs)+len(sweepJobs))
 	from := make([]string, len(pairs))
 	for _, c := range shards {
 		for i, l := range c.lines {
 			at := fmt.Sprintf("%s:%d", c.name, c.lineNo[i])
 			if l.Job < 0 || l.Job >= len(pairs) {
-				return exitBadInput, badInput("merge: %s: job %d outside the comparison's jobs 0..%d", at, l.Job, len(pairs)-1)
+				return nil, nil, nil, badInput("merge: %s: job %d outside the comparison's jobs 0..%d", at, l.Job, len(pairs)-1)
 			}
 			if uint64(l.Job)%c.shard.N != c.shard.K {
-				return exitBadInput, badInput("merge: %s: job %d is not shard %s's", at, l.Job, c.shard)
+				return nil, nil, nil, badInput("merge: %s: job %d is not shard %s's", at, l.Job, c.shard)
 			}
 			if from[l.Job] != "" {
-				return exitBadInput, badInput("merge: job %d is in both %s and %s", l.Job, from[l.Job], at)
+				return nil, nil, nil, badInput("merge: job %d is in both %s and %s", l.Job, from[l.Job], at)
 			}
-			owner, j := s, compareJob{}
+			owner, j := s, job{}
 			if l.Job < len(jobs) {
 				j = jobs[l.Job]
 			} else {
 				owner, j = s.sweep, sweepJobs[l.Job-len(jobs)]
 			}
 			if want := owner.pairID(j); want != l.id() {
-				return exitBadInput, badInput("merge: %s: job %d is %s, this comparison's job %d is %s", at, l.Job, l.id(), l.Job, want)
+				return nil, nil, nil, badInput("merge: %s: job %d is %s, this comparison's job %d is %s", at, l.Job, l.id(), l.Job, want)
 			}
 			pairs[l.Job], from[l.Job] = l.pair(), at
 		}
@@ -401,10 +411,10 @@ func mergeCompare(files []string, out string, maxBytes int64, stdout, stderr io.
 					hint = fmt.Sprintf("%s stopped at job %d: resume it with --resume-from %d", c.name, *st, *st)
 				}
 			}
-			return exitBadInput, badInput("merge: job %d is in no file: the file of shard %s is incomplete (%s)", g, sh, hint)
+			return nil, nil, nil, badInput("merge: job %d is in no file: the file of shard %s is incomplete (%s)", g, sh, hint)
 		}
 	}
-	return s.report(pairs[:len(jobs)], pairs[len(jobs):], stdout)
+	return s, pairs[:len(jobs)], pairs[len(jobs):], nil
 }
 
 // checkCompareShards reads the files and checks that they are every shard
@@ -481,7 +491,7 @@ func jobOrNone(p *int) string {
 }
 
 // pairID names the pair job j runs: scenario, varied value, profile, seed.
-func (s *compareSetup) pairID(j compareJob) string {
+func (s *Setup) pairID(j job) string {
 	name := "generated"
 	if !s.f.generated {
 		name = s.scenarios[j.scenario].Name
@@ -502,3 +512,6 @@ func pairIDOf(scenario, vary, profile string, seed uint64) string {
 	}
 	return id
 }
+
+// JSONL is the shard file the pairs go to ("" for a report).
+func (s *Setup) JSONL() string { return s.f.jsonl }

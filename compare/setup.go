@@ -1,0 +1,753 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"tierfetch/fuzz"
+	"tierfetch/harness"
+	"tierfetch/model"
+	"tierfetch/outfile"
+	"tierfetch/reports"
+	"tierfetch/scenarios"
+)
+
+// Flags are a comparison's settings, as 'simrun compare' takes them.
+type Flags struct {
+	Scenario  string
+	Generated bool
+	Seeds     string
+	Out       string
+	Vary      string
+	Workers   int
+	Profile   string // shorthand for Profiles with one profile
+	Profiles  string
+	Shard     string // "" runs every pair
+	JSONL     string // with Shard: the shard file to write
+	MaxSteps  int64
+	MaxInput  int64
+	// ResumeFrom is the first job of an interrupted comparison to run
+	// (with JSONL): the jobs before it are in the interrupted part.
+	ResumeFrom int
+	// Changed names the flags given on the command line; Args are those
+	// that fix the comparison (all but shard, jsonl, out, workers and
+	// resume-from), normalized as --name=value in name order, for the
+	// shard file's header.
+	Changed map[string]bool
+	Args    []string
+}
+
+// flags is Flags, as the comparison reads them.
+type flags struct {
+	scenario   string
+	generated  bool
+	seeds      string
+	out        string
+	vary       string
+	workers    int
+	profile    string
+	profiles   string
+	shard      string
+	jsonl      string
+	maxSteps   int64
+	maxInput   int64
+	resumeFrom int
+}
+
+// ProduceScaleKey is the --vary key that scales every produce event's record
+// count (the other keys are config fields of the scenario file).
+const ProduceScaleKey = "produce_scale"
+
+// DefaultProfiles is --profiles when not given: the statistics on the KIP
+// text, and the same pairs under Kafka 4.3.0's code and Kafka trunk's.
+const DefaultProfiles = "kip,kafka-4.3,kafka-trunk"
+
+// The default comparison (every named scenario, nothing varied) also runs
+// this parameter sweep, the headline curve of the catch-up ratio against
+// the leader's local log, and reports it beside the statistics.
+const (
+	DefaultSweepScenario = "local-retention-sweep"
+	DefaultSweepKey      = "local_retention_bytes"
+	DefaultSweepValues   = "1048576,5242880,10485760,20971520,41943040,-2"
+	DefaultSweepOut      = "local-retention-sweep-out"
+)
+
+// Setup is a comparison ready to run: its settings checked, its scenarios
+// resolved and validated.
+type Setup struct {
+	f          flags
+	from, to   uint64
+	profiles   []model.Profile       // the statistics use the first
+	scenarios  []*scenarios.Scenario // nil with --generated
+	varyKey    string
+	varyValues []string
+	// sweep is the parameter sweep the default comparison runs beside
+	// its statistics, nil otherwise.
+	sweep *Setup
+	// shard is the part of the pairs this run computes (--shard), and
+	// args the flags that fix the comparison (all but --shard, --jsonl,
+	// --out and --workers), normalized, for the shard file's header.
+	shard fuzz.Shard
+	args  []string
+}
+
+// Report renders the comparison of pairs (every job's, in job order, and
+// the default sweep's) and writes it to the output directory: nothing is
+// written unless every file could be made. It returns the analysis the
+// report shows.
+func (s *Setup) Report(pairs, sweepPairs []reports.ComparePair) (*reports.Analysis, error) {
+	if err := os.MkdirAll(s.f.out, 0o755); err != nil {
+		return nil, badInput("--out: %v", err)
+	}
+	in := s.input(pairs)
+	in.FindingsLink = findingsLink(s.f.out)
+	if s.sweep != nil {
+		in.Sweep = s.sweep.input(sweepPairs)
+		in.Sweep.About = s.sweep.scenarios[0].Description
+	}
+	files, a, err := s.render(in)
+	if err != nil {
+		return nil, fmt.Errorf("compare: rendering: %w", err)
+	}
+	for _, name := range sortStrings(mapKeys(files)) {
+		if err := outfile.WriteAtomic(filepath.Join(s.f.out, name), files[name]); err != nil {
+			return nil, badInput("--out: %v", err)
+		}
+	}
+	if _, ok := files[reports.ChartSweep]; !ok {
+		stale := filepath.Join(s.f.out, reports.ChartSweep) // a sweep chart of an earlier report
+		if fi, err := os.Lstat(stale); err == nil && fi.Mode().IsRegular() {
+			os.Remove(stale)
+		}
+	}
+	return a, nil
+}
+
+// BudgetRuns counts the runs of pairs stopped by their work budget.
+func BudgetRuns(pairs []reports.ComparePair) int {
+	n := 0
+	for _, p := range pairs {
+		for _, r := range []*harness.RunMetrics{p.Local, p.Tiered} {
+			if r != nil && r.Outcome == harness.OutcomeBudget {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// input gathers the comparison of pairs, every job's in job order: the
+// first profile's pairs for the statistics, the others' beside them.
+func (s *Setup) input(pairs []reports.ComparePair) *reports.CompareInput {
+	in := &reports.CompareInput{Command: s.command(), Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
+		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues}
+	for _, sc := range s.scenarios {
+		in.Scenarios = append(in.Scenarios, sc.Name)
+	}
+	per := len(pairs) / len(s.profiles)
+	in.Pairs = pairs[:per]
+	for i, p := range s.profiles[1:] {
+		in.Others = append(in.Others, reports.ProfilePairs{Profile: p.Name(), Pairs: pairs[(i+1)*per : (i+2)*per]})
+	}
+	return in
+}
+
+// findingsLink is the link from the report in out to FINDINGS.md, when
+// simrun runs at the repository root and out is relative (so the link does
+// not depend on where the repository is); "" otherwise.
+func findingsLink(out string) string {
+	if filepath.IsAbs(out) {
+		return ""
+	}
+	if _, err := os.Stat("FINDINGS.md"); err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(out, "FINDINGS.md")
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+func mapKeys(m map[string][]byte) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// maxComparePairs bounds the pairs of one comparison (every profile, varied
+// value, scenario and seed, and the default sweep's): each is kept until
+// the report is written, a few kilobytes apiece.
+const maxComparePairs = 200_000
+
+// checkPairs refuses a comparison of more than maxComparePairs pairs before
+// anything runs (or is generated).
+func (s *Setup) checkPairs() error {
+	seeds := s.to - s.from + 1
+	per := uint64(len(s.profiles) * max(1, len(s.varyValues)) * max(1, len(s.scenarios)))
+	if seeds*per > maxComparePairs {
+		return badInput("compare: %d seeds x %d profiles, values and scenarios = %d pairs, at most %d: split it with --shard or fewer seeds",
+			seeds, per, seeds*per, maxComparePairs)
+	}
+	return nil
+}
+
+// setup checks the flags fs parsed into s.f and derives the comparison.
+func New(fl Flags) (s *Setup, err error) {
+	s = &Setup{args: fl.Args, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
+		out: fl.Out, vary: fl.Vary, workers: fl.Workers, profile: fl.Profile, profiles: fl.Profiles, shard: fl.Shard, jsonl: fl.JSONL,
+		maxSteps: fl.MaxSteps, maxInput: fl.MaxInput, resumeFrom: fl.ResumeFrom}}
+	if err := s.setup(fl.Changed); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Setup) setup(changed map[string]bool) (err error) {
+	if err := s.parseShard(); err != nil {
+		return err
+	}
+	if s.from, s.to, err = fuzz.ParseSeeds(s.f.seeds); err != nil {
+		return badInput("--seeds: %v", err)
+	}
+	if s.to-s.from >= 1_000_000 {
+		return badInput("--seeds: at most 1000000 seeds, got %q", s.f.seeds)
+	}
+	defer func() {
+		if err == nil {
+			err = s.checkPairs()
+		}
+	}()
+	if err := s.parseProfiles(changed); err != nil {
+		return err
+	}
+	if s.f.workers < 1 || s.f.workers > 1024 {
+		return badInput("--workers: want 1..1024, got %d", s.f.workers)
+	}
+	if s.f.out == "" {
+		return badInput("--out: want a directory, got an empty name")
+	}
+	switch {
+	case s.f.generated && s.f.scenario != "":
+		return badInput("compare: give --scenario or --generated, not both")
+	case s.f.generated:
+	case s.f.scenario != "":
+		sc, err := scenarios.ResolveMax(s.f.scenario, int64(s.f.maxInput))
+		if err != nil {
+			return badInput("--scenario: %v", err)
+		}
+		s.scenarios = []*scenarios.Scenario{sc}
+	default:
+		s.scenarios = DefaultSet()
+	}
+	if s.f.vary != "" {
+		if s.varyKey, s.varyValues, err = parseVary(s.f.vary); err != nil {
+			return err
+		}
+	}
+	if !s.f.generated && s.f.scenario == "" && s.f.vary == "" {
+		s.sweep = s.defaultSweep()
+	}
+	return nil
+}
+
+// parseProfiles reads --profiles (or --profile, its one-profile form).
+func (s *Setup) parseProfiles(set map[string]bool) error {
+	name, list := "--profiles", s.f.profiles
+	if set["profile"] {
+		if set["profiles"] {
+			return badInput("--profile: give --profile or --profiles, not both")
+		}
+		name, list = "--profile", s.f.profile
+		if strings.Contains(list, ",") {
+			return badInput("--profile: want one profile (use --profiles for several), got %q", list)
+		}
+	}
+	seen := map[string]bool{}
+	for _, p := range strings.Split(list, ",") {
+		p = strings.TrimSpace(p)
+		prof, ok := model.Profiles[p]
+		if !ok {
+			return badInput("%s: want profiles from %s, comma-separated, got %q", name, profileNames(), p)
+		}
+		if seen[p] {
+			return badInput("%s: profile %q given twice", name, p)
+		}
+		seen[p] = true
+		s.profiles = append(s.profiles, prof)
+	}
+	s.f.profiles = strings.Join(profileList(s.profiles), ",")
+	return nil
+}
+
+func profileList(ps []model.Profile) []string {
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name())
+	}
+	return names
+}
+
+// defaultSweep is the sweep the default comparison runs beside its
+// statistics: the same seeds and workers, the first profile.
+func (s *Setup) defaultSweep() *Setup {
+	sc, ok := scenarios.Lookup(DefaultSweepScenario)
+	if !ok {
+		panic("compare: no named scenario " + DefaultSweepScenario)
+	}
+	sw := &Setup{f: s.f, from: s.from, to: s.to, profiles: s.profiles[:1], scenarios: []*scenarios.Scenario{sc},
+		varyKey: DefaultSweepKey, varyValues: strings.Split(DefaultSweepValues, ",")}
+	sw.f.scenario, sw.f.vary, sw.f.out = DefaultSweepScenario, DefaultSweepKey+"="+DefaultSweepValues, DefaultSweepOut
+	sw.f.profiles = s.profiles[0].Name()
+	return sw
+}
+
+// DefaultSet is the named scenarios that add a replica, known
+// findings aside.
+func DefaultSet() []*scenarios.Scenario {
+	var out []*scenarios.Scenario
+	for _, sc := range scenarios.Named() {
+		if strings.HasPrefix(sc.Name, "finding-") {
+			continue
+		}
+		for _, e := range sc.Events {
+			if e.Type == scenarios.EventAddReplica {
+				out = append(out, sc)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// parseVary reads KEY=V1,V2,...: KEY a config field of the scenario file
+// or produce_scale, each value a JSON number or boolean.
+func parseVary(s string) (string, []string, error) {
+	key, list, ok := strings.Cut(s, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" || list == "" {
+		return "", nil, badInput("--vary: want KEY=V1,V2,..., got %q", s)
+	}
+	if key != ProduceScaleKey {
+		if _, known := ConfigKeys()[key]; !known {
+			return "", nil, badInput("--vary: unknown key %q (want a config field of the scenario file, e.g. %s, or %s)",
+				key, strings.Join(sortStrings(mapKeysAny(ConfigKeys())), ", "), ProduceScaleKey)
+		}
+	}
+	var values []string
+	seen := map[string]bool{}
+	for _, v := range strings.Split(list, ",") {
+		v = strings.TrimSpace(v)
+		var x any
+		if err := json.Unmarshal([]byte(v), &x); err != nil {
+			return "", nil, badInput("--vary %s: value %q is not a number or a boolean", key, v)
+		}
+		switch x := x.(type) {
+		case float64:
+			if key == ProduceScaleKey && !(x > 0 && x <= 1000) {
+				return "", nil, badInput("--vary %s: want a factor in (0, 1000], got %q", key, v)
+			}
+		case bool:
+			if key == ProduceScaleKey {
+				return "", nil, badInput("--vary %s: want a number, got %q", key, v)
+			}
+		default:
+			return "", nil, badInput("--vary %s: value %q is not a number or a boolean", key, v)
+		}
+		if seen[v] {
+			return "", nil, badInput("--vary %s: value %q given twice", key, v)
+		}
+		seen[v] = true
+		values = append(values, v)
+	}
+	if len(values) > 100 {
+		return "", nil, badInput("--vary %s: at most 100 values, got %d", key, len(values))
+	}
+	return key, values, nil
+}
+
+// ConfigKeys is the config fields of a scenario file.
+func ConfigKeys() map[string]any {
+	data, err := json.Marshal(scenarios.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic(err)
+	}
+	delete(m, "follower_fetch_last_tiered_offset_enable") // set by the strategy: varying it makes no comparison
+	return m
+}
+
+func mapKeysAny(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
+}
+
+// scenario returns the scenario of one pair: named or file scenario i (or
+// the seed's generated one), with the varied value v applied.
+func (s *Setup) scenario(v, i int, seed uint64) (*scenarios.Scenario, error) {
+	var sc *scenarios.Scenario
+	if s.scenarios == nil {
+		sc = fuzz.Generate(seed)
+	} else {
+		sc = s.scenarios[i]
+	}
+	if s.varyKey == "" {
+		return sc, nil
+	}
+	return applyVary(sc, s.varyKey, s.varyValues[v])
+}
+
+// applyVary returns sc with key set to value, validated as a scenario file
+// is.
+func applyVary(sc *scenarios.Scenario, key, value string) (*scenarios.Scenario, error) {
+	data, err := sc.Marshal()
+	if err != nil {
+		return nil, err
+	}
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if key == ProduceScaleKey {
+		var factor float64
+		fmt.Sscan(value, &factor)
+		var events []map[string]json.RawMessage
+		if err := json.Unmarshal(doc["events"], &events); err != nil {
+			return nil, err
+		}
+		for _, e := range events {
+			var typ string
+			json.Unmarshal(e["type"], &typ)
+			if typ != scenarios.EventProduce {
+				continue
+			}
+			var n int64
+			json.Unmarshal(e["records"], &n)
+			e["records"] = json.RawMessage(fmt.Sprint(max(1, int64(math.Round(float64(n)*factor)))))
+		}
+		if doc["events"], err = json.Marshal(events); err != nil {
+			return nil, err
+		}
+	} else {
+		var cfg map[string]json.RawMessage
+		if err := json.Unmarshal(doc["config"], &cfg); err != nil {
+			return nil, err
+		}
+		cfg[key] = json.RawMessage(value)
+		if doc["config"], err = json.Marshal(cfg); err != nil {
+			return nil, err
+		}
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	varied, err := scenarios.Parse(out)
+	if err != nil {
+		return nil, badInput("--vary %s=%s on scenario %s: %v", key, value, sc.Name, err)
+	}
+	return varied, nil
+}
+
+// Check checks the scenarios of the comparison and of its default sweep
+// before anything runs: a bad varied value is bad input, a scenario
+// predicted to exceed the work budget a *harness.BudgetError.
+func (s *Setup) Check() error {
+	if err := s.checkScenarios(); err != nil {
+		return err
+	}
+	if s.sweep != nil {
+		return s.sweep.checkScenarios()
+	}
+	return nil
+}
+
+// checkScenarios builds every varied scenario before anything runs, so a
+// bad value is reported, with exit code 2, before any work; and checks that
+// no scenario file or named one is predicted to exceed the work budget
+// (exit 4).
+func (s *Setup) checkScenarios() error {
+	for _, sc := range s.scenarios {
+		if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
+			return err
+		}
+	}
+	if s.varyKey == "" {
+		return nil
+	}
+	for v := range s.varyValues {
+		if s.scenarios == nil {
+			for seed := range fuzz.SeedRange(s.from, s.to) {
+				if _, err := s.scenario(v, 0, seed); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		for i := range s.scenarios {
+			sc, err := s.scenario(v, i, s.from)
+			if err != nil {
+				return err
+			}
+			if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// command is the command that regenerates the report.
+func (s *Setup) command() string {
+	parts := []string{"go run ./cmd/simrun compare"}
+	switch {
+	case s.f.generated:
+		parts = append(parts, "--generated")
+	case s.f.scenario != "":
+		parts = append(parts, "--scenario "+s.f.scenario)
+	}
+	parts = append(parts, fmt.Sprintf("--seeds %d..%d", s.from, s.to))
+	if s.varyKey != "" {
+		parts = append(parts, "--vary "+s.varyKey+"="+strings.Join(s.varyValues, ","))
+	}
+	if s.f.profiles != DefaultProfiles {
+		parts = append(parts, "--profiles "+s.f.profiles)
+	}
+	return strings.Join(append(parts, "--out "+s.f.out), " ")
+}
+
+// job is one pair to run: a profile, a varied value, a scenario, a
+// seed.
+type job struct {
+	profile, vary, scenario int
+	seed                    uint64
+}
+
+// jobs lists the pairs by profile, then varied value, scenario and seed.
+func (s *Setup) jobs() []job {
+	values := max(1, len(s.varyValues))
+	nsc := max(1, len(s.scenarios))
+	var jobs []job
+	for p := range s.profiles {
+		for v := range values {
+			for i := range nsc {
+				for seed := range fuzz.SeedRange(s.from, s.to) {
+					jobs = append(jobs, job{profile: p, vary: v, scenario: i, seed: seed})
+				}
+			}
+		}
+	}
+	return jobs
+}
+
+// runAll runs the pairs of the jobs held (by index) on s.f.workers
+// goroutines, calling progress with the number done after each; each result lands at its job's index (the others stay zero),
+// so the output does not depend on the number of workers. When ctx ends,
+// no job starts; done says which ran.
+func (s *Setup) runAll(ctx context.Context, held func(i int) bool, progress func(n int)) (pairs []reports.ComparePair, done []bool) {
+	jobs := s.jobs()
+	pairs = make([]reports.ComparePair, len(jobs))
+	done = make([]bool, len(jobs))
+	var todo []int
+	for i := range jobs {
+		if held(i) {
+			todo = append(todo, i)
+		}
+	}
+	next := make(chan int)
+	finished := make(chan int, s.f.workers)
+	var wg sync.WaitGroup
+	for range s.f.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				pairs[i] = s.runPair(jobs[i])
+				finished <- i
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for _, i := range todo {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() { wg.Wait(); close(finished) }()
+	n := 0
+	for i := range finished {
+		done[i] = true
+		n++
+		progress(n)
+	}
+	return pairs, done
+}
+
+func (s *Setup) runPair(j job) reports.ComparePair {
+	sc, err := s.scenario(j.vary, j.scenario, j.seed)
+	if err != nil {
+		panic(fmt.Sprintf("compare: scenario checked before running: %v", err)) // validated up front
+	}
+	prof := s.profiles[j.profile]
+	p := reports.ComparePair{Scenario: sc.Name, Seed: j.seed, Profile: prof.Name()}
+	if s.f.generated {
+		p.Scenario = "generated"
+	}
+	if s.varyKey != "" {
+		p.VaryValue = s.varyValues[j.vary]
+	}
+	opt := harness.Options{Seed: j.seed, Profile: prof, MaxSteps: int64(s.f.maxSteps)}
+	opt.Strategy = harness.LocalLogStart
+	p.Local, _ = harness.Measure(sc, opt)
+	opt.Strategy = harness.LastTiered
+	p.Tiered, _ = harness.Measure(sc, opt)
+	return p
+}
+
+// render builds every output file in memory: nothing is written unless all
+// of them could be made.
+func (s *Setup) render(in *reports.CompareInput) (map[string][]byte, *reports.Analysis, error) {
+	a := reports.Analyze(in)
+	files := map[string][]byte{}
+	var csvBuf bytes.Buffer
+	if err := reports.CompareCSV(&csvBuf, in); err != nil {
+		return nil, nil, err
+	}
+	files["runs.csv"] = csvBuf.Bytes()
+	var charts []string
+	add := func(name string, data []byte, err error) error {
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		files[name] = data
+		charts = append(charts, name)
+		return nil
+	}
+	if a.All.Compared > 0 {
+		data, err := reports.LocalLogChart(a)
+		if err := add(reports.ChartLocalLog, data, err); err != nil {
+			return nil, nil, err
+		}
+		data, err = reports.CDFChart(a)
+		if err := add(reports.ChartCDF, data, err); err != nil {
+			return nil, nil, err
+		}
+		data, err = reports.PairedChart(a)
+		if err := add(reports.ChartPaired, data, err); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s.varyKey != "" && a.All.Compared > 0 {
+		data, err := reports.SweepChart(in, a)
+		if err := add(reports.ChartSweep, data, err); err != nil {
+			return nil, nil, err
+		}
+	}
+	if in.Sweep != nil && a.Sweep.All.Compared > 0 {
+		data, err := reports.SweepChart(in.Sweep, a.Sweep)
+		if err := add(reports.ChartSweep, data, err); err != nil {
+			return nil, nil, err
+		}
+	}
+	if pick := reports.TimelinePick(in.Pairs); pick != nil {
+		in.Timeline, in.TimelineCommand = pick, s.timelineCommand(pick)
+		data, err := s.timeline(in, pick)
+		if err := add(reports.ChartTimeline, data, err); err != nil {
+			return nil, nil, err
+		}
+	}
+	var md bytes.Buffer
+	reports.CompareReport(&md, in, a, charts)
+	files["report.md"] = md.Bytes()
+	return files, a, nil
+}
+
+// timeline reruns the picked pair with a timeline sampler on each strategy
+// (the runs are deterministic: the same runs) and draws it.
+func (s *Setup) timeline(in *reports.CompareInput, p *reports.ComparePair) ([]byte, error) {
+	v, i := 0, 0
+	for k, val := range in.VaryValues {
+		if val == p.VaryValue {
+			v = k
+		}
+	}
+	for k, sc := range s.scenarios {
+		if sc.Name == p.Scenario {
+			i = k
+		}
+	}
+	sc, err := s.scenario(v, i, p.Seed)
+	if err != nil {
+		return nil, err
+	}
+	title := fmt.Sprintf("%s, seed %d", sc.Name, p.Seed)
+	if p.VaryValue != "" {
+		title += fmt.Sprintf(", %s=%s", in.VaryKey, p.VaryValue)
+	}
+	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], MaxSteps: int64(s.f.maxSteps)}, harness.Strategies, title)
+}
+
+// timelineCommand is the command that draws the picked pair's timeline
+// alone; "" when a varied value makes it a different scenario.
+func (s *Setup) timelineCommand(p *reports.ComparePair) string {
+	if s.varyKey != "" {
+		return ""
+	}
+	profile := ""
+	if name := s.profiles[0].Name(); name != "kip" {
+		profile = " --profile " + name
+	}
+	if s.f.generated {
+		return fmt.Sprintf("go run ./cmd/simrun gen --seed %d --out gen-%d.json\ngo run ./cmd/simrun run --scenario gen-%d.json --seed %d%s --timeline timeline.svg",
+			p.Seed, p.Seed, p.Seed, p.Seed, profile)
+	}
+	arg := p.Scenario
+	if s.f.scenario != "" {
+		arg = s.f.scenario
+	}
+	return fmt.Sprintf("go run ./cmd/simrun run --scenario %s --seed %d%s --timeline timeline.svg", arg, p.Seed, profile)
+}
+
+// drawTimeline runs sc with each strategy, sampling a timeline, and draws
+// them on one page.
+func drawTimeline(sc *scenarios.Scenario, opt harness.Options, strategies []harness.Strategy, title string) ([]byte, error) {
+	var samplers []*reports.TimelineSampler
+	for _, st := range strategies {
+		smp := reports.NewTimelineSampler(string(st))
+		opt.Strategy, opt.Observers = st, []model.Observer{smp}
+		res := harness.Execute(sc, opt)
+		smp.Finish(res.Cluster.Now)
+		samplers = append(samplers, smp)
+	}
+	return reports.TimelineChart(title, samplers)
+}
+
+// badInput is an error in what the user gave.
+func badInput(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+func profileNames() string { return strings.Join(sortStrings(model.ProfileNames()), ", ") }
+
+func sortStrings(s []string) []string {
+	sort.Strings(s)
+	return s
+}

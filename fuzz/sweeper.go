@@ -1,0 +1,325 @@
+package fuzz
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"tierfetch/harness"
+	"tierfetch/model"
+	"tierfetch/outfile"
+	"tierfetch/scenarios"
+)
+
+// SweepConfig is what a sweep (simrun sweep, or simrun merge of its shards)
+// runs and where it saves its failures.
+type SweepConfig struct {
+	// From..To is the sweep's seed range; Resume is the first seed this
+	// process sweeps (From unless resumed); Shard the seeds it holds.
+	From, To, Resume uint64
+	Shard            Shard
+	Strategies       []harness.Strategy
+	Profile          model.Profile
+	Mutants          model.Mutants
+	// Mutant is the mutants as given (comma-separated names), for the
+	// shard header.
+	Mutant           string
+	CheckDeterminism bool
+	// Shrink is the runs allowed to shrink each saved failure (0: none).
+	Shrink   int
+	MaxSteps int64
+	Workers  int
+	// Out is the directory of the failing seeds' scenario files.
+	Out string
+	// JSONL, when set, is the shard file every folded seed is written to.
+	JSONL string
+	// ReplayFlags are the flags a saved failure's replay command needs
+	// beyond the file and strategy.
+	ReplayFlags string
+	// OnFold, when set, is called after each seed is folded, with the
+	// number folded so far (for progress).
+	OnFold func(folded uint64)
+	// Warn, when set, is told of each failure file that could not be saved.
+	Warn func(msg string)
+}
+
+// Sweeper runs a sweep: it folds every seed's result into its totals in seed
+// order, saves (and shrinks) the failures' scenarios, checks determinism
+// when asked and writes the shard file.
+type Sweeper struct {
+	cfg          SweepConfig
+	Totals       *SweepTotals
+	folded       uint64
+	jsonl        *bufio.Writer
+	jsonlFile    *os.File
+	jsonlErr     error
+	shrunk       []string
+	mismatches   []string
+	saveFailed   int
+	firstSaveErr error
+}
+
+// NewSweeper returns a sweeper of cfg with empty totals.
+func NewSweeper(cfg SweepConfig) *Sweeper {
+	return &Sweeper{cfg: cfg, Totals: NewSweepTotals(cfg.Strategies)}
+}
+
+// Config is the sweeper's configuration.
+func (s *Sweeper) Config() SweepConfig { return s.cfg }
+
+// Shrunk lists the shrunk cases, two lines each (the case, its replay).
+func (s *Sweeper) Shrunk() []string { return s.shrunk }
+
+// Mismatches lists the determinism mismatches found, one report each.
+func (s *Sweeper) Mismatches() []string { return s.mismatches }
+
+// ShardSeedCount is how many seeds of start..to (of the sweep from..to)
+// shard sh holds.
+func ShardSeedCount(sh Shard, from, start, to uint64) uint64 {
+	first, ok := sh.FirstAt(from, start, to)
+	if !ok {
+		return 0
+	}
+	return (to-first)/sh.N + 1
+}
+
+// Seeds is how many seeds this process sweeps.
+func (s *Sweeper) Seeds() uint64 {
+	return ShardSeedCount(s.cfg.Shard, s.cfg.From, s.cfg.Resume, s.cfg.To)
+}
+
+// SaveError is the error of the failure files that could not be saved, nil
+// when every one was.
+func (s *Sweeper) SaveError() error {
+	if s.saveFailed == 0 {
+		return nil
+	}
+	return fmt.Errorf("--out: %d scenario files of failing seeds could not be saved (first: %v): the commands above that replay them name files that do not exist",
+		s.saveFailed, s.firstSaveErr)
+}
+
+// JSONLError is the first error writing the shard file, if any.
+func (s *Sweeper) JSONLError() error { return s.jsonlErr }
+
+// HasUnknown reports whether an unknown failure of outcome was folded.
+func (s *Sweeper) HasUnknown(outcome string) bool {
+	for _, f := range s.Totals.FirstFailures {
+		if f.Run.Outcome == outcome {
+			return true
+		}
+	}
+	return false
+}
+
+// OpenJSONL creates the shard file and writes its header, padded so that
+// CloseJSONL can rewrite it in place. The file must be regular (or a link
+// to one, or new): a device or a fifo cannot have its header rewritten.
+func (s *Sweeper) OpenJSONL() error {
+	target, fi, err := outfile.Target(s.cfg.JSONL)
+	if err != nil {
+		return err
+	}
+	if fi != nil && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file (%s): a sweep rewrites its file's header when it stops", s.cfg.JSONL, fi.Mode().Type())
+	}
+	file, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	s.jsonlFile = file
+	s.jsonl = bufio.NewWriterSize(file, 1<<16)
+	line, err := SweepHeaderLine(s.header(nil))
+	if err == nil {
+		_, err = s.jsonl.Write(line)
+	}
+	if err != nil {
+		file.Close()
+		return err
+	}
+	return nil
+}
+
+// header is the shard file's header; stoppedAt is nil for a sweep that ran
+// to its end.
+func (s *Sweeper) header(stoppedAt *uint64) SweepHeader {
+	h := NewSweepHeader(s.cfg.From, s.cfg.To, s.cfg.Shard, s.cfg.Strategies, s.cfg.Profile.Name(), s.cfg.Mutant, s.cfg.CheckDeterminism)
+	if s.cfg.MaxSteps != harness.DefaultMaxSteps {
+		h.MaxSteps = s.cfg.MaxSteps
+	}
+	if s.cfg.Resume != s.cfg.From {
+		resume := s.cfg.Resume
+		h.ResumeFrom = &resume
+	}
+	h.StoppedAt = stoppedAt
+	return h
+}
+
+// CloseJSONL flushes the shard file, whose lines are whole seeds, and when
+// the sweep stopped early rewrites its header to say where (errors go to
+// JSONLError).
+func (s *Sweeper) CloseJSONL(next uint64, complete bool) {
+	if s.jsonl == nil {
+		return
+	}
+	setErr := func(err error) {
+		if err != nil && s.jsonlErr == nil {
+			s.jsonlErr = err
+		}
+	}
+	setErr(s.jsonl.Flush())
+	if !complete && s.jsonlErr == nil {
+		line, err := SweepHeaderLine(s.header(&next))
+		if err == nil {
+			_, err = s.jsonlFile.WriteAt(line, 0)
+		}
+		setErr(err)
+	}
+	setErr(s.jsonlFile.Close())
+}
+
+type seedDone struct {
+	res      SeedResult
+	mismatch string
+}
+
+// Run sweeps the shard's seeds with a pool of workers and folds their
+// results in seed order (FoldSeeds), so the totals do not depend on the
+// number of workers. It returns the first seed not folded and whether every
+// seed was.
+func (s *Sweeper) Run(ctx context.Context) (next uint64, complete bool) {
+	return FoldSeeds(ctx, s.cfg.Shard, s.cfg.From, s.cfg.Resume, s.cfg.To, s.cfg.Workers, s.one, func(_ uint64, d seedDone) {
+		s.Fold(d.res, d.mismatch)
+		if s.jsonl != nil && s.jsonlErr == nil {
+			s.jsonlErr = WriteSeedLine(s.jsonl, d.res, d.mismatch)
+		}
+		s.folded++
+		if s.cfg.OnFold != nil {
+			s.cfg.OnFold(s.folded)
+		}
+	})
+}
+
+// one runs one seed (twice, comparing states, with CheckDeterminism).
+func (s *Sweeper) one(seed uint64) seedDone {
+	if !s.cfg.CheckDeterminism {
+		return seedDone{res: SweepSeedWith(seed, s.cfg.Strategies, s.options())}
+	}
+	sc := Generate(seed)
+	d := seedDone{res: SeedResult{Seed: seed}}
+	for _, st := range s.cfg.Strategies {
+		opt := s.options()
+		opt.Seed, opt.Strategy, opt.StateDigests = seed, st, true
+		a, b := harness.Execute(sc, opt), harness.Execute(sc, opt)
+		d.res.Runs = append(d.res.Runs, Summarize(a))
+		if step, ok := firstDivergence(a.StateDigests, b.StateDigests); ok && d.mismatch == "" {
+			opt.StateDigests = false
+			sa, _ := harness.StatesAround(sc, opt, step)
+			_, sb := harness.StatesAround(sc, opt, step)
+			d.mismatch = fmt.Sprintf("NONDETERMINISM seed %d %s: first divergent step %d\n%s", seed, st, step, cmp.Diff(sa, sb))
+		}
+	}
+	return d
+}
+
+func firstDivergence(a, b []uint64) (int64, bool) {
+	for i := 0; i < min(len(a), len(b)); i++ {
+		if a[i] != b[i] {
+			return int64(i), true
+		}
+	}
+	if len(a) != len(b) {
+		return int64(min(len(a), len(b))), true
+	}
+	return 0, false
+}
+
+// Fold adds a seed's result to the totals and saves the scenario of every
+// unknown failure and of the first seed of each known kind.
+func (s *Sweeper) Fold(res SeedResult, mismatch string) {
+	knownBefore := len(s.Totals.FirstFindings)
+	failedBefore := len(s.Totals.FirstFailures)
+	s.Totals.Add(res)
+	if mismatch != "" {
+		s.mismatches = append(s.mismatches, mismatch)
+	}
+	var save []Failed
+	save = append(save, s.Totals.FirstFailures[failedBefore:]...)
+	if len(s.Totals.FirstFindings) > knownBefore {
+		for _, run := range res.Runs {
+			if f, ok := s.Totals.FirstFindings[run.Kind]; ok && f.Seed == res.Seed && f.Run.Strategy == run.Strategy {
+				save = append(save, f)
+			}
+		}
+	}
+	for _, f := range save {
+		s.save(f)
+	}
+}
+
+// maxShrinks bounds how many failures one sweep shrinks.
+const maxShrinks = 20
+
+// FailureFile is where a sweep saves a failing seed's scenario.
+func FailureFile(outDir string, f Failed) string {
+	name := f.Run.Invariant
+	if f.Run.Kind != "" {
+		name = f.Run.Kind
+	}
+	if !SafeName(name) || !SafeName(string(f.Run.Strategy)) {
+		name = "unnamed" // a name from a file never becomes a path (merge refuses them first)
+	}
+	return fmt.Sprintf("%s/seed-%d-%s-%s.json", outDir, f.Seed, f.Run.Strategy, name)
+}
+
+// save writes a failing seed's scenario, and, within the shrink budget, the
+// smallest scenario that still fails the same way beside it.
+func (s *Sweeper) save(f Failed) {
+	sc := Generate(f.Seed)
+	file := FailureFile(s.cfg.Out, f)
+	if err := writeScenario(file, sc); err != nil {
+		s.noteSaveError(f.Seed, err)
+		return
+	}
+	if s.cfg.Shrink == 0 || len(s.shrunk) >= maxShrinks || f.Run.Outcome == harness.OutcomeBudget {
+		return // a run that reached its budget would take the whole budget for every try
+	}
+	opt := s.options()
+	opt.Seed, opt.Strategy = f.Seed, f.Run.Strategy
+	res := Shrink(sc, SameFailure(opt, harness.Execute(sc, opt)), s.cfg.Shrink)
+	minFile := strings.TrimSuffix(file, ".json") + "-min.json"
+	if err := writeScenario(minFile, res.Scenario); err != nil {
+		s.noteSaveError(f.Seed, err)
+		return
+	}
+	s.shrunk = append(s.shrunk, fmt.Sprintf("  seed %d %s %s: %s -> %s (%d runs)\n    replay: simrun run --scenario %s --strategy %s%s --trace",
+		f.Seed, f.Run.Strategy, f.Run.Invariant, res.Before, res.After, res.Runs, minFile, f.Run.Strategy, s.cfg.ReplayFlags))
+}
+
+func writeScenario(path string, sc *scenarios.Scenario) error {
+	data, err := sc.Marshal()
+	if err != nil {
+		return err
+	}
+	return outfile.WriteAtomic(path, data)
+}
+
+// options are the run options of every seed (the seed and strategy aside).
+func (s *Sweeper) options() harness.Options {
+	return harness.Options{Profile: s.cfg.Profile, Mutants: s.cfg.Mutants, MaxSteps: s.cfg.MaxSteps}
+}
+
+// noteSaveError reports a failure file that could not be written; the
+// sweep then fails (SaveError).
+func (s *Sweeper) noteSaveError(seed uint64, err error) {
+	if s.cfg.Warn != nil {
+		s.cfg.Warn(fmt.Sprintf("saving seed %d: %v", seed, err))
+	}
+	if s.saveFailed == 0 {
+		s.firstSaveErr = err
+	}
+	s.saveFailed++
+}
