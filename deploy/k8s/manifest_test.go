@@ -104,6 +104,49 @@ func TestSweepJobManifest(t *testing.T) {
 	}
 }
 
+// TestExploreJobManifest decodes deploy/k8s/explore-job.yaml strictly and
+// checks a shard per completion index, results on the shared volume and
+// the exit codes mapped as for sweeps.
+func TestExploreJobManifest(t *testing.T) {
+	var job *batchv1.Job
+	for _, obj := range decodeManifest(t, "explore-job.yaml") {
+		if j, ok := obj.(*batchv1.Job); ok {
+			job = j
+		}
+	}
+	if job == nil {
+		t.Fatal("no Job in explore-job.yaml")
+	}
+	spec := job.Spec.Template.Spec
+	if len(spec.Containers) != 1 {
+		t.Fatalf("%d containers, want 1", len(spec.Containers))
+	}
+	args := strings.Join(spec.Containers[0].Args, " ")
+	if !strings.HasPrefix(args, "explore ") {
+		t.Errorf("args %q: want simrun explore", args)
+	}
+	if job.Spec.Completions == nil || !strings.Contains(args, fmt.Sprintf("--shard=$(JOB_COMPLETION_INDEX)/%d", *job.Spec.Completions)) {
+		t.Errorf("the args %q must split the search into completions (%v) shards", args, job.Spec.Completions)
+	}
+	if !strings.Contains(args, "--jsonl=/results/") {
+		t.Errorf("the args %q must write the shard file to the shared volume", args)
+	}
+	actions := map[int32]batchv1.PodFailurePolicyAction{}
+	for _, r := range job.Spec.PodFailurePolicy.Rules {
+		if r.OnExitCodes != nil {
+			for _, code := range r.OnExitCodes.Values {
+				actions[code] = r.Action
+			}
+		}
+	}
+	for code, want := range map[int32]batchv1.PodFailurePolicyAction{1: batchv1.PodFailurePolicyActionFailIndex,
+		3: batchv1.PodFailurePolicyActionFailIndex, 4: batchv1.PodFailurePolicyActionFailIndex, 2: batchv1.PodFailurePolicyActionFailJob} {
+		if actions[code] != want {
+			t.Errorf("exit code %d: action %q, want %q", code, actions[code], want)
+		}
+	}
+}
+
 // TestStrictDecodingCatchesTypos: the strict decoder the test relies on
 // refuses a misspelt field.
 func TestStrictDecodingCatchesTypos(t *testing.T) {
