@@ -8,8 +8,9 @@ import (
 
 // BenchmarkExplore measures distinct states a second on one core (every
 // invariant checked at every state), stepping clones and re-executing, for
-// the 2-broker tiny-join fixture: without faults to depth 24, and with
-// every fault kind and lost messages to depth 5.
+// the 2-broker tiny-join fixture (without faults to depth 24, with every
+// fault kind and lost messages to depth 5) and the 3-broker tiny-three (to
+// depth 16). No liveness continuations: those are whole runs.
 func BenchmarkExplore(b *testing.B) {
 	sc := fixture(b, "tiny-join")
 	for _, c := range []struct {
@@ -18,6 +19,7 @@ func BenchmarkExplore(b *testing.B) {
 	}{
 		{"tiny-join/depth-24", Config{Scenario: sc, Strategy: harness.LastTiered, Depth: 24}},
 		{"tiny-join/all-faults-lost/depth-5", Config{Scenario: sc, Strategy: harness.LastTiered, Depth: 5, Faults: FaultKinds, Lost: true}},
+		{"tiny-three/depth-16", Config{Scenario: fixture(b, "tiny-three"), Strategy: harness.LastTiered, Depth: 16}},
 	} {
 		for _, reexec := range []bool{false, true} {
 			mode := "clone"

@@ -76,6 +76,16 @@ func SmallConfigs(t testing.TB) []SmallConfig {
 				Faults: []string{FaultCrash, FaultRestart, FaultElect}, Liveness: true}},
 		)
 	}
+	three := fixture(t, "tiny-three")
+	for _, st := range harness.Strategies {
+		out = append(out, SmallConfig{"tiny-three/" + string(st) + "/depth-16", Config{Scenario: three, Strategy: st, Depth: 16, Liveness: true}})
+	}
+	out = append(out,
+		SmallConfig{"tiny-three/last-tiered/crash-restart-elect/depth-4", Config{Scenario: three, Strategy: harness.LastTiered,
+			Depth: 4, Faults: []string{FaultCrash, FaultRestart, FaultElect}, Liveness: true}},
+		SmallConfig{"tiny-join/last-tiered/all-faults-lost/depth-5", Config{Scenario: tiny, Strategy: harness.LastTiered,
+			Depth: 5, Faults: FaultKinds, Lost: true, Liveness: true}},
+	)
 	return out
 }
 
