@@ -211,7 +211,7 @@ func printExplore(w io.Writer, h explore.Header, r explore.Report, elapsed time.
 	case r.Violation != nil:
 		fmt.Fprintf(w, "  search stopped at a violation\n")
 	case r.Complete:
-		fmt.Fprintf(w, "  exhausted: every reachable state visited (no path reached the depth bound)\n")
+		fmt.Fprintf(w, "  exhausted: every reachable state visited (every path ended, at the scenario's end or a violation, within the bound)\n")
 	case r.Exhausted:
 		fmt.Fprintf(w, "  exhausted: every state within depth %d visited\n", h.Depth)
 	default:
