@@ -133,7 +133,7 @@ type node struct {
 // maxClonedFrontier bounds how many states of a level are kept as clones
 // (about 16 KiB each on the tiny fixtures); the rest keep only their
 // picks and are re-executed.
-const maxClonedFrontier = 20_000
+var maxClonedFrontier = 20_000 // a variable for tests
 
 // Candidates returns the faults kinds allow on sc's brokers, durations
 // faultMs, in a fixed order.
@@ -242,6 +242,11 @@ func (x *explorer) search() {
 	for ; ; depth++ {
 		x.next = nil
 		for i := range level {
+			if level[i].run == nil && depth >= 0 && !x.cfg.Reexecute {
+				// Beyond maxClonedFrontier: rebuild the state once, then
+				// step copies of it like the others.
+				level[i].run = x.rebuild(level[i], x.baseSteps+int64(depth))
+			}
 			if level[i].run != nil {
 				x.expandClone(level[i])
 			} else {
@@ -384,6 +389,17 @@ func (x *explorer) expand(n node, stop int64) {
 		}
 		picks = append(full[:j:j], pts[j].Pick+1)
 	}
+}
+
+// rebuild re-runs n's path from the start to its state, steps steps in.
+func (x *explorer) rebuild(n node, steps int64) *harness.Run {
+	x.res.Runs++
+	run := harness.Start(x.sc, x.options(&harness.Script{Picks: n.picks, Lost: x.cfg.Lost}, 0))
+	for run.Done() == nil && run.Steps() < steps {
+		run.Step()
+		x.res.StepsRun++
+	}
+	return run
 }
 
 // expandClone steps a copy of n's state down every alternative of its

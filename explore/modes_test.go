@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"testing"
 
 	"tierfetch/harness"
@@ -30,5 +31,24 @@ func TestCloneMatchesReexecution(t *testing.T) {
 			t.Errorf("violations differ: %+v vs %+v", *a.Violation, *b.Violation)
 		}
 		t.Logf("clone: %d runs, %d steps; re-execution: %d runs, %d steps", a.Runs, a.StepsRun, b.Runs, b.StepsRun)
+	}
+}
+
+// TestRebuiltFrontierMatches: states past the cloned-frontier cap, rebuilt
+// by re-running their paths, are expanded exactly as clones are.
+func TestRebuiltFrontierMatches(t *testing.T) {
+	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 6, Faults: FaultKinds, Liveness: true}
+	a, _ := Run(cfg)
+	prev := maxClonedFrontier
+	maxClonedFrontier = 3
+	defer func() { maxClonedFrontier = prev }()
+	b, _ := Run(cfg)
+	ra, _ := ReportOf(a)
+	rb, _ := ReportOf(b)
+	if fmt.Sprintf("%+v", ra) != fmt.Sprintf("%+v", rb) {
+		t.Fatalf("cloned %+v\nrebuilt %+v", ra, rb)
+	}
+	if b.Runs <= a.Runs {
+		t.Fatalf("the capped search rebuilt nothing (%d runs vs %d)", b.Runs, a.Runs)
 	}
 }
