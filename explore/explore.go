@@ -61,6 +61,12 @@ type Config struct {
 	// counterexample's schedule); the prefix's alternatives are not
 	// explored.
 	FromMs int64
+	// Stopped, when set, is asked before each state is expanded: true
+	// stops the search (Result.Interrupted), e.g. on a signal.
+	Stopped func() bool
+	// Progress, when set, is called after each level with the depth
+	// reached, the distinct states so far and the level's size.
+	Progress func(depth int, states int64, level int)
 	// Reexecute re-runs every path from the start instead of stepping
 	// clones of the parent state (slower; kept to measure and to cross-check).
 	Reexecute bool
@@ -102,6 +108,9 @@ type Result struct {
 	Known []*Counterexample
 	// KnownCount counts the violations a known finding explains.
 	KnownCount int64
+	// Interrupted: Config.Stopped stopped the search; the figures are
+	// those of the part done.
+	Interrupted bool
 }
 
 // Counterexample is a path to a violation, as a scenario file that simrun
@@ -242,6 +251,9 @@ func (x *explorer) search() {
 	for ; ; depth++ {
 		x.next = nil
 		for i := range level {
+			if x.interrupted() {
+				return
+			}
 			if level[i].run == nil && depth >= 0 && !x.cfg.Reexecute {
 				// Beyond maxClonedFrontier: rebuild the state once, then
 				// step copies of it like the others.
@@ -260,6 +272,9 @@ func (x *explorer) search() {
 		if depth >= 0 {
 			x.res.Depth = depth + 1
 		}
+		if x.cfg.Progress != nil {
+			x.cfg.Progress(x.res.Depth, x.res.States, len(x.next))
+		}
 		if !split && len(x.next) >= splitStates*int(x.cfg.Shard.N) {
 			x.res.SharedStates = x.res.States
 			x.next, split = x.keepShard(x.next), true
@@ -273,6 +288,10 @@ func (x *explorer) search() {
 			x.res.Exhausted = true
 			if x.cfg.Liveness {
 				for _, n := range x.next {
+					if x.interrupted() {
+						x.res.Exhausted = false
+						return
+					}
 					if x.continuation(n); x.stop {
 						x.res.Exhausted = false
 						return
@@ -309,6 +328,14 @@ func (x *explorer) prefix() (node, bool) {
 	x.seen[h] = struct{}{}
 	x.res.States++
 	return node{picks: picks, hash: h, run: run.Clone(&harness.Script{Lost: x.cfg.Lost})}, true
+}
+
+// interrupted asks Config.Stopped.
+func (x *explorer) interrupted() bool {
+	if x.cfg.Stopped != nil && x.cfg.Stopped() {
+		x.res.Interrupted, x.stop = true, true
+	}
+	return x.res.Interrupted
 }
 
 // keepShard keeps the states of level this shard owns.

@@ -52,3 +52,18 @@ func TestRebuiltFrontierMatches(t *testing.T) {
 		t.Fatalf("the capped search rebuilt nothing (%d runs vs %d)", b.Runs, a.Runs)
 	}
 }
+
+// TestStoppedSearch: a search Config.Stopped stops reports the part done,
+// interrupted and not exhausted.
+func TestStoppedSearch(t *testing.T) {
+	calls := 0
+	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 20,
+		Stopped: func() bool { calls++; return calls > 50 }}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Interrupted || res.Exhausted || res.States == 0 {
+		t.Fatalf("want an interrupted partial search, got %+v", *res)
+	}
+}

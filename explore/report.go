@@ -47,6 +47,7 @@ type Report struct {
 	Complete        bool      `json:"complete"`
 	LivenessChecked int64     `json:"liveness_checked"`
 	KnownCount      int64     `json:"known_count"`
+	Interrupted     bool      `json:"interrupted,omitempty"`
 	Violation       *Finding  `json:"violation,omitempty"`
 	Known           []Finding `json:"known,omitempty"`
 }
@@ -68,7 +69,7 @@ type Finding struct {
 func ReportOf(res *Result) (Report, error) {
 	r := Report{States: res.States, SharedStates: res.SharedStates, Transitions: res.Transitions, Depth: res.Depth,
 		Frontier: res.Frontier, Ended: res.Ended, Exhausted: res.Exhausted, Complete: res.Complete,
-		LivenessChecked: res.LivenessChecked, KnownCount: res.KnownCount}
+		LivenessChecked: res.LivenessChecked, KnownCount: res.KnownCount, Interrupted: res.Interrupted}
 	if res.Violation != nil {
 		f, err := FindingOf(res.Violation)
 		if err != nil {

@@ -70,7 +70,7 @@ func newExploreCmd(c *cli) *cobra.Command {
 		Long:  exploreLong,
 		Args:  noArgs,
 		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
-			return cmdExplore(f, c.stdout)
+			return cmdExplore(f, c.stdout, c.stderr)
 		}),
 	}
 	fs := cmd.Flags()
@@ -95,7 +95,7 @@ func newExploreCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-func cmdExplore(f exploreFlags, stdout io.Writer) (int, error) {
+func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	cfg, h, err := exploreConfig(f)
 	if err != nil {
 		return exitBadInput, err
@@ -103,7 +103,14 @@ func cmdExplore(f exploreFlags, stdout io.Writer) (int, error) {
 	if err := harness.CheckBudget(cfg.Scenario, int64(f.maxSteps)); err != nil {
 		return exitBudget, err
 	}
+	ctx, received, stop := catchSignals()
+	defer stop()
+	cfg.Stopped = func() bool { return ctx.Err() != nil }
 	begin := time.Now()
+	cfg.Progress = func(depth int, states int64, level int) {
+		fmt.Fprintf(stderr, "explore: depth %d, %d states, %d in the last level, %.1f s\n", depth, states, level,
+			time.Since(begin).Seconds())
+	}
 	res, err := explore.Run(cfg)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
@@ -116,6 +123,15 @@ func cmdExplore(f exploreFlags, stdout io.Writer) (int, error) {
 	printExplore(stdout, h, rep, elapsed)
 	if err := saveFindings(stdout, f.out, h, rep); err != nil {
 		return exitBadInput, err
+	}
+	if rep.Interrupted {
+		sig := received()
+		fmt.Fprintf(stdout, "  stopped by %s: the figures are those of the part searched", sigName(sig))
+		if f.jsonl != "" {
+			fmt.Fprintf(stdout, "; %s not written (a partial shard would pass for a whole one)", f.jsonl)
+		}
+		fmt.Fprintln(stdout)
+		return signalExit(sig), nil
 	}
 	if f.jsonl != "" {
 		if err := writeExploreJSONL(f.jsonl, h, rep); err != nil {
@@ -214,6 +230,8 @@ func printExplore(w io.Writer, h explore.Header, r explore.Report, elapsed time.
 		fmt.Fprintf(w, "  exhausted: every reachable state visited (every path ended, at the scenario's end or a violation, within the bound)\n")
 	case r.Exhausted:
 		fmt.Fprintf(w, "  exhausted: every state within depth %d visited\n", h.Depth)
+	case r.Interrupted:
+		fmt.Fprintf(w, "  NOT exhausted: stopped at depth %d\n", r.Depth)
 	default:
 		fmt.Fprintf(w, "  NOT exhausted: --max-states %d reached at depth %d\n", h.MaxStates, r.Depth)
 	}
