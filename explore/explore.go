@@ -111,6 +111,9 @@ type Result struct {
 	// Interrupted: Config.Stopped stopped the search; the figures are
 	// those of the part done.
 	Interrupted bool
+	// BudgetCut counts paths a run's work budget (MaxSteps) cut: the
+	// search is then not exhausted.
+	BudgetCut int64
 }
 
 // Counterexample is a path to a violation, as a scenario file that simrun
@@ -218,6 +221,9 @@ func Run(cfg Config) (*Result, error) {
 	sc.Explore = &scenarios.Schedule{Faults: faults, Lost: cfg.Lost, Choices: []int{}}
 	x := &explorer{cfg: cfg, sc: &sc, seen: map[uint64]struct{}{}}
 	x.search()
+	if x.res.BudgetCut > 0 {
+		x.res.Exhausted, x.res.Complete = false, false
+	}
 	return &x.res, nil
 }
 
@@ -358,7 +364,8 @@ func (x *explorer) visit(picks []int, r *harness.RunResult, hash func() uint64, 
 		x.violation(picks, r)
 		return
 	case r != nil && r.Outcome != harness.OutcomeOK:
-		return // the work budget: the path is cut
+		x.res.BudgetCut++ // the work budget: the path is cut
+		return
 	}
 	h := hash()
 	if _, dup := x.seen[h]; dup {

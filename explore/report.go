@@ -48,6 +48,7 @@ type Report struct {
 	LivenessChecked int64     `json:"liveness_checked"`
 	KnownCount      int64     `json:"known_count"`
 	Interrupted     bool      `json:"interrupted,omitempty"`
+	BudgetCut       int64     `json:"budget_cut"`
 	Violation       *Finding  `json:"violation,omitempty"`
 	Known           []Finding `json:"known,omitempty"`
 }
@@ -69,7 +70,8 @@ type Finding struct {
 func ReportOf(res *Result) (Report, error) {
 	r := Report{States: res.States, SharedStates: res.SharedStates, Transitions: res.Transitions, Depth: res.Depth,
 		Frontier: res.Frontier, Ended: res.Ended, Exhausted: res.Exhausted, Complete: res.Complete,
-		LivenessChecked: res.LivenessChecked, KnownCount: res.KnownCount, Interrupted: res.Interrupted}
+		LivenessChecked: res.LivenessChecked, KnownCount: res.KnownCount, Interrupted: res.Interrupted,
+		BudgetCut: res.BudgetCut}
 	if res.Violation != nil {
 		f, err := FindingOf(res.Violation)
 		if err != nil {
@@ -156,6 +158,7 @@ func Merge(reports []Report, shards []Shard) (Report, error) {
 		m.Complete = m.Complete && r.Complete
 		m.LivenessChecked += r.LivenessChecked
 		m.KnownCount += r.KnownCount
+		m.BudgetCut += r.BudgetCut
 		if v := r.Violation; v != nil && (m.Violation == nil || v.Step < m.Violation.Step) {
 			m.Violation = v
 		}

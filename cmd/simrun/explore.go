@@ -59,7 +59,9 @@ goes on. --shard K/N keeps, at the first level with at least 4N states, the
 states whose hash is K mod N; 'simrun merge' folds the --jsonl files.
 Exit codes: 0 no unknown violation, 1 an unknown safety violation, 3 an
 unknown liveness violation, 4 --max-states reached before the bound was
-exhausted, 2 bad input or an output that could not be written.`
+exhausted (or --max-steps cut a path), 2 bad input or an output that could
+not be written, 130/143 stopped by SIGINT/SIGTERM (the part searched is
+printed, --jsonl is not written).`
 
 func newExploreCmd(c *cli) *cobra.Command {
 	var f exploreFlags
@@ -232,6 +234,8 @@ func printExplore(w io.Writer, h explore.Header, r explore.Report, elapsed time.
 		fmt.Fprintf(w, "  exhausted: every state within depth %d visited\n", h.Depth)
 	case r.Interrupted:
 		fmt.Fprintf(w, "  NOT exhausted: stopped at depth %d\n", r.Depth)
+	case r.BudgetCut > 0:
+		fmt.Fprintf(w, "  NOT exhausted: --max-steps cut %d paths\n", r.BudgetCut)
 	default:
 		fmt.Fprintf(w, "  NOT exhausted: --max-states %d reached at depth %d\n", h.MaxStates, r.Depth)
 	}
