@@ -43,6 +43,8 @@ type Flags struct {
 	// shard file's header.
 	Changed map[string]bool
 	Args    []string
+	// Version is the simrun version the report records.
+	Version string
 }
 
 // flags is Flags, as the comparison reads them.
@@ -95,8 +97,9 @@ type Setup struct {
 	// shard is the part of the pairs this run computes (--shard), and
 	// args the flags that fix the comparison (all but --shard, --jsonl,
 	// --out and --workers), normalized, for the shard file's header.
-	shard fuzz.Shard
-	args  []string
+	shard   fuzz.Shard
+	args    []string
+	version string
 }
 
 // Report renders the comparison of pairs (every job's, in job order, and
@@ -147,7 +150,7 @@ func BudgetRuns(pairs []reports.ComparePair) int {
 // input gathers the comparison of pairs, every job's in job order: the
 // first profile's pairs for the statistics, the others' beside them.
 func (s *Setup) input(pairs []reports.ComparePair) *reports.CompareInput {
-	in := &reports.CompareInput{Command: s.command(), Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
+	in := &reports.CompareInput{Command: s.command(), Version: s.version, Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
 		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues}
 	for _, sc := range s.scenarios {
 		in.Scenarios = append(in.Scenarios, sc.Name)
@@ -204,7 +207,7 @@ func (s *Setup) checkPairs() error {
 
 // setup checks the flags fs parsed into s.f and derives the comparison.
 func New(fl Flags) (s *Setup, err error) {
-	s = &Setup{args: fl.Args, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
+	s = &Setup{args: fl.Args, version: fl.Version, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
 		out: fl.Out, vary: fl.Vary, workers: fl.Workers, profile: fl.Profile, profiles: fl.Profiles, shard: fl.Shard, jsonl: fl.JSONL,
 		maxSteps: fl.MaxSteps, maxInput: fl.MaxInput, resumeFrom: fl.ResumeFrom}}
 	if err := s.setup(fl.Changed); err != nil {

@@ -34,6 +34,11 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 	}
 	fmt.Fprintf(w, "# Follower fetch from the tiered offset: how much sooner, at what cost\n\n")
 	fmt.Fprintf(w, "Regenerate this report (the same binary gives the same bytes):\n\n```sh\n%s\n```\n\n", in.Command)
+	if in.Version != "" {
+		fmt.Fprintf(w, "Made by simrun `%s` (`simrun --version`: the module version and VCS revision from the build info; "+
+			"`(devel)` is a build without a VCS stamp, as `go test` and `go run -buildvcs=false` make) with the command above: "+
+			"its flags in a canonical order; `--workers`, `--shard` and `simrun merge` change no byte.\n\n", in.Version)
+	}
 	if sw := in.Sweep; sw != nil {
 		fmt.Fprintf(w, "That one command also runs the [parameter sweep](#%s) beside the statistics (`%s` and the sweep's rows "+
 			"in `runs.csv`); the sweep alone, with every chart of a comparison:\n\n```sh\n%s\n```\n\n",

@@ -94,6 +94,7 @@ func newCompare(f compare.Flags, fs *pflag.FlagSet) (*compare.Setup, error) {
 			f.Args = append(f.Args, "--"+fl.Name+"="+fl.Value.String())
 		}
 	})
+	f.Version = versionString()
 	s, err := compare.New(f)
 	if err != nil {
 		return nil, badInput("%v", err)
@@ -186,10 +187,8 @@ func runCompare(ctx context.Context, s *compare.Setup, stderr io.Writer) compare
 		}
 		if done >= 0 {
 			show(done, held, true)
-			fmt.Fprintf(stderr, "\ncompare: ran %s\n", s.JobsText())
-		} else {
-			fmt.Fprintln(stderr)
 		}
+		fmt.Fprintln(stderr)
 	}
 	return r
 }
@@ -218,6 +217,7 @@ func compareReport(s *compare.Setup, pairs, sweepPairs []reports.ComparePair, st
 		fmt.Fprintf(stdout, "sweep %s on %s: %d pairs, %d in the statistics\n", s.SweepKey(), compare.DefaultSweepScenario,
 			a.Sweep.All.Pairs, a.Sweep.All.Included)
 	}
+	fmt.Fprintf(stdout, "ran %s (progress counts these)\n", s.JobsText())
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(s.Out(), "report.md"))
 	if n := compare.BudgetRuns(pairs) + compare.BudgetRuns(sweepPairs); n > 0 {
 		fmt.Fprintf(stdout, "%d runs reached the work budget of %d steps (excluded, named in the report): raise --max-steps\n", n, s.MaxSteps())

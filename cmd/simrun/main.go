@@ -144,6 +144,15 @@ func newRoot(c *cli) *cobra.Command {
 	return root
 }
 
+// commandLine is the command line as given, quoted for a POSIX shell.
+func (c *cli) commandLine() string {
+	parts := []string{"simrun"}
+	for _, a := range c.args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
 // noArgs refuses positional arguments, naming the command and the first.
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {

@@ -25,7 +25,7 @@ func newReplayCmd(c *cli) *cobra.Command {
 			if f.scenario != "" || f.all {
 				return exitBadInput, badInput("replay: the scenario is the file argument; --scenario and --all are run's")
 			}
-			f.scenario, f.trace = args[0], true
+			f.scenario, f.trace, f.command = args[0], true, c.commandLine()
 			return cmdRun(f, c.stdout, c.stderr)
 		}),
 	}

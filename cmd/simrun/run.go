@@ -28,6 +28,7 @@ type runFlags struct {
 	profile  string
 	trace    bool
 	verbose  bool
+	command  string // the command line, for the JSON's claims
 	json     bool
 	mutants  string
 	timeline string
@@ -65,7 +66,10 @@ bytes from the leader), or with --json the result object.
 Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation,
 4 work budget reached (or predicted), 2 bad input or an unwritable output.`,
 		Args: noArgs,
-		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdRun(f, c.stdout, c.stderr) }),
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
+			f.command = c.commandLine()
+			return cmdRun(f, c.stdout, c.stderr)
+		}),
 	}
 	runFlagSet(cmd.Flags(), &f)
 	return cmd
@@ -169,7 +173,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if f.json {
-		if err := writeJSON(stdout, results, f.all); err != nil {
+		if err := writeJSON(stdout, results, f.all, f.command); err != nil {
 			return exitBadInput, err
 		}
 	}
@@ -266,13 +270,26 @@ func worse(a, b int) int {
 	return a
 }
 
-func writeJSON(w io.Writer, results []harness.Result, all bool) error {
+// claimedResult is a result object with what made it (additive fields):
+// the simrun version from the build info and the command line as given,
+// so that "the same binary gives the same bytes" can be checked.
+type claimedResult struct {
+	harness.Result
+	Version string `json:"simrun_version"`
+	Command string `json:"command"`
+}
+
+func writeJSON(w io.Writer, results []harness.Result, all bool, command string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	if all {
-		return enc.Encode(results)
+	var claimed []claimedResult
+	for _, r := range results {
+		claimed = append(claimed, claimedResult{Result: r, Version: versionString(), Command: command})
 	}
-	return enc.Encode(results[0])
+	if all {
+		return enc.Encode(claimed)
+	}
+	return enc.Encode(claimed[0])
 }
 
 // checkOutputFiles checks the --timeline and --chrome-trace files before
