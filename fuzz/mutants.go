@@ -100,3 +100,22 @@ func HuntMutant(m model.Mutant, from, to uint64, strategies []harness.Strategy, 
 	}
 	return h
 }
+
+// HuntAll hunts every mutant in turn (HuntMutant) on seeds from..to under
+// both strategies, each under profile, or, unless explicit, under its own
+// hunt profile (HuntProfile). The unmutated baselines are shared by profile.
+// done is told of each hunt, with the profile it ran under, as it ends.
+func HuntAll(from, to uint64, profile model.Profile, explicit bool, maxSteps int64, shrinkRuns int, done func(MutantHunt, model.Profile)) {
+	bases := map[string]*Baseline{}
+	for m := model.Mutant(0); m < model.NumMutants; m++ {
+		p := profile
+		if !explicit {
+			p = HuntProfile(m, profile)
+		}
+		if bases[p.Name()] == nil {
+			bases[p.Name()] = NewBaseline()
+			bases[p.Name()].MaxSteps = maxSteps
+		}
+		done(HuntMutant(m, from, to, harness.Strategies, p, bases[p.Name()], shrinkRuns), p)
+	}
+}

@@ -323,3 +323,126 @@ func (s *Sweeper) noteSaveError(seed uint64, err error) {
 	}
 	s.saveFailed++
 }
+
+// RangeText names the seeds a sweep that stopped before next (complete:
+// every seed) covered: "1..1000", "1..499 (resumed, of 1..1000) shard 0/2".
+func (s *Sweeper) RangeText(next uint64, complete bool) string {
+	c := s.cfg
+	text := fmt.Sprintf("%d..%d", c.Resume, c.To)
+	if !complete {
+		text = fmt.Sprintf("%d..%d", c.Resume, next-1)
+		if next == c.Resume {
+			text = "none"
+		}
+	}
+	if c.Resume != c.From {
+		text += fmt.Sprintf(" (resumed, of %d..%d)", c.From, c.To)
+	}
+	if c.Shard != WholeSweep {
+		text += " shard " + c.Shard.String()
+	}
+	return text
+}
+
+// Worst is the worst outcome of the sweep's unknown failures: a
+// determinism mismatch counts as a safety violation, then liveness, then a
+// run stopped by its budget; "" when there was none.
+func (s *Sweeper) Worst() string {
+	switch {
+	case len(s.mismatches) > 0 || s.HasUnknown(harness.OutcomeSafety):
+		return harness.OutcomeSafety
+	case s.HasUnknown(harness.OutcomeLiveness):
+		return harness.OutcomeLiveness
+	case s.Totals.UnknownFailures() > 0:
+		return harness.OutcomeBudget
+	}
+	return ""
+}
+
+// ResumeArgs is the command that sweeps the rest of an interrupted sweep,
+// from seed next, with every flag that shapes the results, and the shard
+// file of that part ("" without one).
+func (s *Sweeper) ResumeArgs(next uint64) (args []string, part string) {
+	c := s.cfg
+	args = []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", c.From, c.To)}
+	if c.Shard != WholeSweep {
+		args = append(args, "--shard "+c.Shard.String())
+	}
+	strategy := "both"
+	if len(c.Strategies) == 1 {
+		strategy = string(c.Strategies[0])
+	}
+	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+strategy, "--profile "+c.Profile.Name(),
+		"--out "+c.Out, fmt.Sprintf("--shrink %d", c.Shrink), fmt.Sprintf("--workers %d", c.Workers))
+	if c.Mutant != "" {
+		args = append(args, "--mutant "+c.Mutant)
+	}
+	if c.CheckDeterminism {
+		args = append(args, "--check-determinism")
+	}
+	if c.MaxSteps != harness.DefaultMaxSteps {
+		args = append(args, fmt.Sprintf("--max-steps %d", c.MaxSteps))
+	}
+	if c.JSONL != "" {
+		part = PartFile(c.JSONL, next)
+		args = append(args, "--jsonl "+part)
+	}
+	return args, part
+}
+
+// PartFile names the shard file of the part of a sweep or comparison that
+// starts at next: FILE.jsonl becomes FILE.from-NEXT.jsonl.
+func PartFile(path string, next uint64) string {
+	base, ok := strings.CutSuffix(path, ".jsonl")
+	if !ok {
+		base = path
+	}
+	if i := strings.LastIndex(base, ".from-"); i >= 0 && !strings.ContainsRune(base[i:], '/') {
+		base = base[:i]
+	}
+	return fmt.Sprintf("%s.from-%d.jsonl", base, next)
+}
+
+// MergeShardFiles opens the shard files of one sweep and merges them with
+// fold (MergeShards); fold nil only checks them.
+func MergeShardFiles(files []string, fold func(SeedResult, string)) (SweepHeader, error) {
+	var srcs []ShardSource
+	for _, name := range files {
+		file, err := os.Open(name)
+		if err != nil {
+			return SweepHeader{}, err // names the file
+		}
+		defer file.Close()
+		srcs = append(srcs, ShardSource{Name: name, R: file})
+	}
+	return MergeShards(srcs, fold)
+}
+
+// MergeConfig is the configuration that sweeps, over the whole range, what
+// the shards whose header is h swept, saving failures in out and shrinking
+// each with shrink runs.
+func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
+	profile, ok := model.Profiles[h.Profile]
+	if !ok {
+		return SweepConfig{}, fmt.Errorf("the shards ran profile %q, which this simrun does not know", h.Profile)
+	}
+	var mutants model.Mutants
+	if h.Mutant != "" {
+		for _, name := range strings.Split(h.Mutant, ",") {
+			m, ok := model.MutantByName(strings.TrimSpace(name))
+			if !ok {
+				return SweepConfig{}, fmt.Errorf("the shards' mutants: unknown mutant %q", name)
+			}
+			mutants = mutants.With(m)
+		}
+	}
+	maxSteps := int64(harness.DefaultMaxSteps)
+	if h.MaxSteps != 0 {
+		if h.MaxSteps < 1 || h.MaxSteps > harness.MaxStepsLimit {
+			return SweepConfig{}, fmt.Errorf("the shards' max_steps: want a number of steps in 1..%d, got %d", int64(harness.MaxStepsLimit), h.MaxSteps)
+		}
+		maxSteps = h.MaxSteps
+	}
+	return SweepConfig{From: h.From, To: h.To, Resume: h.From, Shard: WholeSweep, Strategies: h.Strategies, Profile: profile,
+		Mutants: mutants, Mutant: h.Mutant, CheckDeterminism: h.CheckDeterminism, Shrink: shrink, MaxSteps: maxSteps, Out: out}, nil
+}

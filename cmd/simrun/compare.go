@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"tierfetch/compare"
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/reports"
 )
@@ -36,41 +37,14 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
 	maxInputVar(fs, (*inputFlag)(&f.MaxInput))
 }
 
-const compareLong = `Runs both follower protocols on every seed (the same seed gives both the same
-exogenous events) and writes, in --out: report.md (setup, headline numbers,
-charts, exclusions, the command that regenerates it), runs.csv (one row per
-seed, strategy, scenario, varied value and profile, every metric) and SVG
-charts: the catch-up ratio against the leader's local log fraction, the CDF
-of catch-up time, the paired per-seed scatter, a timeline of one seed and,
-with --vary, the parameter sweep. Only pairs where both runs pass every
-invariant enter the statistics; the report says how many were excluded and
-why. The statistics use the first of --profiles; the report compares the
-same pairs under every profile (default: the KIP text and Kafka 4.3).
-The default comparison (every named scenario that adds a replica, findings
-aside, nothing varied) also sweeps ` + compare.DefaultSweepKey + ` on ` + compare.DefaultSweepScenario + `
-(` + compare.DefaultSweepValues + `, the first profile) for the headline curve.
-Ctrl-C (SIGINT) or SIGTERM stops at a pair boundary: the pairs done are
-saved as JSON Lines (in --jsonl, or --out/pairs.jsonl) with a header that says
-where it stopped, and the command that resumes (--resume-from) and the merge
-that renders the report are printed.
---shard K/N --jsonl FILE runs only the pairs whose index in the job list
-(profile, varied value, scenario, seed; the default sweep's pairs after
-the comparison's) is K modulo N and writes them to FILE instead of a report;
-'simrun merge --out DIR FILE...' folds the files of every shard into the
-report the whole comparison writes with --out DIR, byte for byte.
-Exit codes: 0 report written, 4 report written but a run reached its work budget
-(--max-steps; such pairs are excluded and named), or a scenario is predicted to
-(nothing runs), 2 bad input or an output that could not be written, 130/143
-stopped by SIGINT/SIGTERM.
-`
-
 func newCompareCmd(c *cli) *cobra.Command {
 	var f compare.Flags
 	cmd := &cobra.Command{
 		Use:   "compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR] [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N --jsonl FILE]",
 		Short: "both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs",
-		Long:  compareLong,
-		Args:  noArgs,
+		Long: strings.NewReplacer("{{sweepKey}}", compare.DefaultSweepKey, "{{sweepScenario}}", compare.DefaultSweepScenario,
+			"{{sweepValues}}", compare.DefaultSweepValues).Replace(help("compare")),
+		Args: noArgs,
 		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
 			s, err := newCompare(f, cmd.Flags())
 			if err != nil {
@@ -199,28 +173,10 @@ func compareReport(s *compare.Setup, pairs, sweepPairs []reports.ComparePair, st
 	if err != nil {
 		return exitBadInput, err
 	}
-	fmt.Fprintf(stdout, "compare: %d pairs, %d in the statistics, %d excluded", a.All.Pairs, a.All.Included, a.All.Pairs-a.All.Included)
-	if a.All.RatioN > 0 {
-		fmt.Fprintf(stdout, "; catch-up ratio last-tiered/local-log-start %.2fx (95%% CI %.2f to %.2f), win rate %.0f%%",
-			a.All.GeoMean, a.All.CILo, a.All.CIHi, 100*a.All.WinRate)
-	} else {
-		fmt.Fprintf(stdout, "; no pair to compare catch-up times on")
-	}
-	fmt.Fprintln(stdout)
-	if pc := a.Profiles; pc != nil {
-		for i := 1; i < len(pc.Profiles); i++ {
-			fmt.Fprintf(stdout, "profile %s: %d runs, %d broke an invariant (listed in the report, not in the statistics)\n",
-				pc.Profiles[i], pc.Runs[i], pc.Failed[i])
-		}
-	}
-	if a.Sweep != nil {
-		fmt.Fprintf(stdout, "sweep %s on %s: %d pairs, %d in the statistics\n", s.SweepKey(), compare.DefaultSweepScenario,
-			a.Sweep.All.Pairs, a.Sweep.All.Included)
-	}
-	fmt.Fprintf(stdout, "ran %s (progress counts these)\n", s.JobsText())
-	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(s.Out(), "report.md"))
-	if n := compare.BudgetRuns(pairs) + compare.BudgetRuns(sweepPairs); n > 0 {
-		fmt.Fprintf(stdout, "%d runs reached the work budget of %d steps (excluded, named in the report): raise --max-steps\n", n, s.MaxSteps())
+	budget := compare.BudgetRuns(pairs) + compare.BudgetRuns(sweepPairs)
+	reports.CompareSummary(stdout, a, reports.CompareSummaryInput{SweepKey: s.SweepKey(), SweepScenario: compare.DefaultSweepScenario,
+		Jobs: s.JobsText(), ReportPath: filepath.Join(s.Out(), "report.md"), BudgetRuns: budget, MaxSteps: s.MaxSteps()})
+	if budget > 0 {
 		return exitBudget, nil
 	}
 	return exitOK, nil
@@ -240,7 +196,7 @@ func errorCode(err error) int {
 // command that runs the rest (its flags as given, --resume-from, a new part
 // file) and the merge that renders the report from the parts.
 func printCompareResume(stdout io.Writer, s *compare.Setup, sig os.Signal, r compare.Run, part string) {
-	next := partFile(part, uint64(r.StoppedAt))
+	next := fuzz.PartFile(part, uint64(r.StoppedAt))
 	args := append([]string{"simrun", "compare"}, s.ResumeArgs(r.StoppedAt, next)...)
 	for i, a := range args {
 		args[i] = shellQuote(a)

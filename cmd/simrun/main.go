@@ -13,6 +13,7 @@
 package main
 
 import (
+	"embed"
 	"fmt"
 	"io"
 	"os"
@@ -49,13 +50,19 @@ func badInput(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-const topLong = `simrun: deterministic simulator of Kafka's tiered-storage follower fetch
+// helpFiles are the commands' long help texts, help/COMMAND.txt.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
 
-Flags may come anywhere on the line (simrun replay FILE --strategy last-tiered).
-Run 'simrun COMMAND --help' for a command's flags.
-Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 4 work budget
-reached (--max-steps), 2 bad input or an output that could not be written, 130/143 stopped
-by SIGINT/SIGTERM (sweep and compare save what was done and print how to resume).`
+// help is the long help of a command.
+func help(command string) string {
+	data, err := helpFiles.ReadFile("help/" + command + ".txt")
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	return strings.TrimRight(string(data), "\n")
+}
 
 // memoryLimit is the Go runtime's soft memory limit (unless GOMEMLIMIT says
 // otherwise): the work budget keeps a run's live heap to a few hundred MiB,
@@ -126,7 +133,7 @@ func newRoot(c *cli) *cobra.Command {
 	root := &cobra.Command{
 		Use:                        "simrun",
 		Short:                      "deterministic simulator of Kafka's tiered-storage follower fetch",
-		Long:                       topLong,
+		Long:                       help("simrun"),
 		Version:                    versionString(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,

@@ -3,15 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"tierfetch/compare"
 	"tierfetch/fuzz"
-	"tierfetch/harness"
-	"tierfetch/model"
 )
 
 // cmdMerge folds the --jsonl files of a sharded sweep into the summary one
@@ -25,19 +22,7 @@ func newMergeCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "merge [--out DIR] [--shrink N] FILE...",
 		Short: "fold the --jsonl files of a sharded sweep or comparison into the whole one's summary or report",
-		Long: `Reads the --jsonl files that 'simrun sweep --shard K/N --jsonl FILE' wrote for
-every shard of one sweep, checks that they hold every seed of it exactly once,
-and prints the summary 'simrun sweep' prints for the whole seed range, byte for
-byte when given the same --out and --shrink: the failing seeds' scenarios are
-generated again, saved in --out and shrunk in seed order, as that sweep does.
-Exit codes: those of 'simrun sweep'; 2 when the files are unreadable, of
-different sweeps, overlapping or missing seeds.
-
-Given the files 'simrun compare ... --shard K/N --jsonl FILE' wrote for every
-shard of one comparison, it checks that they hold every pair of it exactly
-once and writes in --out (default compare-out) the report, runs.csv and
-charts that 'simrun compare' with the same flags and --out writes, byte for
-byte. Exit codes: 0, or 2 as above.`,
+		Long:  help("merge"),
 		RunE: c.action(func(cmd *cobra.Command, files []string) (int, error) {
 			return cmdMerge(f, maxInput, files, cmd.Flags(), c.stdout, c.stderr)
 		}),
@@ -77,32 +62,20 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 		return mergeCompare(files, out, int64(maxInput), stdout)
 	}
 	// A first pass checks every file before anything is saved.
-	h, err := mergeFiles(files, nil)
+	h, err := fuzz.MergeShardFiles(files, nil)
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
-	profile, ok := model.Profiles[h.Profile]
-	if !ok {
-		return exitBadInput, badInput("merge: the shards ran profile %q, which this simrun does not know", h.Profile)
-	}
-	mutants, err := parseMutants(h.Mutant)
+	cfg, err := fuzz.MergeConfig(h, f.out, f.shrink)
 	if err != nil {
-		return exitBadInput, badInput("merge: the shards' mutants: %v", err)
+		return exitBadInput, badInput("merge: %v", err)
 	}
 	if err := ensureOutDir("--out", f.out); err != nil {
 		return exitBadInput, err
 	}
-	f.mutant, f.determinism = h.Mutant, h.CheckDeterminism
-	f.maxSteps = harness.DefaultMaxSteps
-	if h.MaxSteps != 0 {
-		if err := f.maxSteps.Set(fmt.Sprint(h.MaxSteps)); err != nil {
-			return exitBadInput, badInput("merge: the shards' max_steps: %v", err)
-		}
-	}
-	s := newSweep(f, fuzz.SweepConfig{From: h.From, To: h.To, Resume: h.From, Shard: fuzz.WholeSweep, Strategies: h.Strategies,
-		Profile: profile, Mutants: mutants, Mutant: h.Mutant, CheckDeterminism: h.CheckDeterminism, Shrink: f.shrink,
-		MaxSteps: int64(f.maxSteps), Out: f.out}, stderr)
-	if _, err := mergeFiles(files, s.Fold); err != nil {
+	f.mutant, f.maxSteps = h.Mutant, stepsFlag(cfg.MaxSteps)
+	s := newSweep(f, cfg, stderr)
+	if _, err := fuzz.MergeShardFiles(files, s.Fold); err != nil {
 		return exitBadInput, badInput("merge: %v", err) // a file changed between the passes
 	}
 	s.report(stdout, fmt.Sprintf("%d..%d", h.From, h.To))
@@ -110,18 +83,4 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 		return exitBadInput, err
 	}
 	return s.exitCode(), nil
-}
-
-// mergeFiles opens the shard files and merges them with fold.
-func mergeFiles(files []string, fold func(fuzz.SeedResult, string)) (fuzz.SweepHeader, error) {
-	var srcs []fuzz.ShardSource
-	for _, name := range files {
-		file, err := os.Open(name)
-		if err != nil {
-			return fuzz.SweepHeader{}, err // names the file
-		}
-		defer file.Close()
-		srcs = append(srcs, fuzz.ShardSource{Name: name, R: file})
-	}
-	return fuzz.MergeShards(srcs, fold)
 }

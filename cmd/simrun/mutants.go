@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierfetch/fuzz"
-	"tierfetch/harness"
 	"tierfetch/model"
 )
 
@@ -18,13 +17,8 @@ func newMutantsCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mutants [--seeds A..B] [--shrink N] [--out DIR] [--profile P]",
 		Short: "hunt each deliberate bug with generated seeds; a table of which invariant caught it",
-		Long: `For each deliberate bug (model mutant), runs generated seeds under both
-strategies until one breaks an invariant on a seed the unmutated model
-passes, shrinks that case and prints a table: mutant, caught or not, the
-first seed, the invariant, and the case size before and after shrinking.
-Harmless mutants are findings: their row says why.
-Exit codes: 0 every mutant caught or declared harmless, 1 otherwise, 2 bad input.`,
-		Args: noArgs,
+		Long:  help("mutants"),
+		Args:  noArgs,
 		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
 			f.explicitProfile = cmd.Flags().Changed("profile")
 			return cmdMutants(&f, c.stdout, c.stderr)
@@ -63,20 +57,10 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	var saveErr error
-	explicit := f.explicitProfile
-	bases := map[string]*fuzz.Baseline{}
 	code := exitOK
 	fmt.Fprintf(stdout, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")
-	for m := model.Mutant(0); m < model.NumMutants; m++ {
-		p := profile
-		if !explicit {
-			p = fuzz.HuntProfile(m, profile)
-		}
-		if bases[p.Name()] == nil {
-			bases[p.Name()] = fuzz.NewBaseline()
-			bases[p.Name()].MaxSteps = int64(maxSteps)
-		}
-		h := fuzz.HuntMutant(m, from, to, harness.Strategies, p, bases[p.Name()], *shrinkRuns)
+	fuzz.HuntAll(from, to, profile, f.explicitProfile, int64(maxSteps), *shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
+		m := h.Mutant
 		switch {
 		case h.Caught:
 			file := filepath.Join(*out, m.String()+".json")
@@ -94,7 +78,7 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 			fmt.Fprintf(stdout, "%-24s %-8s not caught in seeds %d..%d\n", m, "NO", from, to)
 			code = exitSafety
 		}
-	}
+	})
 	if saveErr != nil {
 		return exitBadInput, badInput("--out: the shrunk cases could not all be saved (the replay commands above name missing files): %v", saveErr)
 	}

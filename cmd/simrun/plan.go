@@ -67,16 +67,9 @@ func newPlanCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan --offsets earliest=FILE --offsets latest=FILE [--offsets TIME=FILE ...] [--configs FILE] [--log-dirs FILE] [--topics FILE] [--topic T] [--partition P]",
 		Short: "from Kafka's tools' saved output for one partition: should the flag be on? (README, \"Plan from your cluster\")",
-		Long: `Plans from a real cluster: reads the saved output of Kafka's tools for one
-partition, builds a scenario of it with an empty replica added, runs it under
-both follower protocols, every behaviour profile and the seeds, and prints the
-catch-up time and bytes copied each way, the price, the hazards, a
-recommendation and what it assumed. README, "Plan from your cluster", lists
-the commands to run on the cluster.
-Exit codes: 0 the plan was made, 2 bad input (a file, line and what was expected).
-`,
-		Args: noArgs,
-		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdPlan(&f, c.stdout) }),
+		Long:  help("plan"),
+		Args:  noArgs,
+		RunE:  c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdPlan(&f, c.stdout) }),
 	}
 	planFlagSet(cmd.Flags(), &f)
 	return cmd
@@ -149,79 +142,13 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 	return exitOK, err
 }
 
-// maxPlanSeeds bounds the seeds of a plan: its work budget is shared by
-// every run, so more seeds only shorten each.
-const maxPlanSeeds = 10_000
-
-// input reads the files the flags name and parses them.
+// input reads the files the flags name (plan.ReadInput parses them).
 func (f *planFlags) input() (*plan.Input, error) {
-	in := &plan.Input{Topic: f.topic, Partition: f.partition, Env: f.env, Workers: max(1, f.workers), SavePath: f.save}
-	from, to, err := parseSeeds(f.seeds)
+	in, err := plan.ReadInput(plan.Files{Offsets: f.offsets, Configs: f.configs, LogDirs: f.logDirs, Topics: f.topics,
+		Topic: f.topic, Partition: f.partition, Seeds: f.seeds, Profiles: f.profile, Env: f.env, Workers: f.workers, SavePath: f.save},
+		func(name string) ([]byte, error) { return scenarios.ReadLimited(name, int64(f.maxInput)) })
 	if err != nil {
-		return nil, err
+		return nil, badInput("%v", err)
 	}
-	if to-from >= maxPlanSeeds {
-		return nil, badInput("--seeds: at most %d seeds for a plan, got %q", maxPlanSeeds, f.seeds)
-	}
-	in.SeedFrom, in.SeedTo = from, to
-	if f.profile != "" {
-		for _, name := range strings.Split(f.profile, ",") {
-			p, err := parseProfile(strings.TrimSpace(name))
-			if err != nil {
-				return nil, err
-			}
-			in.Profiles = append(in.Profiles, p)
-		}
-	}
-	if len(f.offsets) == 0 {
-		return nil, badInput("plan: --offsets earliest=FILE and --offsets latest=FILE are required (kafka-get-offsets.sh output); see simrun plan --help")
-	}
-	seen := map[plan.Time]string{}
-	for _, arg := range f.offsets {
-		t, name, err := plan.ParseOffsetsArg(arg)
-		if err != nil {
-			return nil, badInput("plan: --offsets: %v", err)
-		}
-		if prev, dup := seen[t]; dup {
-			return nil, badInput("plan: --offsets: %s given twice (%s and %s)", t, prev, name)
-		}
-		seen[t] = name
-	}
-	for _, arg := range f.offsets {
-		t, name, _ := plan.ParseOffsetsArg(arg)
-		data, err := scenarios.ReadLimited(name, int64(f.maxInput))
-		if err != nil {
-			return nil, badInput("plan: --offsets %s: %v", arg, err)
-		}
-		of, err := plan.ParseOffsets(name, t, data)
-		if err != nil {
-			return nil, badInput("plan: %v", err)
-		}
-		in.Offsets = append(in.Offsets, of)
-	}
-	return in, f.readOthers(in)
-}
-
-// readOthers reads --configs, --log-dirs and --topics.
-func (f *planFlags) readOthers(in *plan.Input) error {
-	read := func(flagName, name string, parse func(string, []byte) error) error {
-		if name == "" {
-			return nil
-		}
-		data, err := scenarios.ReadLimited(name, int64(f.maxInput))
-		if err != nil {
-			return badInput("plan: --%s: %v", flagName, err)
-		}
-		if err := parse(name, data); err != nil {
-			return badInput("plan: %v", err)
-		}
-		return nil
-	}
-	if err := read("configs", f.configs, func(n string, d []byte) (err error) { in.Configs, err = plan.ParseConfigs(n, d); return }); err != nil {
-		return err
-	}
-	if err := read("log-dirs", f.logDirs, func(n string, d []byte) (err error) { in.LogDirs, err = plan.ParseLogDirs(n, d); return }); err != nil {
-		return err
-	}
-	return read("topics", f.topics, func(n string, d []byte) (err error) { in.Topics, err = plan.ParseTopics(n, d); return })
+	return in, nil
 }

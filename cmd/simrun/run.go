@@ -57,15 +57,8 @@ func newRunCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run (--scenario NAME|FILE | --all) [flags]",
 		Short: "run a scenario under one or both follower protocols, checking invariants after every step",
-		Long: `Runs a scenario under one or both follower protocols on the same workload and
-fault schedule, checking invariants after every step. With --all, every named
-scenario runs; a violation the checker names as a known finding (by kind) is
-reported but does not fail the exit code: clean means no unknown failures. Prints a summary per
-strategy (outcome, each follower's bootstrap path, start offset, catch-up time,
-bytes from the leader), or with --json the result object.
-Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation,
-4 work budget reached (or predicted), 2 bad input or an unwritable output.`,
-		Args: noArgs,
+		Long:  help("run"),
+		Args:  noArgs,
 		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
 			f.command = c.commandLine()
 			return cmdRun(f, c.stdout, c.stderr)

@@ -36,25 +36,9 @@ func newSweepCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism] [--shard K/N] [--jsonl FILE]",
 		Short: "run generated scenarios for a range of seeds; summary, failures saved (and shrunk) for replay",
-		Long: `Generates a scenario from every seed and runs it under each strategy, checking
-invariants after every step. Prints a summary: runs, steps, unknown failures
-by invariant and strategy, known findings by kind, and coverage goals. Each
-failing seed's scenario is saved in --out with the command that replays it.
-Ctrl-C (SIGINT) or SIGTERM stops at a seed boundary: the summary of the seeds
-done is printed, the --jsonl file holds them in whole lines and its header says
-where it stopped, and the command that resumes (--resume-from) is printed;
-'simrun merge' of both files prints the uninterrupted sweep's summary.
-
---shard K/N runs only the seeds s of A..B with (s-A) % N == K; --jsonl FILE
-writes a header line and then one line per seed (in seed order) with its runs:
-'simrun merge' folds the files of every shard into the summary one sweep over
-A..B prints.
-Exit codes: 0 no unknown failure, 1 an unknown safety violation, 3 only unknown
-liveness violations, 4 a run reached its work budget (and no unknown violation),
-2 bad input or an output that could not be written, 130/143 stopped by
-SIGINT/SIGTERM.`,
-		Args: noArgs,
-		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdSweep(f, c.stdout, c.stderr) }),
+		Long:  help("sweep"),
+		Args:  noArgs,
+		RunE:  c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdSweep(f, c.stdout, c.stderr) }),
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
@@ -126,20 +110,7 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	next, complete := s.Run(ctx)
 	s.progress(true)
 	s.CloseJSONL(next, complete)
-	seedRange := fmt.Sprintf("%d..%d", start, to)
-	if !complete {
-		seedRange = fmt.Sprintf("%d..%d", start, next-1)
-		if next == start {
-			seedRange = "none"
-		}
-	}
-	if start != from {
-		seedRange += fmt.Sprintf(" (resumed, of %d..%d)", from, to)
-	}
-	if shard != fuzz.WholeSweep {
-		seedRange += " shard " + shard.String()
-	}
-	s.report(stdout, seedRange)
+	s.report(stdout, s.RangeText(next, complete))
 	if !complete {
 		s.printResume(stdout, received(), next)
 	}
@@ -185,87 +156,33 @@ func newSweep(f sweepFlags, cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
 const maxSweepSeeds = 1_000_000_000
 
 // printResume says where an interrupted sweep stopped and the command that
-// runs the rest, with every flag that shapes the results.
+// runs the rest.
 func (s *sweep) printResume(stdout io.Writer, sig os.Signal, next uint64) {
-	cfg := s.Config()
-	args := []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", cfg.From, cfg.To)}
-	if cfg.Shard != fuzz.WholeSweep {
-		args = append(args, "--shard "+cfg.Shard.String())
-	}
-	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+s.f.strategy, "--profile "+s.f.profile,
-		"--out "+s.f.out, fmt.Sprintf("--shrink %d", s.f.shrink), fmt.Sprintf("--workers %d", s.f.workers))
-	if s.f.mutant != "" {
-		args = append(args, "--mutant "+s.f.mutant)
-	}
-	if s.f.determinism {
-		args = append(args, "--check-determinism")
-	}
-	if s.f.maxSteps != harness.DefaultMaxSteps {
-		args = append(args, fmt.Sprintf("--max-steps %d", s.f.maxSteps))
-	}
-	var part string
-	if s.f.jsonl != "" {
-		part = partFile(s.f.jsonl, next)
-		args = append(args, "--jsonl "+part)
-	}
+	args, part := s.ResumeArgs(next)
+	jsonl := s.Config().JSONL
 	fmt.Fprintf(stdout, "\ninterrupted by %s before seed %d", sigName(sig), next)
-	if s.f.jsonl != "" {
-		fmt.Fprintf(stdout, " (%s holds the seeds before it; its header says so)", s.f.jsonl)
+	if jsonl != "" {
+		fmt.Fprintf(stdout, " (%s holds the seeds before it; its header says so)", jsonl)
 	}
 	fmt.Fprintf(stdout, "\nresume with: %s\n", strings.Join(args, " "))
-	if s.f.jsonl != "" {
-		fmt.Fprintf(stdout, "then the whole sweep's summary: simrun merge --out %s --shrink %d %s %s\n", s.f.out, s.f.shrink, s.f.jsonl, part)
+	if jsonl != "" {
+		fmt.Fprintf(stdout, "then the whole sweep's summary: simrun merge --out %s --shrink %d %s %s\n", s.f.out, s.f.shrink, jsonl, part)
 	}
 }
 
-// partFile names the --jsonl file of the part of a sweep or comparison that
-// starts at next: FILE.jsonl becomes FILE.from-NEXT.jsonl.
-func partFile(path string, next uint64) string {
-	base, ok := strings.CutSuffix(path, ".jsonl")
-	if !ok {
-		base = path
-	}
-	if i := strings.LastIndex(base, ".from-"); i >= 0 && !strings.ContainsRune(base[i:], '/') {
-		base = base[:i]
-	}
-	return fmt.Sprintf("%s.from-%d.jsonl", base, next)
-}
-
-// report prints the summary of the folded seeds, the shrunk cases and any
-// determinism mismatch: what 'simrun sweep' and 'simrun merge' both print.
+// report prints the summary of the folded seeds, the shrunk cases and what
+// the determinism check found: what 'simrun sweep' and 'simrun merge' both
+// print.
 func (s *sweep) report(stdout io.Writer, seedRange string) {
 	cfg := s.Config()
 	reports.SweepSummary(stdout, s.Totals, seedRange, cfg.Profile.Name(), cfg.Out, cfg.ReplayFlags)
-	if len(s.Shrunk()) > 0 {
-		fmt.Fprintf(stdout, "\nshrunk cases (saved beside the originals as -min.json):\n")
-		for _, line := range s.Shrunk() {
-			fmt.Fprintln(stdout, line)
-		}
-	}
-	if cfg.CheckDeterminism {
-		verdict := "every pair identical"
-		if n := len(s.Mismatches()); n > 0 {
-			verdict = fmt.Sprintf("%d seeds diverged (below)", n)
-		}
-		fmt.Fprintf(stdout, "determinism: %d runs each run twice, state digests compared after every step: %s\n", s.Totals.Runs, verdict)
-	}
-	for _, m := range s.Mismatches() {
-		fmt.Fprintln(stdout, m)
-	}
+	reports.SweepDetails(stdout, s.Shrunk(), cfg.CheckDeterminism, s.Totals.Runs, s.Mismatches())
 }
 
-// exitCode is the sweep's exit code: a mismatch or an unknown safety
-// violation outranks unknown liveness violations.
+// exitCode is the sweep's exit code (fuzz.Sweeper.Worst).
 func (s *sweep) exitCode() int {
-	switch {
-	case len(s.Mismatches()) > 0 || s.HasUnknown(harness.OutcomeSafety):
-		return exitSafety
-	case s.HasUnknown(harness.OutcomeLiveness):
-		return exitLiveness
-	case s.Totals.UnknownFailures() > 0:
-		return exitBudget
-	}
-	return exitOK
+	return map[string]int{"": exitOK, harness.OutcomeSafety: exitSafety, harness.OutcomeLiveness: exitLiveness,
+		harness.OutcomeBudget: exitBudget}[s.Worst()]
 }
 
 // sweepGCPercent is the GC target a sweep runs with unless GOGC says
