@@ -199,15 +199,35 @@ func (s *Setup) WritePart(path string, r Run) error {
 	return outfile.WriteAtomic(path, buf.Bytes())
 }
 
-// ResumeArgs are the arguments of the command that runs the rest of an
-// interrupted comparison, after "simrun compare": the flags that fix it,
-// its shard, output and workers, --resume-from and the new part file.
-func (s *Setup) ResumeArgs(stoppedAt int, next string) []string {
-	args := slices.Clone(s.args)
+// ResumeText says where an interrupted comparison stopped (by signal sig,
+// with the pairs before it in part), the command that runs the rest (its
+// flags as given, --resume-from, a new part file) and the merge that renders
+// the report from the parts.
+func (s *Setup) ResumeText(sig string, r Run, part string) string {
+	next := fuzz.PartFile(part, uint64(r.StoppedAt))
+	args := append([]string{"simrun", "compare"}, s.args...)
 	if s.shard != fuzz.WholeSweep {
 		args = append(args, "--shard="+s.shard.String())
 	}
-	return append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", stoppedAt), "--jsonl="+next)
+	args = append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", r.StoppedAt), "--jsonl="+next)
+	for i, a := range args {
+		args[i] = ShellQuote(a)
+	}
+	return fmt.Sprintf("interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n"+
+		"resume with: %s\nthen the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
+		sig, r.StoppedAt, len(r.Pairs)+len(r.SweepPairs), part, strings.Join(args, " "), ShellQuote(s.f.out), ShellQuote(part), ShellQuote(next))
+}
+
+// ShellQuote quotes s for a POSIX shell when it holds anything but plain
+// characters.
+func ShellQuote(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./,:@%+", r))
+	}) < 0
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Shard is the part of the jobs this process runs.

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"tierfetch/compare"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/reports"
 )
@@ -192,32 +191,10 @@ func errorCode(err error) int {
 	return exitBadInput
 }
 
-// printCompareResume says where an interrupted comparison stopped, the
-// command that runs the rest (its flags as given, --resume-from, a new part
-// file) and the merge that renders the report from the parts.
+// printCompareResume says where an interrupted comparison stopped and how
+// to go on (compare.Setup.ResumeText).
 func printCompareResume(stdout io.Writer, s *compare.Setup, sig os.Signal, r compare.Run, part string) {
-	next := fuzz.PartFile(part, uint64(r.StoppedAt))
-	args := append([]string{"simrun", "compare"}, s.ResumeArgs(r.StoppedAt, next)...)
-	for i, a := range args {
-		args[i] = shellQuote(a)
-	}
-	fmt.Fprintf(stdout, "interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n",
-		sigName(sig), r.StoppedAt, len(r.Pairs)+len(r.SweepPairs), part)
-	fmt.Fprintf(stdout, "resume with: %s\n", strings.Join(args, " "))
-	fmt.Fprintf(stdout, "then the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
-		shellQuote(s.Out()), shellQuote(part), shellQuote(next))
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func shellQuote(s string) string {
-	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./,:@%+", r))
-	}) < 0
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	fmt.Fprint(stdout, s.ResumeText(sigName(sig), r, part))
 }
 
 // mergeCompare folds the shard files of one comparison into the report the

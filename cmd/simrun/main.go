@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/compare"
 	"tierfetch/outfile"
 )
 
@@ -155,7 +156,7 @@ func newRoot(c *cli) *cobra.Command {
 func (c *cli) commandLine() string {
 	parts := []string{"simrun"}
 	for _, a := range c.args {
-		parts = append(parts, shellQuote(a))
+		parts = append(parts, compare.ShellQuote(a))
 	}
 	return strings.Join(parts, " ")
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -83,20 +82,4 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, badInput("--out: the shrunk cases could not all be saved (the replay commands above name missing files): %v", saveErr)
 	}
 	return code, nil
-}
-
-// parseMutants reads a comma-separated list of mutant names.
-func parseMutants(s string) (model.Mutants, error) {
-	var set model.Mutants
-	if s == "" {
-		return set, nil
-	}
-	for _, name := range strings.Split(s, ",") {
-		m, ok := model.MutantByName(strings.TrimSpace(name))
-		if !ok {
-			return 0, badInput("--mutant: unknown mutant %q (known: %s)", name, strings.Join(model.MutantNames(), ", "))
-		}
-		set = set.With(m)
-	}
-	return set, nil
 }

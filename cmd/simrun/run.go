@@ -7,11 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/reports"
@@ -68,45 +68,28 @@ func newRunCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-func profileNames() string {
-	var names []string
-	for name := range model.Profiles {
-		names = append(names, name)
-	}
-	return strings.Join(sortStrings(names), ", ")
-}
+func profileNames() string { return fuzz.ProfileNames() }
 
-// parseProfile returns the behaviour profile called name.
 func parseProfile(name string) (model.Profile, error) {
-	p, ok := model.Profiles[name]
-	if !ok {
-		return nil, badInput("--profile: want one of %s, got %q", profileNames(), name)
+	p, err := fuzz.ParseProfile(name)
+	if err != nil {
+		return nil, badInput("%v", err)
 	}
 	return p, nil
 }
 
-func parseStrategies(s string) ([]harness.Strategy, error) {
-	switch s {
-	case "both":
-		return harness.Strategies, nil
-	case string(harness.LocalLogStart), string(harness.LastTiered):
-		return []harness.Strategy{harness.Strategy(s)}, nil
-	}
-	return nil, badInput("--strategy: want local-log-start, last-tiered or both, got %q", s)
-}
-
 func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
-	strategies, err := parseStrategies(f.strategy)
+	strategies, err := fuzz.ParseStrategies(f.strategy)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("%v", err)
 	}
 	profile, err := parseProfile(f.profile)
 	if err != nil {
 		return exitBadInput, err
 	}
-	mutants, err := parseMutants(f.mutants)
+	mutants, err := fuzz.ParseMutants(f.mutants)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("%v", err)
 	}
 	var list []*scenarios.Scenario
 	switch {

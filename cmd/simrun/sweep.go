@@ -57,49 +57,17 @@ func newSweepCmd(c *cli) *cobra.Command {
 }
 
 func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
-	from, to, err := parseSeeds(f.seeds)
-	if err != nil {
-		return exitBadInput, err
-	}
-	strategies, err := parseStrategies(f.strategy)
-	if err != nil {
-		return exitBadInput, err
-	}
-	profile, err := parseProfile(f.profile)
-	if err != nil {
-		return exitBadInput, err
-	}
-	if f.workers < 1 || f.workers > 1024 {
-		return exitBadInput, badInput("--workers: want 1..1024, got %d", f.workers)
-	}
-	mutants, err := parseMutants(f.mutant)
-	if err != nil {
-		return exitBadInput, err
-	}
-	if f.shrink < 0 {
-		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
-	}
-	shard, err := fuzz.ParseShard(f.shard)
-	if err != nil {
-		return exitBadInput, badInput("--shard: %v", err)
-	}
-	if err := ensureOutDir("--out", f.out); err != nil {
-		return exitBadInput, err
-	}
-	start := from
+	args := fuzz.SweepArgs{Seeds: f.seeds, Strategy: f.strategy, Profile: f.profile, Mutant: f.mutant, Shard: f.shard, Out: f.out,
+		JSONL: f.jsonl, Workers: f.workers, Shrink: f.shrink, CheckDeterminism: f.determinism, MaxSteps: int64(f.maxSteps)}
 	if f.resumeFrom.set {
-		if f.resumeFrom.n < from || f.resumeFrom.n > to {
-			return exitBadInput, badInput("--resume-from: seed %d outside --seeds %d..%d", f.resumeFrom.n, from, to)
-		}
-		start = f.resumeFrom.n
+		args.ResumeFrom = &f.resumeFrom.n
 	}
-	if n := fuzz.ShardSeedCount(shard, from, start, to); n > maxSweepSeeds {
-		return exitBadInput, badInput("--seeds: %d seeds for this process, at most %d: split the sweep with --shard K/N", n, maxSweepSeeds)
+	cfg, err := fuzz.NewSweepConfig(args)
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	tuneGC()
-	s := newSweep(f, fuzz.SweepConfig{From: from, To: to, Resume: start, Shard: shard, Strategies: strategies,
-		Profile: profile, Mutants: mutants, Mutant: f.mutant, CheckDeterminism: f.determinism, Shrink: f.shrink,
-		MaxSteps: int64(f.maxSteps), Workers: f.workers, Out: f.out, JSONL: f.jsonl}, stderr)
+	s := newSweep(f, cfg, stderr)
 	if f.jsonl != "" {
 		if err := s.OpenJSONL(); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
@@ -150,10 +118,6 @@ func newSweep(f sweepFlags, cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
 	s.Sweeper = fuzz.NewSweeper(cfg)
 	return s
 }
-
-// maxSweepSeeds bounds the seeds one sweep process runs: a billion seeds
-// take about three months of one core; a larger sweep is sharded.
-const maxSweepSeeds = 1_000_000_000
 
 // printResume says where an interrupted sweep stopped and the command that
 // runs the rest.
