@@ -45,6 +45,7 @@ func TestSuggestions(t *testing.T) {
 		{[]string{"run", "--strateg", "both"}, "did you mean --strategy?"},
 		{[]string{"sweep", "--seed", "1..3"}, "did you mean --seeds?"},
 		{[]string{"compare", "--profles", "kip"}, "did you mean --profiles?"},
+		{[]string{"run", "-all"}, "did you mean --all?"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := simrun(t, c.args...)

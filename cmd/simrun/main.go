@@ -178,6 +178,11 @@ func flagError(cmd *cobra.Command, err error) error {
 			msg += fmt.Sprintf(" (did you mean --%s?)", s)
 		}
 	}
+	if _, arg, ok := strings.Cut(msg, "' in -"); ok && strings.HasPrefix(msg, "unknown shorthand flag") {
+		if s := suggestFlag(cmd.Flags(), arg); s != "" {
+			msg += fmt.Sprintf(" (long flags take two dashes: did you mean --%s?)", s)
+		}
+	}
 	return badInput("%s: %s (see 'simrun %s --help')", cmd.Name(), msg, cmd.Name())
 }
 
