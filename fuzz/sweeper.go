@@ -390,6 +390,24 @@ func (s *Sweeper) ResumeArgs(next uint64) (args []string, part string) {
 	return args, part
 }
 
+// ResumeText says where a sweep interrupted by the signal sig stopped, the
+// command that sweeps the rest from seed next (ResumeArgs) and, with a
+// shard file, the merge that gives the whole sweep's summary.
+func (s *Sweeper) ResumeText(sig string, next uint64) string {
+	args, part := s.ResumeArgs(next)
+	jsonl := s.cfg.JSONL
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ninterrupted by %s before seed %d", sig, next)
+	if jsonl != "" {
+		fmt.Fprintf(&b, " (%s holds the seeds before it; its header says so)", jsonl)
+	}
+	fmt.Fprintf(&b, "\nresume with: %s\n", strings.Join(args, " "))
+	if jsonl != "" {
+		fmt.Fprintf(&b, "then the whole sweep's summary: simrun merge --out %s --shrink %d %s %s\n", s.cfg.Out, s.cfg.Shrink, jsonl, part)
+	}
+	return b.String()
+}
+
 // PartFile names the shard file of the part of a sweep or comparison that
 // starts at next: FILE.jsonl becomes FILE.from-NEXT.jsonl.
 func PartFile(path string, next uint64) string {

@@ -3,6 +3,8 @@ package fuzz
 import (
 	"strings"
 	"testing"
+
+	"tierfetch/model"
 )
 
 // TestNewSweepConfig: each bad setting is refused naming its flag.
@@ -41,4 +43,26 @@ func TestRangeTextAndPartFile(t *testing.T) {
 	if got := PartFile("out/s.from-40.jsonl", 60); got != "out/s.from-60.jsonl" {
 		t.Errorf("PartFile: %q", got)
 	}
+}
+
+// TestResumeText: an interrupted sweep says where it stopped, the command
+// that runs the rest and, with a shard file, the merge.
+func TestResumeText(t *testing.T) {
+	s := NewSweeper(SweepConfig{From: 1, To: 100, Resume: 1, Shard: WholeSweep, Profile: mustProfile(t, "kip"), Out: "o", Shrink: 5,
+		Workers: 2, MaxSteps: 100, JSONL: "s.jsonl"})
+	text := s.ResumeText("SIGTERM", 42)
+	for _, want := range []string{"interrupted by SIGTERM before seed 42 (s.jsonl holds", "resume with: simrun sweep --seeds 1..100 --resume-from 42",
+		"--jsonl s.from-42.jsonl", "simrun merge --out o --shrink 5 s.jsonl s.from-42.jsonl"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("ResumeText lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func mustProfile(t *testing.T, name string) model.Profile {
+	p, err := ParseProfile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

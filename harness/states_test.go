@@ -179,3 +179,18 @@ func checkStateRun(t *testing.T, what string, r RunJSON, want stateExpect) {
 			f.CaughtUpMs, want.path, want.start, want.joinMs)
 	}
 }
+
+func TestWorseOutcome(t *testing.T) {
+	order := []string{"", OutcomeOK, OutcomeBudget, OutcomeLiveness, OutcomeSafety}
+	for i, a := range order {
+		for j, b := range order {
+			want := a
+			if j > i && !(a == "" && b == OutcomeOK) {
+				want = b
+			}
+			if got := WorseOutcome(a, b); got != want {
+				t.Errorf("WorseOutcome(%q, %q) = %q, want %q", a, b, got, want)
+			}
+		}
+	}
+}

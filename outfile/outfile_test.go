@@ -55,3 +55,18 @@ func TestEnsureDir(t *testing.T) {
 		t.Error("a file accepted as an output directory")
 	}
 }
+
+// TestCheckFile: a directory, or a file in a directory that does not
+// exist, is refused before any work.
+func TestCheckFile(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckFile(filepath.Join(dir, "t.svg")); err != nil {
+		t.Errorf("a new file in a directory: %v", err)
+	}
+	if err := CheckFile(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("a directory: %v", err)
+	}
+	if err := CheckFile(filepath.Join(dir, "no", "t.svg")); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("a missing directory: %v", err)
+	}
+}

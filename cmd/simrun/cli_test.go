@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"tierfetch/cliutil"
 	"tierfetch/scenarios"
 )
 
@@ -65,19 +67,8 @@ func TestCompletionAndVersion(t *testing.T) {
 		}
 	}
 	code, stdout, _ := simrun(t, "--version")
-	if code != exitOK || stdout != "simrun "+versionString()+"\n" {
+	if code != exitOK || stdout != "simrun "+cliutil.Version()+"\n" {
 		t.Errorf("--version: exit %d, %q", code, stdout)
-	}
-}
-
-func TestLevenshtein(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"seed", "seeds", 1}, {"strateg", "strategy", 1}, {"kitten", "sitting", 3}, {"abc", "", 3}} {
-		if got := levenshtein(c.a, c.b); got != c.d {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/cliutil"
 	"tierfetch/compare"
 	"tierfetch/harness"
 	"tierfetch/reports"
@@ -67,7 +67,7 @@ func newCompare(f compare.Flags, fs *pflag.FlagSet) (*compare.Setup, error) {
 			f.Args = append(f.Args, "--"+fl.Name+"="+fl.Value.String())
 		}
 	})
-	f.Version = versionString()
+	f.Version = cliutil.Version()
 	s, err := compare.New(f)
 	if err != nil {
 		return nil, badInput("%v", err)
@@ -118,8 +118,8 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if !r.Complete {
-		printCompareResume(stdout, s, received(), r, part)
-		return signalExit(received()), nil
+		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), r, part))
+		return cliutil.SignalExit(received()), nil
 	}
 	if jsonl != "" {
 		_, _, held := s.Jobs()
@@ -138,28 +138,17 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 // terminal in the unit its summary counts.
 func runCompare(ctx context.Context, s *compare.Setup, stderr io.Writer) compare.Run {
 	tty := isTerminal(stderr)
-	start, shown := time.Now(), time.Time{}
+	p := cliutil.NewProgress(time.Now, 250*time.Millisecond)
 	show := func(done, total int, final bool) {
-		if !tty || (!final && time.Since(shown) < 250*time.Millisecond) {
-			return
+		if tty && p.Due(final) {
+			rate, left := p.Pace(int64(done), int64(total))
+			fmt.Fprintf(stderr, "\rcompare: pairs %d/%d  %.0f/s  time left %s   ", done, total, rate, left)
 		}
-		shown = time.Now()
-		rate := float64(done) / max(time.Since(start).Seconds(), 1e-9)
-		left := "?"
-		if rate > 0 {
-			left = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
-		}
-		fmt.Fprintf(stderr, "\rcompare: pairs %d/%d  %.0f/s  time left %s   ", done, total, rate, left)
 	}
 	r := s.Run(ctx, func(done, total int) { show(done, total, false) })
 	if tty {
-		_, _, held := s.Jobs()
-		done := held
-		if !r.Complete {
-			done = -1
-		}
-		if done >= 0 {
-			show(done, held, true)
+		if _, _, held := s.Jobs(); r.Complete {
+			show(held, held, true)
 		}
 		fmt.Fprintln(stderr)
 	}
@@ -189,12 +178,6 @@ func errorCode(err error) int {
 		return exitBudget
 	}
 	return exitBadInput
-}
-
-// printCompareResume says where an interrupted comparison stopped and how
-// to go on (compare.Setup.ResumeText).
-func printCompareResume(stdout io.Writer, s *compare.Setup, sig os.Signal, r compare.Run, part string) {
-	fmt.Fprint(stdout, s.ResumeText(sigName(sig), r, part))
 }
 
 // mergeCompare folds the shard files of one comparison into the report the

@@ -21,8 +21,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
+	"tierfetch/cliutil"
 	"tierfetch/compare"
 	"tierfetch/outfile"
 )
@@ -38,8 +38,8 @@ const (
 	exitBudget = 4
 	// exitSIGINT and exitSIGTERM: stopped by a signal (128 + its number),
 	// after saving what was done and printing how to resume.
-	exitSIGINT  = 130
-	exitSIGTERM = 143
+	exitSIGINT  = cliutil.ExitSIGINT
+	exitSIGTERM = cliutil.ExitSIGTERM
 )
 
 // usageError is bad input: exit code 2 with its message.
@@ -135,7 +135,7 @@ func newRoot(c *cli) *cobra.Command {
 		Use:                        "simrun",
 		Short:                      "deterministic simulator of Kafka's tiered-storage follower fetch",
 		Long:                       help("simrun"),
-		Version:                    versionString(),
+		Version:                    cliutil.Version(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,
@@ -172,92 +172,6 @@ func noArgs(cmd *cobra.Command, args []string) error {
 // flagError makes a flag error bad input (exit 2) that names the command,
 // and suggests the closest flag for an unknown one.
 func flagError(cmd *cobra.Command, err error) error {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
-		if s := suggestFlag(cmd.Flags(), name); s != "" {
-			msg += fmt.Sprintf(" (did you mean --%s?)", s)
-		}
-	}
-	if _, arg, ok := strings.Cut(msg, "' in -"); ok && strings.HasPrefix(msg, "unknown shorthand flag") {
-		if s := suggestFlag(cmd.Flags(), arg); s != "" {
-			msg += fmt.Sprintf(" (long flags take two dashes: did you mean --%s?)", s)
-		}
-	}
+	msg := cliutil.FlagErrorMessage(cmd.Flags(), err.Error())
 	return badInput("%s: %s (see 'simrun %s --help')", cmd.Name(), msg, cmd.Name())
-}
-
-// suggestFlag is the flag of fs closest to name (at most two edits, or a
-// prefix of it), "" when none is.
-func suggestFlag(fs *pflag.FlagSet, name string) string {
-	best, bestD := "", 3
-	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		d := levenshtein(name, f.Name)
-		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = f.Name, d
-		}
-	})
-	return best
-}
-
-// levenshtein is the edit distance between a and b (bytes).
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// versionString is the module version and the VCS revision the binary was
-// built from (with "+dirty" when the tree had changes), from the build info.
-// go run and go test builds without VCS stamping say "(devel)".
-func versionString() string {
-	v, rev, dirty := buildVersion()
-	s := v
-	if rev != "" {
-		s += " " + rev
-		if dirty {
-			s += "+dirty"
-		}
-	}
-	return s
-}
-
-// buildVersion reads the main module's version and VCS stamp.
-func buildVersion() (version, revision string, dirty bool) {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)", "", false
-	}
-	version = info.Main.Version
-	if version == "" {
-		version = "(devel)"
-	}
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			revision = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	return version, revision, dirty
 }

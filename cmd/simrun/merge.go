@@ -11,11 +11,7 @@ import (
 	"tierfetch/fuzz"
 )
 
-// cmdMerge folds the --jsonl files of a sharded sweep into the summary one
-// sweep over all the seeds prints, byte for byte (given the same --out and
-// --shrink), saving and shrinking the failures as that sweep would. Given
-// the files of a sharded comparison (the first file's header says which),
-// it writes the report the whole comparison writes (mergeCompare).
+// newMergeCmd is simrun merge (cmdMerge).
 func newMergeCmd(c *cli) *cobra.Command {
 	var f sweepFlags
 	var maxInput inputFlag
@@ -82,5 +78,5 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 	if err := s.SaveError(); err != nil {
 		return exitBadInput, err
 	}
-	return s.exitCode(), nil
+	return outcomeExit(s.Worst()), nil
 }

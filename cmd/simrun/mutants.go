@@ -9,6 +9,7 @@ import (
 
 	"tierfetch/fuzz"
 	"tierfetch/model"
+	"tierfetch/reports"
 )
 
 func newMutantsCmd(c *cli) *cobra.Command {
@@ -57,26 +58,20 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	var saveErr error
 	code := exitOK
-	fmt.Fprintf(stdout, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")
+	reports.MutantsHeader(stdout)
 	fuzz.HuntAll(from, to, profile, f.explicitProfile, int64(maxSteps), *shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
-		m := h.Mutant
-		switch {
-		case h.Caught:
-			file := filepath.Join(*out, m.String()+".json")
+		file := filepath.Join(*out, h.Mutant.String()+".json")
+		if h.Caught {
 			if data, err := h.Shrunk.Marshal(); err == nil {
 				if err := writeFileAtomic(file, data); err != nil {
 					fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
 					saveErr = err
 				}
 			}
-			fmt.Fprintf(stdout, "%-24s %-8s %-6d %-16s %-20s %s -> %s\n", m, "yes", h.Seed, h.Strategy, h.Run.Invariant, h.Before, h.After)
-			fmt.Fprintf(stdout, "%24s replay: simrun run --scenario %s --strategy %s --profile %s --mutant %s --trace\n", "", file, h.Strategy, p.Name(), m)
-		case h.Harmless != "":
-			fmt.Fprintf(stdout, "%-24s %-8s harmless (a finding): %s\n", m, "no", h.Harmless)
-		default:
-			fmt.Fprintf(stdout, "%-24s %-8s not caught in seeds %d..%d\n", m, "NO", from, to)
+		} else if h.Harmless == "" {
 			code = exitSafety
 		}
+		reports.MutantRow(stdout, h, p.Name(), file, from, to)
 	})
 	if saveErr != nil {
 		return exitBadInput, badInput("--out: the shrunk cases could not all be saved (the replay commands above name missing files): %v", saveErr)

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -75,44 +73,12 @@ func newPlanCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-// envFlags registers what the tools cannot tell; a flag the user sets is
-// recorded in env.Given.
+// envFlags registers what the tools cannot tell (plan.EnvFlags); a flag
+// the user sets is recorded in env.Given.
 func envFlags(fs *pflag.FlagSet, env *plan.Env) {
-	given := func(name string, set func(string) error) func(string) error {
-		return func(s string) error {
-			if err := set(s); err != nil {
-				return err
-			}
-			env.Given[name] = true
-			return nil
-		}
+	for _, f := range plan.EnvFlags {
+		fs.Func(f.Name, f.Usage, func(s string) error { return env.Set(f.Name, s) })
 	}
-	bytesVar := func(name string, dst *int64, usage string) {
-		fs.Func(name, usage, given(name, func(s string) (err error) { *dst, err = plan.ParseBytes(s); return err }))
-	}
-	rangeVar := func(name string, dst *[2]int64, usage string) {
-		fs.Func(name, usage, given(name, func(s string) (err error) { *dst, err = plan.ParseRangeMs(s); return err }))
-	}
-	intVar := func(name string, dst *int64, usage string) {
-		fs.Func(name, usage, given(name, func(s string) error {
-			_, err := fmt.Sscan(s, dst)
-			if err != nil || strings.TrimSpace(s) != s {
-				return fmt.Errorf("want an integer, got %q", s)
-			}
-			return nil
-		}))
-	}
-	bytesVar(plan.FlagProduce, &env.ProduceBytesPerSec, "bytes produced to the partition a second (default 1MiB)")
-	bytesVar(plan.FlagReplication, &env.ReplicationBytesPerSec, "replication bandwidth out of the leader, bytes a second (default 100MiB)")
-	bytesVar(plan.FlagRecordBytes, &env.RecordBytes, "bytes a record (default: from --log-dirs, else 1024)")
-	rangeVar(plan.FlagNetworkLatency, &env.NetworkLatencyMs, "network latency MIN,MAX in ms (default 1,5)")
-	rangeVar(plan.FlagRemoteFetch, &env.RemoteFetchMs, "remote storage read latency MIN,MAX in ms (default 20,200)")
-	rangeVar(plan.FlagRemoteUpload, &env.RemoteUploadMs, "segment upload time MIN,MAX in ms (default 50,500)")
-	intVar(plan.FlagMetadataReady, &env.RemoteMetadataReadyMs, "ms until remote log metadata is ready after a broker starts, leads or is assigned (default 0)")
-	fs.Func(plan.FlagReplicationFactor, "replicas, all in sync, when --topics is not given (default 3)", given(plan.FlagReplicationFactor, func(s string) error {
-		_, err := fmt.Sscan(s, &env.ReplicationFactor)
-		return err
-	}))
 }
 
 func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
@@ -121,12 +87,7 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	r, _, data, err := plan.Make(*in)
-	var te *plan.ToolError
-	var ie *plan.InputError
-	switch {
-	case errors.As(err, &te), errors.As(err, &ie):
-		return exitBadInput, badInput("plan: %v", err)
-	case err != nil:
+	if err != nil {
 		return exitBadInput, badInput("plan: %v", err)
 	}
 	if f.save != "" {

@@ -2,18 +2,17 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/cliutil"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/outfile"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
@@ -117,7 +116,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
-	code := exitOK
+	worst := ""
 	var results []harness.Result
 	var all []reports.AllRun
 	// Under --all the first screen is the answer (reports.AllSummary); the
@@ -132,10 +131,10 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		if f.seed.set {
 			seed = f.seed.n
 		}
-		c, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
+		o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
 		results = append(results, res)
 		all = append(all, reports.AllRun{Result: res, Replay: replay})
-		code = worse(code, c)
+		worst = harness.WorseOutcome(worst, o)
 	}
 	if err := writeRecorded(rec, f.timeline, f.chrome); err != nil {
 		return exitBadInput, err
@@ -149,20 +148,21 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if f.json {
-		if err := writeJSON(stdout, results, f.all, f.command); err != nil {
+		if err := reports.WriteResultsJSON(stdout, results, f.all, cliutil.Version(), f.command); err != nil {
 			return exitBadInput, err
 		}
 	}
-	return code, nil
+	return outcomeExit(worst), nil
 }
 
 // runOne runs one scenario under each strategy and prints its summary and
 // failure reports to out (under --all: the summary only with --verbose, the
 // reports of known findings only with --verbose). Trace lines go to stdout,
-// or with --json to stderr. It returns the exit code, the result and the
-// command that replays each failed strategy's run.
+// or with --json to stderr. It returns the worst outcome that fails the
+// command, the result and the command that replays each failed strategy's
+// run.
 func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants,
-	rec *reports.RunRecorder, out, stdout, stderr io.Writer) (int, harness.Result, map[string]string) {
+	rec *reports.RunRecorder, out, stdout, stderr io.Writer) (string, harness.Result, map[string]string) {
 	var sink func(string)
 	if f.trace {
 		traceTo := stdout
@@ -175,111 +175,36 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
 	rec.Finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
-	code := exitOK
 	if !f.json && (!f.all || f.verbose) {
 		reports.Summary(out, res, sc.DurationMs, sc.HealMs)
 	}
-	replay := map[string]string{}
-	for _, r := range runs {
-		known := r.Violation != nil && r.Violation.Kind != ""
-		switch {
-		case known && f.all:
-			// In the default set a known finding is the product working.
-		case r.Outcome == harness.OutcomeSafety:
-			code = worse(code, exitSafety)
-		case r.Outcome == harness.OutcomeLiveness:
-			code = worse(code, exitLiveness)
-		case r.Outcome == harness.OutcomeBudget:
-			code = worse(code, exitBudget)
-		case r.Outcome == harness.OutcomeOK:
-			continue
-		}
-		scenarioArg := sc.Name
-		if f.scenario != "" {
-			scenarioArg = f.scenario
-		}
-		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s", scenarioArg, seed, r.Strategy, p.Name(), mutantFlag(f.mutants))
-		replay[string(r.Strategy)] = repro + maxStepsFlag(f.maxSteps) + " --trace"
-		if f.json || (f.all && known && !f.verbose) {
-			continue
-		}
-		if r.Outcome == harness.OutcomeBudget {
-			fmt.Fprintf(out, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s --max-steps %d\n",
-				r.Strategy, r.Violation.Message, repro, min(2*int64(f.maxSteps), harness.MaxStepsLimit))
-			continue
-		}
-		opt := harness.Options{Seed: seed, Strategy: r.Strategy, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
-		before, after := harness.StatesAround(sc, opt, r.Violation.Step)
-		reports.Failure(out, reports.FailureInput{Seed: seed, Scenario: sc.Name, Strategy: string(r.Strategy), Profile: p.Name(),
-			Failure: r.Violation, Before: before, After: after, Repro: replay[string(r.Strategy)]})
-		if known && !f.all {
-			fmt.Fprintf(out, "  known finding %s: a real protocol failure this scenario exists to show; alone it exits %d like any\n"+
-				"  violation, under 'simrun run --all' it is the expected result and does not fail the exit code\n", r.Violation.Kind, exitSafety)
-		}
+	scenarioArg := sc.Name
+	if f.scenario != "" {
+		scenarioArg = f.scenario
 	}
-	return code, res, replay
+	worst, replay := reports.RunFailures(out, reports.RunInput{Runs: runs, Scenario: sc.Name, ScenarioArg: scenarioArg, Seed: seed,
+		Profile: p.Name(), Mutant: f.mutants, MaxSteps: int64(f.maxSteps), All: f.all, Verbose: f.verbose, JSON: f.json,
+		States: func(st harness.Strategy, step int64) (before, after harness.State) {
+			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
+			return harness.StatesAround(sc, opt, step)
+		}})
+	return worst, res, replay
 }
 
-func mutantFlag(m string) string {
-	if m == "" {
-		return ""
-	}
-	return " --mutant " + m
-}
-
-// maxStepsFlag is " --max-steps N" when N is not the default, for the
-// commands that reproduce a run.
-func maxStepsFlag(n stepsFlag) string {
-	if n == harness.DefaultMaxSteps {
-		return ""
-	}
-	return fmt.Sprintf(" --max-steps %d", n)
-}
-
-// worse orders exit codes: a safety violation outranks a liveness one, which
-// outranks a run stopped by its work budget.
-func worse(a, b int) int {
-	rank := map[int]int{exitOK: 0, exitBudget: 1, exitLiveness: 2, exitSafety: 3}
-	if rank[b] > rank[a] {
-		return b
-	}
-	return a
-}
-
-// claimedResult is a result object with what made it (additive fields):
-// the simrun version from the build info and the command line as given,
-// so that "the same binary gives the same bytes" can be checked.
-type claimedResult struct {
-	harness.Result
-	Version string `json:"simrun_version"`
-	Command string `json:"command"`
-}
-
-func writeJSON(w io.Writer, results []harness.Result, all bool, command string) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	var claimed []claimedResult
-	for _, r := range results {
-		claimed = append(claimed, claimedResult{Result: r, Version: versionString(), Command: command})
-	}
-	if all {
-		return enc.Encode(claimed)
-	}
-	return enc.Encode(claimed[0])
+// outcomeExit is the exit code of an outcome ("" or ok: 0).
+func outcomeExit(outcome string) int {
+	return map[string]int{harness.OutcomeSafety: exitSafety, harness.OutcomeLiveness: exitLiveness, harness.OutcomeBudget: exitBudget}[outcome]
 }
 
 // checkOutputFiles checks the --timeline and --chrome-trace files before
-// anything runs: not a directory, in a directory that exists.
+// anything runs (outfile.CheckFile).
 func checkOutputFiles(timelinePath, chromePath string) error {
 	for _, out := range []struct{ flag, path string }{{"--timeline", timelinePath}, {"--chrome-trace", chromePath}} {
 		if out.path == "" {
 			continue
 		}
-		if st, err := os.Stat(out.path); err == nil && st.IsDir() {
-			return badInput("%s: %s is a directory, want a file", out.flag, out.path)
-		}
-		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
-			return badInput("%s: directory %s does not exist", out.flag, filepath.Dir(out.path))
+		if err := outfile.CheckFile(out.path); err != nil {
+			return badInput("%s: %v", out.flag, err)
 		}
 	}
 	return nil

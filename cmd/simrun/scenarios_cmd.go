@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/spf13/cobra"
 
@@ -27,9 +26,4 @@ func newScenariosCmd(c *cli) *cobra.Command {
 			return exitOK, nil
 		}),
 	}
-}
-
-func sortStrings(s []string) []string {
-	sort.Strings(s)
-	return s
 }

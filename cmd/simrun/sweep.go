@@ -6,13 +6,12 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"tierfetch/cliutil"
 	"tierfetch/fuzz"
-	"tierfetch/harness"
 	"tierfetch/reports"
 )
 
@@ -76,11 +75,11 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	ctx, received, stop := catchSignals()
 	defer stop()
 	next, complete := s.Run(ctx)
-	s.progress(true)
+	s.showProgress(true)
 	s.CloseJSONL(next, complete)
 	s.report(stdout, s.RangeText(next, complete))
 	if !complete {
-		s.printResume(stdout, received(), next)
+		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), next))
 	}
 	if err := s.JSONLError(); err != nil {
 		return exitBadInput, fmt.Errorf("--jsonl: %v", err)
@@ -89,49 +88,28 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	if !complete {
-		return signalExit(received()), nil
+		return cliutil.SignalExit(received()), nil
 	}
-	return s.exitCode(), nil
+	return outcomeExit(s.Worst()), nil
 }
 
 // sweep is a fuzz.Sweeper with the flags that made it, printing progress
 // on a terminal.
 type sweep struct {
 	*fuzz.Sweeper
-	f      sweepFlags
-	stderr io.Writer
-	start  time.Time
-	shown  time.Time
+	f        sweepFlags
+	stderr   io.Writer
+	progress *cliutil.Progress
 }
 
 // newSweep makes the sweeper of cfg (its replay flags and progress from f).
 func newSweep(f sweepFlags, cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
-	s := &sweep{f: f, stderr: stderr, start: time.Now(), shown: time.Now()}
-	cfg.ReplayFlags = replayFlags(cfg.Profile.Name(), f.mutant, f.maxSteps)
+	s := &sweep{f: f, stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second)}
+	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), f.mutant, int64(f.maxSteps))
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
-	cfg.OnFold = func(uint64) {
-		if time.Since(s.shown) >= time.Second {
-			s.progress(false)
-			s.shown = time.Now()
-		}
-	}
+	cfg.OnFold = func(uint64) { s.showProgress(false) }
 	s.Sweeper = fuzz.NewSweeper(cfg)
 	return s
-}
-
-// printResume says where an interrupted sweep stopped and the command that
-// runs the rest.
-func (s *sweep) printResume(stdout io.Writer, sig os.Signal, next uint64) {
-	args, part := s.ResumeArgs(next)
-	jsonl := s.Config().JSONL
-	fmt.Fprintf(stdout, "\ninterrupted by %s before seed %d", sigName(sig), next)
-	if jsonl != "" {
-		fmt.Fprintf(stdout, " (%s holds the seeds before it; its header says so)", jsonl)
-	}
-	fmt.Fprintf(stdout, "\nresume with: %s\n", strings.Join(args, " "))
-	if jsonl != "" {
-		fmt.Fprintf(stdout, "then the whole sweep's summary: simrun merge --out %s --shrink %d %s %s\n", s.f.out, s.f.shrink, jsonl, part)
-	}
 }
 
 // report prints the summary of the folded seeds, the shrunk cases and what
@@ -141,12 +119,6 @@ func (s *sweep) report(stdout io.Writer, seedRange string) {
 	cfg := s.Config()
 	reports.SweepSummary(stdout, s.Totals, seedRange, cfg.Profile.Name(), cfg.Out, cfg.ReplayFlags)
 	reports.SweepDetails(stdout, s.Shrunk(), cfg.CheckDeterminism, s.Totals.Runs, s.Mismatches())
-}
-
-// exitCode is the sweep's exit code (fuzz.Sweeper.Worst).
-func (s *sweep) exitCode() int {
-	return map[string]int{"": exitOK, harness.OutcomeSafety: exitSafety, harness.OutcomeLiveness: exitLiveness,
-		harness.OutcomeBudget: exitBudget}[s.Worst()]
 }
 
 // sweepGCPercent is the GC target a sweep runs with unless GOGC says
@@ -163,19 +135,14 @@ func tuneGC() {
 	}
 }
 
-// progress shows seeds done, rate, failures and time left on a terminal.
-func (s *sweep) progress(final bool) {
-	if !isTerminal(s.stderr) {
+// showProgress shows seeds done, rate, failures and time left on a
+// terminal, at most once a second (a final line always).
+func (s *sweep) showProgress(final bool) {
+	if !isTerminal(s.stderr) || !s.progress.Due(final) {
 		return
 	}
-	done := s.Totals.Seeds
-	total := int64(s.Seeds())
-	elapsed := time.Since(s.start).Seconds()
-	rate := float64(done) / max(elapsed, 1e-9)
-	left := "?"
-	if rate > 0 {
-		left = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
-	}
+	done, total := s.Totals.Seeds, int64(s.Seeds())
+	rate, left := s.progress.Pace(done, total)
 	fmt.Fprintf(s.stderr, "\rseeds %d/%d  %.0f/s  unknown failures %d  known findings %d  time left %s   ",
 		done, total, rate, s.Totals.UnknownFailures(), len(s.Totals.FirstFindings), left)
 	if final {
@@ -190,15 +157,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// replayFlags are the flags a saved failure's replay command needs beyond
-// the file and strategy: the profile (unless the default), any mutant and
-// the work budget (unless the default).
-func replayFlags(profile, mutant string, maxSteps stepsFlag) string {
-	flags := mutantFlag(mutant) + maxStepsFlag(maxSteps)
-	if profile != "kip" {
-		flags = " --profile " + profile + flags
-	}
-	return flags
 }
