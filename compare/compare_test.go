@@ -2,6 +2,7 @@ package compare
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"tierfetch/harness"
@@ -68,5 +69,20 @@ func TestShellQuote(t *testing.T) {
 		if got := ShellQuote(in); got != want {
 			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// TestFlagsGiven: every given flag is in Changed; only those that shape
+// the comparison are in Args, which a shard's header records.
+func TestFlagsGiven(t *testing.T) {
+	var f Flags
+	for _, fl := range [][2]string{{"jsonl", "p.jsonl"}, {"out", "o"}, {"seeds", "1..5"}, {"shard", "0/2"}, {"vary", "k=1,2"}, {"workers", "3"}} {
+		f.Given(fl[0], fl[1])
+	}
+	if len(f.Changed) != 6 || !f.Changed["workers"] {
+		t.Errorf("Changed: %v", f.Changed)
+	}
+	if got := strings.Join(f.Args, " "); got != "--seeds=1..5 --vary=k=1,2" {
+		t.Errorf("Args: %q", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -102,6 +103,22 @@ type Setup struct {
 	version string
 }
 
+// Given records a flag given on the command line: in Changed, and unless
+// it only says where or how fast the pairs run (shard, jsonl, out, workers,
+// resume-from), in Args. Flags are given in name order, as pflag visits
+// them.
+func (f *Flags) Given(name, value string) {
+	if f.Changed == nil {
+		f.Changed = map[string]bool{}
+	}
+	f.Changed[name] = true
+	switch name {
+	case "shard", "jsonl", "out", "workers", "resume-from":
+	default:
+		f.Args = append(f.Args, "--"+name+"="+value)
+	}
+}
+
 // Report renders the comparison of pairs (every job's, in job order, and
 // the default sweep's) and writes it to the output directory: nothing is
 // written unless every file could be made. It returns the analysis the
@@ -132,6 +149,20 @@ func (s *Setup) Report(pairs, sweepPairs []reports.ComparePair) (*reports.Analys
 		}
 	}
 	return a, nil
+}
+
+// ReportSummary writes the report of the pairs (Report) and prints its
+// summary to w, as 'simrun compare' and 'simrun merge' do. It returns the
+// runs stopped by their work budget.
+func (s *Setup) ReportSummary(w io.Writer, pairs, sweepPairs []reports.ComparePair) (budgetRuns int, err error) {
+	a, err := s.Report(pairs, sweepPairs)
+	if err != nil {
+		return 0, err
+	}
+	budgetRuns = BudgetRuns(pairs) + BudgetRuns(sweepPairs)
+	reports.CompareSummary(w, a, reports.CompareSummaryInput{SweepKey: s.SweepKey(), SweepScenario: DefaultSweepScenario,
+		Jobs: s.JobsText(), ReportPath: filepath.Join(s.Out(), "report.md"), BudgetRuns: budgetRuns, MaxSteps: s.MaxSteps()})
+	return budgetRuns, nil
 }
 
 // BudgetRuns counts the runs of pairs stopped by their work budget.

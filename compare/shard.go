@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -216,6 +217,37 @@ func (s *Setup) ResumeText(sig string, r Run, part string) string {
 	return fmt.Sprintf("interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n"+
 		"resume with: %s\nthen the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
 		sig, r.StoppedAt, len(r.Pairs)+len(r.SweepPairs), part, strings.Join(args, " "), ShellQuote(s.f.out), ShellQuote(part), ShellQuote(next))
+}
+
+// SavePart writes the pairs of r to their shard file: the --jsonl file,
+// or for an interrupted comparison without one, pairs.jsonl in the output
+// directory. It returns the file ("" when there is none); an error names
+// the flag that gave it.
+func (s *Setup) SavePart(r Run) (string, error) {
+	part, flag := s.f.jsonl, "--jsonl"
+	if part == "" && !r.Complete {
+		part, flag = filepath.Join(s.f.out, "pairs.jsonl"), "--out"
+	}
+	if part == "" {
+		return "", nil
+	}
+	if err := s.WritePart(part, r); err != nil {
+		return part, fmt.Errorf("%s: %v", flag, err)
+	}
+	return part, nil
+}
+
+// ShardText is what a comparison that wrote its pairs to --jsonl says when
+// it is done: the jobs written, how to merge them into the report, and the
+// runs stopped by their work budget (also returned).
+func (s *Setup) ShardText(r Run) (text string, budgetRuns int) {
+	_, _, held := s.Jobs()
+	text = fmt.Sprintf("compare shard %s: %d of %s written to %s; 'simrun merge --out DIR' the files of every shard for the report\n",
+		s.shard, held, s.JobsText(), s.f.jsonl)
+	if budgetRuns = BudgetRuns(r.Pairs) + BudgetRuns(r.SweepPairs); budgetRuns > 0 {
+		text += fmt.Sprintf("%d runs reached the work budget of %d steps: raise --max-steps\n", budgetRuns, s.f.maxSteps)
+	}
+	return text, budgetRuns
 }
 
 // ShellQuote quotes s for a POSIX shell when it holds anything but plain

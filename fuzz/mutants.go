@@ -1,8 +1,11 @@
 package fuzz
 
 import (
+	"path/filepath"
+
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/outfile"
 	"tierfetch/scenarios"
 )
 
@@ -41,6 +44,19 @@ type MutantHunt struct {
 	Shrunk        *scenarios.Scenario
 	Before, After Size
 	Harmless      string
+}
+
+// SaveFile is the file the shrunk case of the hunt saves to in dir.
+func (h MutantHunt) SaveFile(dir string) string { return filepath.Join(dir, h.Mutant.String()+".json") }
+
+// Save writes the shrunk case of a hunt that caught its mutant to
+// SaveFile(dir), whole.
+func (h MutantHunt) Save(dir string) error {
+	data, err := h.Shrunk.Marshal()
+	if err != nil {
+		return err
+	}
+	return outfile.WriteAtomic(h.SaveFile(dir), data)
 }
 
 // Baseline caches unmutated runs so hunts compare against them once.

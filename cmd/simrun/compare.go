@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -58,15 +57,7 @@ func newCompareCmd(c *cli) *cobra.Command {
 
 // newCompare makes the comparison of the flags fs parsed into f.
 func newCompare(f compare.Flags, fs *pflag.FlagSet) (*compare.Setup, error) {
-	f.Changed = map[string]bool{}
-	fs.Visit(func(fl *pflag.Flag) {
-		f.Changed[fl.Name] = true
-		switch fl.Name {
-		case "shard", "jsonl", "out", "workers", "resume-from":
-		default:
-			f.Args = append(f.Args, "--"+fl.Name+"="+fl.Value.String())
-		}
-	})
+	fs.Visit(func(fl *pflag.Flag) { f.Given(fl.Name, fl.Value.String()) })
 	f.Version = cliutil.Version()
 	s, err := compare.New(f)
 	if err != nil {
@@ -104,32 +95,18 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	r := runCompare(ctx, s, stderr)
-	part := jsonl
-	if part == "" && !r.Complete {
-		part = filepath.Join(s.Out(), "pairs.jsonl")
-	}
-	if part != "" {
-		if err := s.WritePart(part, r); err != nil {
-			flag := "--jsonl"
-			if jsonl == "" {
-				flag = "--out"
-			}
-			return exitBadInput, badInput("%s: %v", flag, err)
-		}
+	part, err := s.SavePart(r)
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	if !r.Complete {
 		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), r, part))
 		return cliutil.SignalExit(received()), nil
 	}
 	if jsonl != "" {
-		_, _, held := s.Jobs()
-		fmt.Fprintf(stdout, "compare shard %s: %d of %s written to %s; 'simrun merge --out DIR' the files of every shard for the report\n",
-			s.Shard(), held, s.JobsText(), jsonl)
-		if n := compare.BudgetRuns(r.Pairs) + compare.BudgetRuns(r.SweepPairs); n > 0 {
-			fmt.Fprintf(stdout, "%d runs reached the work budget of %d steps: raise --max-steps\n", n, s.MaxSteps())
-			return exitBudget, nil
-		}
-		return exitOK, nil
+		text, budgetRuns := s.ShardText(r)
+		fmt.Fprint(stdout, text)
+		return budgetExit(budgetRuns), nil
 	}
 	return compareReport(s, r.Pairs, r.SweepPairs, stdout)
 }
@@ -157,17 +134,20 @@ func runCompare(ctx context.Context, s *compare.Setup, stderr io.Writer) compare
 
 // compareReport writes the report of the pairs and prints its summary.
 func compareReport(s *compare.Setup, pairs, sweepPairs []reports.ComparePair, stdout io.Writer) (int, error) {
-	a, err := s.Report(pairs, sweepPairs)
+	budgetRuns, err := s.ReportSummary(stdout, pairs, sweepPairs)
 	if err != nil {
 		return exitBadInput, err
 	}
-	budget := compare.BudgetRuns(pairs) + compare.BudgetRuns(sweepPairs)
-	reports.CompareSummary(stdout, a, reports.CompareSummaryInput{SweepKey: s.SweepKey(), SweepScenario: compare.DefaultSweepScenario,
-		Jobs: s.JobsText(), ReportPath: filepath.Join(s.Out(), "report.md"), BudgetRuns: budget, MaxSteps: s.MaxSteps()})
-	if budget > 0 {
-		return exitBudget, nil
+	return budgetExit(budgetRuns), nil
+}
+
+// budgetExit is the exit code of a comparison with budgetRuns runs stopped
+// by their work budget: 4 when there is one, else 0.
+func budgetExit(budgetRuns int) int {
+	if budgetRuns > 0 {
+		return exitBudget
 	}
-	return exitOK, nil
+	return exitOK
 }
 
 // errorCode is the exit code of an error found before any run: 4 when a

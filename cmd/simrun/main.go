@@ -36,10 +36,6 @@ const (
 	// exitBudget: a run reached its work budget (--max-steps), or a
 	// scenario was predicted to, and no invariant broke.
 	exitBudget = 4
-	// exitSIGINT and exitSIGTERM: stopped by a signal (128 + its number),
-	// after saving what was done and printing how to resume.
-	exitSIGINT  = cliutil.ExitSIGINT
-	exitSIGTERM = cliutil.ExitSIGTERM
 )
 
 // usageError is bad input: exit code 2 with its message.

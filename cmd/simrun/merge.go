@@ -9,6 +9,7 @@ import (
 
 	"tierfetch/compare"
 	"tierfetch/fuzz"
+	"tierfetch/reports"
 )
 
 // newMergeCmd is simrun merge (cmdMerge).
@@ -24,8 +25,8 @@ func newMergeCmd(c *cli) *cobra.Command {
 		}),
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
-	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	fs.StringVar(&f.Out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.IntVar(&f.Shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
 	maxInputVar(fs, &maxInput)
 	fs.Lookup("max-input-bytes").Usage = "the size limit of each comparison's shard file (a sweep's are read a line at a time)"
 	return cmd
@@ -40,8 +41,8 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 	if len(files) == 0 {
 		return exitBadInput, badInput("merge: want the shard files (simrun merge [--out DIR] FILE...)")
 	}
-	if f.shrink < 0 {
-		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
+	if f.Shrink < 0 {
+		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.Shrink)
 	}
 	kind, err := compare.ShardKind(files[0])
 	if err != nil {
@@ -53,7 +54,7 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 		}
 		out := "compare-out"
 		if fs.Changed("out") {
-			out = f.out
+			out = f.Out
 		}
 		return mergeCompare(files, out, int64(maxInput), stdout)
 	}
@@ -62,19 +63,18 @@ func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSe
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
-	cfg, err := fuzz.MergeConfig(h, f.out, f.shrink)
+	cfg, err := fuzz.MergeConfig(h, f.Out, f.Shrink)
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
-	if err := ensureOutDir("--out", f.out); err != nil {
+	if err := ensureOutDir("--out", f.Out); err != nil {
 		return exitBadInput, err
 	}
-	f.mutant, f.maxSteps = h.Mutant, stepsFlag(cfg.MaxSteps)
-	s := newSweep(f, cfg, stderr)
+	s := newSweep(cfg, stderr)
 	if _, err := fuzz.MergeShardFiles(files, s.Fold); err != nil {
 		return exitBadInput, badInput("merge: %v", err) // a file changed between the passes
 	}
-	s.report(stdout, fmt.Sprintf("%d..%d", h.From, h.To))
+	reports.SweepReport(stdout, s.Sweeper, fmt.Sprintf("%d..%d", h.From, h.To))
 	if err := s.SaveError(); err != nil {
 		return exitBadInput, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -41,37 +40,33 @@ type mutantsFlags struct {
 }
 
 func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
-	seeds, shrinkRuns, out, profileName, maxSteps := &f.seeds, &f.shrinkRuns, &f.out, &f.profileName, f.maxSteps
-	from, to, err := parseSeeds(*seeds)
+	from, to, err := fuzz.ParseSeeds(f.seeds)
+	if err != nil {
+		return exitBadInput, badInput("--seeds: %v", err)
+	}
+	profile, err := parseProfile(f.profileName)
 	if err != nil {
 		return exitBadInput, err
 	}
-	profile, err := parseProfile(*profileName)
-	if err != nil {
-		return exitBadInput, err
+	if f.shrinkRuns < 0 {
+		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrinkRuns)
 	}
-	if *shrinkRuns < 0 {
-		return exitBadInput, badInput("--shrink: want >= 0, got %d", *shrinkRuns)
-	}
-	if err := ensureOutDir("--out", *out); err != nil {
+	if err := ensureOutDir("--out", f.out); err != nil {
 		return exitBadInput, err
 	}
 	var saveErr error
 	code := exitOK
 	reports.MutantsHeader(stdout)
-	fuzz.HuntAll(from, to, profile, f.explicitProfile, int64(maxSteps), *shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
-		file := filepath.Join(*out, h.Mutant.String()+".json")
+	fuzz.HuntAll(from, to, profile, f.explicitProfile, int64(f.maxSteps), f.shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
 		if h.Caught {
-			if data, err := h.Shrunk.Marshal(); err == nil {
-				if err := writeFileAtomic(file, data); err != nil {
-					fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
-					saveErr = err
-				}
+			if err := h.Save(f.out); err != nil {
+				fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
+				saveErr = err
 			}
 		} else if h.Harmless == "" {
 			code = exitSafety
 		}
-		reports.MutantRow(stdout, h, p.Name(), file, from, to)
+		reports.MutantRow(stdout, h, p.Name(), h.SaveFile(f.out), from, to)
 	})
 	if saveErr != nil {
 		return exitBadInput, badInput("--out: the shrunk cases could not all be saved (the replay commands above name missing files): %v", saveErr)

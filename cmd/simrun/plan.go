@@ -13,51 +13,42 @@ import (
 	"tierfetch/scenarios"
 )
 
-// planFlags are simrun plan's flags; the plan package does the work.
+// planFlags are simrun plan's flags: the files and settings a plan is
+// read from, and how to print it. The plan package does the work.
 type planFlags struct {
-	offsets   []string
-	configs   string
-	logDirs   string
-	topics    string
-	topic     string
-	partition int32
-	seeds     string
-	profile   string
-	save      string
-	json      bool
-	workers   int
-	env       plan.Env
-	maxInput  inputFlag
+	plan.Files
+	json     bool
+	maxInput inputFlag
 }
 
 // planFlagSet adds plan's flags to fs.
 func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
-	f.env = plan.DefaultEnv()
+	f.Env = plan.DefaultEnv()
 	fs.Func("offsets", "TIME=FILE: saved output of kafka-get-offsets.sh --time TIME (repeat it; TIME earliest|-2, earliest-local|-4,\nlatest-tiered|-5, earliest-pending-upload|-6, latest|-1; earliest and latest required)", func(s string) error {
-		f.offsets = append(f.offsets, s)
+		f.Offsets = append(f.Offsets, s)
 		return nil
 	})
-	fs.StringVar(&f.configs, "configs", "", "saved output of kafka-configs.sh --describe --all --entity-type topics --entity-name TOPIC\n(may be followed by the leader broker's: --entity-type brokers --entity-name ID)")
-	fs.StringVar(&f.logDirs, "log-dirs", "", "saved output of kafka-log-dirs.sh --describe --topic-list TOPIC (gives the record size)")
-	fs.StringVar(&f.topics, "topics", "", "saved output of kafka-topics.sh --describe --topic TOPIC (gives the leader and the ISR)")
-	fs.StringVar(&f.topic, "topic", "", "the topic to plan for (default: the only one in the offsets files)")
-	f.partition = -1
+	fs.StringVar(&f.Configs, "configs", "", "saved output of kafka-configs.sh --describe --all --entity-type topics --entity-name TOPIC\n(may be followed by the leader broker's: --entity-type brokers --entity-name ID)")
+	fs.StringVar(&f.LogDirs, "log-dirs", "", "saved output of kafka-log-dirs.sh --describe --topic-list TOPIC (gives the record size)")
+	fs.StringVar(&f.Topics, "topics", "", "saved output of kafka-topics.sh --describe --topic TOPIC (gives the leader and the ISR)")
+	fs.StringVar(&f.Topic, "topic", "", "the topic to plan for (default: the only one in the offsets files)")
+	f.Partition = -1
 	fs.Func("partition", "the partition to plan for (default: the only one in the offsets files)", func(s string) error {
 		n, err := strconv.ParseInt(s, 10, 32)
 		if err != nil || n < 0 {
 			return fmt.Errorf("want a partition number, got %q", s)
 		}
-		f.partition = int32(n)
+		f.Partition = int32(n)
 		return nil
 	})
-	fs.StringVar(&f.seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
-	fs.StringVar(&f.profile, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+profileNames()+")")
-	fs.StringVar(&f.save, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
+	fs.StringVar(&f.Seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
+	fs.StringVar(&f.Profiles, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+profileNames()+")")
+	fs.StringVar(&f.SavePath, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
 	maxInputVar(fs, &f.maxInput)
 	fs.Lookup("max-input-bytes").Usage = "the size limit of each tool output file: a longer (or endless) file is refused"
 	fs.BoolVar(&f.json, "json", false, "print the plan object (README, \"Plan from your cluster\") instead of text")
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "simulations run in parallel (the output does not depend on it)")
-	envFlags(fs, &f.env)
+	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "simulations run in parallel (the output does not depend on it)")
+	envFlags(fs, &f.Env)
 }
 
 func newPlanCmd(c *cli) *cobra.Command {
@@ -90,8 +81,8 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("plan: %v", err)
 	}
-	if f.save != "" {
-		if err := writeFileAtomic(f.save, data); err != nil {
+	if f.SavePath != "" {
+		if err := writeFileAtomic(f.SavePath, data); err != nil {
 			return exitBadInput, badInput("plan: --save: %v", err)
 		}
 	}
@@ -105,9 +96,7 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 
 // input reads the files the flags name (plan.ReadInput parses them).
 func (f *planFlags) input() (*plan.Input, error) {
-	in, err := plan.ReadInput(plan.Files{Offsets: f.offsets, Configs: f.configs, LogDirs: f.logDirs, Topics: f.topics,
-		Topic: f.topic, Partition: f.partition, Seeds: f.seeds, Profiles: f.profile, Env: f.env, Workers: f.workers, SavePath: f.save},
-		func(name string) ([]byte, error) { return scenarios.ReadLimited(name, int64(f.maxInput)) })
+	in, err := plan.ReadInput(f.Files, func(name string) ([]byte, error) { return scenarios.ReadLimited(name, int64(f.maxInput)) })
 	if err != nil {
 		return nil, badInput("%v", err)
 	}

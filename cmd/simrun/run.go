@@ -140,12 +140,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	if f.all && !f.json {
-		t := reports.AllSummary(stdout, all, profile.Name())
-		if details.Len() > 0 {
-			fmt.Fprintf(stdout, "\n%s", details.Bytes())
-		} else if t.Known > 0 {
-			fmt.Fprintf(stdout, "(the known findings' full reports: simrun run --all --verbose, or each replay command above)\n")
-		}
+		reports.AllReport(stdout, all, profile.Name(), details.Bytes())
 	}
 	if f.json {
 		if err := reports.WriteResultsJSON(stdout, results, f.all, cliutil.Version(), f.command); err != nil {
@@ -212,22 +207,19 @@ func checkOutputFiles(timelinePath, chromePath string) error {
 
 // writeRecorded renders and writes the files asked for.
 func writeRecorded(rec *reports.RunRecorder, timelinePath, chromePath string) error {
-	if timelinePath != "" {
-		data, err := rec.Timeline()
+	for _, out := range []struct {
+		flag, path string
+		render     func() ([]byte, error)
+	}{{"--timeline", timelinePath, rec.Timeline}, {"--chrome-trace", chromePath, rec.ChromeJSON}} {
+		if out.path == "" {
+			continue
+		}
+		data, err := out.render()
 		if err != nil {
-			return fmt.Errorf("--timeline: %w", err)
+			return fmt.Errorf("%s: %w", out.flag, err)
 		}
-		if err := writeFileAtomic(timelinePath, data); err != nil {
-			return badInput("--timeline: %v", err)
-		}
-	}
-	if chromePath != "" {
-		data, err := rec.ChromeJSON()
-		if err != nil {
-			return fmt.Errorf("--chrome-trace: %w", err)
-		}
-		if err := writeFileAtomic(chromePath, data); err != nil {
-			return badInput("--chrome-trace: %v", err)
+		if err := outfile.WriteAtomic(out.path, data); err != nil {
+			return badInput("%s: %v", out.flag, err)
 		}
 	}
 	return nil

@@ -15,19 +15,11 @@ import (
 	"tierfetch/reports"
 )
 
+// sweepFlags are simrun sweep's flags: a sweep's settings (fuzz checks
+// them) and where to resume.
 type sweepFlags struct {
-	seeds       string
-	strategy    string
-	profile     string
-	workers     int
-	out         string
-	determinism bool
-	shrink      int
-	mutant      string
-	shard       string
-	jsonl       string
-	maxSteps    stepsFlag
-	resumeFrom  seedFlag
+	fuzz.SweepArgs
+	resumeFrom seedFlag
 }
 
 func newSweepCmd(c *cli) *cobra.Command {
@@ -40,34 +32,32 @@ func newSweepCmd(c *cli) *cobra.Command {
 		RunE:  c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdSweep(f, c.stdout, c.stderr) }),
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
-	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
-	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
-	fs.BoolVar(&f.determinism, "check-determinism", false, "run each seed twice and compare the state after every step")
-	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
-	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
-	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
-	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
-	maxStepsVar(fs, &f.maxSteps)
+	fs.StringVar(&f.Seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
+	fs.StringVar(&f.Strategy, "strategy", "both", "local-log-start, last-tiered or both")
+	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
+	fs.StringVar(&f.Out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.BoolVar(&f.CheckDeterminism, "check-determinism", false, "run each seed twice and compare the state after every step")
+	fs.IntVar(&f.Shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	fs.StringVar(&f.Mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
+	fs.StringVar(&f.Shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
+	fs.StringVar(&f.JSONL, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
+	maxStepsVar(fs, (*stepsFlag)(&f.MaxSteps))
 	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
 	return cmd
 }
 
 func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
-	args := fuzz.SweepArgs{Seeds: f.seeds, Strategy: f.strategy, Profile: f.profile, Mutant: f.mutant, Shard: f.shard, Out: f.out,
-		JSONL: f.jsonl, Workers: f.workers, Shrink: f.shrink, CheckDeterminism: f.determinism, MaxSteps: int64(f.maxSteps)}
 	if f.resumeFrom.set {
-		args.ResumeFrom = &f.resumeFrom.n
+		f.ResumeFrom = &f.resumeFrom.n
 	}
-	cfg, err := fuzz.NewSweepConfig(args)
+	cfg, err := fuzz.NewSweepConfig(f.SweepArgs)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
 	tuneGC()
-	s := newSweep(f, cfg, stderr)
-	if f.jsonl != "" {
+	s := newSweep(cfg, stderr)
+	if f.JSONL != "" {
 		if err := s.OpenJSONL(); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
 		}
@@ -77,7 +67,7 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	next, complete := s.Run(ctx)
 	s.showProgress(true)
 	s.CloseJSONL(next, complete)
-	s.report(stdout, s.RangeText(next, complete))
+	reports.SweepReport(stdout, s.Sweeper, s.RangeText(next, complete))
 	if !complete {
 		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), next))
 	}
@@ -93,32 +83,22 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	return outcomeExit(s.Worst()), nil
 }
 
-// sweep is a fuzz.Sweeper with the flags that made it, printing progress
-// on a terminal.
+// sweep is a fuzz.Sweeper printing progress on a terminal.
 type sweep struct {
 	*fuzz.Sweeper
-	f        sweepFlags
 	stderr   io.Writer
 	progress *cliutil.Progress
 }
 
-// newSweep makes the sweeper of cfg (its replay flags and progress from f).
-func newSweep(f sweepFlags, cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
-	s := &sweep{f: f, stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second)}
-	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), f.mutant, int64(f.maxSteps))
+// newSweep makes the sweeper of cfg, with the replay flags its failures
+// need.
+func newSweep(cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
+	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second)}
+	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.MaxSteps)
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
 	cfg.OnFold = func(uint64) { s.showProgress(false) }
 	s.Sweeper = fuzz.NewSweeper(cfg)
 	return s
-}
-
-// report prints the summary of the folded seeds, the shrunk cases and what
-// the determinism check found: what 'simrun sweep' and 'simrun merge' both
-// print.
-func (s *sweep) report(stdout io.Writer, seedRange string) {
-	cfg := s.Config()
-	reports.SweepSummary(stdout, s.Totals, seedRange, cfg.Profile.Name(), cfg.Out, cfg.ReplayFlags)
-	reports.SweepDetails(stdout, s.Shrunk(), cfg.CheckDeterminism, s.Totals.Runs, s.Mismatches())
 }
 
 // sweepGCPercent is the GC target a sweep runs with unless GOGC says
