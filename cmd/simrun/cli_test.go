@@ -118,3 +118,15 @@ func TestJSONTraceGoesToStderr(t *testing.T) {
 		t.Errorf("exit %d; stdout JSON ok: %v; stderr %d bytes", code, json.Unmarshal([]byte(stdout), &v) == nil, len(stderr))
 	}
 }
+
+// TestUnknownHelpTopic: 'simrun help TOPIC' of an unknown topic fails as an
+// unknown command does: exit 2 and the commands it may have meant.
+func TestUnknownHelpTopic(t *testing.T) {
+	code, stdout, stderr := simrun(t, "help", "rnu")
+	if code != exitBadInput || stdout != "" || !strings.Contains(stderr, `unknown command "rnu"`) || !strings.Contains(stderr, "Did you mean this?\n\trun\n") {
+		t.Errorf("help rnu: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, _, _ := simrun(t, "help", "nope"); code != exitBadInput {
+		t.Errorf("help nope: exit %d, want %d", code, exitBadInput)
+	}
+}

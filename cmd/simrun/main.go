@@ -145,7 +145,26 @@ func newRoot(c *cli) *cobra.Command {
 	for _, cmd := range root.Commands() {
 		cmd.Flags().SortFlags = true
 	}
+	refuseUnknownHelpTopics(root)
 	return root
+}
+
+// refuseUnknownHelpTopics makes 'simrun help TOPIC' of an unknown topic fail
+// as an unknown command does: exit 2, naming the commands it may have meant.
+func refuseUnknownHelpTopics(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	for _, cmd := range root.Commands() {
+		if show := cmd.Run; cmd.Name() == "help" {
+			cmd.Run = nil
+			cmd.RunE = func(cmd *cobra.Command, topic []string) error {
+				if _, _, err := root.Find(topic); err != nil {
+					return err
+				}
+				show(cmd, topic)
+				return nil
+			}
+		}
+	}
 }
 
 // commandLine is the command line as given, quoted for a POSIX shell.
