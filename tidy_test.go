@@ -32,7 +32,7 @@ var layers = map[string][]string{
 	"fuzz":       {"outfile", "harness", "scenarios", "invariants", "model", "sim"},
 	"plan":       {"fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 	"reports":    {"plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"compare":    {"reports", "plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"compare":    {"cliutil", "reports", "plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 	"cmd/simrun": {"cliutil", "compare", "plan", "reports", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 }
 

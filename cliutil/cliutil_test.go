@@ -75,7 +75,7 @@ func TestSignalExit(t *testing.T) {
 // the pace from the clock it is given.
 func TestProgress(t *testing.T) {
 	now := time.Unix(0, 0)
-	p := NewProgress(func() time.Time { return now }, time.Second)
+	p := NewProgress(func() time.Time { return now }, time.Second, true)
 	if p.Due(false) {
 		t.Error("a line is due before the first interval")
 	}
@@ -88,5 +88,25 @@ func TestProgress(t *testing.T) {
 	}
 	if rate, left := p.Pace(4, 10); rate != 2 || left != "3s" {
 		t.Errorf("Pace(4, 10) after 2 s = %v, %q; want 2, 3s", rate, left)
+	}
+	if got := p.Line("seeds", 4, 10, "failures 0  "); got != "\rseeds 4/10  2/s  failures 0  time left 3s   " {
+		t.Errorf("Line: %q", got)
+	}
+	if NewProgress(func() time.Time { return now }, 0, false).Due(true) {
+		t.Error("a line is due on what is not a terminal")
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{"a/b.jsonl": "a/b.jsonl", "a b": "'a b'", "it's": `'it'\''s'`, "": "''"} {
+		if got := ShellQuote(in); got != want {
+			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	if got := CommandLine("simrun", []string{"run", "--scenario", "a b.json"}); got != "simrun run --scenario 'a b.json'" {
+		t.Errorf("CommandLine: %s", got)
 	}
 }

@@ -64,14 +64,6 @@ func TestVary(t *testing.T) {
 	}
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{"a/b.jsonl": "a/b.jsonl", "a b": "'a b'", "it's": `'it'\''s'`, "": "''"} {
-		if got := ShellQuote(in); got != want {
-			t.Errorf("ShellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 // TestFlagsGiven: every given flag is in Changed; only those that shape
 // the comparison are in Args, which a shard's header records.
 func TestFlagsGiven(t *testing.T) {

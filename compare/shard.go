@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tierfetch/cliutil"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
@@ -212,11 +213,11 @@ func (s *Setup) ResumeText(sig string, r Run, part string) string {
 	}
 	args = append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", r.StoppedAt), "--jsonl="+next)
 	for i, a := range args {
-		args[i] = ShellQuote(a)
+		args[i] = cliutil.ShellQuote(a)
 	}
 	return fmt.Sprintf("interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n"+
 		"resume with: %s\nthen the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
-		sig, r.StoppedAt, len(r.Pairs)+len(r.SweepPairs), part, strings.Join(args, " "), ShellQuote(s.f.out), ShellQuote(part), ShellQuote(next))
+		sig, r.StoppedAt, len(r.Pairs)+len(r.SweepPairs), part, strings.Join(args, " "), cliutil.ShellQuote(s.f.out), cliutil.ShellQuote(part), cliutil.ShellQuote(next))
 }
 
 // SavePart writes the pairs of r to their shard file: the --jsonl file,
@@ -248,18 +249,6 @@ func (s *Setup) ShardText(r Run) (text string, budgetRuns int) {
 		text += fmt.Sprintf("%d runs reached the work budget of %d steps: raise --max-steps\n", budgetRuns, s.f.maxSteps)
 	}
 	return text, budgetRuns
-}
-
-// ShellQuote quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func ShellQuote(s string) string {
-	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./,:@%+", r))
-	}) < 0
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // Shard is the part of the jobs this process runs.

@@ -14,6 +14,7 @@ import (
 
 	"tierfetch/cliutil"
 	"tierfetch/compare"
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/reports"
 )
@@ -26,7 +27,7 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
 	fs.StringVar(&f.Out, "out", "compare-out", "directory for report.md, runs.csv and the charts")
 	fs.StringVar(&f.Vary, "vary", "", "sweep one parameter: KEY=V1,V2,... where KEY is a config field of the scenario file\n(e.g. local_retention_bytes, replication_bytes_per_sec, remote_log_manager_task_interval_ms)\nor "+compare.ProduceScaleKey+" (multiplies every produce event's records)")
 	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "pairs run in parallel (the output does not depend on it)")
-	fs.StringVar(&f.Profiles, "profiles", compare.DefaultProfiles, "behaviour profiles, comma-separated: "+profileNames()+";\nthe statistics use the first, the report compares them all")
+	fs.StringVar(&f.Profiles, "profiles", compare.DefaultProfiles, "behaviour profiles, comma-separated: "+fuzz.ProfileNames()+";\nthe statistics use the first, the report compares them all")
 	fs.StringVar(&f.Profile, "profile", "", "one behaviour profile: the same as --profiles P")
 	fs.StringVar(&f.Shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write the pairs (of the shard, with --shard) to this file as JSON Lines instead of a report;\n'simrun merge' renders the report")
@@ -115,11 +116,10 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 // terminal in the unit its summary counts.
 func runCompare(ctx context.Context, s *compare.Setup, stderr io.Writer) compare.Run {
 	tty := isTerminal(stderr)
-	p := cliutil.NewProgress(time.Now, 250*time.Millisecond)
+	p := cliutil.NewProgress(time.Now, 250*time.Millisecond, tty)
 	show := func(done, total int, final bool) {
-		if tty && p.Due(final) {
-			rate, left := p.Pace(int64(done), int64(total))
-			fmt.Fprintf(stderr, "\rcompare: pairs %d/%d  %.0f/s  time left %s   ", done, total, rate, left)
+		if p.Due(final) {
+			fmt.Fprint(stderr, p.Line("compare: pairs", int64(done), int64(total), ""))
 		}
 	}
 	r := s.Run(ctx, func(done, total int) { show(done, total, false) })

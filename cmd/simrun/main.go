@@ -23,7 +23,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierfetch/cliutil"
-	"tierfetch/compare"
 	"tierfetch/outfile"
 )
 
@@ -45,6 +44,15 @@ func (e *usageError) Error() string { return e.msg }
 
 func badInput(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// ensureOutDir makes the output directory dir and checks that files can be
+// created in it, so a command finds an unwritable --out before it runs.
+func ensureOutDir(flagName, dir string) error {
+	if err := outfile.EnsureDir(dir); err != nil {
+		return badInput("%s: %v", flagName, err)
+	}
+	return nil
 }
 
 // helpFiles are the commands' long help texts, help/COMMAND.txt.
@@ -168,13 +176,7 @@ func refuseUnknownHelpTopics(root *cobra.Command) {
 }
 
 // commandLine is the command line as given, quoted for a POSIX shell.
-func (c *cli) commandLine() string {
-	parts := []string{"simrun"}
-	for _, a := range c.args {
-		parts = append(parts, compare.ShellQuote(a))
-	}
-	return strings.Join(parts, " ")
-}
+func (c *cli) commandLine() string { return cliutil.CommandLine("simrun", c.args) }
 
 // noArgs refuses positional arguments, naming the command and the first.
 func noArgs(cmd *cobra.Command, args []string) error {

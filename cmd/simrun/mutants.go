@@ -27,7 +27,7 @@ func newMutantsCmd(c *cli) *cobra.Command {
 	fs.StringVar(&f.seeds, "seeds", "1..300", "seed range to hunt each mutant in")
 	fs.IntVar(&f.shrinkRuns, "shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
 	fs.StringVar(&f.out, "out", "mutants-out", "directory for each mutant's shrunk failing scenario")
-	fs.StringVar(&f.profileName, "profile", "kip", "behaviour profile: "+profileNames()+" (unset: each mutant's own hunt profile, kip for most)")
+	fs.StringVar(&f.profileName, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames()+" (unset: each mutant's own hunt profile, kip for most)")
 	maxStepsVar(fs, &f.maxSteps)
 	return cmd
 }
@@ -44,9 +44,9 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("--seeds: %v", err)
 	}
-	profile, err := parseProfile(f.profileName)
+	profile, err := fuzz.ParseProfile(f.profileName)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("%v", err)
 	}
 	if f.shrinkRuns < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrinkRuns)

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/fuzz"
+	"tierfetch/outfile"
 	"tierfetch/plan"
 	"tierfetch/scenarios"
 )
@@ -42,7 +44,7 @@ func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
 		return nil
 	})
 	fs.StringVar(&f.Seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
-	fs.StringVar(&f.Profiles, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+profileNames()+")")
+	fs.StringVar(&f.Profiles, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+fuzz.ProfileNames()+")")
 	fs.StringVar(&f.SavePath, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
 	maxInputVar(fs, &f.maxInput)
 	fs.Lookup("max-input-bytes").Usage = "the size limit of each tool output file: a longer (or endless) file is refused"
@@ -82,7 +84,7 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 		return exitBadInput, badInput("plan: %v", err)
 	}
 	if f.SavePath != "" {
-		if err := writeFileAtomic(f.SavePath, data); err != nil {
+		if err := outfile.WriteAtomic(f.SavePath, data); err != nil {
 			return exitBadInput, badInput("plan: --save: %v", err)
 		}
 	}

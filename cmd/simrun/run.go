@@ -42,7 +42,7 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	maxStepsVar(fs, &f.maxSteps)
 	maxInputVar(fs, &f.maxInput)
 	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
@@ -67,24 +67,14 @@ func newRunCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-func profileNames() string { return fuzz.ProfileNames() }
-
-func parseProfile(name string) (model.Profile, error) {
-	p, err := fuzz.ParseProfile(name)
-	if err != nil {
-		return nil, badInput("%v", err)
-	}
-	return p, nil
-}
-
 func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	strategies, err := fuzz.ParseStrategies(f.strategy)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	profile, err := parseProfile(f.profile)
+	profile, err := fuzz.ParseProfile(f.profile)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("%v", err)
 	}
 	mutants, err := fuzz.ParseMutants(f.mutants)
 	if err != nil {

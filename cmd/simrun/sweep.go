@@ -34,7 +34,7 @@ func newSweepCmd(c *cli) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&f.Seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
 	fs.StringVar(&f.Strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
 	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
 	fs.StringVar(&f.Out, "out", "sweep-out", "directory for the scenario files of failing seeds")
 	fs.BoolVar(&f.CheckDeterminism, "check-determinism", false, "run each seed twice and compare the state after every step")
@@ -93,7 +93,7 @@ type sweep struct {
 // newSweep makes the sweeper of cfg, with the replay flags its failures
 // need.
 func newSweep(cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
-	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second)}
+	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second, isTerminal(stderr))}
 	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.MaxSteps)
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
 	cfg.OnFold = func(uint64) { s.showProgress(false) }
@@ -118,13 +118,11 @@ func tuneGC() {
 // showProgress shows seeds done, rate, failures and time left on a
 // terminal, at most once a second (a final line always).
 func (s *sweep) showProgress(final bool) {
-	if !isTerminal(s.stderr) || !s.progress.Due(final) {
+	if !s.progress.Due(final) {
 		return
 	}
-	done, total := s.Totals.Seeds, int64(s.Seeds())
-	rate, left := s.progress.Pace(done, total)
-	fmt.Fprintf(s.stderr, "\rseeds %d/%d  %.0f/s  unknown failures %d  known findings %d  time left %s   ",
-		done, total, rate, s.Totals.UnknownFailures(), len(s.Totals.FirstFindings), left)
+	extra := fmt.Sprintf("unknown failures %d  known findings %d  ", s.Totals.UnknownFailures(), len(s.Totals.FirstFindings))
+	fmt.Fprint(s.stderr, s.progress.Line("seeds", s.Totals.Seeds, int64(s.Seeds()), extra))
 	if final {
 		fmt.Fprintln(s.stderr)
 	}
