@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -219,7 +217,7 @@ func (s *Sweeper) one(seed uint64) seedDone {
 			opt.StateDigests = false
 			sa, _ := harness.StatesAround(sc, opt, step)
 			_, sb := harness.StatesAround(sc, opt, step)
-			d.mismatch = fmt.Sprintf("NONDETERMINISM seed %d %s: first divergent step %d\n%s", seed, st, step, cmp.Diff(sa, sb))
+			d.mismatch = fmt.Sprintf("NONDETERMINISM seed %d %s: first divergent step %d\n%s", seed, st, step, harness.StateDiff(sa, sb))
 		}
 	}
 	return d
