@@ -19,10 +19,12 @@ import (
 // old scenarios package: scenarios is the format, harness runs one scenario,
 // fuzz searches many, plan answers for one real partition, compare runs
 // both protocols on many seeds into a report; outfile, a leaf, writes
-// output files whole).
+// output files whole; cliutil, a leaf, computes what the command line
+// prints beyond its flags).
 var layers = map[string][]string{
 	"sim":        {},
 	"outfile":    {},
+	"cliutil":    {},
 	"model":      {"sim"},
 	"invariants": {"model", "sim"},
 	"scenarios":  {"model", "sim"},
@@ -31,13 +33,14 @@ var layers = map[string][]string{
 	"explore":    {"fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 	"plan":       {"fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 	"reports":    {"plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"compare":    {"reports", "plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"cmd/simrun": {"explore", "compare", "plan", "reports", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"compare":    {"cliutil", "reports", "plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"cmd/simrun": {"explore", "cliutil", "compare", "plan", "reports", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 }
 
 // forbidden lists imports that would let wall clocks, shared randomness,
 // locks or I/O into a run.
 var forbidden = map[string][]string{
+	"cliutil":    {"io", "os/signal", "net", "math/rand", "math/rand/v2"},
 	"harness":    {"time", "math/rand", "math/rand/v2", "sync", "sync/atomic", "os", "io", "net"},
 	"sim":        {"time", "math/rand", "sync", "sync/atomic", "os", "io", "net"},
 	"model":      {"time", "math/rand", "math/rand/v2", "sync", "sync/atomic", "os", "io", "net"},

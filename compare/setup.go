@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -43,6 +44,8 @@ type Flags struct {
 	// shard file's header.
 	Changed map[string]bool
 	Args    []string
+	// Version is the simrun version the report records.
+	Version string
 }
 
 // flags is Flags, as the comparison reads them.
@@ -95,8 +98,25 @@ type Setup struct {
 	// shard is the part of the pairs this run computes (--shard), and
 	// args the flags that fix the comparison (all but --shard, --jsonl,
 	// --out and --workers), normalized, for the shard file's header.
-	shard fuzz.Shard
-	args  []string
+	shard   fuzz.Shard
+	args    []string
+	version string
+}
+
+// Given records a flag given on the command line: in Changed, and unless
+// it only says where or how fast the pairs run (shard, jsonl, out, workers,
+// resume-from), in Args. Flags are given in name order, as pflag visits
+// them.
+func (f *Flags) Given(name, value string) {
+	if f.Changed == nil {
+		f.Changed = map[string]bool{}
+	}
+	f.Changed[name] = true
+	switch name {
+	case "shard", "jsonl", "out", "workers", "resume-from":
+	default:
+		f.Args = append(f.Args, "--"+name+"="+value)
+	}
 }
 
 // Report renders the comparison of pairs (every job's, in job order, and
@@ -131,6 +151,20 @@ func (s *Setup) Report(pairs, sweepPairs []reports.ComparePair) (*reports.Analys
 	return a, nil
 }
 
+// ReportSummary writes the report of the pairs (Report) and prints its
+// summary to w, as 'simrun compare' and 'simrun merge' do. It returns the
+// runs stopped by their work budget.
+func (s *Setup) ReportSummary(w io.Writer, pairs, sweepPairs []reports.ComparePair) (budgetRuns int, err error) {
+	a, err := s.Report(pairs, sweepPairs)
+	if err != nil {
+		return 0, err
+	}
+	budgetRuns = BudgetRuns(pairs) + BudgetRuns(sweepPairs)
+	reports.CompareSummary(w, a, reports.CompareSummaryInput{SweepKey: s.SweepKey(), SweepScenario: DefaultSweepScenario,
+		Jobs: s.JobsText(), ReportPath: filepath.Join(s.Out(), "report.md"), BudgetRuns: budgetRuns, MaxSteps: s.MaxSteps()})
+	return budgetRuns, nil
+}
+
 // BudgetRuns counts the runs of pairs stopped by their work budget.
 func BudgetRuns(pairs []reports.ComparePair) int {
 	n := 0
@@ -147,7 +181,7 @@ func BudgetRuns(pairs []reports.ComparePair) int {
 // input gathers the comparison of pairs, every job's in job order: the
 // first profile's pairs for the statistics, the others' beside them.
 func (s *Setup) input(pairs []reports.ComparePair) *reports.CompareInput {
-	in := &reports.CompareInput{Command: s.command(), Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
+	in := &reports.CompareInput{Command: s.command(), Version: s.version, Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
 		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues}
 	for _, sc := range s.scenarios {
 		in.Scenarios = append(in.Scenarios, sc.Name)
@@ -204,7 +238,7 @@ func (s *Setup) checkPairs() error {
 
 // setup checks the flags fs parsed into s.f and derives the comparison.
 func New(fl Flags) (s *Setup, err error) {
-	s = &Setup{args: fl.Args, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
+	s = &Setup{args: fl.Args, version: fl.Version, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
 		out: fl.Out, vary: fl.Vary, workers: fl.Workers, profile: fl.Profile, profiles: fl.Profiles, shard: fl.Shard, jsonl: fl.JSONL,
 		maxSteps: fl.MaxSteps, maxInput: fl.MaxInput, resumeFrom: fl.ResumeFrom}}
 	if err := s.setup(fl.Changed); err != nil {

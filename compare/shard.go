@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"tierfetch/cliutil"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
@@ -199,15 +201,54 @@ func (s *Setup) WritePart(path string, r Run) error {
 	return outfile.WriteAtomic(path, buf.Bytes())
 }
 
-// ResumeArgs are the arguments of the command that runs the rest of an
-// interrupted comparison, after "simrun compare": the flags that fix it,
-// its shard, output and workers, --resume-from and the new part file.
-func (s *Setup) ResumeArgs(stoppedAt int, next string) []string {
-	args := slices.Clone(s.args)
+// ResumeText says where an interrupted comparison stopped (by signal sig,
+// with the pairs before it in part), the command that runs the rest (its
+// flags as given, --resume-from, a new part file) and the merge that renders
+// the report from the parts.
+func (s *Setup) ResumeText(sig string, r Run, part string) string {
+	next := fuzz.PartFile(part, uint64(r.StoppedAt))
+	args := append([]string{"simrun", "compare"}, s.args...)
 	if s.shard != fuzz.WholeSweep {
 		args = append(args, "--shard="+s.shard.String())
 	}
-	return append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", stoppedAt), "--jsonl="+next)
+	args = append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", r.StoppedAt), "--jsonl="+next)
+	for i, a := range args {
+		args[i] = cliutil.ShellQuote(a)
+	}
+	return fmt.Sprintf("interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n"+
+		"resume with: %s\nthen the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
+		sig, r.StoppedAt, len(r.Pairs)+len(r.SweepPairs), part, strings.Join(args, " "), cliutil.ShellQuote(s.f.out), cliutil.ShellQuote(part), cliutil.ShellQuote(next))
+}
+
+// SavePart writes the pairs of r to their shard file: the --jsonl file,
+// or for an interrupted comparison without one, pairs.jsonl in the output
+// directory. It returns the file ("" when there is none); an error names
+// the flag that gave it.
+func (s *Setup) SavePart(r Run) (string, error) {
+	part, flag := s.f.jsonl, "--jsonl"
+	if part == "" && !r.Complete {
+		part, flag = filepath.Join(s.f.out, "pairs.jsonl"), "--out"
+	}
+	if part == "" {
+		return "", nil
+	}
+	if err := s.WritePart(part, r); err != nil {
+		return part, fmt.Errorf("%s: %v", flag, err)
+	}
+	return part, nil
+}
+
+// ShardText is what a comparison that wrote its pairs to --jsonl says when
+// it is done: the jobs written, how to merge them into the report, and the
+// runs stopped by their work budget (also returned).
+func (s *Setup) ShardText(r Run) (text string, budgetRuns int) {
+	_, _, held := s.Jobs()
+	text = fmt.Sprintf("compare shard %s: %d of %s written to %s; 'simrun merge --out DIR' the files of every shard for the report\n",
+		s.shard, held, s.JobsText(), s.f.jsonl)
+	if budgetRuns = BudgetRuns(r.Pairs) + BudgetRuns(r.SweepPairs); budgetRuns > 0 {
+		text += fmt.Sprintf("%d runs reached the work budget of %d steps: raise --max-steps\n", budgetRuns, s.f.maxSteps)
+	}
+	return text, budgetRuns
 }
 
 // Shard is the part of the jobs this process runs.

@@ -1,8 +1,11 @@
 package fuzz
 
 import (
+	"path/filepath"
+
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/outfile"
 	"tierfetch/scenarios"
 )
 
@@ -41,6 +44,19 @@ type MutantHunt struct {
 	Shrunk        *scenarios.Scenario
 	Before, After Size
 	Harmless      string
+}
+
+// SaveFile is the file the shrunk case of the hunt saves to in dir.
+func (h MutantHunt) SaveFile(dir string) string { return filepath.Join(dir, h.Mutant.String()+".json") }
+
+// Save writes the shrunk case of a hunt that caught its mutant to
+// SaveFile(dir), whole.
+func (h MutantHunt) Save(dir string) error {
+	data, err := h.Shrunk.Marshal()
+	if err != nil {
+		return err
+	}
+	return outfile.WriteAtomic(h.SaveFile(dir), data)
 }
 
 // Baseline caches unmutated runs so hunts compare against them once.
@@ -99,4 +115,23 @@ func HuntMutant(m model.Mutant, from, to uint64, strategies []harness.Strategy, 
 		}
 	}
 	return h
+}
+
+// HuntAll hunts every mutant in turn (HuntMutant) on seeds from..to under
+// both strategies, each under profile, or, unless explicit, under its own
+// hunt profile (HuntProfile). The unmutated baselines are shared by profile.
+// done is told of each hunt, with the profile it ran under, as it ends.
+func HuntAll(from, to uint64, profile model.Profile, explicit bool, maxSteps int64, shrinkRuns int, done func(MutantHunt, model.Profile)) {
+	bases := map[string]*Baseline{}
+	for m := model.Mutant(0); m < model.NumMutants; m++ {
+		p := profile
+		if !explicit {
+			p = HuntProfile(m, profile)
+		}
+		if bases[p.Name()] == nil {
+			bases[p.Name()] = NewBaseline()
+			bases[p.Name()].MaxSteps = maxSteps
+		}
+		done(HuntMutant(m, from, to, harness.Strategies, p, bases[p.Name()], shrinkRuns), p)
+	}
 }

@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -219,7 +217,7 @@ func (s *Sweeper) one(seed uint64) seedDone {
 			opt.StateDigests = false
 			sa, _ := harness.StatesAround(sc, opt, step)
 			_, sb := harness.StatesAround(sc, opt, step)
-			d.mismatch = fmt.Sprintf("NONDETERMINISM seed %d %s: first divergent step %d\n%s", seed, st, step, cmp.Diff(sa, sb))
+			d.mismatch = fmt.Sprintf("NONDETERMINISM seed %d %s: first divergent step %d\n%s", seed, st, step, harness.StateDiff(sa, sb))
 		}
 	}
 	return d
@@ -322,4 +320,145 @@ func (s *Sweeper) noteSaveError(seed uint64, err error) {
 		s.firstSaveErr = err
 	}
 	s.saveFailed++
+}
+
+// RangeText names the seeds a sweep that stopped before next (complete:
+// every seed) covered: "1..1000", "1..499 (resumed, of 1..1000) shard 0/2".
+func (s *Sweeper) RangeText(next uint64, complete bool) string {
+	c := s.cfg
+	text := fmt.Sprintf("%d..%d", c.Resume, c.To)
+	if !complete {
+		text = fmt.Sprintf("%d..%d", c.Resume, next-1)
+		if next == c.Resume {
+			text = "none"
+		}
+	}
+	if c.Resume != c.From {
+		text += fmt.Sprintf(" (resumed, of %d..%d)", c.From, c.To)
+	}
+	if c.Shard != WholeSweep {
+		text += " shard " + c.Shard.String()
+	}
+	return text
+}
+
+// Worst is the worst outcome of the sweep's unknown failures: a
+// determinism mismatch counts as a safety violation, then liveness, then a
+// run stopped by its budget; "" when there was none.
+func (s *Sweeper) Worst() string {
+	switch {
+	case len(s.mismatches) > 0 || s.HasUnknown(harness.OutcomeSafety):
+		return harness.OutcomeSafety
+	case s.HasUnknown(harness.OutcomeLiveness):
+		return harness.OutcomeLiveness
+	case s.Totals.UnknownFailures() > 0:
+		return harness.OutcomeBudget
+	}
+	return ""
+}
+
+// ResumeArgs is the command that sweeps the rest of an interrupted sweep,
+// from seed next, with every flag that shapes the results, and the shard
+// file of that part ("" without one).
+func (s *Sweeper) ResumeArgs(next uint64) (args []string, part string) {
+	c := s.cfg
+	args = []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", c.From, c.To)}
+	if c.Shard != WholeSweep {
+		args = append(args, "--shard "+c.Shard.String())
+	}
+	strategy := "both"
+	if len(c.Strategies) == 1 {
+		strategy = string(c.Strategies[0])
+	}
+	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+strategy, "--profile "+c.Profile.Name(),
+		"--out "+c.Out, fmt.Sprintf("--shrink %d", c.Shrink), fmt.Sprintf("--workers %d", c.Workers))
+	if c.Mutant != "" {
+		args = append(args, "--mutant "+c.Mutant)
+	}
+	if c.CheckDeterminism {
+		args = append(args, "--check-determinism")
+	}
+	if c.MaxSteps != harness.DefaultMaxSteps {
+		args = append(args, fmt.Sprintf("--max-steps %d", c.MaxSteps))
+	}
+	if c.JSONL != "" {
+		part = PartFile(c.JSONL, next)
+		args = append(args, "--jsonl "+part)
+	}
+	return args, part
+}
+
+// ResumeText says where a sweep interrupted by the signal sig stopped, the
+// command that sweeps the rest from seed next (ResumeArgs) and, with a
+// shard file, the merge that gives the whole sweep's summary.
+func (s *Sweeper) ResumeText(sig string, next uint64) string {
+	args, part := s.ResumeArgs(next)
+	jsonl := s.cfg.JSONL
+	var b strings.Builder
+	fmt.Fprintf(&b, "\ninterrupted by %s before seed %d", sig, next)
+	if jsonl != "" {
+		fmt.Fprintf(&b, " (%s holds the seeds before it; its header says so)", jsonl)
+	}
+	fmt.Fprintf(&b, "\nresume with: %s\n", strings.Join(args, " "))
+	if jsonl != "" {
+		fmt.Fprintf(&b, "then the whole sweep's summary: simrun merge --out %s --shrink %d %s %s\n", s.cfg.Out, s.cfg.Shrink, jsonl, part)
+	}
+	return b.String()
+}
+
+// PartFile names the shard file of the part of a sweep or comparison that
+// starts at next: FILE.jsonl becomes FILE.from-NEXT.jsonl.
+func PartFile(path string, next uint64) string {
+	base, ok := strings.CutSuffix(path, ".jsonl")
+	if !ok {
+		base = path
+	}
+	if i := strings.LastIndex(base, ".from-"); i >= 0 && !strings.ContainsRune(base[i:], '/') {
+		base = base[:i]
+	}
+	return fmt.Sprintf("%s.from-%d.jsonl", base, next)
+}
+
+// MergeShardFiles opens the shard files of one sweep and merges them with
+// fold (MergeShards); fold nil only checks them.
+func MergeShardFiles(files []string, fold func(SeedResult, string)) (SweepHeader, error) {
+	var srcs []ShardSource
+	for _, name := range files {
+		file, err := os.Open(name)
+		if err != nil {
+			return SweepHeader{}, err // names the file
+		}
+		defer file.Close()
+		srcs = append(srcs, ShardSource{Name: name, R: file})
+	}
+	return MergeShards(srcs, fold)
+}
+
+// MergeConfig is the configuration that sweeps, over the whole range, what
+// the shards whose header is h swept, saving failures in out and shrinking
+// each with shrink runs.
+func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
+	profile, ok := model.Profiles[h.Profile]
+	if !ok {
+		return SweepConfig{}, fmt.Errorf("the shards ran profile %q, which this simrun does not know", h.Profile)
+	}
+	var mutants model.Mutants
+	if h.Mutant != "" {
+		for _, name := range strings.Split(h.Mutant, ",") {
+			m, ok := model.MutantByName(strings.TrimSpace(name))
+			if !ok {
+				return SweepConfig{}, fmt.Errorf("the shards' mutants: unknown mutant %q", name)
+			}
+			mutants = mutants.With(m)
+		}
+	}
+	maxSteps := int64(harness.DefaultMaxSteps)
+	if h.MaxSteps != 0 {
+		if h.MaxSteps < 1 || h.MaxSteps > harness.MaxStepsLimit {
+			return SweepConfig{}, fmt.Errorf("the shards' max_steps: want a number of steps in 1..%d, got %d", int64(harness.MaxStepsLimit), h.MaxSteps)
+		}
+		maxSteps = h.MaxSteps
+	}
+	return SweepConfig{From: h.From, To: h.To, Resume: h.From, Shard: WholeSweep, Strategies: h.Strategies, Profile: profile,
+		Mutants: mutants, Mutant: h.Mutant, CheckDeterminism: h.CheckDeterminism, Shrink: shrink, MaxSteps: maxSteps, Out: out}, nil
 }

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"tierfetch/scenarios"
@@ -20,6 +21,16 @@ const (
 	// bytes, so byte counters stay below 2^62 within it.
 	MaxStepsLimit = 1 << 31
 )
+
+// ParseMaxSteps reads a work budget as --max-steps takes it: a decimal
+// number of steps in 1..MaxStepsLimit, nothing else.
+func ParseMaxSteps(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > MaxStepsLimit || s[0] == '+' {
+		return 0, fmt.Errorf("want a number of steps in 1..%d, got %q", int64(MaxStepsLimit), s)
+	}
+	return n, nil
+}
 
 // OutcomeBudget is the outcome of a run stopped by its work budget (or
 // refused before its first step because its predicted cost exceeds it); its

@@ -32,6 +32,17 @@ const (
 	OutcomeLiveness = "liveness-violation"
 )
 
+// WorseOutcome is the worse of two outcomes: a safety violation outranks a
+// liveness one, which outranks a run stopped by its work budget, which
+// outranks ok (OutcomeOK or "").
+func WorseOutcome(a, b string) string {
+	rank := map[string]int{OutcomeBudget: 1, OutcomeLiveness: 2, OutcomeSafety: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
+}
+
 // Options says how to run a scenario.
 type Options struct {
 	Seed     uint64

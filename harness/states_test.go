@@ -179,3 +179,29 @@ func checkStateRun(t *testing.T, what string, r RunJSON, want stateExpect) {
 			f.CaughtUpMs, want.path, want.start, want.joinMs)
 	}
 }
+
+func TestWorseOutcome(t *testing.T) {
+	order := []string{"", OutcomeOK, OutcomeBudget, OutcomeLiveness, OutcomeSafety}
+	for i, a := range order {
+		for j, b := range order {
+			want := a
+			if j > i && !(a == "" && b == OutcomeOK) {
+				want = b
+			}
+			if got := WorseOutcome(a, b); got != want {
+				t.Errorf("WorseOutcome(%q, %q) = %q, want %q", a, b, got, want)
+			}
+		}
+	}
+}
+
+func TestParseMaxSteps(t *testing.T) {
+	if n, err := ParseMaxSteps("100"); n != 100 || err != nil {
+		t.Errorf("ParseMaxSteps(100) = %d, %v", n, err)
+	}
+	for _, bad := range []string{"0", "+5", "1e3", "-1", "4294967296", ""} {
+		if _, err := ParseMaxSteps(bad); err == nil {
+			t.Errorf("ParseMaxSteps(%q): no error", bad)
+		}
+	}
+}

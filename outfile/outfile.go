@@ -135,3 +135,15 @@ func EnsureDir(dir string) error {
 	os.Remove(f.Name())
 	return nil
 }
+
+// CheckFile checks, before any work, that path can become an output file:
+// it is not a directory, and its directory exists.
+func CheckFile(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a directory, want a file", path)
+	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return fmt.Errorf("directory %s does not exist", filepath.Dir(path))
+	}
+	return nil
+}

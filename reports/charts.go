@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -51,6 +52,15 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
+// legendMargin is the room beside the legend column's entries: the gap
+// from the plots and a margin at the page's right edge.
+const legendMargin vg.Length = 14 // points
+
+// fallbackFontWidth is how much wider than Liberation Sans, whose metrics
+// lay the charts out, a viewer without it may set the text: DejaVu Sans,
+// the usual fallback on Linux (rsvg-convert here), runs about 12% wider.
+const fallbackFontWidth = 1.15
+
 func newLegend() plot.Legend {
 	l := plot.NewLegend()
 	l.TextStyle.Font = font.From(sans, 10)
@@ -62,8 +72,16 @@ func newLegend() plot.Legend {
 
 // svg renders plots stacked in rows (each row's plots side by side), under
 // an optional page title, with an optional legend in a column on the right,
-// legendW wide.
+// legendW wide, or wider when its longest entry needs it: the page then
+// grows by the difference, so nothing is cut off and the plots keep their
+// size.
 func svg(title string, rows [][]*plot.Plot, legend *plot.Legend, w, h, legendW vg.Length) ([]byte, error) {
+	if legend != nil {
+		r := legend.Rectangle(draw.Canvas{})
+		if need := (r.Max.X-r.Min.X)*fallbackFontWidth + legendMargin; need > legendW {
+			w, legendW = w+need-legendW, need
+		}
+	}
 	c := vgsvg.New(w, h)
 	dc := draw.New(c)
 	c.SetColor(color.White)
@@ -300,7 +318,9 @@ func PairedChart(a *Analysis) ([]byte, error) {
 // LocalLogChart is the headline chart: each compared pair's catch-up ratio
 // (last-tiered / local-log-start, log scale) against the leader's local log
 // fraction at add_replica, and each scenario's geometric mean as a short
-// black bar at its median fraction. Scenarios are not joined: a named
+// black bar at its median fraction; with --vary, one bar per scenario and
+// value of the varied parameter, labelled with the value, since each value
+// is its own experiment. Scenarios are not joined: a named
 // scenario fixes its log, so the fraction varies between scenarios, not
 // within one, and a line through them would suggest a trend no parameter
 // was varied to show (a --vary sweep of one scenario shows that).
@@ -334,6 +354,7 @@ func LocalLogChart(a *Analysis) ([]byte, error) {
 	p.Add(one)
 	legend.Add("ratio 1 (below: last-tiered faster)", one)
 	var bars []*plotter.Line
+	var barLabels plotter.XYLabels
 	for i, ps := range byScenario(a, g.compared) {
 		var xys plotter.XYs
 		for _, q := range ps {
@@ -347,18 +368,41 @@ func LocalLogChart(a *Analysis) ([]byte, error) {
 		if err := addScenarioScatter(p, &legend, a, i, xys); err != nil {
 			return nil, err
 		}
-		if sg := a.ByScenario[i]; !math.IsNaN(sg.GeoMean) && sg.GeoMean > 0 && !math.IsNaN(sg.Fraction) {
-			bar, err := line(plotter.XYs{{X: sg.Fraction - 0.025, Y: sg.GeoMean}, {X: sg.Fraction + 0.025, Y: sg.GeoMean}}, color.Black, 2.5)
+		for _, mg := range meanGroups(a, i, ps) {
+			if math.IsNaN(mg.GeoMean) || mg.GeoMean <= 0 || math.IsNaN(mg.Fraction) {
+				continue
+			}
+			bar, err := line(plotter.XYs{{X: mg.Fraction - 0.025, Y: mg.GeoMean}, {X: mg.Fraction + 0.025, Y: mg.GeoMean}}, color.Black, 2.5)
 			if err != nil {
 				return nil, err
 			}
 			bars = append(bars, bar)
+			if mg.label != "" {
+				barLabels.XYs = append(barLabels.XYs, plotter.XY{X: mg.Fraction + 0.03, Y: mg.GeoMean})
+				barLabels.Labels = append(barLabels.Labels, mg.label)
+			}
 		}
 	}
 	for _, b := range bars {
 		p.Add(b)
 	}
-	if len(bars) > 0 {
+	if len(barLabels.Labels) > 0 {
+		labels, err := plotter.NewLabels(barLabels)
+		if err != nil {
+			return nil, err
+		}
+		for i := range labels.TextStyle {
+			labels.TextStyle[i].Font = font.From(sans, 9)
+			labels.TextStyle[i].YAlign = draw.YCenter
+		}
+		p.Add(labels)
+	}
+	switch {
+	case len(bars) > 0 && len(a.ByValue) > 0:
+		key, _, _ := strings.Cut(a.ByValue[0].Name, "=")
+		legend.Add("geometric mean, one per scenario and", bars[0])
+		legend.Add("  " + key + " value (labelled)")
+	case len(bars) > 0:
 		legend.Add("a scenario's geometric mean", bars[0])
 	}
 	return svg("", [][]*plot.Plot{{p}}, &legend, 10.5*vg.Inch, 6*vg.Inch, 3.2*vg.Inch)
@@ -504,6 +548,42 @@ func sweepRange(ax Axis) (lo, hi float64) {
 	}
 	pad := (hi - lo) * 0.06
 	return lo - pad, hi + pad
+}
+
+// meanGroup is the statistics of the pairs a bar of LocalLogChart stands
+// for, and the label beside the bar ("" without --vary).
+type meanGroup struct {
+	GroupStats
+	label string
+}
+
+// meanGroups are the groups of scenario i's compared pairs ps whose
+// geometric means LocalLogChart draws: the whole scenario, or with --vary
+// one group per value of the varied parameter (each its own experiment), in
+// the order the values first appear.
+func meanGroups(a *Analysis, i int, ps []*ComparePair) []meanGroup {
+	if len(a.ByValue) == 0 {
+		return []meanGroup{{GroupStats: a.ByScenario[i]}}
+	}
+	key, _, _ := strings.Cut(a.ByValue[0].Name, "=")
+	ax := Axis{key: key}
+	var values []string
+	byValue := map[string][]*ComparePair{}
+	for _, q := range ps {
+		if _, ok := byValue[q.VaryValue]; !ok {
+			values = append(values, q.VaryValue)
+		}
+		byValue[q.VaryValue] = append(byValue[q.VaryValue], q)
+	}
+	var out []meanGroup
+	for _, v := range values {
+		label := v
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			label = ax.Format(f)
+		}
+		out = append(out, meanGroup{GroupStats: Stats(a.ByScenario[i].Name+" "+key+"="+v, byValue[v]), label: label})
+	}
+	return out
 }
 
 // addScenarioScatter draws scenario i's points in its own glyph and names it

@@ -145,3 +145,87 @@ func TestHeadlineSaysWhyMeansDisagree(t *testing.T) {
 		t.Errorf("explains a disagreement where the means agree")
 	}
 }
+
+// TestLegendEntriesFitThePage: the longest legend entry ends inside the
+// page, with room for a fallback font that sets text wider than the one
+// the layout measures.
+func TestLegendEntriesFitThePage(t *testing.T) {
+	long := "hazard-log-start-above-tiered-copy-disabled-and-then-some"
+	in := sampleInput()
+	for i := range in.Pairs {
+		if in.Pairs[i].Scenario == "b" {
+			in.Pairs[i].Scenario = long
+		}
+	}
+	in.Scenarios[1] = long
+	a := Analyze(in)
+	for name, chart := range map[string]func(*Analysis) ([]byte, error){"paired": PairedChart, "local log": LocalLogChart} {
+		svg, err := chart(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(svg)
+		width := svgNumber(t, s, `<svg width="`)
+		end := strings.Index(s, ">"+long+"</text>")
+		if end < 0 {
+			t.Fatalf("%s: no legend entry %q", name, long)
+		}
+		x := svgNumber(t, s[strings.LastIndex(s[:end], "<text "):], `x="`)
+		l := newLegend()
+		textW := float64(l.TextStyle.Rectangle(long).Max.X)
+		if x+textW*fallbackFontWidth > width {
+			t.Errorf("%s: the entry runs from x=%.1f for %.1f pt (%.1f in a fallback font), past the page's right edge at %.1f",
+				name, x, textW, textW*fallbackFontWidth, width)
+		}
+	}
+}
+
+// svgNumber is the number after the first prefix in s.
+func svgNumber(t *testing.T, s, prefix string) float64 {
+	t.Helper()
+	i := strings.Index(s, prefix)
+	if i < 0 {
+		t.Fatalf("no %q in the SVG", prefix)
+	}
+	rest := s[i+len(prefix):]
+	n, err := strconv.ParseFloat(rest[:strings.IndexAny(rest, `"p`)], 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestLocalLogChartMeanPerVariedValue: with --vary, each value of the
+// varied parameter is its own experiment, so the local-log chart draws a
+// geometric mean per scenario and value, labelled with the value, not one
+// across them all.
+func TestLocalLogChartMeanPerVariedValue(t *testing.T) {
+	in := sweepInput([]string{"1048576", "4194304", "16777216"}, []float64{0.5, 0.25, 0.1})
+	a := Analyze(in)
+	groups := meanGroups(a, 0, byScenario(a, a.All.compared)[0])
+	var means []float64
+	var labels []string
+	for _, g := range groups {
+		means, labels = append(means, math.Round(g.GeoMean*1000)/1000), append(labels, g.label)
+	}
+	if !slices.Equal(means, []float64{0.5, 0.25, 0.1}) || !slices.Equal(labels, []string{"1.00 MiB", "4.00 MiB", "16.00 MiB"}) {
+		t.Errorf("mean groups %v %q, want one per value: 0.5 0.25 0.1 at 1, 4, 16 MiB", means, labels)
+	}
+	svg, err := LocalLogChart(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range append(labels, "geometric mean, one per scenario and") {
+		if !bytespkg.Contains(svg, []byte(">"+l+"<")) {
+			t.Errorf("chart lacks %q", l)
+		}
+	}
+	if bytespkg.Contains(svg, []byte("a scenario's geometric mean")) {
+		t.Error("with --vary the chart still calls its bars a scenario's geometric mean")
+	}
+	// Without --vary: one mean per scenario, as before.
+	plain := sampleInput()
+	if g := meanGroups(Analyze(plain), 0, nil); len(g) != 1 || g[0].label != "" {
+		t.Errorf("without --vary: %d groups, label %q; want the scenario's one", len(g), g[0].label)
+	}
+}

@@ -63,7 +63,10 @@ func (p *ComparePair) Ratio() (float64, bool) {
 // CompareInput is a whole comparison: how it was set up and every pair, in
 // the order they were run (vary value, scenario, seed).
 type CompareInput struct {
-	Command    string // the exact command that regenerates the report
+	Command string // the exact command that regenerates the report
+	// Version is the simrun that made it (module version and VCS revision
+	// from the build info), "" to leave it out.
+	Version    string
 	Scenarios  []string
 	Generated  bool // scenarios generated from the seeds
 	Seeds      string

@@ -34,6 +34,11 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 	}
 	fmt.Fprintf(w, "# Follower fetch from the tiered offset: how much sooner, at what cost\n\n")
 	fmt.Fprintf(w, "Regenerate this report (the same binary gives the same bytes):\n\n```sh\n%s\n```\n\n", in.Command)
+	if in.Version != "" {
+		fmt.Fprintf(w, "Made by simrun `%s` (`simrun --version`: the module version and VCS revision from the build info; "+
+			"`(devel)` is a build without a VCS stamp, as `go test` and `go run -buildvcs=false` make) with the command above: "+
+			"its flags in a canonical order; `--workers`, `--shard` and `simrun merge` change no byte.\n\n", in.Version)
+	}
 	if sw := in.Sweep; sw != nil {
 		fmt.Fprintf(w, "That one command also runs the [parameter sweep](#%s) beside the statistics (`%s` and the sweep's rows "+
 			"in `runs.csv`); the sweep alone, with every chart of a comparison:\n\n```sh\n%s\n```\n\n",
@@ -592,5 +597,42 @@ func writeSweepBeside(w io.Writer, sw *CompareInput, a *Analysis, chart bool) {
 			reasons = append(reasons, fmt.Sprintf("%s (%d)", e.Reason, len(e.Pairs)))
 		}
 		fmt.Fprintf(w, "Excluded from the sweep: %d pairs: %s.\n\n", n, strings.Join(reasons, "; "))
+	}
+}
+
+// CompareSummaryInput is what the summary of a written comparison says
+// beside its analysis.
+type CompareSummaryInput struct {
+	SweepKey, SweepScenario string // the default sweep's, "" without one
+	Jobs                    string // the pairs run, in the unit progress counts
+	ReportPath              string
+	BudgetRuns              int   // runs stopped by their work budget
+	MaxSteps                int64 // that budget
+}
+
+// CompareSummary writes the few lines 'simrun compare' (and 'simrun merge'
+// of its shards) prints once the report is written.
+func CompareSummary(w io.Writer, a *Analysis, in CompareSummaryInput) {
+	fmt.Fprintf(w, "compare: %d pairs, %d in the statistics, %d excluded", a.All.Pairs, a.All.Included, a.All.Pairs-a.All.Included)
+	if a.All.RatioN > 0 {
+		fmt.Fprintf(w, "; catch-up ratio last-tiered/local-log-start %.2fx (95%% CI %.2f to %.2f), win rate %.0f%%",
+			a.All.GeoMean, a.All.CILo, a.All.CIHi, 100*a.All.WinRate)
+	} else {
+		fmt.Fprintf(w, "; no pair to compare catch-up times on")
+	}
+	fmt.Fprintln(w)
+	if pc := a.Profiles; pc != nil {
+		for i := 1; i < len(pc.Profiles); i++ {
+			fmt.Fprintf(w, "profile %s: %d runs, %d broke an invariant (listed in the report, not in the statistics)\n",
+				pc.Profiles[i], pc.Runs[i], pc.Failed[i])
+		}
+	}
+	if a.Sweep != nil {
+		fmt.Fprintf(w, "sweep %s on %s: %d pairs, %d in the statistics\n", in.SweepKey, in.SweepScenario, a.Sweep.All.Pairs, a.Sweep.All.Included)
+	}
+	fmt.Fprintf(w, "ran %s (progress counts these)\n", in.Jobs)
+	fmt.Fprintf(w, "report: %s\n", in.ReportPath)
+	if in.BudgetRuns > 0 {
+		fmt.Fprintf(w, "%d runs reached the work budget of %d steps (excluded, named in the report): raise --max-steps\n", in.BudgetRuns, in.MaxSteps)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"io"
 	"strings"
 	"tierfetch/harness"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // Summary writes a short human summary of a result: per strategy, the
@@ -88,7 +86,7 @@ func Failure(w io.Writer, in FailureInput) {
 	fmt.Fprintf(w, "  event:    %s\n", f.Event)
 	fmt.Fprintf(w, "  offsets:  %s\n", f.Message)
 	fmt.Fprintf(w, "  state diff across the step (-before +after):\n")
-	diff := cmp.Diff(in.Before, in.After)
+	diff := harness.StateDiff(in.Before, in.After)
 	if diff == "" {
 		diff = "(no change in the compact state)\n"
 	}

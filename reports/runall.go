@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tierfetch/harness"
+	"tierfetch/scenarios"
 )
 
 // AllRun is one named scenario of 'simrun run --all': its result and, for
@@ -79,6 +80,19 @@ func AllSummary(w io.Writer, runs []AllRun, profile string) AllTally {
 			"result and does not fail the exit code (only unknown failures do); 'simrun run --scenario NAME' alone exits 1 for it.\n")
 	}
 	return t
+}
+
+// AllReport writes the first screen of 'simrun run --all' (AllSummary),
+// then details (the per-scenario summaries and failure reports) or, when
+// there are none but there are known findings, where their full reports
+// are.
+func AllReport(w io.Writer, runs []AllRun, profile string, details []byte) {
+	t := AllSummary(w, runs, profile)
+	if len(details) > 0 {
+		fmt.Fprintf(w, "\n%s", details)
+	} else if t.Known > 0 {
+		fmt.Fprintf(w, "(the known findings' full reports: simrun run --all --verbose, or each replay command above)\n")
+	}
 }
 
 // followerCell is one strategy's run in a row: the first added follower's
@@ -212,4 +226,16 @@ func findingLines(r AllRun) (known, unknown []string) {
 		}
 	}
 	return known, unknown
+}
+
+// ScenarioList writes the scenarios one a line: the name, then what it
+// shows.
+func ScenarioList(w io.Writer, list []*scenarios.Scenario) {
+	width := 0
+	for _, sc := range list {
+		width = max(width, len(sc.Name))
+	}
+	for _, sc := range list {
+		fmt.Fprintf(w, "%-*s  %s\n", width, sc.Name, sc.Description)
+	}
 }

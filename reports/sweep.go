@@ -92,3 +92,33 @@ func sortedMapKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// SweepReport writes the summary of the seeds s folded (seedRange names
+// them), the shrunk cases and what the determinism check found: what
+// 'simrun sweep' and 'simrun merge' both print.
+func SweepReport(w io.Writer, s *fuzz.Sweeper, seedRange string) {
+	cfg := s.Config()
+	SweepSummary(w, s.Totals, seedRange, cfg.Profile.Name(), cfg.Out, cfg.ReplayFlags)
+	SweepDetails(w, s.Shrunk(), cfg.CheckDeterminism, s.Totals.Runs, s.Mismatches())
+}
+
+// SweepDetails writes what follows a sweep's summary: the shrunk cases, what
+// --check-determinism checked (runs: how many) and each mismatch it found.
+func SweepDetails(w io.Writer, shrunk []string, determinism bool, runs int64, mismatches []string) {
+	if len(shrunk) > 0 {
+		fmt.Fprintf(w, "\nshrunk cases (saved beside the originals as -min.json):\n")
+		for _, line := range shrunk {
+			fmt.Fprintln(w, line)
+		}
+	}
+	if determinism {
+		verdict := "every pair identical"
+		if n := len(mismatches); n > 0 {
+			verdict = fmt.Sprintf("%d seeds diverged (below)", n)
+		}
+		fmt.Fprintf(w, "determinism: %d runs each run twice, state digests compared after every step: %s\n", runs, verdict)
+	}
+	for _, m := range mismatches {
+		fmt.Fprintln(w, m)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 	"sync"
 )
 
@@ -18,6 +19,16 @@ const DefaultMaxInputBytes = 32 << 20
 // MaxInputBytesLimit bounds --max-input-bytes: 4 GiB, so that the events a
 // file can hold (under 200 million) leave room in int32 for their elections.
 const MaxInputBytesLimit = 4 << 30
+
+// ParseMaxInputBytes reads a size limit as --max-input-bytes takes it: a
+// decimal number of bytes in 1..MaxInputBytesLimit, nothing else.
+func ParseMaxInputBytes(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > MaxInputBytesLimit || s[0] == '+' {
+		return 0, fmt.Errorf("want a size in bytes in 1..%d, got %q", int64(MaxInputBytesLimit), s)
+	}
+	return n, nil
+}
 
 // ReadLimited reads the file at path, at most maxBytes of it: a longer file
 // (or an endless one, /dev/zero) is an error after reading maxBytes+1 bytes,

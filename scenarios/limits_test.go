@@ -221,3 +221,14 @@ func TestLoadLimitsInput(t *testing.T) {
 		t.Errorf("/dev/zero: %v", err)
 	}
 }
+
+func TestParseMaxInputBytes(t *testing.T) {
+	if n, err := scenarios.ParseMaxInputBytes("4096"); n != 4096 || err != nil {
+		t.Errorf("ParseMaxInputBytes(4096) = %d, %v", n, err)
+	}
+	for _, bad := range []string{"0", "+5", "1KiB", "-1", "4294967297", ""} {
+		if _, err := scenarios.ParseMaxInputBytes(bad); err == nil {
+			t.Errorf("ParseMaxInputBytes(%q): no error", bad)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"tierfetch/cliutil"
 	"tierfetch/scenarios"
 )
 
@@ -45,6 +47,7 @@ func TestSuggestions(t *testing.T) {
 		{[]string{"run", "--strateg", "both"}, "did you mean --strategy?"},
 		{[]string{"sweep", "--seed", "1..3"}, "did you mean --seeds?"},
 		{[]string{"compare", "--profles", "kip"}, "did you mean --profiles?"},
+		{[]string{"run", "-all"}, "did you mean --all?"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := simrun(t, c.args...)
@@ -64,19 +67,8 @@ func TestCompletionAndVersion(t *testing.T) {
 		}
 	}
 	code, stdout, _ := simrun(t, "--version")
-	if code != exitOK || stdout != "simrun "+versionString()+"\n" {
+	if code != exitOK || stdout != "simrun "+cliutil.Version()+"\n" {
 		t.Errorf("--version: exit %d, %q", code, stdout)
-	}
-}
-
-func TestLevenshtein(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "", 0}, {"seed", "seeds", 1}, {"strateg", "strategy", 1}, {"kitten", "sitting", 3}, {"abc", "", 3}} {
-		if got := levenshtein(c.a, c.b); got != c.d {
-			t.Errorf("levenshtein(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
 	}
 }
 
@@ -124,5 +116,17 @@ func TestJSONTraceGoesToStderr(t *testing.T) {
 	var v map[string]any
 	if code != exitOK || json.Unmarshal([]byte(stdout), &v) != nil || !strings.Contains(stderr, "t=0.000s") {
 		t.Errorf("exit %d; stdout JSON ok: %v; stderr %d bytes", code, json.Unmarshal([]byte(stdout), &v) == nil, len(stderr))
+	}
+}
+
+// TestUnknownHelpTopic: 'simrun help TOPIC' of an unknown topic fails as an
+// unknown command does: exit 2 and the commands it may have meant.
+func TestUnknownHelpTopic(t *testing.T) {
+	code, stdout, stderr := simrun(t, "help", "rnu")
+	if code != exitBadInput || stdout != "" || !strings.Contains(stderr, `unknown command "rnu"`) || !strings.Contains(stderr, "Did you mean this?\n\trun\n") {
+		t.Errorf("help rnu: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, _, _ := simrun(t, "help", "nope"); code != exitBadInput {
+		t.Errorf("help nope: exit %d, want %d", code, exitBadInput)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -14,7 +12,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/cliutil"
 	"tierfetch/compare"
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/reports"
 )
@@ -27,7 +27,7 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
 	fs.StringVar(&f.Out, "out", "compare-out", "directory for report.md, runs.csv and the charts")
 	fs.StringVar(&f.Vary, "vary", "", "sweep one parameter: KEY=V1,V2,... where KEY is a config field of the scenario file\n(e.g. local_retention_bytes, replication_bytes_per_sec, remote_log_manager_task_interval_ms)\nor "+compare.ProduceScaleKey+" (multiplies every produce event's records)")
 	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "pairs run in parallel (the output does not depend on it)")
-	fs.StringVar(&f.Profiles, "profiles", compare.DefaultProfiles, "behaviour profiles, comma-separated: "+profileNames()+";\nthe statistics use the first, the report compares them all")
+	fs.StringVar(&f.Profiles, "profiles", compare.DefaultProfiles, "behaviour profiles, comma-separated: "+fuzz.ProfileNames()+";\nthe statistics use the first, the report compares them all")
 	fs.StringVar(&f.Profile, "profile", "", "one behaviour profile: the same as --profiles P")
 	fs.StringVar(&f.Shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write the pairs (of the shard, with --shard) to this file as JSON Lines instead of a report;\n'simrun merge' renders the report")
@@ -36,41 +36,14 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
 	maxInputVar(fs, (*inputFlag)(&f.MaxInput))
 }
 
-const compareLong = `Runs both follower protocols on every seed (the same seed gives both the same
-exogenous events) and writes, in --out: report.md (setup, headline numbers,
-charts, exclusions, the command that regenerates it), runs.csv (one row per
-seed, strategy, scenario, varied value and profile, every metric) and SVG
-charts: the catch-up ratio against the leader's local log fraction, the CDF
-of catch-up time, the paired per-seed scatter, a timeline of one seed and,
-with --vary, the parameter sweep. Only pairs where both runs pass every
-invariant enter the statistics; the report says how many were excluded and
-why. The statistics use the first of --profiles; the report compares the
-same pairs under every profile (default: the KIP text and Kafka 4.3).
-The default comparison (every named scenario that adds a replica, findings
-aside, nothing varied) also sweeps ` + compare.DefaultSweepKey + ` on ` + compare.DefaultSweepScenario + `
-(` + compare.DefaultSweepValues + `, the first profile) for the headline curve.
-Ctrl-C (SIGINT) or SIGTERM stops at a pair boundary: the pairs done are
-saved as JSON Lines (in --jsonl, or --out/pairs.jsonl) with a header that says
-where it stopped, and the command that resumes (--resume-from) and the merge
-that renders the report are printed.
---shard K/N --jsonl FILE runs only the pairs whose index in the job list
-(profile, varied value, scenario, seed; the default sweep's pairs after
-the comparison's) is K modulo N and writes them to FILE instead of a report;
-'simrun merge --out DIR FILE...' folds the files of every shard into the
-report the whole comparison writes with --out DIR, byte for byte.
-Exit codes: 0 report written, 4 report written but a run reached its work budget
-(--max-steps; such pairs are excluded and named), or a scenario is predicted to
-(nothing runs), 2 bad input or an output that could not be written, 130/143
-stopped by SIGINT/SIGTERM.
-`
-
 func newCompareCmd(c *cli) *cobra.Command {
 	var f compare.Flags
 	cmd := &cobra.Command{
 		Use:   "compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR] [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N --jsonl FILE]",
 		Short: "both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs",
-		Long:  compareLong,
-		Args:  noArgs,
+		Long: strings.NewReplacer("{{sweepKey}}", compare.DefaultSweepKey, "{{sweepScenario}}", compare.DefaultSweepScenario,
+			"{{sweepValues}}", compare.DefaultSweepValues).Replace(help("compare")),
+		Args: noArgs,
 		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
 			s, err := newCompare(f, cmd.Flags())
 			if err != nil {
@@ -85,15 +58,8 @@ func newCompareCmd(c *cli) *cobra.Command {
 
 // newCompare makes the comparison of the flags fs parsed into f.
 func newCompare(f compare.Flags, fs *pflag.FlagSet) (*compare.Setup, error) {
-	f.Changed = map[string]bool{}
-	fs.Visit(func(fl *pflag.Flag) {
-		f.Changed[fl.Name] = true
-		switch fl.Name {
-		case "shard", "jsonl", "out", "workers", "resume-from":
-		default:
-			f.Args = append(f.Args, "--"+fl.Name+"="+fl.Value.String())
-		}
-	})
+	fs.Visit(func(fl *pflag.Flag) { f.Given(fl.Name, fl.Value.String()) })
+	f.Version = cliutil.Version()
 	s, err := compare.New(f)
 	if err != nil {
 		return nil, badInput("%v", err)
@@ -130,32 +96,18 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	r := runCompare(ctx, s, stderr)
-	part := jsonl
-	if part == "" && !r.Complete {
-		part = filepath.Join(s.Out(), "pairs.jsonl")
-	}
-	if part != "" {
-		if err := s.WritePart(part, r); err != nil {
-			flag := "--jsonl"
-			if jsonl == "" {
-				flag = "--out"
-			}
-			return exitBadInput, badInput("%s: %v", flag, err)
-		}
+	part, err := s.SavePart(r)
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	if !r.Complete {
-		printCompareResume(stdout, s, received(), r, part)
-		return signalExit(received()), nil
+		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), r, part))
+		return cliutil.SignalExit(received()), nil
 	}
 	if jsonl != "" {
-		_, _, held := s.Jobs()
-		fmt.Fprintf(stdout, "compare shard %s: %d of %s written to %s; 'simrun merge --out DIR' the files of every shard for the report\n",
-			s.Shard(), held, s.JobsText(), jsonl)
-		if n := compare.BudgetRuns(r.Pairs) + compare.BudgetRuns(r.SweepPairs); n > 0 {
-			fmt.Fprintf(stdout, "%d runs reached the work budget of %d steps: raise --max-steps\n", n, s.MaxSteps())
-			return exitBudget, nil
-		}
-		return exitOK, nil
+		text, budgetRuns := s.ShardText(r)
+		fmt.Fprint(stdout, text)
+		return budgetExit(budgetRuns), nil
 	}
 	return compareReport(s, r.Pairs, r.SweepPairs, stdout)
 }
@@ -164,66 +116,38 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 // terminal in the unit its summary counts.
 func runCompare(ctx context.Context, s *compare.Setup, stderr io.Writer) compare.Run {
 	tty := isTerminal(stderr)
-	start, shown := time.Now(), time.Time{}
+	p := cliutil.NewProgress(time.Now, 250*time.Millisecond, tty)
 	show := func(done, total int, final bool) {
-		if !tty || (!final && time.Since(shown) < 250*time.Millisecond) {
-			return
+		if p.Due(final) {
+			fmt.Fprint(stderr, p.Line("compare: pairs", int64(done), int64(total), ""))
 		}
-		shown = time.Now()
-		rate := float64(done) / max(time.Since(start).Seconds(), 1e-9)
-		left := "?"
-		if rate > 0 {
-			left = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
-		}
-		fmt.Fprintf(stderr, "\rcompare: pairs %d/%d  %.0f/s  time left %s   ", done, total, rate, left)
 	}
 	r := s.Run(ctx, func(done, total int) { show(done, total, false) })
 	if tty {
-		_, _, held := s.Jobs()
-		done := held
-		if !r.Complete {
-			done = -1
+		if _, _, held := s.Jobs(); r.Complete {
+			show(held, held, true)
 		}
-		if done >= 0 {
-			show(done, held, true)
-			fmt.Fprintf(stderr, "\ncompare: ran %s\n", s.JobsText())
-		} else {
-			fmt.Fprintln(stderr)
-		}
+		fmt.Fprintln(stderr)
 	}
 	return r
 }
 
 // compareReport writes the report of the pairs and prints its summary.
 func compareReport(s *compare.Setup, pairs, sweepPairs []reports.ComparePair, stdout io.Writer) (int, error) {
-	a, err := s.Report(pairs, sweepPairs)
+	budgetRuns, err := s.ReportSummary(stdout, pairs, sweepPairs)
 	if err != nil {
 		return exitBadInput, err
 	}
-	fmt.Fprintf(stdout, "compare: %d pairs, %d in the statistics, %d excluded", a.All.Pairs, a.All.Included, a.All.Pairs-a.All.Included)
-	if a.All.RatioN > 0 {
-		fmt.Fprintf(stdout, "; catch-up ratio last-tiered/local-log-start %.2fx (95%% CI %.2f to %.2f), win rate %.0f%%",
-			a.All.GeoMean, a.All.CILo, a.All.CIHi, 100*a.All.WinRate)
-	} else {
-		fmt.Fprintf(stdout, "; no pair to compare catch-up times on")
+	return budgetExit(budgetRuns), nil
+}
+
+// budgetExit is the exit code of a comparison with budgetRuns runs stopped
+// by their work budget: 4 when there is one, else 0.
+func budgetExit(budgetRuns int) int {
+	if budgetRuns > 0 {
+		return exitBudget
 	}
-	fmt.Fprintln(stdout)
-	if pc := a.Profiles; pc != nil {
-		for i := 1; i < len(pc.Profiles); i++ {
-			fmt.Fprintf(stdout, "profile %s: %d runs, %d broke an invariant (listed in the report, not in the statistics)\n",
-				pc.Profiles[i], pc.Runs[i], pc.Failed[i])
-		}
-	}
-	if a.Sweep != nil {
-		fmt.Fprintf(stdout, "sweep %s on %s: %d pairs, %d in the statistics\n", s.SweepKey(), compare.DefaultSweepScenario,
-			a.Sweep.All.Pairs, a.Sweep.All.Included)
-	}
-	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(s.Out(), "report.md"))
-	if n := compare.BudgetRuns(pairs) + compare.BudgetRuns(sweepPairs); n > 0 {
-		fmt.Fprintf(stdout, "%d runs reached the work budget of %d steps (excluded, named in the report): raise --max-steps\n", n, s.MaxSteps())
-		return exitBudget, nil
-	}
-	return exitOK, nil
+	return exitOK
 }
 
 // errorCode is the exit code of an error found before any run: 4 when a
@@ -234,34 +158,6 @@ func errorCode(err error) int {
 		return exitBudget
 	}
 	return exitBadInput
-}
-
-// printCompareResume says where an interrupted comparison stopped, the
-// command that runs the rest (its flags as given, --resume-from, a new part
-// file) and the merge that renders the report from the parts.
-func printCompareResume(stdout io.Writer, s *compare.Setup, sig os.Signal, r compare.Run, part string) {
-	next := partFile(part, uint64(r.StoppedAt))
-	args := append([]string{"simrun", "compare"}, s.ResumeArgs(r.StoppedAt, next)...)
-	for i, a := range args {
-		args[i] = shellQuote(a)
-	}
-	fmt.Fprintf(stdout, "interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n",
-		sigName(sig), r.StoppedAt, len(r.Pairs)+len(r.SweepPairs), part)
-	fmt.Fprintf(stdout, "resume with: %s\n", strings.Join(args, " "))
-	fmt.Fprintf(stdout, "then the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
-		shellQuote(s.Out()), shellQuote(part), shellQuote(next))
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func shellQuote(s string) string {
-	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_=./,:@%+", r))
-	}) < 0
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // mergeCompare folds the shard files of one comparison into the report the

@@ -13,7 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierfetch/cliutil"
 	"tierfetch/explore"
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
 	"tierfetch/scenarios"
@@ -39,37 +41,13 @@ type exploreFlags struct {
 	maxInput  inputFlag
 }
 
-const exploreLong = `Visits every state of the scenario within the bound, breadth first: at each
-step every alternative of every choice a run makes (with --faults, whether to
-inject a fault now; which of the events due at the same instant goes first; a
-message's latency class, fast or slow, or lost with --lost; a remote
-operation's latency class and, when remote_error_rate > 0, its failure; which
-producer writes), on the model and checker 'simrun run' uses. States reached
-by several paths are explored once (a hash of the whole state). Every
-invariant is checked at every state; with liveness on, from every state the
-depth bound cuts the run goes on with no further faults and fast links
-through the heal, and every replica must join the ISR.
-
-Prints distinct states, transitions, the depth reached, states per second
-and whether the bound was exhausted. A violation no known finding explains
-stops the search and is saved with --out as a scenario file whose "explore"
-schedule makes 'simrun run --scenario FILE' take the same path to the same
-violation; known findings are listed (and saved beside it) and the search
-goes on. --shard K/N keeps, at the first level with at least 4N states, the
-states whose hash is K mod N; 'simrun merge' folds the --jsonl files.
-Exit codes: 0 no unknown violation, 1 an unknown safety violation, 3 an
-unknown liveness violation, 4 --max-states reached before the bound was
-exhausted (or --max-steps cut a path), 2 bad input or an output that could
-not be written, 130/143 stopped by SIGINT/SIGTERM (the part searched is
-printed, --jsonl is not written).`
-
 func newExploreCmd(c *cli) *cobra.Command {
 	var f exploreFlags
 	cmd := &cobra.Command{
 		Use: "explore --scenario NAME|FILE [--depth N] [--max-states N] [--faults LIST] [--lost] [--from-ms T]\n" +
 			"        [--strategy S] [--profile P] [--mutant M] [--out FILE] [--shard K/N] [--jsonl FILE]",
 		Short: "every state of a small scenario within a depth bound, breadth first; counterexamples as replayable files",
-		Long:  exploreLong,
+		Long:  help("explore"),
 		Args:  noArgs,
 		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
 			return cmdExplore(f, c.stdout, c.stderr)
@@ -78,7 +56,7 @@ func newExploreCmd(c *cli) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&f.scenario, "scenario", "", "a named scenario (see 'simrun scenarios') or a scenario file")
 	fs.StringVar(&f.strategy, "strategy", string(harness.LastTiered), "local-log-start or last-tiered")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
 	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
 	fs.IntVar(&f.depth, "depth", explore.DefaultDepth, "the bound: steps of a path, 1..100000")
 	fs.IntVar(&f.maxStates, "max-states", explore.DefaultMaxStates, "the work budget: distinct states, 1..100000000")
@@ -128,12 +106,12 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	if rep.Interrupted {
 		sig := received()
-		fmt.Fprintf(stdout, "  stopped by %s: the figures are those of the part searched", sigName(sig))
+		fmt.Fprintf(stdout, "  stopped by %s: the figures are those of the part searched", cliutil.SignalName(sig))
 		if f.jsonl != "" {
 			fmt.Fprintf(stdout, "; %s not written (a partial shard would pass for a whole one)", f.jsonl)
 		}
 		fmt.Fprintln(stdout)
-		return signalExit(sig), nil
+		return cliutil.SignalExit(sig), nil
 	}
 	if f.jsonl != "" {
 		if err := writeExploreJSONL(f.jsonl, h, rep); err != nil {
@@ -152,13 +130,13 @@ func exploreConfig(f exploreFlags) (explore.Config, explore.Header, error) {
 	if f.strategy != string(harness.LocalLogStart) && f.strategy != string(harness.LastTiered) {
 		return cfg, explore.Header{}, badInput("--strategy: want local-log-start or last-tiered, got %q", f.strategy)
 	}
-	profile, err := parseProfile(f.profile)
+	profile, err := fuzz.ParseProfile(f.profile)
 	if err != nil {
-		return cfg, explore.Header{}, err
+		return cfg, explore.Header{}, badInput("%v", err)
 	}
-	mutants, err := parseMutants(f.mutants)
+	mutants, err := fuzz.ParseMutants(f.mutants)
 	if err != nil {
-		return cfg, explore.Header{}, err
+		return cfg, explore.Header{}, badInput("%v", err)
 	}
 	if f.depth < 1 || f.depth > 100_000 {
 		return cfg, explore.Header{}, badInput("--depth: want 1..100000, got %d", f.depth)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/spf13/pflag"
@@ -10,18 +9,6 @@ import (
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
-
-// parseSeed reads a seed strictly (fuzz.ParseSeed).
-func parseSeed(s string) (uint64, error) { return fuzz.ParseSeed(s) }
-
-// parseSeeds reads "A..B" or "N", strictly, as --seeds.
-func parseSeeds(s string) (uint64, uint64, error) {
-	from, to, err := fuzz.ParseSeeds(s)
-	if err != nil {
-		return 0, 0, badInput("--seeds: %v", err)
-	}
-	return from, to, nil
-}
 
 // seedFlag is a strictly parsed seed flag; set reports whether it was given.
 type seedFlag struct {
@@ -34,7 +21,7 @@ func (f *seedFlag) String() string { return strconv.FormatUint(f.n, 10) }
 func (f *seedFlag) Type() string { return "seed" }
 
 func (f *seedFlag) Set(s string) error {
-	n, err := parseSeed(s)
+	n, err := fuzz.ParseSeed(s)
 	if err != nil {
 		return err
 	}
@@ -50,12 +37,11 @@ func (f *stepsFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
 func (f *stepsFlag) Type() string { return "steps" }
 
 func (f *stepsFlag) Set(s string) error {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 || n > harness.MaxStepsLimit || s[0] == '+' {
-		return fmt.Errorf("want a number of steps in 1..%d, got %q", int64(harness.MaxStepsLimit), s)
+	n, err := harness.ParseMaxSteps(s)
+	if err == nil {
+		*f = stepsFlag(n)
 	}
-	*f = stepsFlag(n)
-	return nil
+	return err
 }
 
 // maxStepsVar adds --max-steps to fs.
@@ -72,12 +58,11 @@ func (f *inputFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
 func (f *inputFlag) Type() string { return "bytes" }
 
 func (f *inputFlag) Set(s string) error {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 || n > scenarios.MaxInputBytesLimit || s[0] == '+' {
-		return fmt.Errorf("want a size in bytes in 1..%d, got %q", int64(scenarios.MaxInputBytesLimit), s)
+	n, err := scenarios.ParseMaxInputBytes(s)
+	if err == nil {
+		*f = inputFlag(n)
 	}
-	*f = inputFlag(n)
-	return nil
+	return err
 }
 
 // maxInputVar adds --max-input-bytes to fs.

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierfetch/fuzz"
+	"tierfetch/outfile"
 )
 
 func newGenCmd(c *cli) *cobra.Command {
@@ -23,7 +24,7 @@ func newGenCmd(c *cli) *cobra.Command {
 				_, err = c.stdout.Write(data)
 				return exitOK, err
 			}
-			if err := writeFileAtomic(out, data); err != nil {
+			if err := outfile.WriteAtomic(out, data); err != nil {
 				return exitBadInput, badInput("gen: --out: %v", err)
 			}
 			return exitOK, nil

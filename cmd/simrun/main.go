@@ -13,6 +13,7 @@
 package main
 
 import (
+	"embed"
 	"fmt"
 	"io"
 	"os"
@@ -20,8 +21,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
+	"tierfetch/cliutil"
 	"tierfetch/outfile"
 )
 
@@ -34,10 +35,6 @@ const (
 	// exitBudget: a run reached its work budget (--max-steps), or a
 	// scenario was predicted to, and no invariant broke.
 	exitBudget = 4
-	// exitSIGINT and exitSIGTERM: stopped by a signal (128 + its number),
-	// after saving what was done and printing how to resume.
-	exitSIGINT  = 130
-	exitSIGTERM = 143
 )
 
 // usageError is bad input: exit code 2 with its message.
@@ -49,13 +46,28 @@ func badInput(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
-const topLong = `simrun: deterministic simulator of Kafka's tiered-storage follower fetch
+// ensureOutDir makes the output directory dir and checks that files can be
+// created in it, so a command finds an unwritable --out before it runs.
+func ensureOutDir(flagName, dir string) error {
+	if err := outfile.EnsureDir(dir); err != nil {
+		return badInput("%s: %v", flagName, err)
+	}
+	return nil
+}
 
-Flags may come anywhere on the line (simrun replay FILE --strategy last-tiered).
-Run 'simrun COMMAND --help' for a command's flags.
-Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation, 4 work budget
-reached (--max-steps), 2 bad input or an output that could not be written, 130/143 stopped
-by SIGINT/SIGTERM (sweep and compare save what was done and print how to resume).`
+// helpFiles are the commands' long help texts, help/COMMAND.txt.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
+
+// help is the long help of a command.
+func help(command string) string {
+	data, err := helpFiles.ReadFile("help/" + command + ".txt")
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	return strings.TrimRight(string(data), "\n")
+}
 
 // memoryLimit is the Go runtime's soft memory limit (unless GOMEMLIMIT says
 // otherwise): the work budget keeps a run's live heap to a few hundred MiB,
@@ -126,8 +138,8 @@ func newRoot(c *cli) *cobra.Command {
 	root := &cobra.Command{
 		Use:                        "simrun",
 		Short:                      "deterministic simulator of Kafka's tiered-storage follower fetch",
-		Long:                       topLong,
-		Version:                    versionString(),
+		Long:                       help("simrun"),
+		Version:                    cliutil.Version(),
 		SilenceErrors:              true,
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,
@@ -141,8 +153,30 @@ func newRoot(c *cli) *cobra.Command {
 	for _, cmd := range root.Commands() {
 		cmd.Flags().SortFlags = true
 	}
+	refuseUnknownHelpTopics(root)
 	return root
 }
+
+// refuseUnknownHelpTopics makes 'simrun help TOPIC' of an unknown topic fail
+// as an unknown command does: exit 2, naming the commands it may have meant.
+func refuseUnknownHelpTopics(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	for _, cmd := range root.Commands() {
+		if show := cmd.Run; cmd.Name() == "help" {
+			cmd.Run = nil
+			cmd.RunE = func(cmd *cobra.Command, topic []string) error {
+				if _, _, err := root.Find(topic); err != nil {
+					return err
+				}
+				show(cmd, topic)
+				return nil
+			}
+		}
+	}
+}
+
+// commandLine is the command line as given, quoted for a POSIX shell.
+func (c *cli) commandLine() string { return cliutil.CommandLine("simrun", c.args) }
 
 // noArgs refuses positional arguments, naming the command and the first.
 func noArgs(cmd *cobra.Command, args []string) error {
@@ -155,87 +189,6 @@ func noArgs(cmd *cobra.Command, args []string) error {
 // flagError makes a flag error bad input (exit 2) that names the command,
 // and suggests the closest flag for an unknown one.
 func flagError(cmd *cobra.Command, err error) error {
-	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, "unknown flag: --"); ok {
-		if s := suggestFlag(cmd.Flags(), name); s != "" {
-			msg += fmt.Sprintf(" (did you mean --%s?)", s)
-		}
-	}
+	msg := cliutil.FlagErrorMessage(cmd.Flags(), err.Error())
 	return badInput("%s: %s (see 'simrun %s --help')", cmd.Name(), msg, cmd.Name())
-}
-
-// suggestFlag is the flag of fs closest to name (at most two edits, or a
-// prefix of it), "" when none is.
-func suggestFlag(fs *pflag.FlagSet, name string) string {
-	best, bestD := "", 3
-	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		d := levenshtein(name, f.Name)
-		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
-			d = min(d, 1)
-		}
-		if d < bestD {
-			best, bestD = f.Name, d
-		}
-	})
-	return best
-}
-
-// levenshtein is the edit distance between a and b (bytes).
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// versionString is the module version and the VCS revision the binary was
-// built from (with "+dirty" when the tree had changes), from the build info.
-// go run and go test builds without VCS stamping say "(devel)".
-func versionString() string {
-	v, rev, dirty := buildVersion()
-	s := v
-	if rev != "" {
-		s += " " + rev
-		if dirty {
-			s += "+dirty"
-		}
-	}
-	return s
-}
-
-// buildVersion reads the main module's version and VCS stamp.
-func buildVersion() (version, revision string, dirty bool) {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(unknown)", "", false
-	}
-	version = info.Main.Version
-	if version == "" {
-		version = "(devel)"
-	}
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			revision = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	return version, revision, dirty
 }

@@ -3,14 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"tierfetch/fuzz"
-	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/reports"
 )
 
 func newMutantsCmd(c *cli) *cobra.Command {
@@ -18,13 +16,8 @@ func newMutantsCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mutants [--seeds A..B] [--shrink N] [--out DIR] [--profile P]",
 		Short: "hunt each deliberate bug with generated seeds; a table of which invariant caught it",
-		Long: `For each deliberate bug (model mutant), runs generated seeds under both
-strategies until one breaks an invariant on a seed the unmutated model
-passes, shrinks that case and prints a table: mutant, caught or not, the
-first seed, the invariant, and the case size before and after shrinking.
-Harmless mutants are findings: their row says why.
-Exit codes: 0 every mutant caught or declared harmless, 1 otherwise, 2 bad input.`,
-		Args: noArgs,
+		Long:  help("mutants"),
+		Args:  noArgs,
 		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
 			f.explicitProfile = cmd.Flags().Changed("profile")
 			return cmdMutants(&f, c.stdout, c.stderr)
@@ -34,7 +27,7 @@ Exit codes: 0 every mutant caught or declared harmless, 1 otherwise, 2 bad input
 	fs.StringVar(&f.seeds, "seeds", "1..300", "seed range to hunt each mutant in")
 	fs.IntVar(&f.shrinkRuns, "shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
 	fs.StringVar(&f.out, "out", "mutants-out", "directory for each mutant's shrunk failing scenario")
-	fs.StringVar(&f.profileName, "profile", "kip", "behaviour profile: "+profileNames()+" (unset: each mutant's own hunt profile, kip for most)")
+	fs.StringVar(&f.profileName, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames()+" (unset: each mutant's own hunt profile, kip for most)")
 	maxStepsVar(fs, &f.maxSteps)
 	return cmd
 }
@@ -47,72 +40,36 @@ type mutantsFlags struct {
 }
 
 func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
-	seeds, shrinkRuns, out, profileName, maxSteps := &f.seeds, &f.shrinkRuns, &f.out, &f.profileName, f.maxSteps
-	from, to, err := parseSeeds(*seeds)
+	from, to, err := fuzz.ParseSeeds(f.seeds)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("--seeds: %v", err)
 	}
-	profile, err := parseProfile(*profileName)
+	profile, err := fuzz.ParseProfile(f.profileName)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("%v", err)
 	}
-	if *shrinkRuns < 0 {
-		return exitBadInput, badInput("--shrink: want >= 0, got %d", *shrinkRuns)
+	if f.shrinkRuns < 0 {
+		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrinkRuns)
 	}
-	if err := ensureOutDir("--out", *out); err != nil {
+	if err := ensureOutDir("--out", f.out); err != nil {
 		return exitBadInput, err
 	}
 	var saveErr error
-	explicit := f.explicitProfile
-	bases := map[string]*fuzz.Baseline{}
 	code := exitOK
-	fmt.Fprintf(stdout, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")
-	for m := model.Mutant(0); m < model.NumMutants; m++ {
-		p := profile
-		if !explicit {
-			p = fuzz.HuntProfile(m, profile)
-		}
-		if bases[p.Name()] == nil {
-			bases[p.Name()] = fuzz.NewBaseline()
-			bases[p.Name()].MaxSteps = int64(maxSteps)
-		}
-		h := fuzz.HuntMutant(m, from, to, harness.Strategies, p, bases[p.Name()], *shrinkRuns)
-		switch {
-		case h.Caught:
-			file := filepath.Join(*out, m.String()+".json")
-			if data, err := h.Shrunk.Marshal(); err == nil {
-				if err := writeFileAtomic(file, data); err != nil {
-					fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
-					saveErr = err
-				}
+	reports.MutantsHeader(stdout)
+	fuzz.HuntAll(from, to, profile, f.explicitProfile, int64(f.maxSteps), f.shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
+		if h.Caught {
+			if err := h.Save(f.out); err != nil {
+				fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
+				saveErr = err
 			}
-			fmt.Fprintf(stdout, "%-24s %-8s %-6d %-16s %-20s %s -> %s\n", m, "yes", h.Seed, h.Strategy, h.Run.Invariant, h.Before, h.After)
-			fmt.Fprintf(stdout, "%24s replay: simrun run --scenario %s --strategy %s --profile %s --mutant %s --trace\n", "", file, h.Strategy, p.Name(), m)
-		case h.Harmless != "":
-			fmt.Fprintf(stdout, "%-24s %-8s harmless (a finding): %s\n", m, "no", h.Harmless)
-		default:
-			fmt.Fprintf(stdout, "%-24s %-8s not caught in seeds %d..%d\n", m, "NO", from, to)
+		} else if h.Harmless == "" {
 			code = exitSafety
 		}
-	}
+		reports.MutantRow(stdout, h, p.Name(), h.SaveFile(f.out), from, to)
+	})
 	if saveErr != nil {
 		return exitBadInput, badInput("--out: the shrunk cases could not all be saved (the replay commands above name missing files): %v", saveErr)
 	}
 	return code, nil
-}
-
-// parseMutants reads a comma-separated list of mutant names.
-func parseMutants(s string) (model.Mutants, error) {
-	var set model.Mutants
-	if s == "" {
-		return set, nil
-	}
-	for _, name := range strings.Split(s, ",") {
-		m, ok := model.MutantByName(strings.TrimSpace(name))
-		if !ok {
-			return 0, badInput("--mutant: unknown mutant %q (known: %s)", name, strings.Join(model.MutantNames(), ", "))
-		}
-		set = set.With(m)
-	}
-	return set, nil
 }

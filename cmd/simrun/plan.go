@@ -1,65 +1,56 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/fuzz"
+	"tierfetch/outfile"
 	"tierfetch/plan"
 	"tierfetch/scenarios"
 )
 
-// planFlags are simrun plan's flags; the plan package does the work.
+// planFlags are simrun plan's flags: the files and settings a plan is
+// read from, and how to print it. The plan package does the work.
 type planFlags struct {
-	offsets   []string
-	configs   string
-	logDirs   string
-	topics    string
-	topic     string
-	partition int32
-	seeds     string
-	profile   string
-	save      string
-	json      bool
-	workers   int
-	env       plan.Env
-	maxInput  inputFlag
+	plan.Files
+	json     bool
+	maxInput inputFlag
 }
 
 // planFlagSet adds plan's flags to fs.
 func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
-	f.env = plan.DefaultEnv()
+	f.Env = plan.DefaultEnv()
 	fs.Func("offsets", "TIME=FILE: saved output of kafka-get-offsets.sh --time TIME (repeat it; TIME earliest|-2, earliest-local|-4,\nlatest-tiered|-5, earliest-pending-upload|-6, latest|-1; earliest and latest required)", func(s string) error {
-		f.offsets = append(f.offsets, s)
+		f.Offsets = append(f.Offsets, s)
 		return nil
 	})
-	fs.StringVar(&f.configs, "configs", "", "saved output of kafka-configs.sh --describe --all --entity-type topics --entity-name TOPIC\n(may be followed by the leader broker's: --entity-type brokers --entity-name ID)")
-	fs.StringVar(&f.logDirs, "log-dirs", "", "saved output of kafka-log-dirs.sh --describe --topic-list TOPIC (gives the record size)")
-	fs.StringVar(&f.topics, "topics", "", "saved output of kafka-topics.sh --describe --topic TOPIC (gives the leader and the ISR)")
-	fs.StringVar(&f.topic, "topic", "", "the topic to plan for (default: the only one in the offsets files)")
-	f.partition = -1
+	fs.StringVar(&f.Configs, "configs", "", "saved output of kafka-configs.sh --describe --all --entity-type topics --entity-name TOPIC\n(may be followed by the leader broker's: --entity-type brokers --entity-name ID)")
+	fs.StringVar(&f.LogDirs, "log-dirs", "", "saved output of kafka-log-dirs.sh --describe --topic-list TOPIC (gives the record size)")
+	fs.StringVar(&f.Topics, "topics", "", "saved output of kafka-topics.sh --describe --topic TOPIC (gives the leader and the ISR)")
+	fs.StringVar(&f.Topic, "topic", "", "the topic to plan for (default: the only one in the offsets files)")
+	f.Partition = -1
 	fs.Func("partition", "the partition to plan for (default: the only one in the offsets files)", func(s string) error {
 		n, err := strconv.ParseInt(s, 10, 32)
 		if err != nil || n < 0 {
 			return fmt.Errorf("want a partition number, got %q", s)
 		}
-		f.partition = int32(n)
+		f.Partition = int32(n)
 		return nil
 	})
-	fs.StringVar(&f.seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
-	fs.StringVar(&f.profile, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+profileNames()+")")
-	fs.StringVar(&f.save, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
+	fs.StringVar(&f.Seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
+	fs.StringVar(&f.Profiles, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+fuzz.ProfileNames()+")")
+	fs.StringVar(&f.SavePath, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
 	maxInputVar(fs, &f.maxInput)
 	fs.Lookup("max-input-bytes").Usage = "the size limit of each tool output file: a longer (or endless) file is refused"
 	fs.BoolVar(&f.json, "json", false, "print the plan object (README, \"Plan from your cluster\") instead of text")
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "simulations run in parallel (the output does not depend on it)")
-	envFlags(fs, &f.env)
+	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "simulations run in parallel (the output does not depend on it)")
+	envFlags(fs, &f.Env)
 }
 
 func newPlanCmd(c *cli) *cobra.Command {
@@ -67,59 +58,20 @@ func newPlanCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "plan --offsets earliest=FILE --offsets latest=FILE [--offsets TIME=FILE ...] [--configs FILE] [--log-dirs FILE] [--topics FILE] [--topic T] [--partition P]",
 		Short: "from Kafka's tools' saved output for one partition: should the flag be on? (README, \"Plan from your cluster\")",
-		Long: `Plans from a real cluster: reads the saved output of Kafka's tools for one
-partition, builds a scenario of it with an empty replica added, runs it under
-both follower protocols, every behaviour profile and the seeds, and prints the
-catch-up time and bytes copied each way, the price, the hazards, a
-recommendation and what it assumed. README, "Plan from your cluster", lists
-the commands to run on the cluster.
-Exit codes: 0 the plan was made, 2 bad input (a file, line and what was expected).
-`,
-		Args: noArgs,
-		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdPlan(&f, c.stdout) }),
+		Long:  help("plan"),
+		Args:  noArgs,
+		RunE:  c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdPlan(&f, c.stdout) }),
 	}
 	planFlagSet(cmd.Flags(), &f)
 	return cmd
 }
 
-// envFlags registers what the tools cannot tell; a flag the user sets is
-// recorded in env.Given.
+// envFlags registers what the tools cannot tell (plan.EnvFlags); a flag
+// the user sets is recorded in env.Given.
 func envFlags(fs *pflag.FlagSet, env *plan.Env) {
-	given := func(name string, set func(string) error) func(string) error {
-		return func(s string) error {
-			if err := set(s); err != nil {
-				return err
-			}
-			env.Given[name] = true
-			return nil
-		}
+	for _, f := range plan.EnvFlags {
+		fs.Func(f.Name, f.Usage, func(s string) error { return env.Set(f.Name, s) })
 	}
-	bytesVar := func(name string, dst *int64, usage string) {
-		fs.Func(name, usage, given(name, func(s string) (err error) { *dst, err = plan.ParseBytes(s); return err }))
-	}
-	rangeVar := func(name string, dst *[2]int64, usage string) {
-		fs.Func(name, usage, given(name, func(s string) (err error) { *dst, err = plan.ParseRangeMs(s); return err }))
-	}
-	intVar := func(name string, dst *int64, usage string) {
-		fs.Func(name, usage, given(name, func(s string) error {
-			_, err := fmt.Sscan(s, dst)
-			if err != nil || strings.TrimSpace(s) != s {
-				return fmt.Errorf("want an integer, got %q", s)
-			}
-			return nil
-		}))
-	}
-	bytesVar(plan.FlagProduce, &env.ProduceBytesPerSec, "bytes produced to the partition a second (default 1MiB)")
-	bytesVar(plan.FlagReplication, &env.ReplicationBytesPerSec, "replication bandwidth out of the leader, bytes a second (default 100MiB)")
-	bytesVar(plan.FlagRecordBytes, &env.RecordBytes, "bytes a record (default: from --log-dirs, else 1024)")
-	rangeVar(plan.FlagNetworkLatency, &env.NetworkLatencyMs, "network latency MIN,MAX in ms (default 1,5)")
-	rangeVar(plan.FlagRemoteFetch, &env.RemoteFetchMs, "remote storage read latency MIN,MAX in ms (default 20,200)")
-	rangeVar(plan.FlagRemoteUpload, &env.RemoteUploadMs, "segment upload time MIN,MAX in ms (default 50,500)")
-	intVar(plan.FlagMetadataReady, &env.RemoteMetadataReadyMs, "ms until remote log metadata is ready after a broker starts, leads or is assigned (default 0)")
-	fs.Func(plan.FlagReplicationFactor, "replicas, all in sync, when --topics is not given (default 3)", given(plan.FlagReplicationFactor, func(s string) error {
-		_, err := fmt.Sscan(s, &env.ReplicationFactor)
-		return err
-	}))
 }
 
 func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
@@ -128,16 +80,11 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	r, _, data, err := plan.Make(*in)
-	var te *plan.ToolError
-	var ie *plan.InputError
-	switch {
-	case errors.As(err, &te), errors.As(err, &ie):
-		return exitBadInput, badInput("plan: %v", err)
-	case err != nil:
+	if err != nil {
 		return exitBadInput, badInput("plan: %v", err)
 	}
-	if f.save != "" {
-		if err := writeFileAtomic(f.save, data); err != nil {
+	if f.SavePath != "" {
+		if err := outfile.WriteAtomic(f.SavePath, data); err != nil {
 			return exitBadInput, badInput("plan: --save: %v", err)
 		}
 	}
@@ -149,79 +96,11 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 	return exitOK, err
 }
 
-// maxPlanSeeds bounds the seeds of a plan: its work budget is shared by
-// every run, so more seeds only shorten each.
-const maxPlanSeeds = 10_000
-
-// input reads the files the flags name and parses them.
+// input reads the files the flags name (plan.ReadInput parses them).
 func (f *planFlags) input() (*plan.Input, error) {
-	in := &plan.Input{Topic: f.topic, Partition: f.partition, Env: f.env, Workers: max(1, f.workers), SavePath: f.save}
-	from, to, err := parseSeeds(f.seeds)
+	in, err := plan.ReadInput(f.Files, func(name string) ([]byte, error) { return scenarios.ReadLimited(name, int64(f.maxInput)) })
 	if err != nil {
-		return nil, err
+		return nil, badInput("%v", err)
 	}
-	if to-from >= maxPlanSeeds {
-		return nil, badInput("--seeds: at most %d seeds for a plan, got %q", maxPlanSeeds, f.seeds)
-	}
-	in.SeedFrom, in.SeedTo = from, to
-	if f.profile != "" {
-		for _, name := range strings.Split(f.profile, ",") {
-			p, err := parseProfile(strings.TrimSpace(name))
-			if err != nil {
-				return nil, err
-			}
-			in.Profiles = append(in.Profiles, p)
-		}
-	}
-	if len(f.offsets) == 0 {
-		return nil, badInput("plan: --offsets earliest=FILE and --offsets latest=FILE are required (kafka-get-offsets.sh output); see simrun plan --help")
-	}
-	seen := map[plan.Time]string{}
-	for _, arg := range f.offsets {
-		t, name, err := plan.ParseOffsetsArg(arg)
-		if err != nil {
-			return nil, badInput("plan: --offsets: %v", err)
-		}
-		if prev, dup := seen[t]; dup {
-			return nil, badInput("plan: --offsets: %s given twice (%s and %s)", t, prev, name)
-		}
-		seen[t] = name
-	}
-	for _, arg := range f.offsets {
-		t, name, _ := plan.ParseOffsetsArg(arg)
-		data, err := scenarios.ReadLimited(name, int64(f.maxInput))
-		if err != nil {
-			return nil, badInput("plan: --offsets %s: %v", arg, err)
-		}
-		of, err := plan.ParseOffsets(name, t, data)
-		if err != nil {
-			return nil, badInput("plan: %v", err)
-		}
-		in.Offsets = append(in.Offsets, of)
-	}
-	return in, f.readOthers(in)
-}
-
-// readOthers reads --configs, --log-dirs and --topics.
-func (f *planFlags) readOthers(in *plan.Input) error {
-	read := func(flagName, name string, parse func(string, []byte) error) error {
-		if name == "" {
-			return nil
-		}
-		data, err := scenarios.ReadLimited(name, int64(f.maxInput))
-		if err != nil {
-			return badInput("plan: --%s: %v", flagName, err)
-		}
-		if err := parse(name, data); err != nil {
-			return badInput("plan: %v", err)
-		}
-		return nil
-	}
-	if err := read("configs", f.configs, func(n string, d []byte) (err error) { in.Configs, err = plan.ParseConfigs(n, d); return }); err != nil {
-		return err
-	}
-	if err := read("log-dirs", f.logDirs, func(n string, d []byte) (err error) { in.LogDirs, err = plan.ParseLogDirs(n, d); return }); err != nil {
-		return err
-	}
-	return read("topics", f.topics, func(n string, d []byte) (err error) { in.Topics, err = plan.ParseTopics(n, d); return })
+	return in, nil
 }

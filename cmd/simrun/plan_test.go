@@ -130,3 +130,43 @@ func TestPlanBadInput(t *testing.T) {
 		t.Errorf("--help: exit %d, %q", code, stdout)
 	}
 }
+
+// TestREADMEPlanExample: the example output in the README's "Plan from
+// your cluster" is what the command the README states prints, run from the
+// repository root (the notes name the files by that path).
+func TestREADMEPlanExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the plan's 30 simulations")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	_, rest, ok := strings.Cut(readme, "with `D=plan/testdata/cluster`: `simrun ")
+	command, rest2, ok2 := strings.Cut(rest, "`")
+	_, rest3, ok3 := strings.Cut(rest2, "```\n")
+	want, _, ok4 := strings.Cut(rest3, "```\n")
+	if !ok || !ok2 || !ok3 || !ok4 {
+		t.Fatal("README: no plan example (the command after \"with `D=plan/testdata/cluster`: `simrun \", then its output in a fenced block)")
+	}
+	args := strings.Fields(strings.ReplaceAll(command, "$D", "plan/testdata/cluster"))
+	// Run from a directory that shows the repository's plan/ as plan/, so
+	// the paths print as from the root and --save writes a scratch file.
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(root, "plan"), filepath.Join(dir, "plan")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, stdout, stderr := simrun(t, args...)
+	if code != exitOK {
+		t.Fatalf("simrun %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	if stdout != want {
+		t.Errorf("the README's plan example is not the output of 'simrun %s'; paste this:\n%s", strings.Join(args, " "), stdout)
+	}
+}

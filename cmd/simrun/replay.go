@@ -12,9 +12,7 @@ func newReplayCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay FILE [run flags]",
 		Short: "rerun a saved scenario file and show its violation with the full trace",
-		Long: `Reruns a saved scenario file and shows every trace line and any violation
-(the same as simrun run --scenario FILE --trace). Run flags such as
---strategy, --seed and --mutant apply, before or after FILE.`,
+		Long:  help("replay"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return badInput("replay: want one scenario file, got %d arguments", len(args))
@@ -25,7 +23,7 @@ func newReplayCmd(c *cli) *cobra.Command {
 			if f.scenario != "" || f.all {
 				return exitBadInput, badInput("replay: the scenario is the file argument; --scenario and --all are run's")
 			}
-			f.scenario, f.trace = args[0], true
+			f.scenario, f.trace, f.command = args[0], true, c.commandLine()
 			return cmdRun(f, c.stdout, c.stderr)
 		}),
 	}

@@ -2,18 +2,17 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/cliutil"
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/outfile"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
@@ -28,6 +27,7 @@ type runFlags struct {
 	profile  string
 	trace    bool
 	verbose  bool
+	command  string // the command line, for the JSON's claims
 	json     bool
 	mutants  string
 	timeline string
@@ -42,7 +42,7 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	maxStepsVar(fs, &f.maxSteps)
 	maxInputVar(fs, &f.maxInput)
 	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
+	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
@@ -56,60 +56,29 @@ func newRunCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run (--scenario NAME|FILE | --all) [flags]",
 		Short: "run a scenario under one or both follower protocols, checking invariants after every step",
-		Long: `Runs a scenario under one or both follower protocols on the same workload and
-fault schedule, checking invariants after every step. With --all, every named
-scenario runs; a violation the checker names as a known finding (by kind) is
-reported but does not fail the exit code: clean means no unknown failures. Prints a summary per
-strategy (outcome, each follower's bootstrap path, start offset, catch-up time,
-bytes from the leader), or with --json the result object.
-Exit codes: 0 all invariants held, 1 safety violation, 3 liveness violation,
-4 work budget reached (or predicted), 2 bad input or an unwritable output.`,
-		Args: noArgs,
-		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdRun(f, c.stdout, c.stderr) }),
+		Long:  help("run"),
+		Args:  noArgs,
+		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
+			f.command = c.commandLine()
+			return cmdRun(f, c.stdout, c.stderr)
+		}),
 	}
 	runFlagSet(cmd.Flags(), &f)
 	return cmd
 }
 
-func profileNames() string {
-	var names []string
-	for name := range model.Profiles {
-		names = append(names, name)
-	}
-	return strings.Join(sortStrings(names), ", ")
-}
-
-// parseProfile returns the behaviour profile called name.
-func parseProfile(name string) (model.Profile, error) {
-	p, ok := model.Profiles[name]
-	if !ok {
-		return nil, badInput("--profile: want one of %s, got %q", profileNames(), name)
-	}
-	return p, nil
-}
-
-func parseStrategies(s string) ([]harness.Strategy, error) {
-	switch s {
-	case "both":
-		return harness.Strategies, nil
-	case string(harness.LocalLogStart), string(harness.LastTiered):
-		return []harness.Strategy{harness.Strategy(s)}, nil
-	}
-	return nil, badInput("--strategy: want local-log-start, last-tiered or both, got %q", s)
-}
-
 func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
-	strategies, err := parseStrategies(f.strategy)
+	strategies, err := fuzz.ParseStrategies(f.strategy)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("%v", err)
 	}
-	profile, err := parseProfile(f.profile)
+	profile, err := fuzz.ParseProfile(f.profile)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("%v", err)
 	}
-	mutants, err := parseMutants(f.mutants)
+	mutants, err := fuzz.ParseMutants(f.mutants)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, badInput("%v", err)
 	}
 	var list []*scenarios.Scenario
 	switch {
@@ -137,7 +106,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
-	code := exitOK
+	worst := ""
 	var results []harness.Result
 	var all []reports.AllRun
 	// Under --all the first screen is the answer (reports.AllSummary); the
@@ -152,37 +121,33 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		if f.seed.set {
 			seed = f.seed.n
 		}
-		c, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
+		o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
 		results = append(results, res)
 		all = append(all, reports.AllRun{Result: res, Replay: replay})
-		code = worse(code, c)
+		worst = harness.WorseOutcome(worst, o)
 	}
 	if err := writeRecorded(rec, f.timeline, f.chrome); err != nil {
 		return exitBadInput, err
 	}
 	if f.all && !f.json {
-		t := reports.AllSummary(stdout, all, profile.Name())
-		if details.Len() > 0 {
-			fmt.Fprintf(stdout, "\n%s", details.Bytes())
-		} else if t.Known > 0 {
-			fmt.Fprintf(stdout, "(the known findings' full reports: simrun run --all --verbose, or each replay command above)\n")
-		}
+		reports.AllReport(stdout, all, profile.Name(), details.Bytes())
 	}
 	if f.json {
-		if err := writeJSON(stdout, results, f.all); err != nil {
+		if err := reports.WriteResultsJSON(stdout, results, f.all, cliutil.Version(), f.command); err != nil {
 			return exitBadInput, err
 		}
 	}
-	return code, nil
+	return outcomeExit(worst), nil
 }
 
 // runOne runs one scenario under each strategy and prints its summary and
 // failure reports to out (under --all: the summary only with --verbose, the
 // reports of known findings only with --verbose). Trace lines go to stdout,
-// or with --json to stderr. It returns the exit code, the result and the
-// command that replays each failed strategy's run.
+// or with --json to stderr. It returns the worst outcome that fails the
+// command, the result and the command that replays each failed strategy's
+// run.
 func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants,
-	rec *reports.RunRecorder, out, stdout, stderr io.Writer) (int, harness.Result, map[string]string) {
+	rec *reports.RunRecorder, out, stdout, stderr io.Writer) (string, harness.Result, map[string]string) {
 	var sink func(string)
 	if f.trace {
 		traceTo := stdout
@@ -195,98 +160,36 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
 	rec.Finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
-	code := exitOK
 	if !f.json && (!f.all || f.verbose) {
 		reports.Summary(out, res, sc.DurationMs, sc.HealMs)
 	}
-	replay := map[string]string{}
-	for _, r := range runs {
-		known := r.Violation != nil && r.Violation.Kind != ""
-		switch {
-		case known && f.all:
-			// In the default set a known finding is the product working.
-		case r.Outcome == harness.OutcomeSafety:
-			code = worse(code, exitSafety)
-		case r.Outcome == harness.OutcomeLiveness:
-			code = worse(code, exitLiveness)
-		case r.Outcome == harness.OutcomeBudget:
-			code = worse(code, exitBudget)
-		case r.Outcome == harness.OutcomeOK:
-			continue
-		}
-		scenarioArg := sc.Name
-		if f.scenario != "" {
-			scenarioArg = f.scenario
-		}
-		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s", scenarioArg, seed, r.Strategy, p.Name(), mutantFlag(f.mutants))
-		replay[string(r.Strategy)] = repro + maxStepsFlag(f.maxSteps) + " --trace"
-		if f.json || (f.all && known && !f.verbose) {
-			continue
-		}
-		if r.Outcome == harness.OutcomeBudget {
-			fmt.Fprintf(out, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s --max-steps %d\n",
-				r.Strategy, r.Violation.Message, repro, min(2*int64(f.maxSteps), harness.MaxStepsLimit))
-			continue
-		}
-		opt := harness.Options{Seed: seed, Strategy: r.Strategy, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
-		before, after := harness.StatesAround(sc, opt, r.Violation.Step)
-		reports.Failure(out, reports.FailureInput{Seed: seed, Scenario: sc.Name, Strategy: string(r.Strategy), Profile: p.Name(),
-			Failure: r.Violation, Before: before, After: after, Repro: replay[string(r.Strategy)]})
-		if known && !f.all {
-			fmt.Fprintf(out, "  known finding %s: a real protocol failure this scenario exists to show; alone it exits %d like any\n"+
-				"  violation, under 'simrun run --all' it is the expected result and does not fail the exit code\n", r.Violation.Kind, exitSafety)
-		}
+	scenarioArg := sc.Name
+	if f.scenario != "" {
+		scenarioArg = f.scenario
 	}
-	return code, res, replay
+	worst, replay := reports.RunFailures(out, reports.RunInput{Runs: runs, Scenario: sc.Name, ScenarioArg: scenarioArg, Seed: seed,
+		Profile: p.Name(), Mutant: f.mutants, MaxSteps: int64(f.maxSteps), All: f.all, Verbose: f.verbose, JSON: f.json,
+		States: func(st harness.Strategy, step int64) (before, after harness.State) {
+			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
+			return harness.StatesAround(sc, opt, step)
+		}})
+	return worst, res, replay
 }
 
-func mutantFlag(m string) string {
-	if m == "" {
-		return ""
-	}
-	return " --mutant " + m
-}
-
-// maxStepsFlag is " --max-steps N" when N is not the default, for the
-// commands that reproduce a run.
-func maxStepsFlag(n stepsFlag) string {
-	if n == harness.DefaultMaxSteps {
-		return ""
-	}
-	return fmt.Sprintf(" --max-steps %d", n)
-}
-
-// worse orders exit codes: a safety violation outranks a liveness one, which
-// outranks a run stopped by its work budget.
-func worse(a, b int) int {
-	rank := map[int]int{exitOK: 0, exitBudget: 1, exitLiveness: 2, exitSafety: 3}
-	if rank[b] > rank[a] {
-		return b
-	}
-	return a
-}
-
-func writeJSON(w io.Writer, results []harness.Result, all bool) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if all {
-		return enc.Encode(results)
-	}
-	return enc.Encode(results[0])
+// outcomeExit is the exit code of an outcome ("" or ok: 0).
+func outcomeExit(outcome string) int {
+	return map[string]int{harness.OutcomeSafety: exitSafety, harness.OutcomeLiveness: exitLiveness, harness.OutcomeBudget: exitBudget}[outcome]
 }
 
 // checkOutputFiles checks the --timeline and --chrome-trace files before
-// anything runs: not a directory, in a directory that exists.
+// anything runs (outfile.CheckFile).
 func checkOutputFiles(timelinePath, chromePath string) error {
 	for _, out := range []struct{ flag, path string }{{"--timeline", timelinePath}, {"--chrome-trace", chromePath}} {
 		if out.path == "" {
 			continue
 		}
-		if st, err := os.Stat(out.path); err == nil && st.IsDir() {
-			return badInput("%s: %s is a directory, want a file", out.flag, out.path)
-		}
-		if st, err := os.Stat(filepath.Dir(out.path)); err != nil || !st.IsDir() {
-			return badInput("%s: directory %s does not exist", out.flag, filepath.Dir(out.path))
+		if err := outfile.CheckFile(out.path); err != nil {
+			return badInput("%s: %v", out.flag, err)
 		}
 	}
 	return nil
@@ -294,22 +197,19 @@ func checkOutputFiles(timelinePath, chromePath string) error {
 
 // writeRecorded renders and writes the files asked for.
 func writeRecorded(rec *reports.RunRecorder, timelinePath, chromePath string) error {
-	if timelinePath != "" {
-		data, err := rec.Timeline()
+	for _, out := range []struct {
+		flag, path string
+		render     func() ([]byte, error)
+	}{{"--timeline", timelinePath, rec.Timeline}, {"--chrome-trace", chromePath, rec.ChromeJSON}} {
+		if out.path == "" {
+			continue
+		}
+		data, err := out.render()
 		if err != nil {
-			return fmt.Errorf("--timeline: %w", err)
+			return fmt.Errorf("%s: %w", out.flag, err)
 		}
-		if err := writeFileAtomic(timelinePath, data); err != nil {
-			return badInput("--timeline: %v", err)
-		}
-	}
-	if chromePath != "" {
-		data, err := rec.ChromeJSON()
-		if err != nil {
-			return fmt.Errorf("--chrome-trace: %w", err)
-		}
-		if err := writeFileAtomic(chromePath, data); err != nil {
-			return badInput("--chrome-trace: %v", err)
+		if err := outfile.WriteAtomic(out.path, data); err != nil {
+			return badInput("%s: %v", out.flag, err)
 		}
 	}
 	return nil

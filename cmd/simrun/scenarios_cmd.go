@@ -1,11 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"sort"
-
 	"github.com/spf13/cobra"
 
+	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
 
@@ -16,20 +14,8 @@ func newScenariosCmd(c *cli) *cobra.Command {
 		Long:  "Lists the named scenarios, one a line: name, then what it shows.",
 		Args:  noArgs,
 		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
-			list := scenarios.Named()
-			width := 0
-			for _, sc := range list {
-				width = max(width, len(sc.Name))
-			}
-			for _, sc := range list {
-				fmt.Fprintf(c.stdout, "%-*s  %s\n", width, sc.Name, sc.Description)
-			}
+			reports.ScenarioList(c.stdout, scenarios.Named())
 			return exitOK, nil
 		}),
 	}
-}
-
-func sortStrings(s []string) []string {
-	sort.Strings(s)
-	return s
 }

@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"tierfetch/cliutil"
 )
 
 // interruptedRun starts simrun with args in dir, sends sig after delay, and
@@ -49,7 +51,7 @@ func TestSweepInterruptedResumesToTheSameSummary(t *testing.T) {
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
-	}{{syscall.SIGTERM, exitSIGTERM}, {syscall.SIGINT, exitSIGINT}} {
+	}{{syscall.SIGTERM, cliutil.ExitSIGTERM}, {syscall.SIGINT, cliutil.ExitSIGINT}} {
 		dir := t.TempDir()
 		args := []string{"sweep", "--seeds", "1..400", "--workers", "1", "--shrink", "0", "--profile", "kafka-4.3",
 			"--max-steps", "4000000", "--out", "out", "--jsonl", "a.jsonl"}
@@ -108,7 +110,7 @@ func TestCompareInterruptedResumesToTheSameReport(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"compare", "--generated", "--seeds", "1..160", "--profile", "kip", "--workers", "1", "--out", "out"}
 	code, stdout := interruptedRun(t, dir, syscall.SIGTERM, 500*time.Millisecond, args...)
-	if code != exitSIGTERM {
+	if code != cliutil.ExitSIGTERM {
 		t.Fatalf("exit %d, want 143:\n%s", code, stdout)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, "out", "pairs.jsonl"))

@@ -49,19 +49,3 @@ func catchSignals() (ctx context.Context, received func() os.Signal, stop func()
 	}
 	return ctx, received, stop
 }
-
-// signalExit is the exit code of a command stopped by sig: 128 plus the
-// signal's number, as a shell reports it (130 SIGINT, 143 SIGTERM).
-func signalExit(sig os.Signal) int {
-	if sig == syscall.SIGTERM {
-		return exitSIGTERM
-	}
-	return exitSIGINT
-}
-
-func sigName(sig os.Signal) string {
-	if sig == syscall.SIGTERM {
-		return "SIGTERM"
-	}
-	return "SIGINT"
-}

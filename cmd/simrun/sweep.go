@@ -6,29 +6,20 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"tierfetch/cliutil"
 	"tierfetch/fuzz"
-	"tierfetch/harness"
 	"tierfetch/reports"
 )
 
+// sweepFlags are simrun sweep's flags: a sweep's settings (fuzz checks
+// them) and where to resume.
 type sweepFlags struct {
-	seeds       string
-	strategy    string
-	profile     string
-	workers     int
-	out         string
-	determinism bool
-	shrink      int
-	mutant      string
-	shard       string
-	jsonl       string
-	maxSteps    stepsFlag
-	resumeFrom  seedFlag
+	fuzz.SweepArgs
+	resumeFrom seedFlag
 }
 
 func newSweepCmd(c *cli) *cobra.Command {
@@ -36,87 +27,37 @@ func newSweepCmd(c *cli) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sweep [--seeds A..B] [--strategy S] [--workers N] [--out DIR] [--check-determinism] [--shard K/N] [--jsonl FILE]",
 		Short: "run generated scenarios for a range of seeds; summary, failures saved (and shrunk) for replay",
-		Long: `Generates a scenario from every seed and runs it under each strategy, checking
-invariants after every step. Prints a summary: runs, steps, unknown failures
-by invariant and strategy, known findings by kind, and coverage goals. Each
-failing seed's scenario is saved in --out with the command that replays it.
-Ctrl-C (SIGINT) or SIGTERM stops at a seed boundary: the summary of the seeds
-done is printed, the --jsonl file holds them in whole lines and its header says
-where it stopped, and the command that resumes (--resume-from) is printed;
-'simrun merge' of both files prints the uninterrupted sweep's summary.
-
---shard K/N runs only the seeds s of A..B with (s-A) % N == K; --jsonl FILE
-writes a header line and then one line per seed (in seed order) with its runs:
-'simrun merge' folds the files of every shard into the summary one sweep over
-A..B prints.
-Exit codes: 0 no unknown failure, 1 an unknown safety violation, 3 only unknown
-liveness violations, 4 a run reached its work budget (and no unknown violation),
-2 bad input or an output that could not be written, 130/143 stopped by
-SIGINT/SIGTERM.`,
-		Args: noArgs,
-		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdSweep(f, c.stdout, c.stderr) }),
+		Long:  help("sweep"),
+		Args:  noArgs,
+		RunE:  c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdSweep(f, c.stdout, c.stderr) }),
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
-	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+profileNames())
-	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
-	fs.StringVar(&f.out, "out", "sweep-out", "directory for the scenario files of failing seeds")
-	fs.BoolVar(&f.determinism, "check-determinism", false, "run each seed twice and compare the state after every step")
-	fs.IntVar(&f.shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
-	fs.StringVar(&f.mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
-	fs.StringVar(&f.shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
-	fs.StringVar(&f.jsonl, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
-	maxStepsVar(fs, &f.maxSteps)
+	fs.StringVar(&f.Seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
+	fs.StringVar(&f.Strategy, "strategy", "both", "local-log-start, last-tiered or both")
+	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
+	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
+	fs.StringVar(&f.Out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.BoolVar(&f.CheckDeterminism, "check-determinism", false, "run each seed twice and compare the state after every step")
+	fs.IntVar(&f.Shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	fs.StringVar(&f.Mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
+	fs.StringVar(&f.Shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
+	fs.StringVar(&f.JSONL, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
+	maxStepsVar(fs, (*stepsFlag)(&f.MaxSteps))
 	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
 	return cmd
 }
 
 func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
-	from, to, err := parseSeeds(f.seeds)
-	if err != nil {
-		return exitBadInput, err
-	}
-	strategies, err := parseStrategies(f.strategy)
-	if err != nil {
-		return exitBadInput, err
-	}
-	profile, err := parseProfile(f.profile)
-	if err != nil {
-		return exitBadInput, err
-	}
-	if f.workers < 1 || f.workers > 1024 {
-		return exitBadInput, badInput("--workers: want 1..1024, got %d", f.workers)
-	}
-	mutants, err := parseMutants(f.mutant)
-	if err != nil {
-		return exitBadInput, err
-	}
-	if f.shrink < 0 {
-		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.shrink)
-	}
-	shard, err := fuzz.ParseShard(f.shard)
-	if err != nil {
-		return exitBadInput, badInput("--shard: %v", err)
-	}
-	if err := ensureOutDir("--out", f.out); err != nil {
-		return exitBadInput, err
-	}
-	start := from
 	if f.resumeFrom.set {
-		if f.resumeFrom.n < from || f.resumeFrom.n > to {
-			return exitBadInput, badInput("--resume-from: seed %d outside --seeds %d..%d", f.resumeFrom.n, from, to)
-		}
-		start = f.resumeFrom.n
+		f.ResumeFrom = &f.resumeFrom.n
 	}
-	if n := fuzz.ShardSeedCount(shard, from, start, to); n > maxSweepSeeds {
-		return exitBadInput, badInput("--seeds: %d seeds for this process, at most %d: split the sweep with --shard K/N", n, maxSweepSeeds)
+	cfg, err := fuzz.NewSweepConfig(f.SweepArgs)
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	tuneGC()
-	s := newSweep(f, fuzz.SweepConfig{From: from, To: to, Resume: start, Shard: shard, Strategies: strategies,
-		Profile: profile, Mutants: mutants, Mutant: f.mutant, CheckDeterminism: f.determinism, Shrink: f.shrink,
-		MaxSteps: int64(f.maxSteps), Workers: f.workers, Out: f.out, JSONL: f.jsonl}, stderr)
-	if f.jsonl != "" {
+	s := newSweep(cfg, stderr)
+	if f.JSONL != "" {
 		if err := s.OpenJSONL(); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
 		}
@@ -124,24 +65,11 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	ctx, received, stop := catchSignals()
 	defer stop()
 	next, complete := s.Run(ctx)
-	s.progress(true)
+	s.showProgress(true)
 	s.CloseJSONL(next, complete)
-	seedRange := fmt.Sprintf("%d..%d", start, to)
+	reports.SweepReport(stdout, s.Sweeper, s.RangeText(next, complete))
 	if !complete {
-		seedRange = fmt.Sprintf("%d..%d", start, next-1)
-		if next == start {
-			seedRange = "none"
-		}
-	}
-	if start != from {
-		seedRange += fmt.Sprintf(" (resumed, of %d..%d)", from, to)
-	}
-	if shard != fuzz.WholeSweep {
-		seedRange += " shard " + shard.String()
-	}
-	s.report(stdout, seedRange)
-	if !complete {
-		s.printResume(stdout, received(), next)
+		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), next))
 	}
 	if err := s.JSONLError(); err != nil {
 		return exitBadInput, fmt.Errorf("--jsonl: %v", err)
@@ -150,122 +78,27 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, err
 	}
 	if !complete {
-		return signalExit(received()), nil
+		return cliutil.SignalExit(received()), nil
 	}
-	return s.exitCode(), nil
+	return outcomeExit(s.Worst()), nil
 }
 
-// sweep is a fuzz.Sweeper with the flags that made it, printing progress
-// on a terminal.
+// sweep is a fuzz.Sweeper printing progress on a terminal.
 type sweep struct {
 	*fuzz.Sweeper
-	f      sweepFlags
-	stderr io.Writer
-	start  time.Time
-	shown  time.Time
+	stderr   io.Writer
+	progress *cliutil.Progress
 }
 
-// newSweep makes the sweeper of cfg (its replay flags and progress from f).
-func newSweep(f sweepFlags, cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
-	s := &sweep{f: f, stderr: stderr, start: time.Now(), shown: time.Now()}
-	cfg.ReplayFlags = replayFlags(cfg.Profile.Name(), f.mutant, f.maxSteps)
+// newSweep makes the sweeper of cfg, with the replay flags its failures
+// need.
+func newSweep(cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
+	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second, isTerminal(stderr))}
+	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.MaxSteps)
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
-	cfg.OnFold = func(uint64) {
-		if time.Since(s.shown) >= time.Second {
-			s.progress(false)
-			s.shown = time.Now()
-		}
-	}
+	cfg.OnFold = func(uint64) { s.showProgress(false) }
 	s.Sweeper = fuzz.NewSweeper(cfg)
 	return s
-}
-
-// maxSweepSeeds bounds the seeds one sweep process runs: a billion seeds
-// take about three months of one core; a larger sweep is sharded.
-const maxSweepSeeds = 1_000_000_000
-
-// printResume says where an interrupted sweep stopped and the command that
-// runs the rest, with every flag that shapes the results.
-func (s *sweep) printResume(stdout io.Writer, sig os.Signal, next uint64) {
-	cfg := s.Config()
-	args := []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", cfg.From, cfg.To)}
-	if cfg.Shard != fuzz.WholeSweep {
-		args = append(args, "--shard "+cfg.Shard.String())
-	}
-	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+s.f.strategy, "--profile "+s.f.profile,
-		"--out "+s.f.out, fmt.Sprintf("--shrink %d", s.f.shrink), fmt.Sprintf("--workers %d", s.f.workers))
-	if s.f.mutant != "" {
-		args = append(args, "--mutant "+s.f.mutant)
-	}
-	if s.f.determinism {
-		args = append(args, "--check-determinism")
-	}
-	if s.f.maxSteps != harness.DefaultMaxSteps {
-		args = append(args, fmt.Sprintf("--max-steps %d", s.f.maxSteps))
-	}
-	var part string
-	if s.f.jsonl != "" {
-		part = partFile(s.f.jsonl, next)
-		args = append(args, "--jsonl "+part)
-	}
-	fmt.Fprintf(stdout, "\ninterrupted by %s before seed %d", sigName(sig), next)
-	if s.f.jsonl != "" {
-		fmt.Fprintf(stdout, " (%s holds the seeds before it; its header says so)", s.f.jsonl)
-	}
-	fmt.Fprintf(stdout, "\nresume with: %s\n", strings.Join(args, " "))
-	if s.f.jsonl != "" {
-		fmt.Fprintf(stdout, "then the whole sweep's summary: simrun merge --out %s --shrink %d %s %s\n", s.f.out, s.f.shrink, s.f.jsonl, part)
-	}
-}
-
-// partFile names the --jsonl file of the part of a sweep or comparison that
-// starts at next: FILE.jsonl becomes FILE.from-NEXT.jsonl.
-func partFile(path string, next uint64) string {
-	base, ok := strings.CutSuffix(path, ".jsonl")
-	if !ok {
-		base = path
-	}
-	if i := strings.LastIndex(base, ".from-"); i >= 0 && !strings.ContainsRune(base[i:], '/') {
-		base = base[:i]
-	}
-	return fmt.Sprintf("%s.from-%d.jsonl", base, next)
-}
-
-// report prints the summary of the folded seeds, the shrunk cases and any
-// determinism mismatch: what 'simrun sweep' and 'simrun merge' both print.
-func (s *sweep) report(stdout io.Writer, seedRange string) {
-	cfg := s.Config()
-	reports.SweepSummary(stdout, s.Totals, seedRange, cfg.Profile.Name(), cfg.Out, cfg.ReplayFlags)
-	if len(s.Shrunk()) > 0 {
-		fmt.Fprintf(stdout, "\nshrunk cases (saved beside the originals as -min.json):\n")
-		for _, line := range s.Shrunk() {
-			fmt.Fprintln(stdout, line)
-		}
-	}
-	if cfg.CheckDeterminism {
-		verdict := "every pair identical"
-		if n := len(s.Mismatches()); n > 0 {
-			verdict = fmt.Sprintf("%d seeds diverged (below)", n)
-		}
-		fmt.Fprintf(stdout, "determinism: %d runs each run twice, state digests compared after every step: %s\n", s.Totals.Runs, verdict)
-	}
-	for _, m := range s.Mismatches() {
-		fmt.Fprintln(stdout, m)
-	}
-}
-
-// exitCode is the sweep's exit code: a mismatch or an unknown safety
-// violation outranks unknown liveness violations.
-func (s *sweep) exitCode() int {
-	switch {
-	case len(s.Mismatches()) > 0 || s.HasUnknown(harness.OutcomeSafety):
-		return exitSafety
-	case s.HasUnknown(harness.OutcomeLiveness):
-		return exitLiveness
-	case s.Totals.UnknownFailures() > 0:
-		return exitBudget
-	}
-	return exitOK
 }
 
 // sweepGCPercent is the GC target a sweep runs with unless GOGC says
@@ -282,21 +115,14 @@ func tuneGC() {
 	}
 }
 
-// progress shows seeds done, rate, failures and time left on a terminal.
-func (s *sweep) progress(final bool) {
-	if !isTerminal(s.stderr) {
+// showProgress shows seeds done, rate, failures and time left on a
+// terminal, at most once a second (a final line always).
+func (s *sweep) showProgress(final bool) {
+	if !s.progress.Due(final) {
 		return
 	}
-	done := s.Totals.Seeds
-	total := int64(s.Seeds())
-	elapsed := time.Since(s.start).Seconds()
-	rate := float64(done) / max(elapsed, 1e-9)
-	left := "?"
-	if rate > 0 {
-		left = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
-	}
-	fmt.Fprintf(s.stderr, "\rseeds %d/%d  %.0f/s  unknown failures %d  known findings %d  time left %s   ",
-		done, total, rate, s.Totals.UnknownFailures(), len(s.Totals.FirstFindings), left)
+	extra := fmt.Sprintf("unknown failures %d  known findings %d  ", s.Totals.UnknownFailures(), len(s.Totals.FirstFindings))
+	fmt.Fprint(s.stderr, s.progress.Line("seeds", s.Totals.Seeds, int64(s.Seeds()), extra))
 	if final {
 		fmt.Fprintln(s.stderr)
 	}
@@ -309,15 +135,4 @@ func isTerminal(w io.Writer) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// replayFlags are the flags a saved failure's replay command needs beyond
-// the file and strategy: the profile (unless the default), any mutant and
-// the work budget (unless the default).
-func replayFlags(profile, mutant string, maxSteps stepsFlag) string {
-	flags := mutantFlag(mutant) + maxStepsFlag(maxSteps)
-	if profile != "kip" {
-		flags = " --profile " + profile + flags
-	}
-	return flags
 }

@@ -1,0 +1,80 @@
+package compare
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"tierfetch/harness"
+	"tierfetch/scenarios"
+)
+
+func newSetup(t *testing.T, f Flags) *Setup {
+	t.Helper()
+	if f.Seeds == "" {
+		f.Seeds = "1..2"
+	}
+	if f.Profiles == "" {
+		f.Profiles = DefaultProfiles
+	}
+	f.Workers, f.Out, f.MaxSteps, f.MaxInput = 1, "out", harness.DefaultMaxSteps, scenarios.DefaultMaxInputBytes
+	s, err := New(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestJobsCountTheSummarysUnit: the default comparison's jobs are its
+// scenario-seed pairs under every profile plus the default sweep's, and
+// JobsText says so in the unit progress counts.
+func TestJobsCountTheSummarysUnit(t *testing.T) {
+	s := newSetup(t, Flags{})
+	pairs, sweep, held := s.Jobs()
+	per := len(DefaultSet()) * 2
+	if pairs != per*3 || sweep != 6*2 || held != pairs+sweep {
+		t.Fatalf("jobs %d+%d (held %d), want %d+12", pairs, sweep, held, per*3)
+	}
+	want := fmt.Sprintf("%d pairs = %d scenario-seed pairs x 3 profiles + 12 of the default sweep", pairs+sweep, per)
+	if got := s.JobsText(); got != want {
+		t.Errorf("JobsText %q, want %q", got, want)
+	}
+	shard := newSetup(t, Flags{Shard: "1/3", JSONL: "x.jsonl"})
+	if _, _, held := shard.Jobs(); held != (pairs+sweep+1)/3 {
+		t.Errorf("shard 1/3 holds %d of %d jobs", held, pairs+sweep)
+	}
+}
+
+// TestVary: --vary sets a config field or scales produce events, and bad
+// keys and values are refused naming them.
+func TestVary(t *testing.T) {
+	key, values, err := parseVary("local_retention_bytes=1048576, 2097152")
+	if err != nil || key != "local_retention_bytes" || len(values) != 2 {
+		t.Fatalf("parseVary: %q %v %v", key, values, err)
+	}
+	for _, bad := range []string{"nope=1", "local_retention_bytes=", "produce_scale=0", "local_retention_bytes=1,1", "local_retention_bytes=x"} {
+		if _, _, err := parseVary(bad); err == nil {
+			t.Errorf("parseVary(%q) accepted", bad)
+		}
+	}
+	sc, _ := scenarios.Lookup("leader-knows-hro")
+	varied, err := applyVary(sc, "local_retention_bytes", "2097152")
+	if err != nil || varied.Config.LocalRetentionBytes != 2097152 {
+		t.Errorf("applyVary: %v, local retention %d", err, varied.Config.LocalRetentionBytes)
+	}
+}
+
+// TestFlagsGiven: every given flag is in Changed; only those that shape
+// the comparison are in Args, which a shard's header records.
+func TestFlagsGiven(t *testing.T) {
+	var f Flags
+	for _, fl := range [][2]string{{"jsonl", "p.jsonl"}, {"out", "o"}, {"seeds", "1..5"}, {"shard", "0/2"}, {"vary", "k=1,2"}, {"workers", "3"}} {
+		f.Given(fl[0], fl[1])
+	}
+	if len(f.Changed) != 6 || !f.Changed["workers"] {
+		t.Errorf("Changed: %v", f.Changed)
+	}
+	if got := strings.Join(f.Args, " "); got != "--seeds=1..5 --vary=k=1,2" {
+		t.Errorf("Args: %q", got)
+	}
+}

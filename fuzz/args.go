@@ -1,0 +1,109 @@
+package fuzz
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"tierfetch/harness"
+	"tierfetch/model"
+	"tierfetch/outfile"
+)
+
+// ParseProfile returns the behaviour profile called name; the error names
+// --profile and the profiles there are.
+func ParseProfile(name string) (model.Profile, error) {
+	p, ok := model.Profiles[name]
+	if !ok {
+		return nil, fmt.Errorf("--profile: want one of %s, got %q", ProfileNames(), name)
+	}
+	return p, nil
+}
+
+// ProfileNames lists the behaviour profiles, sorted, comma-separated.
+func ProfileNames() string {
+	return strings.Join(slices.Sorted(slices.Values(model.ProfileNames())), ", ")
+}
+
+// ParseStrategies reads --strategy: local-log-start, last-tiered or both.
+func ParseStrategies(s string) ([]harness.Strategy, error) {
+	switch s {
+	case "both":
+		return harness.Strategies, nil
+	case string(harness.LocalLogStart), string(harness.LastTiered):
+		return []harness.Strategy{harness.Strategy(s)}, nil
+	}
+	return nil, fmt.Errorf("--strategy: want local-log-start, last-tiered or both, got %q", s)
+}
+
+// ParseMutants reads --mutant: comma-separated mutant names ("" for none).
+func ParseMutants(s string) (model.Mutants, error) {
+	var set model.Mutants
+	if s == "" {
+		return set, nil
+	}
+	for _, name := range strings.Split(s, ",") {
+		m, ok := model.MutantByName(strings.TrimSpace(name))
+		if !ok {
+			return 0, fmt.Errorf("--mutant: unknown mutant %q (known: %s)", name, strings.Join(model.MutantNames(), ", "))
+		}
+		set = set.With(m)
+	}
+	return set, nil
+}
+
+// SweepArgs are a sweep's settings as 'simrun sweep' takes them.
+type SweepArgs struct {
+	Seeds, Strategy, Profile, Mutant, Shard, Out, JSONL string
+	Workers, Shrink                                     int
+	CheckDeterminism                                    bool
+	MaxSteps                                            int64
+	ResumeFrom                                          *uint64 // nil: from the first seed
+}
+
+// MaxSweepSeeds bounds the seeds one sweep process runs: a billion seeds
+// take about three months of one core; a larger sweep is sharded.
+const MaxSweepSeeds = 1_000_000_000
+
+// NewSweepConfig checks a sweep's settings, each error naming its flag,
+// and makes the output directory.
+func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
+	c := SweepConfig{Mutant: a.Mutant, CheckDeterminism: a.CheckDeterminism, Shrink: a.Shrink, MaxSteps: a.MaxSteps,
+		Workers: a.Workers, Out: a.Out, JSONL: a.JSONL}
+	var err error
+	if c.From, c.To, err = ParseSeeds(a.Seeds); err != nil {
+		return c, fmt.Errorf("--seeds: %v", err)
+	}
+	if c.Strategies, err = ParseStrategies(a.Strategy); err != nil {
+		return c, err
+	}
+	if c.Profile, err = ParseProfile(a.Profile); err != nil {
+		return c, err
+	}
+	if a.Workers < 1 || a.Workers > 1024 {
+		return c, fmt.Errorf("--workers: want 1..1024, got %d", a.Workers)
+	}
+	if c.Mutants, err = ParseMutants(a.Mutant); err != nil {
+		return c, err
+	}
+	if a.Shrink < 0 {
+		return c, fmt.Errorf("--shrink: want >= 0, got %d", a.Shrink)
+	}
+	if c.Shard, err = ParseShard(a.Shard); err != nil {
+		return c, fmt.Errorf("--shard: %v", err)
+	}
+	if err := outfile.EnsureDir(a.Out); err != nil {
+		return c, fmt.Errorf("--out: %v", err)
+	}
+	c.Resume = c.From
+	if r := a.ResumeFrom; r != nil {
+		if *r < c.From || *r > c.To {
+			return c, fmt.Errorf("--resume-from: seed %d outside --seeds %d..%d", *r, c.From, c.To)
+		}
+		c.Resume = *r
+	}
+	if n := ShardSeedCount(c.Shard, c.From, c.Resume, c.To); n > MaxSweepSeeds {
+		return c, fmt.Errorf("--seeds: %d seeds for this process, at most %d: split the sweep with --shard K/N", n, MaxSweepSeeds)
+	}
+	return c, nil
+}

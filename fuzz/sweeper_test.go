@@ -1,0 +1,68 @@
+package fuzz
+
+import (
+	"strings"
+	"testing"
+
+	"tierfetch/model"
+)
+
+// TestNewSweepConfig: each bad setting is refused naming its flag.
+func TestNewSweepConfig(t *testing.T) {
+	ok := SweepArgs{Seeds: "1..10", Strategy: "both", Profile: "kip", Shard: "0/1", Out: t.TempDir(), Workers: 2, MaxSteps: 100}
+	if _, err := NewSweepConfig(ok); err != nil {
+		t.Fatal(err)
+	}
+	resume := uint64(11)
+	for flag, mutate := range map[string]func(*SweepArgs){
+		"--seeds":       func(a *SweepArgs) { a.Seeds = "9..3" },
+		"--strategy":    func(a *SweepArgs) { a.Strategy = "fastest" },
+		"--profile":     func(a *SweepArgs) { a.Profile = "kafka-9" },
+		"--workers":     func(a *SweepArgs) { a.Workers = 0 },
+		"--mutant":      func(a *SweepArgs) { a.Mutant = "nope" },
+		"--shrink":      func(a *SweepArgs) { a.Shrink = -1 },
+		"--shard":       func(a *SweepArgs) { a.Shard = "3/2" },
+		"--resume-from": func(a *SweepArgs) { a.ResumeFrom = &resume },
+	} {
+		a := ok
+		mutate(&a)
+		if _, err := NewSweepConfig(a); err == nil || !strings.HasPrefix(err.Error(), flag+":") {
+			t.Errorf("%s: error %v, want one naming it", flag, err)
+		}
+	}
+}
+
+func TestRangeTextAndPartFile(t *testing.T) {
+	s := NewSweeper(SweepConfig{From: 1, To: 100, Resume: 41, Shard: Shard{K: 1, N: 2}})
+	if got := s.RangeText(60, false); got != "41..59 (resumed, of 1..100) shard 1/2" {
+		t.Errorf("RangeText: %q", got)
+	}
+	if got := s.RangeText(41, false); !strings.HasPrefix(got, "none") {
+		t.Errorf("RangeText before any seed: %q", got)
+	}
+	if got := PartFile("out/s.from-40.jsonl", 60); got != "out/s.from-60.jsonl" {
+		t.Errorf("PartFile: %q", got)
+	}
+}
+
+// TestResumeText: an interrupted sweep says where it stopped, the command
+// that runs the rest and, with a shard file, the merge.
+func TestResumeText(t *testing.T) {
+	s := NewSweeper(SweepConfig{From: 1, To: 100, Resume: 1, Shard: WholeSweep, Profile: mustProfile(t, "kip"), Out: "o", Shrink: 5,
+		Workers: 2, MaxSteps: 100, JSONL: "s.jsonl"})
+	text := s.ResumeText("SIGTERM", 42)
+	for _, want := range []string{"interrupted by SIGTERM before seed 42 (s.jsonl holds", "resume with: simrun sweep --seeds 1..100 --resume-from 42",
+		"--jsonl s.from-42.jsonl", "simrun merge --out o --shrink 5 s.jsonl s.from-42.jsonl"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("ResumeText lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func mustProfile(t *testing.T, name string) model.Profile {
+	p, err := ParseProfile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -1,0 +1,102 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"tierfetch/fuzz"
+	"tierfetch/model"
+)
+
+// Files names what 'simrun plan' reads: the saved output of Kafka's tools,
+// and the choices of its flags.
+type Files struct {
+	Offsets                  []string // TIME=FILE, each a kafka-get-offsets.sh output
+	Configs, LogDirs, Topics string   // file names, "" when not given
+	Topic                    string
+	Partition                int32
+	Seeds                    string // A..B
+	Profiles                 string // comma-separated, "" for all
+	Env                      Env
+	Workers                  int
+	SavePath                 string
+}
+
+// maxPlanSeeds bounds the seeds of a plan: its work budget is shared by
+// every run, so more seeds only shorten each.
+const maxPlanSeeds = 10_000
+
+// ReadInput parses the tool outputs files names, reading each with read (a
+// size-limited file reader), and checks the seeds and profiles.
+func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) {
+	in := &Input{Topic: f.Topic, Partition: f.Partition, Env: f.Env, Workers: max(1, f.Workers), SavePath: f.SavePath}
+	from, to, err := fuzz.ParseSeeds(f.Seeds)
+	if err != nil {
+		return nil, fmt.Errorf("--seeds: %v", err)
+	}
+	if to-from >= maxPlanSeeds {
+		return nil, fmt.Errorf("--seeds: at most %d seeds for a plan, got %q", maxPlanSeeds, f.Seeds)
+	}
+	in.SeedFrom, in.SeedTo = from, to
+	if f.Profiles != "" {
+		for _, name := range strings.Split(f.Profiles, ",") {
+			p, ok := model.Profiles[strings.TrimSpace(name)]
+			if !ok {
+				return nil, fmt.Errorf("--profile: want one of %s, got %q", strings.Join(slices.Sorted(slices.Values(model.ProfileNames())), ", "), strings.TrimSpace(name))
+			}
+			in.Profiles = append(in.Profiles, p)
+		}
+	}
+	if len(f.Offsets) == 0 {
+		return nil, fmt.Errorf("plan: --offsets earliest=FILE and --offsets latest=FILE are required (kafka-get-offsets.sh output); see simrun plan --help")
+	}
+	seen := map[Time]string{}
+	for _, arg := range f.Offsets {
+		t, name, err := ParseOffsetsArg(arg)
+		if err != nil {
+			return nil, fmt.Errorf("plan: --offsets: %v", err)
+		}
+		if prev, dup := seen[t]; dup {
+			return nil, fmt.Errorf("plan: --offsets: %s given twice (%s and %s)", t, prev, name)
+		}
+		seen[t] = name
+	}
+	for _, arg := range f.Offsets {
+		t, name, _ := ParseOffsetsArg(arg)
+		data, err := read(name)
+		if err != nil {
+			return nil, fmt.Errorf("plan: --offsets %s: %v", arg, err)
+		}
+		of, err := ParseOffsets(name, t, data)
+		if err != nil {
+			return nil, fmt.Errorf("plan: %v", err)
+		}
+		in.Offsets = append(in.Offsets, of)
+	}
+	return in, f.readOthers(in, read)
+}
+
+// readOthers reads --configs, --log-dirs and --topics.
+func (f Files) readOthers(in *Input, read func(string) ([]byte, error)) error {
+	readOne := func(flagName, name string, parse func(string, []byte) error) error {
+		if name == "" {
+			return nil
+		}
+		data, err := read(name)
+		if err != nil {
+			return fmt.Errorf("plan: --%s: %v", flagName, err)
+		}
+		if err := parse(name, data); err != nil {
+			return fmt.Errorf("plan: %v", err)
+		}
+		return nil
+	}
+	if err := readOne("configs", f.Configs, func(n string, d []byte) (err error) { in.Configs, err = ParseConfigs(n, d); return }); err != nil {
+		return err
+	}
+	if err := readOne("log-dirs", f.LogDirs, func(n string, d []byte) (err error) { in.LogDirs, err = ParseLogDirs(n, d); return }); err != nil {
+		return err
+	}
+	return readOne("topics", f.Topics, func(n string, d []byte) (err error) { in.Topics, err = ParseTopics(n, d); return })
+}

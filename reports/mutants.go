@@ -1,0 +1,29 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+
+	"tierfetch/fuzz"
+)
+
+// MutantsHeader writes the header of the table 'simrun mutants' prints.
+func MutantsHeader(w io.Writer) {
+	fmt.Fprintf(w, "%-24s %-8s %-6s %-16s %-20s %s\n", "mutant", "caught", "seed", "strategy", "invariant", "case size (before -> after shrinking)")
+}
+
+// MutantRow writes one mutant's row of that table: where it was caught,
+// with the replay command of its shrunk case saved in file (run under
+// profile); or why it is harmless; or that seeds from..to did not catch it.
+func MutantRow(w io.Writer, h fuzz.MutantHunt, profile, file string, from, to uint64) {
+	m := h.Mutant
+	switch {
+	case h.Caught:
+		fmt.Fprintf(w, "%-24s %-8s %-6d %-16s %-20s %s -> %s\n", m, "yes", h.Seed, h.Strategy, h.Run.Invariant, h.Before, h.After)
+		fmt.Fprintf(w, "%24s replay: simrun run --scenario %s --strategy %s --profile %s --mutant %s --trace\n", "", file, h.Strategy, profile, m)
+	case h.Harmless != "":
+		fmt.Fprintf(w, "%-24s %-8s harmless (a finding): %s\n", m, "no", h.Harmless)
+	default:
+		fmt.Fprintf(w, "%-24s %-8s not caught in seeds %d..%d\n", m, "NO", from, to)
+	}
+}

@@ -1,0 +1,117 @@
+package reports
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"tierfetch/harness"
+)
+
+// RunInput is one scenario's runs under each strategy, as 'simrun run'
+// reports them.
+type RunInput struct {
+	Runs []*harness.RunResult
+	// Scenario is the scenario's name; ScenarioArg the scenario as the
+	// command line gave it (a file or a name), for the replay commands.
+	Scenario, ScenarioArg string
+	Seed                  uint64
+	Profile               string
+	Mutant                string // --mutant as given
+	MaxSteps              int64
+	// All: 'run --all', where a known finding is the expected result and
+	// its report is printed only with Verbose. JSON: no reports at all.
+	All, Verbose, JSON bool
+	// States gives the compact states before and after the step at which a
+	// strategy's run failed: the caller reruns the scenario to that step.
+	States func(strategy harness.Strategy, step int64) (before, after harness.State)
+}
+
+// RunFailures writes the report of each failed run (a failure report, or a
+// line for a run stopped by its work budget) and returns the worst outcome
+// that fails the command ("" when none does: under All a known finding
+// does not) and, by strategy, the command that replays each failed run.
+func RunFailures(w io.Writer, in RunInput) (worst string, replay map[string]string) {
+	replay = map[string]string{}
+	for _, r := range in.Runs {
+		known := r.Violation != nil && r.Violation.Kind != ""
+		switch {
+		case known && in.All:
+			// In the default set a known finding is the product working.
+		case r.Outcome == harness.OutcomeOK:
+			continue
+		default:
+			worst = harness.WorseOutcome(worst, r.Outcome)
+		}
+		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s",
+			in.ScenarioArg, in.Seed, r.Strategy, in.Profile, MutantFlag(in.Mutant))
+		replay[string(r.Strategy)] = repro + MaxStepsFlag(in.MaxSteps) + " --trace"
+		if in.JSON || (in.All && known && !in.Verbose) {
+			continue
+		}
+		if r.Outcome == harness.OutcomeBudget {
+			fmt.Fprintf(w, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s --max-steps %d\n",
+				r.Strategy, r.Violation.Message, repro, min(2*in.MaxSteps, harness.MaxStepsLimit))
+			continue
+		}
+		before, after := in.States(r.Strategy, r.Violation.Step)
+		Failure(w, FailureInput{Seed: in.Seed, Scenario: in.Scenario, Strategy: string(r.Strategy), Profile: in.Profile,
+			Failure: r.Violation, Before: before, After: after, Repro: replay[string(r.Strategy)]})
+		if known && !in.All {
+			fmt.Fprintf(w, "  known finding %s: a real protocol failure this scenario exists to show; alone it exits 1 like any\n"+
+				"  violation, under 'simrun run --all' it is the expected result and does not fail the exit code\n", r.Violation.Kind)
+		}
+	}
+	return worst, replay
+}
+
+// ReplayFlags are the flags a replay command needs beyond the scenario and
+// strategy: the profile (unless the default, kip), any mutant and the work
+// budget (unless the default).
+func ReplayFlags(profile, mutant string, maxSteps int64) string {
+	flags := MutantFlag(mutant) + MaxStepsFlag(maxSteps)
+	if profile != "kip" {
+		flags = " --profile " + profile + flags
+	}
+	return flags
+}
+
+// MutantFlag is " --mutant M" for the mutants m as given, "" for none.
+func MutantFlag(m string) string {
+	if m == "" {
+		return ""
+	}
+	return " --mutant " + m
+}
+
+// MaxStepsFlag is " --max-steps N" when n is not the default budget.
+func MaxStepsFlag(n int64) string {
+	if n == harness.DefaultMaxSteps {
+		return ""
+	}
+	return fmt.Sprintf(" --max-steps %d", n)
+}
+
+// ClaimedResult is a result object with what made it (additive fields):
+// the simrun version from the build info and the command line as given,
+// so that "the same binary gives the same bytes" can be checked.
+type ClaimedResult struct {
+	harness.Result
+	Version string `json:"simrun_version"`
+	Command string `json:"command"`
+}
+
+// WriteResultsJSON writes the result objects with their claims, indented:
+// under all a list, else the one object.
+func WriteResultsJSON(w io.Writer, results []harness.Result, all bool, version, command string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	var claimed []ClaimedResult
+	for _, r := range results {
+		claimed = append(claimed, ClaimedResult{Result: r, Version: version, Command: command})
+	}
+	if all {
+		return enc.Encode(claimed)
+	}
+	return enc.Encode(claimed[0])
+}
