@@ -213,3 +213,66 @@ func clusterSize(c *model.Cluster) (segments, batches int) {
 	}
 	return segments, batches
 }
+
+// segmentsFixture is the per-segment scaling workload: a partition of n full
+// 1 GiB segments, all but the newest 4 in remote storage, the newest 10 on
+// the leader's disk, and an empty follower added at once. The follower's
+// work is the same at every n (it copies the local tail, or rebuilds the
+// auxiliary state and copies what is not uploaded), so what grows with n is
+// only what each step costs per segment held: the checker's setup and
+// updates, the RLM tasks, retention, and loading the file.
+func segmentsFixture(n int) *scenarios.Scenario {
+	return bigPartition{segments: n, localSegments: 10, pending: 4, localRetain: 10 * gib,
+		replicas: []int{0}, joiner: 1, durationMs: 10 * 60_000, healMs: 60_000,
+	}.scenario(fmt.Sprintf("bench-segments-%d", n))
+}
+
+// BenchmarkSegments loads the fixture from its scenario file (the explicit
+// segment list) and runs it under each protocol, every invariant checked
+// after every step, and reports the peak heap (sampled every 4096 steps and
+// around loading). Its cost must grow linearly with the segments.
+func BenchmarkSegments(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+		data, err := segmentsFixture(n).Marshal()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, st := range harness.Strategies {
+			b.Run(fmt.Sprintf("segments=%d/strategy=%s", n, st), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					benchSegments(b, data, st)
+				}
+			})
+		}
+	}
+}
+
+func benchSegments(b *testing.B, data []byte, st harness.Strategy) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	peak := base
+	sc, err := scenarios.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	var n int64
+	sample := model.ObserverFunc(func(sim.Time, *model.Event) {
+		if n++; n%4096 == 0 {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		}
+	})
+	r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{sample}})
+	if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[1].Stats.CaughtUp {
+		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Cluster.Brokers[1].Stats.CaughtUp)
+	}
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(r.Steps), "events")
+	b.ReportMetric(float64(len(data))/(1<<20), "file-MiB")
+}

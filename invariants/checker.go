@@ -93,6 +93,7 @@ type Checker struct {
 	hro         []int64
 	lineage     []lineageKey
 	holeKey     holeKey
+	remoteIdx   remoteIndex
 	// maxLogStart is the highest log start offset any leader had: offsets
 	// below it were deleted on purpose (retention, deleteRecords).
 	maxLogStart int64
@@ -182,7 +183,7 @@ func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 	for k.histEnd < hw {
 		b, ok := l.Log.BatchAt(k.histEnd)
 		if !ok {
-			b, ok = remoteBatchAt(c, k.histEnd)
+			b, ok = k.remoteBatchAt(c, k.histEnd)
 		}
 		if !ok {
 			return &Violation{Invariant: NoHole, Message: fmt.Sprintf("leader b%d holds committed offset %d neither locally [%d,%d) nor remotely",
@@ -195,10 +196,14 @@ func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 	return nil
 }
 
-func remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
-	for i := range c.Remote.Segments {
-		s := &c.Remote.Segments[i]
-		if s.State != model.CopyFinished || o < s.Base || o > s.End {
+// remoteBatchAt returns the batch holding o in the first finished remote
+// segment (in the list's order) that holds it.
+func (k *Checker) remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
+	segs := c.Remote.Segments // sorted by base
+	i := k.remoteIdx.firstEndingAtOrAfter(&c.Remote, o)
+	for ; i < len(segs) && segs[i].Base <= o; i++ {
+		s := &segs[i]
+		if s.State != model.CopyFinished || o > s.End {
 			continue
 		}
 		j := sort.Search(len(s.Batches), func(j int) bool { return s.Batches[j].Last() >= o })
@@ -207,6 +212,30 @@ func remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
 		}
 	}
 	return model.Batch{}, false
+}
+
+// remoteIndex keeps the running maximum of the remote segments' ends (in
+// list order, which is by base), rebuilt when remote storage changes, so
+// that the first segment that ends at or after an offset is a binary search
+// away: segments may overlap (an unclean election's lineage), so their ends
+// alone are not sorted.
+type remoteIndex struct {
+	ver    uint64
+	built  bool
+	maxEnd []int64
+}
+
+func (x *remoteIndex) firstEndingAtOrAfter(r *model.Remote, o int64) int {
+	if !x.built || x.ver != r.Version || len(x.maxEnd) != len(r.Segments) {
+		x.maxEnd = x.maxEnd[:0]
+		m := int64(-1 << 63)
+		for i := range r.Segments {
+			m = max(m, r.Segments[i].End)
+			x.maxEnd = append(x.maxEnd, m)
+		}
+		x.ver, x.built = r.Version, true
+	}
+	return sort.Search(len(x.maxEnd), func(i int) bool { return x.maxEnd[i] >= o })
 }
 
 // historyAt returns the committed batch holding o.
