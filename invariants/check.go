@@ -160,7 +160,7 @@ func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
 
 // remoteHolds reports whether a remote segment in one of states holds o.
 func remoteHolds(c *model.Cluster, o int64, states ...model.RemoteState) bool {
-	for i := range c.Remote.Segments {
+	for i := c.Remote.FirstEndingAtOrAfter(o); i < len(c.Remote.Segments) && c.Remote.Segments[i].Base <= o; i++ {
 		s := &c.Remote.Segments[i]
 		if s.Base <= o && o <= s.End && slices.Contains(states, s.State) {
 			return true
@@ -237,6 +237,9 @@ func (k *Checker) checkStaleLogStart(c *model.Cluster, l *model.Broker) *Violati
 
 func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.RemoteSegment) *Violation {
 	const seen, checked = 1, 2
+	if s.ID >= uint64(len(k.checkedSeg)) {
+		k.checkedSeg = append(k.checkedSeg, make([]uint8, int(s.ID)+1-len(k.checkedSeg))...)
+	}
 	st := k.checkedSeg[s.ID]
 	if st == 0 {
 		k.checkedSeg[s.ID] = seen

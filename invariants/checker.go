@@ -88,12 +88,11 @@ type Checker struct {
 	leader      int
 	leaderEpoch int32
 	remoteVer   uint64
-	checkedSeg  map[uint64]uint8
-	uploaded    []span // offsets ever uploaded, merged, sorted
+	checkedSeg  []uint8 // by remote segment id: seen, checked
+	uploaded    []span  // offsets ever uploaded, merged, sorted
 	hro         []int64
 	lineage     []lineageKey
 	holeKey     holeKey
-	remoteIdx   remoteIndex
 	// maxLogStart is the highest log start offset any leader had: offsets
 	// below it were deleted on purpose (retention, deleteRecords).
 	maxLogStart int64
@@ -132,7 +131,7 @@ type holeKey struct {
 // New returns a checker for c at time 0: the initial committed log is read
 // from the leader's log and remote storage.
 func New(c *model.Cluster) *Checker {
-	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}, staleSince: -1, uncleanEpoch: -1, f: newFacts(c)}
+	k := &Checker{leader: -2, staleSince: -1, uncleanEpoch: -1, f: newFacts(c)}
 	k.cursors = make([]cursor, len(c.Brokers))
 	k.hro = make([]int64, len(c.Brokers))
 	k.lineage = make([]lineageKey, len(c.Brokers))
@@ -200,7 +199,7 @@ func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 // segment (in the list's order) that holds it.
 func (k *Checker) remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
 	segs := c.Remote.Segments // sorted by base
-	i := k.remoteIdx.firstEndingAtOrAfter(&c.Remote, o)
+	i := c.Remote.FirstEndingAtOrAfter(o)
 	for ; i < len(segs) && segs[i].Base <= o; i++ {
 		s := &segs[i]
 		if s.State != model.CopyFinished || o > s.End {
@@ -212,30 +211,6 @@ func (k *Checker) remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
 		}
 	}
 	return model.Batch{}, false
-}
-
-// remoteIndex keeps the running maximum of the remote segments' ends (in
-// list order, which is by base), rebuilt when remote storage changes, so
-// that the first segment that ends at or after an offset is a binary search
-// away: segments may overlap (an unclean election's lineage), so their ends
-// alone are not sorted.
-type remoteIndex struct {
-	ver    uint64
-	built  bool
-	maxEnd []int64
-}
-
-func (x *remoteIndex) firstEndingAtOrAfter(r *model.Remote, o int64) int {
-	if !x.built || x.ver != r.Version || len(x.maxEnd) != len(r.Segments) {
-		x.maxEnd = x.maxEnd[:0]
-		m := int64(-1 << 63)
-		for i := range r.Segments {
-			m = max(m, r.Segments[i].End)
-			x.maxEnd = append(x.maxEnd, m)
-		}
-		x.ver, x.built = r.Version, true
-	}
-	return sort.Search(len(x.maxEnd), func(i int) bool { return x.maxEnd[i] >= o })
 }
 
 // historyAt returns the committed batch holding o.
