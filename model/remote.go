@@ -160,7 +160,7 @@ func (r *Remote) Lookup(epoch int32, o int64) (*RemoteSegment, bool) {
 // Finished returns the range [start, end] of finished remote segments, ok
 // false when there are none.
 func (r *Remote) Finished() (start, end int64, ok bool) {
-	x := r.index()
+	x := r.index(false)
 	return x.finStart, x.finEnd, x.finOK
 }
 
@@ -169,7 +169,7 @@ func (r *Remote) Finished() (start, end int64, ok bool) {
 // highestOffsetForEpoch: a segment being deleted still counts), -1 when
 // none holds it.
 func (r *Remote) HighestOffsetFor(epoch int32) int64 {
-	e, _ := r.index().epoch(epoch)
+	e, _ := r.index(true).epoch(epoch)
 	return e.highest
 }
 
@@ -197,12 +197,12 @@ func (r *Remote) FindHighestRemoteOffset(l *Log, withoutEpochEnd bool) int64 {
 }
 
 // Bytes returns the bytes held by finished remote segments.
-func (r *Remote) Bytes() int64 { return r.index().finBytes }
+func (r *Remote) Bytes() int64 { return r.index(false).finBytes }
 
 // FirstOffsetFor returns the lowest base offset of a segment (in any state)
 // holding epoch, ok false when none does.
 func (r *Remote) FirstOffsetFor(epoch int32) (int64, bool) {
-	e, _ := r.index().epoch(epoch)
+	e, _ := r.index(true).epoch(epoch)
 	if !e.firstOK {
 		return 0, false
 	}

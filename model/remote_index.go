@@ -19,8 +19,9 @@ type remoteIndex struct {
 	n     int
 	// maxEnd is the running maximum of the segments' ends in list order
 	// (by base): segments may overlap, so their ends alone are not sorted.
-	maxEnd []int64
-	epochs []epochIndex // sorted by epoch
+	maxEnd      []int64
+	epochs      []epochIndex // sorted by epoch
+	epochsBuilt bool
 	// finished segments: their bytes and the range they span
 	finBytes         int64
 	finStart, finEnd int64
@@ -39,39 +40,66 @@ type epochIndex struct {
 	firstOK   bool
 }
 
-func (r *Remote) index() *remoteIndex {
+// index returns the index with its ends and sums built; byEpoch builds the
+// per-epoch part too (only the RLM tasks' lookups need it).
+func (r *Remote) index(byEpoch bool) *remoteIndex {
 	x := &r.idx
-	if x.built && x.ver == r.Version && x.n == len(r.Segments) {
-		return x
-	}
-	*x = remoteIndex{built: true, ver: r.Version, n: len(r.Segments), maxEnd: make([]int64, len(r.Segments))}
-	type entry struct {
-		epoch int32
-		pos   int
-		h     int64 // the segment's highest offset of the epoch
-	}
-	var entries []entry
-	m := int64(-1 << 63)
-	for i := range r.Segments {
-		s := &r.Segments[i]
-		m = max(m, s.End)
-		x.maxEnd[i] = m
-		if s.State == CopyFinished {
-			x.finBytes += s.Bytes
-			if !x.finOK {
-				x.finStart, x.finEnd, x.finOK = s.Base, s.End, true
-			} else {
-				x.finStart, x.finEnd = min(x.finStart, s.Base), max(x.finEnd, s.End)
+	if !x.built || x.ver != r.Version || x.n != len(r.Segments) {
+		*x = remoteIndex{built: true, ver: r.Version, n: len(r.Segments), maxEnd: make([]int64, len(r.Segments))}
+		m := int64(-1 << 63)
+		for i := range r.Segments {
+			s := &r.Segments[i]
+			m = max(m, s.End)
+			x.maxEnd[i] = m
+			if s.State == CopyFinished {
+				x.finBytes += s.Bytes
+				if !x.finOK {
+					x.finStart, x.finEnd, x.finOK = s.Base, s.End, true
+				} else {
+					x.finStart, x.finEnd = min(x.finStart, s.Base), max(x.finEnd, s.End)
+				}
 			}
 		}
+	}
+	if byEpoch && !x.epochsBuilt {
+		x.buildEpochs(r)
+	}
+	return x
+}
+
+// epochEntry is one (segment, epoch) pair of the list, for buildEpochs.
+type epochEntry struct {
+	epoch int32
+	pos   int
+	h     int64 // the segment's highest offset of the epoch
+}
+
+func (x *remoteIndex) buildEpochs(r *Remote) {
+	x.epochsBuilt = true
+	n := 0
+	for i := range r.Segments {
+		n += len(r.Segments[i].Epochs)
+	}
+	entries := make([]epochEntry, 0, n)
+	for i := range r.Segments {
+		s := &r.Segments[i]
 		for j, e := range s.Epochs {
 			if slices.ContainsFunc(s.Epochs[:j], func(p EpochEntry) bool { return p.Epoch == e.Epoch }) {
 				continue // HighestOffsetFor answers from the first entry
 			}
-			entries = append(entries, entry{e.Epoch, i, s.HighestOffsetFor(e.Epoch)})
+			entries = append(entries, epochEntry{e.Epoch, i, s.HighestOffsetFor(e.Epoch)})
 		}
 	}
-	slices.SortFunc(entries, func(a, b entry) int { return cmp.Or(cmp.Compare(a.epoch, b.epoch), cmp.Compare(a.pos, b.pos)) })
+	// Stable by epoch keeps list order within an epoch (and is a no-op on
+	// the usual list, whose epochs rise with the offsets).
+	slices.SortStableFunc(entries, func(a, b epochEntry) int { return cmp.Compare(a.epoch, b.epoch) })
+	distinct := 0
+	for i, e := range entries {
+		if i == 0 || entries[i-1].epoch != e.epoch {
+			distinct++
+		}
+	}
+	x.epochs = make([]epochIndex, 0, distinct)
 	for _, e := range entries {
 		if n := len(x.epochs); n == 0 || x.epochs[n-1].epoch != e.epoch {
 			x.epochs = append(x.epochs, epochIndex{epoch: e.epoch, highest: -1})
@@ -87,7 +115,6 @@ func (r *Remote) index() *remoteIndex {
 			ei.highest = max(ei.highest, e.h)
 		}
 	}
-	return x
 }
 
 func (x *remoteIndex) epoch(epoch int32) (epochIndex, bool) {
@@ -103,6 +130,6 @@ func (x *remoteIndex) epoch(epoch int32) (epochIndex, bool) {
 // segments holding o are found from there on, up to the first whose base
 // is above o.
 func (r *Remote) FirstEndingAtOrAfter(o int64) int {
-	x := r.index()
+	x := r.index(false)
 	return sort.Search(len(x.maxEnd), func(i int) bool { return x.maxEnd[i] >= o })
 }
