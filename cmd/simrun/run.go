@@ -96,6 +96,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) (int, error) {
 	if help, err := parseArgs(fs, args); help || err != nil {
 		return exitCodeOf(err), err
 	}
+	tuneGC()
 	strategies, err := parseStrategies(f.strategy)
 	if err != nil {
 		return exitBadInput, err
