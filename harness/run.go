@@ -57,15 +57,7 @@ type Options struct {
 	// would take more steps, or is predicted to (CheckBudget), stops with
 	// OutcomeBudget.
 	MaxSteps int64
-	// CrossCheck (tests) runs a second checker that checks every broker
-	// after every step beside the incremental one: where they disagree the
-	// run fails with invariant "cross-check".
-	CrossCheck bool
 }
-
-// InvariantCrossCheck names the failure of a CrossCheck run whose full and
-// incremental checks disagreed.
-const InvariantCrossCheck = "cross-check"
 
 // RunResult is what one run of one strategy gives.
 type RunResult struct {
@@ -149,8 +141,7 @@ type runner struct {
 	c            *model.Cluster
 	sched        sim.Scheduler[event]
 	checker      *invariants.Checker
-	fullChecker  *invariants.Checker // Options.CrossCheck
-	timers       []sim.Timer         // by timerSlot; the zero Timer: none pending
+	timers       []sim.Timer // by timerSlot; the zero Timer: none pending
 	workload     *sim.Stream
 	network      *sim.Stream
 	remote       *sim.Stream
@@ -209,10 +200,6 @@ func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
 	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
 	r.c.Mutants = opt.Mutants
 	r.checker = invariants.New(r.c)
-	if opt.CrossCheck {
-		r.fullChecker = invariants.New(r.c)
-		r.fullChecker.SetFull(true)
-	}
 	for i := range sc.Events {
 		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
 	}
@@ -289,14 +276,7 @@ func (r *runner) afterStep() *Failure {
 	if r.opt.StateDigests {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
 	}
-	v := r.checker.Check(r.c)
-	if r.fullChecker != nil {
-		if w := r.fullChecker.Check(r.c); (v == nil) != (w == nil) || (v != nil && *v != *w) {
-			return r.failure(&invariants.Violation{Invariant: InvariantCrossCheck,
-				Message: fmt.Sprintf("incremental check: %v; full check: %v", v, w)})
-		}
-	}
-	if v != nil {
+	if v := r.checker.Check(r.c); v != nil {
 		return r.failure(v)
 	}
 	return nil

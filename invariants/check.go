@@ -10,25 +10,8 @@ import (
 )
 
 // Check observes c after a step and returns the first broken invariant.
-// The per-broker checks (offset order, agreement with the committed
-// history, epoch lineage, HRO) run only for the brokers whose state they
-// read changed in the step, or when what they compare with changed (the
-// leader, the committed history, remote storage): on the others they would
-// find what they found a step ago. SetFull turns that off;
-// TestIncrementalChecksAgreeWithFull runs both side by side.
 func (k *Checker) Check(c *model.Cluster) *Violation {
 	k.observe(c)
-	if len(k.brokerKeys) != len(c.Brokers) {
-		k.brokerKeys = make([]brokerKey, len(c.Brokers))
-		k.keysValid = make([]bool, len(c.Brokers))
-	}
-	for _, b := range c.Brokers {
-		key := keyOf(c, b)
-		if k.full || !k.keysValid[b.ID] || key != k.brokerKeys[b.ID] {
-			k.keysValid[b.ID] = false
-			k.brokerKeys[b.ID] = key
-		}
-	}
 	if v := k.checkOffsets(c); v != nil {
 		return v
 	}
@@ -43,19 +26,10 @@ func (k *Checker) Check(c *model.Cluster) *Violation {
 	if v := k.checkRemote(c); v != nil {
 		return v
 	}
-	g := k.globalKeyOf(c)
-	if g != k.global {
-		k.global = g
-		clear(k.keysValid)
-	}
 	for _, b := range c.Brokers {
-		if k.unchanged(b.ID) {
-			continue
-		}
 		if v := k.checkReplica(c, b); v != nil {
 			return v
 		}
-		k.keysValid[b.ID] = !k.full
 	}
 	k.trimHistory(c)
 	return nil
@@ -92,70 +66,9 @@ func (k *Checker) trimHistory(c *model.Cluster) {
 	}
 }
 
-// unchanged reports whether broker id passed its checks with the state it
-// has now (Check's keys).
-func (k *Checker) unchanged(id int) bool { return id < len(k.keysValid) && k.keysValid[id] }
-
-// SetFull makes every check run on every broker after every step.
-func (k *Checker) SetFull(full bool) { k.full = full }
-
-// brokerKey is what the per-broker checks read of one broker: when it is
-// the same as after the previous step (and the global key too), they pass
-// again. Records below LogEnd change only with Gen.
-type brokerKey struct {
-	gen                   uint64
-	lso, llso, hw, leo    int64
-	seg0Base, seg0End     int64
-	nEpochs               int
-	firstEpoch, lastEpoch model.EpochEntry
-	hro                   int64
-	inSyncEpoch           int32
-	up, replica           bool
-}
-
-func keyOf(c *model.Cluster, b *model.Broker) brokerKey {
-	l := &b.Log
-	key := brokerKey{gen: l.Gen, lso: l.LogStart, llso: l.LocalLogStart, hw: l.HighWatermark, leo: l.LogEnd,
-		nEpochs: len(l.Epochs), hro: b.HighestRemote, inSyncEpoch: b.InSyncEpoch, up: b.Up, replica: c.Ctrl.IsReplica(b.ID)}
-	if len(l.Segments) > 0 {
-		key.seg0Base, key.seg0End = l.Segments[0].Base, l.Segments[0].End
-	}
-	if n := len(l.Epochs); n > 0 {
-		key.firstEpoch, key.lastEpoch = l.Epochs[0], l.Epochs[n-1]
-	}
-	return key
-}
-
-// globalKey is what the per-broker checks compare a broker with: the
-// leader's state, the committed history and what remote storage held.
-type globalKey struct {
-	leader             int
-	leaderKey          brokerKey
-	histStart, histEnd int64
-	unclean            int
-	maxLogStart        int64
-	remoteVer          uint64
-	nUploaded          int
-	lastUploaded       span
-}
-
-func (k *Checker) globalKeyOf(c *model.Cluster) globalKey {
-	g := globalKey{leader: c.Ctrl.Leader, histStart: k.histStart, histEnd: k.histEnd, unclean: k.unclean,
-		maxLogStart: k.maxLogStart, remoteVer: c.Remote.Version, nUploaded: len(k.uploaded)}
-	if l := c.Leader(); l != nil {
-		g.leaderKey = keyOf(c, l)
-	} else {
-		g.leader = -1
-	}
-	if n := len(k.uploaded); n > 0 {
-		g.lastUploaded = k.uploaded[n-1]
-	}
-	return g
-}
-
 func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
 	for _, b := range c.Brokers {
-		if !c.Ctrl.IsReplica(b.ID) || k.unchanged(b.ID) {
+		if !c.Ctrl.IsReplica(b.ID) {
 			continue
 		}
 		l := &b.Log

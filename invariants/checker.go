@@ -104,12 +104,6 @@ type Checker struct {
 	copyingBefore bool
 	// f holds what the known-finding labels need (kinds.go).
 	f facts
-	// The per-broker checks' keys (check.go): a broker whose key and the
-	// global key are unchanged since it last passed is not checked again.
-	brokerKeys []brokerKey
-	keysValid  []bool
-	global     globalKey
-	full       bool
 }
 
 type cursor struct {
