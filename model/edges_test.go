@@ -116,3 +116,42 @@ func TestAuxBuildWithoutTheSegmentNamesStartMinusOne(t *testing.T) {
 		t.Errorf("build up to 400, nothing remote holds 399: %+v, phase %d; want one no-segment end at 399, a backoff", got, c.Brokers[1].fetch.phase)
 	}
 }
+
+// TestKafka43ProbesTheLeadersEndAfterTheBuild: under Kafka 4.3 a built
+// auxiliary state is followed by ListOffsets(-1) (TierStateMachine's lag
+// probe), counted like every ListOffsets the follower sends; the KIP text
+// fetches at once.
+func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
+	for _, p := range []Profile{Kafka43, KIP} {
+		c := tieredFixture().cluster(testConfig(), p, 3, []int{0}, true) // remote [0,299]
+		if err := c.AddReplica(1); err != nil {
+			t.Fatal(err)
+		}
+		sent(c)
+		b := c.Brokers[1]
+		before := b.Stats.ListOffsets
+		c.startAuxBuild(b, Decision{Kind: DecideBuildAux, Offset: 300, Epoch: 0, LogStart: 0, Path: PathEarliestPendingUpload})
+		reads := remoteOps(c)
+		if len(reads) != 1 {
+			t.Fatalf("%s: build up to 300: remote ops %v", p.Name(), reads)
+		}
+		sent(c)
+		c.RemoteDone(reads[0], false)
+		out := sent(c)
+		probe := p == Kafka43
+		wantCount := before
+		if probe {
+			wantCount++
+		}
+		switch {
+		case len(out) != 1:
+			t.Errorf("%s: after the build sent %v", p.Name(), out)
+		case probe && (out[0].Kind != MsgListOffsets || out[0].Timestamp != ListLatest):
+			t.Errorf("%s: after the build sent %v, want ListOffsets(-1)", p.Name(), out[0].String())
+		case !probe && out[0].Kind != MsgFetch:
+			t.Errorf("%s: after the build sent %v, want a fetch", p.Name(), out[0].String())
+		case b.Stats.ListOffsets != wantCount:
+			t.Errorf("%s: ListOffsets counted %d, want %d", p.Name(), b.Stats.ListOffsets, wantCount)
+		}
+	}
+}
