@@ -1,6 +1,10 @@
 package model
 
-import "testing"
+import (
+	"testing"
+
+	"tierfetch/sim"
+)
 
 // Edges the decision and replication tests reach on one side only (each was
 // a gremlins mutant that lived): the test names the rule it holds.
@@ -153,5 +157,26 @@ func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 		case b.Stats.ListOffsets != wantCount:
 			t.Errorf("%s: ListOffsets counted %d, want %d", p.Name(), b.Stats.ListOffsets, wantCount)
 		}
+	}
+}
+
+// TestLeaderLocalEventsHaveNoPeer: an append and an ISR shrink are the
+// leader's own acts, not an exchange with a peer.
+func TestLeaderLocalEventsHaveNoPeer(t *testing.T) {
+	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
+	sent(c)
+	if !c.Produce(5, 0) {
+		t.Fatal("produce refused")
+	}
+	app := eventsOf(c, EvAppend)
+	if len(app) != 1 || app[0].Peer != -1 || app[0].Broker != 0 || app[0].Offset != 455 {
+		t.Errorf("5 records produced on b0 at 450: append events %+v, want one on b0 with no peer, LEO 455", app)
+	}
+	sent(c)
+	c.Now = c.Now.Add(31 * sim.Second) // no follower fetched: both past the lag limit
+	c.Fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
+	shr := eventsOf(c, EvISRShrink)
+	if len(shr) != 1 || shr[0].Peer != -1 || shr[0].Broker != 0 {
+		t.Errorf("ISR shrink on b0: %+v, want one event on b0 with no peer", shr)
 	}
 }
