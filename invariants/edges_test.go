@@ -154,3 +154,43 @@ func TestUncleanElectionGapIsLabelled(t *testing.T) {
 		}
 	}
 }
+
+// TestGapAfterDisableLabelledThroughTheChecker drives the checker through a
+// disable: tiering is switched off with delete-on-disable while b0 leads
+// with its local log from 50; b1, whose local log started at 100, is then
+// elected: [50,100) is gone everywhere, the known finding
+// follower-gap-after-disable, or tiered-follower-after-disable when b1
+// bootstrapped from EPUO.
+func TestGapAfterDisableLabelledThroughTheChecker(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		leader int
+		path   model.Path
+		want   string
+	}{
+		{"b1, bootstrapped from the local log start", 1, model.PathLocalLogStart, KindFollowerGapAfterDisable},
+		{"b1, bootstrapped from EPUO", 1, model.PathEarliestPendingUpload, KindTieredFollowerAfterDisable},
+	} {
+		c := healthy() // b0 leads: remote [0,99], local [50,300)
+		c.Brokers[1].Log.IncrementLocalLogStart(100)
+		c.Brokers[1].Stats.Path = tc.path
+		k := New(c)
+		if v := k.Check(c); v != nil {
+			t.Fatalf("%s: before: %v", tc.name, v)
+		}
+		c.Cfg.RemoteLogDeleteOnDisable = true
+		if err := c.SetConfig("remote_storage_enable", false, 0, -1); err != nil {
+			t.Fatal(err)
+		}
+		if v := k.Check(c); v != nil {
+			t.Fatalf("%s: after the disable, b0 leading: %v", tc.name, v)
+		}
+		if err := c.ElectLeader(tc.leader); err != nil {
+			t.Fatal(err)
+		}
+		v := k.Check(c)
+		if v == nil || v.Kind != tc.want {
+			t.Errorf("%s elected after the disable: %v, want a violation labelled %q", tc.name, v, tc.want)
+		}
+	}
+}
