@@ -84,3 +84,25 @@ func TestEventConstructorsHaveNoBrokerOrPeer(t *testing.T) {
 		t.Errorf("heal naming broker 3: fields outside its kind %v, want the broker", f)
 	}
 }
+
+// TestMessageTextCountsRecords: a fetch answer prints the records it
+// carries (from its first batch's base to its last batch's end) or, when it
+// failed, only its error; any other message prints its error after its
+// fields.
+func TestMessageTextCountsRecords(t *testing.T) {
+	two := Message{Kind: MsgFetchResp, From: 0, To: 1, HighWatermark: 470, LogStart: 7,
+		Batches: []Batch{{Base: 450, Count: 10}, {Base: 460, Count: 5}}}
+	for _, tc := range []struct {
+		m    Message
+		want string
+	}{
+		{two, "b0->b1 fetch-resp records=15 hw=470 lso=7"},
+		{Message{Kind: MsgFetchResp, From: 0, To: 1, HighWatermark: 470}, "b0->b1 fetch-resp records=0 hw=470 lso=0"},
+		{Message{Kind: MsgFetchResp, From: 0, To: 1, Err: ErrOffsetOutOfRange, Batches: two.Batches}, "b0->b1 fetch-resp OOR"},
+		{Message{Kind: MsgListOffsetsResp, From: 0, To: 1, Timestamp: -1, Offset: 5, Err: ErrNotLeader}, "b0->b1 list-offsets-resp(-1) offset=5 epoch=0 NOT_LEADER"},
+	} {
+		if got := tc.m.String(); got != tc.want {
+			t.Errorf("%q, want %q", got, tc.want)
+		}
+	}
+}
