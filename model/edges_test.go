@@ -180,3 +180,52 @@ func TestLeaderLocalEventsHaveNoPeer(t *testing.T) {
 		t.Errorf("ISR shrink on b0: %+v, want one event on b0 with no peer", shr)
 	}
 }
+
+// producerLog: producer 7 wrote [90,100) before the local log (it is only in
+// snapshots), producer 5 writes [100,350): seq = offset-100. Segments
+// [100,199] and [200,299] rolled with their snapshots, [300,349] active.
+func producerLog() *Log {
+	s0 := []ProducerEntry{{ProducerID: 5, LastSeq: 99, LastOffset: 199}, {ProducerID: 7, LastSeq: 9, LastOffset: 99}}
+	s1 := []ProducerEntry{{ProducerID: 5, LastSeq: 199, LastOffset: 299}, {ProducerID: 7, LastSeq: 9, LastOffset: 99}}
+	return &Log{LogStart: 100, LocalLogStart: 100, HighWatermark: 350, LogEnd: 350,
+		Epochs: []EpochEntry{{Epoch: 0, StartOffset: 100}},
+		Segments: []Segment{
+			{Base: 100, End: 199, Bytes: 100, Batches: []Batch{{Base: 100, Count: 100, Bytes: 100, ProducerID: 5, Seq: 0}}, Snapshot: s0},
+			{Base: 200, End: 299, Bytes: 100, Batches: []Batch{{Base: 200, Count: 100, Bytes: 100, ProducerID: 5, Seq: 100}}, Snapshot: s1},
+			{Base: 300, End: 349, Bytes: 50, Batches: []Batch{{Base: 300, Count: 50, Bytes: 50, ProducerID: 5, Seq: 200}}},
+		},
+		Producers: []ProducerEntry{{ProducerID: 5, LastSeq: 249, LastOffset: 349}, {ProducerID: 7, LastSeq: 9, LastOffset: 99}}}
+}
+
+// TestTruncationReloadsProducersFromTheLatestSnapshot: after a truncation
+// the producer state is the latest snapshot of a rolled segment below it,
+// then the batches after that segment replayed (Kafka reloads from the
+// snapshot and the log): producer 7, known only from snapshots, survives.
+// A rolled segment without a snapshot is passed over for the one before.
+func TestTruncationReloadsProducersFromTheLatestSnapshot(t *testing.T) {
+	want := []ProducerEntry{{ProducerID: 5, LastSeq: 149, LastOffset: 249}, {ProducerID: 7, LastSeq: 9, LastOffset: 99}}
+	l := producerLog()
+	l.TruncateTo(250) // [200,299] becomes active: the snapshot of [100,199]
+	if !slicesEqual(l.Producers, want) {
+		t.Errorf("truncated to 250: producers %v, want %v", l.Producers, want)
+	}
+	l = producerLog()
+	l.Segments[1].Snapshot = nil
+	l.TruncateTo(320) // the segment before the active one has no snapshot
+	want = []ProducerEntry{{ProducerID: 5, LastSeq: 219, LastOffset: 319}, {ProducerID: 7, LastSeq: 9, LastOffset: 99}}
+	if !slicesEqual(l.Producers, want) {
+		t.Errorf("truncated to 320, [200,299] without a snapshot: producers %v, want %v", l.Producers, want)
+	}
+}
+
+func slicesEqual[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
