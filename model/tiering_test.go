@@ -363,6 +363,7 @@ func TestLocalRetentionEligibility(t *testing.T) {
 		cl := retaining(c.bytes, c.ms, c.hro, c.hw)
 		cl.Now = c.now
 		cl.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+		checkEventFields(cl) // a roll for retention, a retention: their kinds' fields only
 		l := &cl.Brokers[0].Log
 		if l.LocalLogStart != c.wantLLSO || l.LogStart != 0 || l.Segments[0].Base != c.wantFirst || len(l.Segments) != c.wantSegs {
 			t.Errorf("%s: lso=%d llso=%d first segment %d, %d segments; want lso=0 llso=%d first %d, %d segments",
