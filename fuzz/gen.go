@@ -29,6 +29,7 @@ func Generate(seed uint64) *scenarios.Scenario {
 	sc.HealMs = 180_000
 	g.events(sc)
 	quiet(sc)
+	emptied(sc)
 	if err := sc.Validate(); err != nil {
 		panic(fmt.Sprintf("generated scenario %d is invalid: %v", seed, err))
 	}

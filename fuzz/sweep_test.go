@@ -92,7 +92,7 @@ func writeKnownFindings(t *testing.T, got []finding, n uint64) {
 // (testdata/known-findings.tsv): one that appears or disappears fails the
 // test until it is understood. After a deliberate change (the generator's
 // streams, the model), check every difference, then rewrite the file with
-// TIERFETCH_SWEEP_SEEDS=10000 TIERFETCH_UPDATE_KNOWN=1 go test ./scenarios -run TestGeneratedScenariosHaveNoUnknownFailures
+// TIERFETCH_SWEEP_SEEDS=10000 TIERFETCH_UPDATE_KNOWN=1 go test ./fuzz -run TestGeneratedScenariosHaveNoUnknownFailures
 func TestGeneratedScenariosHaveNoUnknownFailures(t *testing.T) {
 	n := sweepSeeds()
 	pinned, pinnedTo := readKnownFindings(t)

@@ -39,6 +39,9 @@ func TestHoleKinds(t *testing.T) {
 		{"tiered-follower: the same, bootstrapped from EPUO", func(h *holeFacts) {
 			h.tiered, h.disabledByOther, h.disableLeaderLLSO, h.llsoAtDisable, h.tieredPath = false, true, 40, 60, true
 		}, KindTieredFollowerAfterDisable},
+		{"follower-gap: pos at the first offset the then leader no longer held", func(h *holeFacts) {
+			h.tiered, h.disabledByOther, h.disableLeaderLLSO, h.llsoAtDisable = false, true, 50, 60
+		}, KindFollowerGapAfterDisable},
 		{"near miss: its local log started at pos when tiering was disabled", func(h *holeFacts) {
 			h.tiered, h.disabledByOther, h.disableLeaderLLSO, h.llsoAtDisable = false, true, 40, 50
 		}, ""},
@@ -119,6 +122,12 @@ func TestStallKinds(t *testing.T) {
 		{"near miss: -6 = -1 below the log end", above, func(s *stallFacts) { s.answer, s.hro = -1, 500 }, ""},
 		{"near miss: -6 = -1, -4 above the log start", above, func(s *stallFacts) { s.answer, s.hro, s.leo, s.llso = -1, 3500, 3000, 2000 }, ""},
 		{"near miss: the leader answers above the log start", above, func(s *stallFacts) { s.answer, s.hro = 1500, 1499 }, ""},
+		{"near miss: the metadata's HRO is the log start (the copy task seeds it)", above,
+			func(s *stallFacts) { s.hro, s.metaHRO = 500, 1000 }, ""},
+		{"near miss: HRO unknown, the metadata holds the log start", above, func(s *stallFacts) { s.metaHRO = 1000 }, ""},
+		{"fully tiered: HRO+1 = LEO, -6 = -1, -4 = LSO", above, func(s *stallFacts) { s.answer, s.hro = -1, 2999 }, KindKafka43AuxStateStall},
+		{"idle fully tiered at HRO 0", idle, func(s *stallFacts) { s.hro, s.leo, s.llso = 0, 1, 1 }, KindKafka43EPUOUnknownStall},
+		{"near miss: HRO 0 known, copying disabled, not idle", idle, func(s *stallFacts) { s.hro, s.copyDisabled = 0, true }, ""},
 		{"stale HRO after a disable", stale, func(s *stallFacts) {}, KindStaleHRO},
 		{"near miss: HRO not carried across a disable", stale, func(s *stallFacts) { s.hroAtDisable = -1 }, ""},
 		{"near miss: its segment is there", stale, func(s *stallFacts) { s.hroHeld = true }, ""},

@@ -315,3 +315,19 @@ func TestLeaderChangeMidBootstrap(t *testing.T) {
 		t.Errorf("after the election b2: in ISR %v retries %d leader b%d leo %d\n%v", h.c.Ctrl.InISR(2), b.Stats.Retries, b.Leader, b.Log.LogEnd, h)
 	}
 }
+
+// TestCrashSkipsALiveReplicaOutsideTheISR: the successor of a crashed
+// leader is an ISR member even when a live replica outside the ISR comes
+// first in assignment order (a clean election; unclean elections off).
+// Added after the fourth fresh batch, which TestCrashElectsFromTheISR
+// caught only through another test's setup.
+func TestCrashSkipsALiveReplicaOutsideTheISR(t *testing.T) {
+	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
+	c.Ctrl.ISR = []int{0, 2} // b1 fell behind
+	if err := c.Crash(0); err != nil {
+		t.Fatal(err)
+	}
+	if c.Ctrl.Leader != 2 || c.Ctrl.Unclean != 0 {
+		t.Errorf("b0 crashed, ISR [0 2], b1 live but out of sync: leader b%d (unclean %d), want b2 (clean)", c.Ctrl.Leader, c.Ctrl.Unclean)
+	}
+}

@@ -101,6 +101,28 @@ func TestCoverageGoalsCountTheirPath(t *testing.T) {
 			t.Errorf("aux read failed=%v: counted %d", failed, goal(c, GoalAuxReadFailed))
 		}
 	}
+	// A follower above the leader's end truncates to it (KIP-405: leader
+	// LEO 100 below its own); counted only when the follower holds no
+	// records: its LEO 300 is not 0 although its log is empty.
+	for _, empty := range []bool{true, false} {
+		c, req := followerAwaiting(t, tieredFixture(), testConfig())
+		b := c.Brokers[1]
+		if empty {
+			b.Log.TruncateFullyAndStartAt(300, 0)
+		}
+		sent(c)
+		c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, Err: ErrOffsetOutOfRange})
+		ask := sent(c)
+		if len(ask) != 1 || ask[0].Kind != MsgListOffsets || ask[0].Timestamp != ListLatest {
+			t.Fatalf("empty=%v: after OOR the follower sent %v, want ListOffsets(-1)", empty, ask)
+		}
+		c.Deliver(Message{Kind: MsgListOffsetsResp, From: 0, To: 1, ReqID: ask[0].ReqID, Timestamp: ListLatest, Offset: 100})
+		want := map[bool]int64{false: 0, true: 1}[empty]
+		if b.Log.LogEnd != 100 || goal(c, GoalEmptyFollowerAboveLeaderEnd) != want {
+			t.Errorf("empty=%v: truncated to %d (want 100), empty-follower-above-leader-end counted %d, want %d",
+				empty, b.Log.LogEnd, goal(c, GoalEmptyFollowerAboveLeaderEnd), want)
+		}
+	}
 	for g := Goal(0); g < NumGoals; g++ {
 		if g.String() == "" {
 			t.Errorf("goal %d has no name", g)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -193,6 +194,7 @@ func TestProfileAuxRules(t *testing.T) {
 
 // sent returns the messages of c's outbox and empties it (effects and events).
 func sent(c *Cluster) []Message {
+	checkEventFields(c)
 	var out []Message
 	for _, e := range c.Out {
 		if e.Kind == EffSend {
@@ -201,6 +203,18 @@ func sent(c *Cluster) []Message {
 	}
 	c.Out, c.Events = c.Out[:0], c.Events[:0]
 	return out
+}
+
+// checkEventFields panics when an event the cluster emitted sets a field
+// its kind does not list (a peer where there is none): such a value is
+// missing from a run's digest. sent and remoteOps check before draining, so
+// every unit test that drains checks the events of what it drove.
+func checkEventFields(c *Cluster) {
+	for i := range c.Events {
+		if extra := c.Events[i].FieldsOutsideKind(); len(extra) > 0 {
+			panic(fmt.Sprintf("%s event sets %v outside its kind: %+v", c.Events[i].Kind, extra, c.Events[i]))
+		}
+	}
 }
 
 // answer delivers m and returns the one message sent in reply.
@@ -692,6 +706,7 @@ func TestAuxBuildEpochOfStartMinusOne(t *testing.T) {
 
 // remoteOps returns the remote operations in c's outbox and empties it.
 func remoteOps(c *Cluster) []RemoteOp {
+	checkEventFields(c)
 	var out []RemoteOp
 	for _, e := range c.Out {
 		if e.Kind == EffRemote {

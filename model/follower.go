@@ -261,6 +261,12 @@ func (c *Cluster) decide(b *Broker) {
 	case DecideRetry:
 		c.backoff(b, d.Reason)
 	case DecideTruncate:
+		if b.Log.Empty() {
+			// KIP-405's rule for a LEO above the leader's holds for a
+			// follower with no records too: its LEO is above the leader's,
+			// so not 0.
+			c.reached(GoalEmptyFollowerAboveLeaderEnd)
+		}
 		e := brokerEv(EvTruncate, b.ID)
 		e.Offset, e.Cause = d.Offset, TruncateLeaderEnd
 		c.emit(e)

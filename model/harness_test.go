@@ -109,6 +109,14 @@ func (h *harness) drain() {
 		}
 	}
 	h.c.Out = h.c.Out[:0]
+	for i := range h.c.Events {
+		// Every event sets only the fields its kind lists (a peer only
+		// where there is one): a value outside them is missing from the
+		// run's digest.
+		if extra := h.c.Events[i].FieldsOutsideKind(); len(extra) > 0 {
+			h.t.Errorf("t=%v: %s sets %v outside its kind", h.c.Now, h.c.Events[i].Kind, extra)
+		}
+	}
 	h.events = append(h.events, h.c.Events...)
 	h.c.Events = h.c.Events[:0]
 	h.check()

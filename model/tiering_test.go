@@ -108,6 +108,10 @@ func TestUploadFailureAndLostLeadership(t *testing.T) {
 	if len(c.Remote.Segments) != 0 || c.Brokers[0].HighestRemote != -1 {
 		t.Errorf("an upload finished after losing leadership left %v, HRO %d", c.Remote.Segments, c.Brokers[0].HighestRemote)
 	}
+	if ends := eventsOf(c, EvUploadEnd); len(ends) != 1 || ends[0].Cause != UploadAbandoned || ends[0].Broker != 0 {
+		t.Errorf("an upload finished after losing leadership: upload ends %+v, want one abandoned on b0", ends)
+	}
+	checkEventFields(c)
 	// An outage fails what completes before it ends.
 	c = leaderOf(untiered(250), testConfig(), KIP)
 	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
@@ -359,6 +363,7 @@ func TestLocalRetentionEligibility(t *testing.T) {
 		cl := retaining(c.bytes, c.ms, c.hro, c.hw)
 		cl.Now = c.now
 		cl.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+		checkEventFields(cl) // a roll for retention, a retention: their kinds' fields only
 		l := &cl.Brokers[0].Log
 		if l.LocalLogStart != c.wantLLSO || l.LogStart != 0 || l.Segments[0].Base != c.wantFirst || len(l.Segments) != c.wantSegs {
 			t.Errorf("%s: lso=%d llso=%d first segment %d, %d segments; want lso=0 llso=%d first %d, %d segments",
