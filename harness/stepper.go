@@ -21,7 +21,7 @@ type Run struct {
 
 // Start builds the run and takes its initial step (Execute's setup).
 func Start(sc *scenarios.Scenario, opt Options) *Run {
-	r, res, done := start(sc, opt)
+	r, res, done := start(sc, opt, true)
 	return &Run{r: r, res: res, done: done, maxSteps: opt.maxSteps()}
 }
 
