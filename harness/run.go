@@ -353,7 +353,9 @@ func (r *runner) afterStep() *Failure {
 	for i := range r.c.Events {
 		r.record(&r.c.Events[i])
 	}
-	clear(r.c.Events) // drop references to batches and slices
+	// Not cleared: the next step's events overwrite the slots, and the few
+	// batches and slices a step's events hold are small (clearing 432-byte
+	// events cost 2% of a run).
 	r.c.Events = r.c.Events[:0]
 	r.recordStateChanges()
 	for i := range r.c.Out {
