@@ -249,7 +249,7 @@ func execute(sc *scenarios.Scenario, opt Options, keepTail bool) *RunResult {
 		}
 		r.steps++
 		r.c.Now = r.sched.Now()
-		r.apply(ev)
+		r.apply(&ev)
 		if f := r.afterStep(); f != nil {
 			return r.finish(res, f, OutcomeSafety)
 		}

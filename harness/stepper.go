@@ -70,7 +70,7 @@ func (x *Run) Step() {
 	}
 	r.steps++
 	r.c.Now = r.sched.Now()
-	r.apply(ev)
+	r.apply(&ev)
 	if f := r.afterStep(); f != nil {
 		x.done = r.finish(x.res, f, OutcomeSafety)
 	}
