@@ -274,7 +274,7 @@ func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *
 		opt.Profile = model.KIP
 	}
 	r = &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
-		choose: opt.Chooser, digest: xxhash.New(),
+		choose: opt.Chooser, digest: xxhash.New(), enc: make([]byte, 0, digestChunk+1024),
 		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, keepTail: keepTail}
 	if keepTail {
 		r.tail = sim.NewRing[timedEvent](TraceKeep)
