@@ -75,6 +75,9 @@ func newExploreCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
+// exploreRun is explore.Run (a variable for tests).
+var exploreRun = explore.Run
+
 func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	cfg, h, err := exploreConfig(f)
 	if err != nil {
@@ -91,7 +94,10 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stderr, "explore: depth %d, %d states, %d in the last level, %.1f s\n", depth, states, level,
 			time.Since(begin).Seconds())
 	}
-	res, err := explore.Run(cfg)
+	res, err := exploreRun(cfg)
+	if nd := (*explore.NondeterminismError)(nil); errors.As(err, &nd) {
+		return exitNondeterminism, nd
+	}
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}

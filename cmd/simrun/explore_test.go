@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tierfetch/explore"
 )
 
 const exploreFixture = "../../explore/testdata/tiny-join.json"
@@ -86,5 +88,24 @@ func TestExploreShardsMerge(t *testing.T) {
 	code, _, stderr = simrun(t, "merge", files[0])
 	if code != exitBadInput || !strings.Contains(stderr, "shard 1/2 missing") {
 		t.Fatalf("merge of one shard: exit %d, %s", code, stderr)
+	}
+}
+
+// TestExploreNondeterminism: a search whose re-run path differs from what
+// it saw exits 5 with a NONDETERMINISM message on stderr, and writes no
+// counterexample.
+func TestExploreNondeterminism(t *testing.T) {
+	exploreRun = func(explore.Config) (*explore.Result, error) {
+		return &explore.Result{States: 3}, &explore.NondeterminismError{Picks: []int{0, 1}, Explored: "safety-violation x at step 2",
+			Rerun: "ok at step 9"}
+	}
+	defer func() { exploreRun = explore.Run }()
+	out := filepath.Join(t.TempDir(), "cx.json")
+	code, stdout, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--out", out)
+	if code != exitNondeterminism || !strings.Contains(stderr, "NONDETERMINISM: re-running the path [0 1]") || stdout != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("a counterexample was written")
 	}
 }

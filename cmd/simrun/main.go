@@ -35,6 +35,9 @@ const (
 	// exitBudget: a run reached its work budget (--max-steps), or a
 	// scenario was predicted to, and no invariant broke.
 	exitBudget = 4
+	// exitNondeterminism: explore re-ran a path and did not get what the
+	// search saw (a bug of tierfetch; no result can be trusted).
+	exitNondeterminism = 5
 )
 
 // usageError is bad input: exit code 2 with its message.
