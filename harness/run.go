@@ -100,7 +100,24 @@ type RunResult struct {
 	// StateHash is the hash of the state the run stopped in, when
 	// Options.StateHash is set.
 	StateHash uint64
+	// Schedule, for a scenario with an explore schedule followed as is
+	// (no Options.Chooser), says how well it fitted the run.
+	Schedule *ScheduleFit
 }
+
+// ScheduleFit is how a scenario's explore schedule fitted the run that
+// followed it. A schedule fits when every pick was in range and used: the
+// run took the path explore found. Otherwise the model (or the strategy,
+// profile or mutants) differs from the one it was written for, and the
+// run diverged from that path.
+type ScheduleFit struct {
+	Picks   int `json:"picks"`   // picks in the schedule
+	Used    int `json:"used"`    // picks the run took
+	Clamped int `json:"clamped"` // picks out of range, replaced by the last alternative
+}
+
+// Fits reports whether the run followed the schedule exactly.
+func (f *ScheduleFit) Fits() bool { return f.Clamped == 0 && f.Used == f.Picks }
 
 // Failure is a broken invariant with where it broke.
 type Failure struct {
@@ -313,6 +330,9 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
 	if r.opt.StateHash {
 		res.StateHash = r.stateHash()
+	}
+	if s, ok := r.choose.(*Script); ok && r.opt.Chooser == nil {
+		res.Schedule = &ScheduleFit{Picks: len(s.Picks), Used: s.Used(), Clamped: s.Clamped}
 	}
 	return res
 }

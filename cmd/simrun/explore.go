@@ -86,6 +86,11 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	if err := harness.CheckBudget(cfg.Scenario, int64(f.maxSteps)); err != nil {
 		return exitBudget, err
 	}
+	if e := cfg.Scenario.Explore; e != nil {
+		fmt.Fprintf(stderr, "simrun: warning: %s already has an explore schedule (%d faults, %d picks): explore ignores it "+
+			"and searches from the scenario's start with --faults and --lost as given (--from-ms starts further in)\n",
+			f.scenario, len(e.Faults), len(e.Choices))
+	}
 	ctx, received, stop := catchSignals()
 	defer stop()
 	cfg.Stopped = func() bool { return ctx.Err() != nil }

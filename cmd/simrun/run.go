@@ -160,6 +160,7 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
 	rec.Finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
+	reports.ScheduleWarnings(stderr, sc.Name, runs)
 	if !f.json && (!f.all || f.verbose) {
 		reports.Summary(out, res, sc.DurationMs, sc.HealMs)
 	}
