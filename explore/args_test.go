@@ -85,39 +85,41 @@ func TestShardFilesMerge(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := filepath.Join(dir, strings.Replace(k, "/", "-", 1))
+		if err := WriteShardFile(name, h, rep); err != nil {
+			t.Fatal(err)
+		}
 		files[name] = data
 		names = append(names, name)
 	}
-	read := func(name string) ([]byte, error) {
-		if data, ok := files[name]; ok {
-			return data, nil
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
 		}
-		return nil, os.ErrNotExist
+		return path
 	}
-	h, m, err := MergeFiles(names, read)
+	h, m, err := MergeFiles(names)
 	if err != nil || h.Shard != "0/1" || !m.Exhausted || m.States == 0 || m.Depth != 5 {
 		t.Fatalf("merge: %v, %+v, %+v", err, h, m)
 	}
 	if !strings.Contains(Text(h, m, 0), "exhausted: every state within depth 5 visited") {
 		t.Errorf("text:\n%s", Text(h, m, 0))
 	}
-	if _, _, err := MergeFiles(names[:1], read); err == nil || !strings.Contains(err.Error(), "shard 1/2 missing") {
+	if _, _, err := MergeFiles(names[:1]); err == nil || !strings.Contains(err.Error(), "shard 1/2 missing") {
 		t.Errorf("one shard: %v", err)
 	}
-	if _, _, err := MergeFiles([]string{names[0], "nope"}, read); !errors.Is(err, os.ErrNotExist) {
+	if _, _, err := MergeFiles([]string{names[0], filepath.Join(dir, "nope")}); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("unreadable: %v", err)
 	}
-	files["bad"] = []byte("{}\n")
-	if _, _, err := MergeFiles([]string{"bad"}, read); err == nil || !strings.Contains(err.Error(), "bad: want 2 lines") {
+	if _, _, err := MergeFiles([]string{write("bad", []byte("{}\n"))}); err == nil || !strings.Contains(err.Error(), "bad: want 2 lines") {
 		t.Errorf("one line: %v", err)
 	}
-	files["extra"] = []byte(`{"tierfetch_explore":1,"x":1}` + "\n{}\n")
-	if _, _, err := MergeFiles([]string{"extra"}, read); err == nil || !strings.Contains(err.Error(), "not an explore header") {
+	extra := write("extra", []byte(`{"tierfetch_explore":1,"x":1}`+"\n{}\n"))
+	if _, _, err := MergeFiles([]string{extra}); err == nil || !strings.Contains(err.Error(), "not an explore header") {
 		t.Errorf("unknown field: %v", err)
 	}
 	other := strings.Replace(string(files[names[1]]), `"depth":5`, `"depth":6`, 1)
-	files["other"] = []byte(other)
-	if _, _, err := MergeFiles([]string{names[0], "other"}, read); err == nil || !strings.Contains(err.Error(), "another search") {
+	if _, _, err := MergeFiles([]string{names[0], write("other", []byte(other))}); err == nil || !strings.Contains(err.Error(), "another search") {
 		t.Errorf("foreign shard: %v", err)
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"tierfetch/outfile"
+	"tierfetch/scenarios"
 )
 
 // MaxShardFileBytes bounds one shard file (its violations embed scenario
@@ -61,15 +64,24 @@ func strictUnmarshal(data []byte, v any) error {
 	return nil
 }
 
-// MergeFiles folds the shard files of one search, each read by read: the
-// header of the whole search (shard 0/1) and the merged report (Merge).
-// An error names the file.
-func MergeFiles(files []string, read func(name string) ([]byte, error)) (Header, Report, error) {
+// WriteShardFile writes ShardFile(h, r) to path, whole or not at all.
+func WriteShardFile(path string, h Header, r Report) error {
+	data, err := ShardFile(h, r)
+	if err != nil {
+		return err
+	}
+	return outfile.WriteAtomic(path, data)
+}
+
+// MergeFiles reads the shard files of one search (at most MaxShardFileBytes
+// each) and folds them: the header of the whole search (shard 0/1) and the
+// merged report (Merge). An error names the file.
+func MergeFiles(files []string) (Header, Report, error) {
 	var first Header
 	var reports []Report
 	var shards []Shard
 	for i, name := range files {
-		data, err := read(name)
+		data, err := scenarios.ReadLimited(name, MaxShardFileBytes)
 		if err != nil {
 			return first, Report{}, err
 		}

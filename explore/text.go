@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tierfetch/outfile"
+	"tierfetch/scenarios"
 )
 
 // Text is what simrun explore (and merge) print of a search named h:
@@ -87,4 +88,27 @@ func SaveFindings(out string, h Header, r Report) (string, error) {
 		fmt.Fprintf(&w, "    %s: %s\n", k.Kind, replay(file))
 	}
 	return w.String(), nil
+}
+
+// IgnoredScheduleWarning is the warning line simrun explore prints when the
+// scenario sc (given as arg) has an explore schedule, which the search
+// ignores; "" when it has none.
+func IgnoredScheduleWarning(arg string, sc *scenarios.Scenario) string {
+	e := sc.Explore
+	if e == nil {
+		return ""
+	}
+	return fmt.Sprintf("simrun: warning: %s already has an explore schedule (%d faults, %d picks): explore ignores it "+
+		"and searches from the scenario's start with --faults and --lost as given (--from-ms starts further in)\n",
+		arg, len(e.Faults), len(e.Choices))
+}
+
+// InterruptedText is the line simrun explore prints when the signal named
+// sig stopped the search; jsonl is the shard file not written ("" none).
+func InterruptedText(sig, jsonl string) string {
+	s := fmt.Sprintf("  stopped by %s: the figures are those of the part searched", sig)
+	if jsonl != "" {
+		s += fmt.Sprintf("; %s not written (a partial shard would pass for a whole one)", jsonl)
+	}
+	return s + "\n"
 }

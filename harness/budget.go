@@ -142,3 +142,21 @@ func (r *runner) budgetFailure(msg string) *Failure {
 	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
 	return f
 }
+
+// StepsFlag is --max-steps (a pflag.Value): the work budget of every run,
+// strictly decimal (ParseMaxSteps).
+type StepsFlag int64
+
+func (f *StepsFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
+
+// Type names the flag's value in help.
+func (f *StepsFlag) Type() string { return "steps" }
+
+// Set parses s.
+func (f *StepsFlag) Set(s string) error {
+	n, err := ParseMaxSteps(s)
+	if err == nil {
+		*f = StepsFlag(n)
+	}
+	return err
+}

@@ -13,14 +13,13 @@ import (
 	"tierfetch/explore"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
-	"tierfetch/outfile"
 	"tierfetch/scenarios"
 )
 
 type exploreFlags struct {
 	explore.Args
-	maxSteps stepsFlag
-	maxInput inputFlag
+	maxSteps harness.StepsFlag
+	maxInput scenarios.InputFlag
 }
 
 func newExploreCmd(c *cli) *cobra.Command {
@@ -68,11 +67,7 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	if err := harness.CheckBudget(cfg.Scenario, int64(f.maxSteps)); err != nil {
 		return exitBudget, err
 	}
-	if e := cfg.Scenario.Explore; e != nil {
-		fmt.Fprintf(stderr, "simrun: warning: %s already has an explore schedule (%d faults, %d picks): explore ignores it "+
-			"and searches from the scenario's start with --faults and --lost as given (--from-ms starts further in)\n",
-			f.Scenario, len(e.Faults), len(e.Choices))
-	}
+	fmt.Fprint(stderr, explore.IgnoredScheduleWarning(f.Scenario, cfg.Scenario))
 	ctx, received, stop := catchSignals()
 	defer stop()
 	cfg.Stopped = func() bool { return ctx.Err() != nil }
@@ -88,29 +83,20 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	elapsed := time.Since(begin)
+	seconds := time.Since(begin).Seconds()
 	rep, err := explore.ReportOf(res)
 	if err != nil {
 		return exitBadInput, err
 	}
-	if code, err := printExplore(stdout, f.Out, h, rep, elapsed.Seconds()); err != nil {
+	if code, err := printExplore(stdout, f.Out, h, rep, seconds); err != nil {
 		return code, err
 	}
 	if rep.Interrupted {
-		sig := received()
-		fmt.Fprintf(stdout, "  stopped by %s: the figures are those of the part searched", cliutil.SignalName(sig))
-		if f.JSONL != "" {
-			fmt.Fprintf(stdout, "; %s not written (a partial shard would pass for a whole one)", f.JSONL)
-		}
-		fmt.Fprintln(stdout)
-		return cliutil.SignalExit(sig), nil
+		fmt.Fprint(stdout, explore.InterruptedText(cliutil.SignalName(received()), f.JSONL))
+		return cliutil.SignalExit(received()), nil
 	}
 	if f.JSONL != "" {
-		data, err := explore.ShardFile(h, rep)
-		if err != nil {
-			return exitBadInput, err
-		}
-		if err := outfile.WriteAtomic(f.JSONL, data); err != nil {
+		if err := explore.WriteShardFile(f.JSONL, h, rep); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
 		}
 	}
@@ -131,9 +117,7 @@ func printExplore(stdout io.Writer, out string, h explore.Header, rep explore.Re
 
 // mergeExplore folds the --jsonl files of every shard of one search.
 func mergeExplore(files []string, out string, stdout io.Writer) (int, error) {
-	h, m, err := explore.MergeFiles(files, func(name string) ([]byte, error) {
-		return scenarios.ReadLimited(name, explore.MaxShardFileBytes)
-	})
+	h, m, err := explore.MergeFiles(files)
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
