@@ -213,3 +213,128 @@ func clusterSize(c *model.Cluster) (segments, batches int) {
 	}
 	return segments, batches
 }
+
+// segmentsFixture is the per-segment scaling workload: a partition of n full
+// 1 GiB segments, all but the newest 4 in remote storage, the newest 10 on
+// the leader's disk, and an empty follower added at once. The follower's
+// work is the same at every n (it copies the local tail, or rebuilds the
+// auxiliary state and copies what is not uploaded), so what grows with n is
+// only what each step costs per segment held: the checker's setup and
+// updates, the RLM tasks, retention, and loading the file.
+func segmentsFixture(n int) *scenarios.Scenario {
+	return bigPartition{segments: n, localSegments: 10, pending: 4, localRetain: 10 * gib,
+		replicas: []int{0}, joiner: 1, durationMs: 10 * 60_000, healMs: 60_000,
+	}.scenario(fmt.Sprintf("bench-segments-%d", n))
+}
+
+// BenchmarkSegments loads the fixture from its scenario file (the explicit
+// segment list) and runs it under each protocol, every invariant checked
+// after every step, and reports the peak heap (sampled every 4096 steps and
+// around loading). Its cost must grow linearly with the segments.
+func BenchmarkSegments(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000, 1_000_000} {
+		data, err := segmentsFixture(n).Marshal()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, st := range harness.Strategies {
+			b.Run(fmt.Sprintf("segments=%d/strategy=%s", n, st), func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					benchSegments(b, data, st)
+				}
+			})
+		}
+	}
+}
+
+func benchSegments(b *testing.B, data []byte, st harness.Strategy) {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	peak := base
+	sc, err := scenarios.Parse(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	var n int64
+	sample := model.ObserverFunc(func(sim.Time, *model.Event) {
+		if n++; n%4096 == 0 {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		}
+	})
+	r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{sample}})
+	if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[1].Stats.CaughtUp {
+		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Cluster.Brokers[1].Stats.CaughtUp)
+	}
+	runtime.ReadMemStats(&ms)
+	peak = max(peak, ms.HeapAlloc)
+	b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(r.Steps), "events")
+	b.ReportMetric(float64(len(data))/(1<<20), "file-MiB")
+}
+
+// steady is a partition in a steady state: 3 replicas in sync, 1 MiB/s
+// produced for the given hours, 128 MiB segments, 1 GiB kept in all and
+// 256 MiB locally: what the brokers and remote storage hold stops growing
+// after about 20 minutes.
+func steady(hours int64) *scenarios.Scenario {
+	sc := &scenarios.Scenario{Name: fmt.Sprintf("bench-steady-%dh", hours), Seed: 1, Brokers: 3, Replicas: []int{0, 1, 2},
+		Config: scenarios.DefaultConfig(), DurationMs: hours * 3_600_000, HealMs: 60_000}
+	c := &sc.Config
+	c.RemoteStorageEnable = true
+	c.SegmentBytes = 128 << 20
+	c.RetentionBytes = gib
+	c.LocalRetentionBytes = 256 << 20
+	sc.Events = []scenarios.Event{{Type: scenarios.EventProduce, Records: (1 << 20) / c.RecordBytes * (sc.DurationMs / 1000), OverMs: sc.DurationMs}}
+	if err := sc.Validate(); err != nil {
+		panic(err)
+	}
+	sc.Normalize()
+	return sc
+}
+
+// BenchmarkSteadyMemory runs the steady partition for 1 and for 16
+// simulated hours and reports the peak heap (HeapAlloc sampled every 4096
+// steps, garbage included: it moves with the collector's pacing) and the
+// peak live heap (after a forced collection every 8192 steps): memory must
+// follow what is retained, not the simulated time, so the two runs' peaks
+// should be about the same.
+func BenchmarkSteadyMemory(b *testing.B) {
+	for _, hours := range []int64{1, 16} {
+		sc := steady(hours)
+		b.Run(fmt.Sprintf("hours=%d", hours), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				runtime.GC()
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				base := ms.HeapAlloc
+				peak, peakLive := base, base
+				var n int64
+				sample := model.ObserverFunc(func(sim.Time, *model.Event) {
+					if n++; n%4096 == 0 {
+						if n%8192 == 0 {
+							runtime.GC()
+							runtime.ReadMemStats(&ms)
+							peakLive = max(peakLive, ms.HeapAlloc)
+							return
+						}
+						runtime.ReadMemStats(&ms)
+						peak = max(peak, ms.HeapAlloc)
+					}
+				})
+				r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: harness.LastTiered, MaxSteps: harness.MaxStepsLimit,
+					Observers: []model.Observer{sample}})
+				if r.Outcome != harness.OutcomeOK {
+					b.Fatalf("%s: %s %v", sc.Name, r.Outcome, r.Violation)
+				}
+				b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MiB")
+				b.ReportMetric(float64(peakLive-base)/(1<<20), "peak-live-MiB")
+				b.ReportMetric(float64(r.Steps), "events")
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package invariants
 import (
 	"fmt"
 	"slices"
+	"sort"
 
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -30,7 +31,39 @@ func (k *Checker) Check(c *model.Cluster) *Violation {
 			return v
 		}
 	}
+	k.trimHistory(c)
 	return nil
+}
+
+// trimHistory drops the committed history below the lowest offset anything
+// still holds (any broker's log that holds records, any listed remote
+// segment): nothing below it can be compared again, since whatever a
+// replica or remote storage gets later comes from what is held now. So a
+// long run's memory follows what is retained, not the simulated time.
+func (k *Checker) trimHistory(c *model.Cluster) {
+	low := k.histEnd
+	for _, b := range c.Brokers {
+		if l := &b.Log; len(l.Segments) > 0 && l.LogEnd > l.Segments[0].Base {
+			low = min(low, l.Segments[0].Base)
+		}
+	}
+	if len(c.Remote.Segments) > 0 {
+		low = min(low, c.Remote.Segments[0].Base) // sorted by base
+	}
+	if low <= k.histStart || len(k.history) == 0 || k.history[0].Last() >= low {
+		return
+	}
+	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= low })
+	if j == len(k.history) {
+		k.history, k.histStart = k.history[:0], k.histEnd
+		return
+	}
+	k.histStart = max(k.histStart, k.history[j].Base)
+	if 2*j >= len(k.history) { // copy, so the dropped prefix is freed
+		k.history = append(make([]model.Batch, 0, 2*(len(k.history)-j)), k.history[j:]...)
+	} else {
+		k.history = k.history[j:]
+	}
 }
 
 func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
@@ -160,7 +193,7 @@ func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
 
 // remoteHolds reports whether a remote segment in one of states holds o.
 func remoteHolds(c *model.Cluster, o int64, states ...model.RemoteState) bool {
-	for i := range c.Remote.Segments {
+	for i := c.Remote.FirstEndingAtOrAfter(o); i < len(c.Remote.Segments) && c.Remote.Segments[i].Base <= o; i++ {
 		s := &c.Remote.Segments[i]
 		if s.Base <= o && o <= s.End && slices.Contains(states, s.State) {
 			return true
@@ -237,6 +270,9 @@ func (k *Checker) checkStaleLogStart(c *model.Cluster, l *model.Broker) *Violati
 
 func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.RemoteSegment) *Violation {
 	const seen, checked = 1, 2
+	if s.ID >= uint64(len(k.checkedSeg)) {
+		k.checkedSeg = append(k.checkedSeg, make([]uint8, int(s.ID)+1-len(k.checkedSeg))...)
+	}
 	st := k.checkedSeg[s.ID]
 	if st == 0 {
 		k.checkedSeg[s.ID] = seen

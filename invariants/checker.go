@@ -88,8 +88,8 @@ type Checker struct {
 	leader      int
 	leaderEpoch int32
 	remoteVer   uint64
-	checkedSeg  map[uint64]uint8
-	uploaded    []span // offsets ever uploaded, merged, sorted
+	checkedSeg  []uint8 // by remote segment id: seen, checked
+	uploaded    []span  // offsets ever uploaded, merged, sorted
 	hro         []int64
 	lineage     []lineageKey
 	holeKey     holeKey
@@ -131,7 +131,7 @@ type holeKey struct {
 // New returns a checker for c at time 0: the initial committed log is read
 // from the leader's log and remote storage.
 func New(c *model.Cluster) *Checker {
-	k := &Checker{leader: -2, checkedSeg: map[uint64]uint8{}, staleSince: -1, uncleanEpoch: -1, f: newFacts(c)}
+	k := &Checker{leader: -2, staleSince: -1, uncleanEpoch: -1, f: newFacts(c)}
 	k.cursors = make([]cursor, len(c.Brokers))
 	k.hro = make([]int64, len(c.Brokers))
 	k.lineage = make([]lineageKey, len(c.Brokers))
@@ -182,7 +182,7 @@ func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 	for k.histEnd < hw {
 		b, ok := l.Log.BatchAt(k.histEnd)
 		if !ok {
-			b, ok = remoteBatchAt(c, k.histEnd)
+			b, ok = k.remoteBatchAt(c, k.histEnd)
 		}
 		if !ok {
 			return &Violation{Invariant: NoHole, Message: fmt.Sprintf("leader b%d holds committed offset %d neither locally [%d,%d) nor remotely",
@@ -195,10 +195,14 @@ func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 	return nil
 }
 
-func remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
-	for i := range c.Remote.Segments {
-		s := &c.Remote.Segments[i]
-		if s.State != model.CopyFinished || o < s.Base || o > s.End {
+// remoteBatchAt returns the batch holding o in the first finished remote
+// segment (in the list's order) that holds it.
+func (k *Checker) remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
+	segs := c.Remote.Segments // sorted by base
+	i := c.Remote.FirstEndingAtOrAfter(o)
+	for ; i < len(segs) && segs[i].Base <= o; i++ {
+		s := &segs[i]
+		if s.State != model.CopyFinished || o > s.End {
 			continue
 		}
 		j := sort.Search(len(s.Batches), func(j int) bool { return s.Batches[j].Last() >= o })

@@ -1,7 +1,6 @@
 package invariants
 
 import (
-	"maps"
 	"slices"
 )
 
@@ -11,7 +10,7 @@ func (k *Checker) Clone() *Checker {
 	n := *k
 	n.history = slices.Clone(k.history) // rebase rewrites it in place
 	n.cursors = slices.Clone(k.cursors)
-	n.checkedSeg = maps.Clone(k.checkedSeg)
+	n.checkedSeg = slices.Clone(k.checkedSeg)
 	n.uploaded = slices.Clone(k.uploaded)
 	n.hro = slices.Clone(k.hro)
 	n.lineage = slices.Clone(k.lineage)

@@ -90,10 +90,7 @@ func cloneChecker(k *Checker) *Checker {
 	k2.uploaded = slices.Clone(k.uploaded)
 	k2.hro = slices.Clone(k.hro)
 	k2.lineage = slices.Clone(k.lineage)
-	k2.checkedSeg = map[uint64]uint8{}
-	for id, st := range k.checkedSeg {
-		k2.checkedSeg[id] = st
-	}
+	k2.checkedSeg = slices.Clone(k.checkedSeg)
 	return &k2
 }
 

@@ -162,6 +162,7 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady)})
 	}
 	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas))}
+	c.Remote.Segments = make([]RemoteSegment, 0, len(init.RemoteSegments))
 	for _, s := range init.RemoteSegments {
 		c.Remote.NextID++
 		s.ID = c.Remote.NextID

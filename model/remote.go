@@ -93,6 +93,7 @@ type Remote struct {
 	OutageUntilUs int64 // remote operations fail until then
 	// Version rises on every change, so observers can skip unchanged state.
 	Version uint64
+	idx     remoteIndex // rebuilt on demand after a change (remote_index.go)
 }
 
 // Start records a new upload (COPY_SEGMENT_STARTED) and returns its id.
@@ -112,9 +113,14 @@ func (r *Remote) Start(seg RemoteSegment) uint64 {
 
 // Find returns the index of segment id, -1 if gone.
 func (r *Remote) Find(id uint64) int {
-	for i := range r.Segments {
+	// From both ends at once: the segments uploaded, expired and deleted
+	// are the newest and the oldest, so this is short whatever the length.
+	for i, j := 0, len(r.Segments)-1; i <= j; i, j = i+1, j-1 {
 		if r.Segments[i].ID == id {
 			return i
+		}
+		if r.Segments[j].ID == id {
+			return j
 		}
 	}
 	return -1
@@ -142,7 +148,7 @@ func (r *Remote) Remove(id uint64) {
 // Lookup finds a finished segment that holds offset o in leader epoch epoch
 // (Kafka's fetchRemoteLogSegmentMetadata).
 func (r *Remote) Lookup(epoch int32, o int64) (*RemoteSegment, bool) {
-	for i := range r.Segments {
+	for i := r.FirstEndingAtOrAfter(o); i < len(r.Segments) && r.Segments[i].Base <= o; i++ {
 		s := &r.Segments[i]
 		if s.State == CopyFinished && s.Base <= o && o <= s.End && s.EpochAt(o) == epoch {
 			return s, true
@@ -154,18 +160,8 @@ func (r *Remote) Lookup(epoch int32, o int64) (*RemoteSegment, bool) {
 // Finished returns the range [start, end] of finished remote segments, ok
 // false when there are none.
 func (r *Remote) Finished() (start, end int64, ok bool) {
-	for i := range r.Segments {
-		s := &r.Segments[i]
-		if s.State != CopyFinished {
-			continue
-		}
-		if !ok {
-			start, end, ok = s.Base, s.End, true
-			continue
-		}
-		start, end = min(start, s.Base), max(end, s.End)
-	}
-	return start, end, ok
+	x := r.index(false)
+	return x.finStart, x.finEnd, x.finOK
 }
 
 // HighestOffsetFor returns the highest offset of epoch over the segments
@@ -173,13 +169,8 @@ func (r *Remote) Finished() (start, end int64, ok bool) {
 // highestOffsetForEpoch: a segment being deleted still counts), -1 when
 // none holds it.
 func (r *Remote) HighestOffsetFor(epoch int32) int64 {
-	h := int64(-1)
-	for i := range r.Segments {
-		if s := &r.Segments[i]; s.copied() {
-			h = max(h, s.HighestOffsetFor(epoch))
-		}
-	}
-	return h
+	e, _ := r.index(true).epoch(epoch)
+	return e.highest
 }
 
 // FindHighestRemoteOffset walks the leader-epoch cache from the newest epoch
@@ -206,24 +197,14 @@ func (r *Remote) FindHighestRemoteOffset(l *Log, withoutEpochEnd bool) int64 {
 }
 
 // Bytes returns the bytes held by finished remote segments.
-func (r *Remote) Bytes() int64 {
-	var n int64
-	for i := range r.Segments {
-		if r.Segments[i].State == CopyFinished {
-			n += r.Segments[i].Bytes
-		}
-	}
-	return n
-}
+func (r *Remote) Bytes() int64 { return r.index(false).finBytes }
 
 // FirstOffsetFor returns the lowest base offset of a segment (in any state)
 // holding epoch, ok false when none does.
 func (r *Remote) FirstOffsetFor(epoch int32) (int64, bool) {
-	for i := range r.Segments {
-		s := &r.Segments[i]
-		if s.HighestOffsetFor(epoch) >= 0 {
-			return s.Base, true
-		}
+	e, _ := r.index(true).epoch(epoch)
+	if !e.firstOK {
+		return 0, false
 	}
-	return 0, false
+	return e.firstBase, true
 }

@@ -71,8 +71,13 @@ func (s *Scenario) ModelInitial() model.Initial {
 		lg.Epochs = append(lg.Epochs, e)
 	}
 	init := model.Initial{Log: lg, LeaderEpoch: in.LeaderEpoch, HighestRemote: in.HighestRemoteOffset}
-	for _, spec := range in.RemoteSegments {
-		var segEpochs []model.EpochEntry
+	init.RemoteSegments = make([]model.RemoteSegment, 0, len(in.RemoteSegments))
+	// Each segment's own epochs: one entry, cut from one array (one
+	// allocation, not one per segment).
+	firstEpochs := make([]model.EpochEntry, len(in.RemoteSegments))
+	noSnapshot := []model.ProducerEntry{}
+	for i, spec := range in.RemoteSegments {
+		segEpochs := firstEpochs[i : i : i+1]
 		// The epochs up to the segment's end: a prefix of epochs (sorted by
 		// start offset), shared, not copied, so that a fixture of n remote
 		// segments with n epochs takes O(n) memory, not O(n^2).
@@ -88,7 +93,7 @@ func (s *Scenario) ModelInitial() model.Initial {
 		}
 		init.RemoteSegments = append(init.RemoteSegments, model.RemoteSegment{
 			Base: spec.BaseOffset, End: spec.EndOffset, Bytes: (spec.EndOffset - spec.BaseOffset + 1) * recordBytes,
-			Epochs: segEpochs, Batches: cut(spec), Checkpt: checkpt, Snapshot: []model.ProducerEntry{}, State: state,
+			Epochs: segEpochs, Batches: cut(spec), Checkpt: checkpt, Snapshot: noSnapshot, State: state,
 		})
 	}
 	return init
@@ -97,18 +102,17 @@ func (s *Scenario) ModelInitial() model.Initial {
 // fixtureBatches cuts [first offset, LEO) at every segment boundary, remote
 // and local, into batches with distinct origins.
 func fixtureBatches(in *Initial, recordBytes int64) []model.Batch {
-	var bounds []int64
-	var all []SegmentSpec
-	all = append(all, in.RemoteSegments...)
-	all = append(all, in.LocalSegments...)
-	for _, s := range all {
-		if s.EndOffset >= s.BaseOffset {
-			bounds = append(bounds, s.BaseOffset, s.EndOffset+1)
+	bounds := make([]int64, 0, 2*(len(in.RemoteSegments)+len(in.LocalSegments)))
+	for _, segs := range [][]SegmentSpec{in.RemoteSegments, in.LocalSegments} {
+		for _, s := range segs {
+			if s.EndOffset >= s.BaseOffset {
+				bounds = append(bounds, s.BaseOffset, s.EndOffset+1)
+			}
 		}
 	}
 	slices.Sort(bounds)
 	bounds = slices.Compact(bounds)
-	var out []model.Batch
+	out := make([]model.Batch, 0, max(len(bounds)-1, 0))
 	ri, li := 0, 0 // the remote and local segments holding lo, or the next ones
 	for i := 0; i+1 < len(bounds); i++ {
 		lo, hi := bounds[i], bounds[i+1]

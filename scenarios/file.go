@@ -13,6 +13,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"tierfetch/sim"
 )
 
 // Limits on scenario values, so that the simulator's sums of times and offsets stay far
@@ -114,7 +116,18 @@ type SegmentSpec struct {
 	// State (remote segments only): the remote log metadata state, one of
 	// RemoteSegmentStates; empty means copy-finished (Parse writes it so).
 	State string `json:"state,omitempty"`
+	// Count (the file's shorthand for a run of uniform segments): this entry
+	// stands for Count consecutive segments of its size, epoch and state,
+	// the first [BaseOffset, EndOffset]. Parse expands the run, so a parsed
+	// scenario lists every segment and Count is 0 (absent) everywhere.
+	Count int64 `json:"count,omitempty"`
 }
+
+// MaxFixtureSegments bounds the segments of a fixture, remote and local
+// together, after runs ("count") are expanded: each segment costs a few
+// hundred bytes of memory in a run, so a small file cannot ask for more
+// than about a GiB.
+const MaxFixtureSegments = 1 << 21
 
 // Remote segment states a scenario file may give.
 const (
@@ -606,6 +619,8 @@ func checkSegmentFields(path string, segs []SegmentSpec, leaderEpoch int32) erro
 		switch {
 		case sg.State != "" && path == "initial.local_segments":
 			return fieldErr(p+".state", "only remote segments have a state, got %q", sg.State)
+		case sg.Count != 0:
+			return fieldErr(p+".count", "a run of segments must be expanded before validation (Parse does), got count %d", sg.Count)
 		case sg.BaseOffset < 0 || sg.BaseOffset > offsetMax:
 			return fieldErr(p+".base_offset", "must be in 0..%d, got %d", int64(offsetMax), sg.BaseOffset)
 		case sg.EndOffset < -1 || sg.EndOffset > offsetMax:
@@ -1077,10 +1092,11 @@ func decodeInitial(data json.RawMessage) (*Initial, error) {
 	}
 	in := &Initial{LeaderEpoch: raw.LeaderEpoch, LogStartOffset: raw.LogStartOffset,
 		HighWatermark: raw.HighWatermark, HighestRemoteOffset: raw.HighestRemoteOffset}
-	if in.RemoteSegments, err = decodeSegments("initial.remote_segments", raw.RemoteSegments); err != nil {
+	room := int64(MaxFixtureSegments)
+	if in.RemoteSegments, err = decodeSegments("initial.remote_segments", raw.RemoteSegments, &room); err != nil {
 		return nil, err
 	}
-	if in.LocalSegments, err = decodeSegments("initial.local_segments", raw.LocalSegments); err != nil {
+	if in.LocalSegments, err = decodeSegments("initial.local_segments", raw.LocalSegments, &room); err != nil {
 		return nil, err
 	}
 	first := slices.IndexFunc(in.RemoteSegments, func(sg SegmentSpec) bool { return sg.finished() })
@@ -1097,25 +1113,65 @@ func decodeInitial(data json.RawMessage) (*Initial, error) {
 	return in, nil
 }
 
-func decodeSegments(path string, data json.RawMessage) ([]SegmentSpec, error) {
+func decodeSegments(path string, data json.RawMessage, room *int64) ([]SegmentSpec, error) {
 	raws, err := arrayElements(path, data)
 	if err != nil {
 		return nil, err
 	}
-	segs := make([]SegmentSpec, len(raws))
+	segs := make([]SegmentSpec, 0, len(raws))
 	for i, data := range raws {
-		p := fmt.Sprintf("%s[%d]", path, i)
-		present, err := decodeObject(p, data, &segs[i])
+		elem := func() string { return fmt.Sprintf("%s[%d]", path, i) } // only on an error
+		var sg SegmentSpec
+		present, err := decodeObject(path+"[]", data, &sg)
 		if err != nil {
+			// Decode again for the message with the element's index.
+			_, err = decodeObject(elem(), data, &sg)
 			return nil, err
 		}
 		for _, name := range []string{"base_offset", "end_offset"} {
 			if !slices.Contains(present, name) {
-				return nil, fieldErr(p+"."+name, "required")
+				return nil, fieldErr(elem()+"."+name, "required")
 			}
+		}
+		n := int64(1)
+		if slices.Contains(present, "count") {
+			if n, err = segmentRun(elem(), sg); err != nil {
+				return nil, err
+			}
+			sg.Count = 0
+		}
+		if n > *room {
+			return nil, fieldErr(elem()+".count", "the fixture would hold more than %d segments (remote and local, runs expanded)", MaxFixtureSegments)
+		}
+		*room -= n
+		size := sg.EndOffset - sg.BaseOffset + 1
+		for k := int64(0); k < n; k++ {
+			segs = append(segs, sg)
+			sg.BaseOffset += size
+			sg.EndOffset += size
 		}
 	}
 	return segs, nil
+}
+
+// segmentRun checks the count of a run of segments and returns it: at least
+// 1, a non-empty segment when more than 1, and the run's last offset within
+// offsetMax.
+func segmentRun(path string, sg SegmentSpec) (int64, error) {
+	n := sg.Count
+	switch {
+	case n < 1 || n > MaxFixtureSegments:
+		return 0, fieldErr(path+".count", "must be in 1..%d, got %d", MaxFixtureSegments, n)
+	case n > 1 && sg.EndOffset < sg.BaseOffset:
+		return 0, fieldErr(path+".count", "only a non-empty segment can repeat: [%d, %d] is empty, count %d", sg.BaseOffset, sg.EndOffset, n)
+	case sg.BaseOffset < 0 || sg.BaseOffset > offsetMax || sg.EndOffset > offsetMax:
+		return n, nil // reported by validation, naming the offset
+	}
+	size := sg.EndOffset - sg.BaseOffset + 1
+	if last := sim.AddSat(sg.BaseOffset, sim.MulSat(size, n)) - 1; last > offsetMax {
+		return 0, fieldErr(path+".count", "%d segments of %d offsets from %d would end at %d, past %d", n, size, sg.BaseOffset, last, int64(offsetMax))
+	}
+	return n, nil
 }
 
 // decodeEvent decodes one event and rejects fields, even zero ones, its type does not use.

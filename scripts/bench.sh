@@ -6,6 +6,8 @@
 #   scripts/bench.sh              # writes BENCHMARKS.md at the repository root
 #   scripts/bench.sh OUT.md       # writes elsewhere
 #   COUNT=5 scripts/bench.sh      # repetitions (best of COUNT is reported)
+#   BASE=e8ab486 scripts/bench.sh # the commit BenchmarkRun is compared with,
+#                                 # built in a temporary worktree, run alternately
 #
 # Speed is reported, never asserted: no test fails on these numbers.
 set -euo pipefail
@@ -13,14 +15,18 @@ cd "$(dirname "$0")/.."
 out=${1:-BENCHMARKS.md}
 count=${COUNT:-3}
 sweep_seeds=${SWEEP_SEEDS:-1..1000}
+base_commit=${BASE:-e8ab486}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'git worktree remove --force "$tmp/base" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 echo "building test binaries and simrun in $tmp" >&2
 go test -c -o "$tmp/sim.test" ./sim
 go test -c -o "$tmp/harness.test" ./harness
 go test -c -o "$tmp/fuzz.test" ./fuzz
 go build -o "$tmp/simrun" ./cmd/simrun
+echo "building $base_commit's harness test binary in a temporary worktree" >&2
+git worktree add --detach "$tmp/base" "$base_commit" >/dev/null 2>&1
+(cd "$tmp/base" && go test -c -o "$tmp/harness-base.test" ./harness)
 
 bench() { # bench BINARY OUTFILE ARGS...: one benchmark run, raw output kept
 	local bin=$1 file=$2
@@ -47,12 +53,58 @@ met() { awk -v v="$1" -v goal="$2" -v op="$3" 'BEGIN { if (v == "n/a") { print "
 
 echo "running benchmarks (best of $count)" >&2
 A=$tmp/a.txt B=$tmp/b.txt C=$tmp/c.txt D=$tmp/d.txt E=$tmp/e.txt
-bench "$tmp/sim.test" "$A" -test.bench 'Hold' -test.cpu 1 -test.count "$count"
+# The scheduler and its baseline alternate (one count each, $count times), so
+# that a burst of load from elsewhere falls on both alike.
+for _ in $(seq "$count"); do
+	bench "$tmp/sim.test" "$A" -test.bench 'Hold' -test.cpu 1 -test.count 1
+done
 bench "$tmp/harness.test" "$B" -test.bench '^BenchmarkRun$' -test.cpu 1 -test.count "$count" -test.benchtime 3s
 bench "$tmp/harness.test" "$C" -test.bench 'TimeAcceleration' -test.cpu 1 -test.count "$count" -test.benchtime 5x
 bench "$tmp/harness.test" "$D" -test.bench 'BootstrapMemory' -test.cpu 1 -test.benchtime 1x
 bench "$tmp/fuzz.test" "$E" -test.bench 'BenchmarkSweep' -test.cpu 2 -test.count "$count" -test.benchtime 3x
 GOGC=400 bench "$tmp/fuzz.test" "$tmp/e400.txt" -test.bench 'BenchmarkSweep' -test.cpu 2 -test.count "$count" -test.benchtime 3x
+
+# BenchmarkRun side by side with the base commit, alternating, and this
+# commit at GOGC=400 (what simrun run sets unless GOGC is given).
+F=$tmp/f.txt
+load_run_before=$(cut -d' ' -f1-3 /proc/loadavg)
+for _ in $(seq "$count"); do
+	for v in base new new400; do
+		bin=$tmp/harness.test
+		[ "$v" = base ] && bin=$tmp/harness-base.test
+		g=100
+		[ "$v" = new400 ] && g=400
+		echo "  $v BenchmarkRun GOGC=$g" >&2
+		GOGC=$g "$bin" -test.run '^$' -test.benchmem -test.bench '^BenchmarkRun$' -test.cpu 1 -test.benchtime 3s | grep -E '^Benchmark' | sed "s/^BenchmarkRun/BenchmarkRun-$v/" >>"$F"
+	done
+done
+load_run_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# Scaling in segments (BenchmarkSegments: the explicit list loaded from its
+# file, run with every invariant) and memory over simulated time.
+G=$tmp/g.txt H=$tmp/h.txt
+bench "$tmp/harness.test" "$G" -test.bench 'Segments/segments=(10000|100000|1000000)$' -test.cpu 1 -test.count 2 -test.benchtime 1x
+bench "$tmp/harness.test" "$H" -test.bench 'SteadyMemory' -test.cpu 1 -test.benchtime 1x
+
+# simrun run on a 10^6-segment file written with the runs shorthand: wall
+# and CPU seconds and max RSS of the whole process (its own GC choice).
+cat >"$tmp/segments-1e6.json" <<'JSON'
+{"name": "segments-1e6", "brokers": 2, "replicas": [0], "duration_ms": 600000,
+ "config": {"remote_storage_enable": true, "local_retention_bytes": 10737418240},
+ "initial": {"highest_remote_offset": 1048571805695,
+  "remote_segments": [{"base_offset": 0, "end_offset": 1048575, "epoch": 0, "count": 999996}],
+  "local_segments": [{"base_offset": 1048565514240, "end_offset": 1048566562815, "epoch": 0, "count": 10},
+                     {"base_offset": 1048576000000, "end_offset": 1048575999999, "epoch": 0}]},
+ "events": [{"at_ms": 0, "type": "add_replica", "broker": 1}]}
+JSON
+cli_run() { # cli_run STRATEGY: "wall user sys maxrss-KiB" of the best of 3 by wall
+	for _ in 1 2 3; do
+		{ /usr/bin/time -f '%e %U %S %M' "$tmp/simrun" run --scenario "$tmp/segments-1e6.json" --strategy "$1" >/dev/null; } 2>&1 | tail -1
+	done | sort -n | head -1
+}
+echo "  simrun run segments-1e6.json" >&2
+cliL=$(cli_run local-log-start)
+cliT=$(cli_run last-tiered)
 
 # Peak RSS of a process that bootstraps the 10 TiB partition (the test
 # binary, so its own footprint is measured too: see the empty run).
@@ -112,6 +164,14 @@ sweepG2=$(best "$tmp/e400.txt" BenchmarkSweep/workers=2-2 seeds/s max)
 peakL=$(mem 10TiB local-log-start peak-heap-MiB)
 peakT=$(mem 10TiB last-tiered peak-heap-MiB)
 rssMiB() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+runBase=$(best "$F" BenchmarkRun-base events/s max)
+runNew=$(best "$F" BenchmarkRun-new events/s max)
+runNew400=$(best "$F" BenchmarkRun-new400 events/s max)
+seg() { best "$G" "BenchmarkSegments/segments=$1/strategy=$2" "$3" "$4"; }
+segS() { awk -v ns="$(seg "$1" "$2" ns/op min)" 'BEGIN { printf "%.2f", ns / 1e9 }'; }
+segMiB() { seg "$1" "$2" peak-heap-MiB min; }
+steady() { best "$H" "BenchmarkSteadyMemory/hours=$1" "$2" max; }
+field() { echo "$1" | cut -d' ' -f"$2"; }
 
 # notes: what the profiles showed and what was changed; kept here so that
 # the whole of BENCHMARKS.md comes from this script.
@@ -162,6 +222,45 @@ a quarter (`checkReplica`, `compareLocal`, `agree`), the trace digest's SHA-256 
 line is part of the digest, so it cannot be skipped), building trace lines about 10%, the
 model about 30%, the scheduler about 7%.
 
+## Issue 11: linear in segments, flat in duration
+
+Profiled with \`BenchmarkSegments\` (pprof, 10^5 and 10^6 segments, both strategies). Before
+(e8ab486, same machine, under load): 10^4 segments 0.47 / 0.17 s, 10^5 7.0 / 9.2 s (15x /
+53x for 10x the segments), 10^6 not measured (minutes at that rate); the 10^5 profile was 76% the
+checker's setup (\`remoteBatchAt\` scanned every remote segment for every committed
+offset's batch). A steady partition (workload (g)) kept 4.6 MiB live after one simulated hour
+and 40.7 MiB after 16. Changes (golden digests unchanged; \`simrun sweep --seeds 1..2000
+--jsonl\` under kip, kafka-4.3 and kafka-trunk gives byte-identical files before and after):
+
+1. \`invariants\`: the remote batch holding an offset is a binary search over the running
+   maximum of the segments' ends (segments may overlap, so ends alone are not sorted); the
+   per-segment "checked" state is a slice by segment id, not a map.
+2. \`model/remote_index.go\`: the RLM tasks' lookups (highest remote offset of an epoch, first
+   offset of an epoch, finished bytes and range, lookup by epoch and offset) read an index
+   rebuilt once per change of the segment list instead of scanning it on every run;
+   \`Remote.Find\` searches from both ends (uploads are the newest segments, deletions the
+   oldest). \`TestRemoteIndexMatchesScans\` compares every lookup with the old scans.
+3. \`scenarios\`: the fixture is built without per-segment allocations; a segment entry may
+   carry \`"count"\`, a run of uniform segments, so 10^6 segments are a 554-byte file.
+4. The checker drops committed history below the lowest offset any broker or remote
+   segment holds (nothing below can be compared again): workload (g) keeps the same live heap
+   at 16 hours as at one.
+5. Tried and reverted: skipping the per-broker checks for brokers whose state (and the
+   leader's, the history's, remote storage's) did not change in the step, with a test that
+   ran a full checker beside it at every step of 200 seeds under each profile and of every
+   mutant (they agreed). Computing and comparing the keys cost 17% of \`BenchmarkRun\`
+   (\`keyOf\` 7.8%, its equality 4.8%, the global key 3.6%) while the checks skipped cost
+   about 6%: the checks are incremental inside already (replica cursors, lineage, HRO and
+   hole keys).
+6. \`simrun run\` takes the sweep's GC target (GOGC=400 unless set), and both set a soft
+   memory limit of 768 MiB unless GOMEMLIMIT is set: at GOGC=400 alone the 10^6-segment run
+   reached 980 MiB RSS, with the limit about 770 MiB.
+7. The scheduler's baseline heap now moves a hole instead of swapping, as the scheduler does.
+
+Loading the explicit 10^6-segment list (73 MiB of JSON) is still about half of that row's
+time: it is linear, but reflective and allocating (\`splitObject\`, \`decodeObject\`); the
+shorthand file avoids it.
+
 Since then, and open:
 
 - `scenarios/build.go` `ModelInitial` was quadratic in the fixture's segments (0.5 s of the
@@ -206,9 +305,20 @@ garbage collector shares that core too).
 | (e) same, 2 workers | $sps2 seeds/s (${sw2} s) | >= 1.8x one worker | **$(ratio "$sps2" "$sps1")x** one worker | $(met "$(ratio "$sps2" "$sps1")" 1.8 ">=") |
 | (e) library sweep (\`BenchmarkSweep\`, 40 seeds), GOGC=100: 1 / 2 workers | $sweepB1 / $sweepB2 seeds/s | - | $(ratio "$sweepB2" "$sweepB1")x | - |
 | (e) same at GOGC=400 (what \`simrun sweep\` sets unless GOGC is given) | $sweepG1 / $sweepG2 seeds/s | - | $(ratio "$sweepG2" "$sweepG1")x | - |
+| (b) side by side: $base_commit, this commit, this commit at GOGC=400 (what \`simrun run\` sets) | $(fmtnum "$runBase") / $(fmtnum "$runNew") / $(fmtnum "$runNew400") events/s | >= 1.3x $base_commit | **$(ratio "$runNew" "$runBase")x** (GOGC=400: $(ratio "$runNew400" "$runBase")x) | $(met "$(ratio "$runNew" "$runBase")" 1.3 ">=") |
+| (f) 10^4 segments, empty follower added, loaded from the explicit list: local-log-start / last-tiered | $(segS 10000 local-log-start) / $(segS 10000 last-tiered) s, peak heap $(segMiB 10000 local-log-start) / $(segMiB 10000 last-tiered) MiB | - | - | - |
+| (f) 10^5 segments | $(segS 100000 local-log-start) / $(segS 100000 last-tiered) s, $(segMiB 100000 local-log-start) / $(segMiB 100000 last-tiered) MiB | <= 12x 10^4 | $(ratio "$(segS 100000 local-log-start)" "$(segS 10000 local-log-start)")x / $(ratio "$(segS 100000 last-tiered)" "$(segS 10000 last-tiered)")x | $(met "$(ratio "$(segS 100000 local-log-start)" "$(segS 10000 local-log-start)")" 12 "<=") / $(met "$(ratio "$(segS 100000 last-tiered)" "$(segS 10000 last-tiered)")" 12 "<=") |
+| (f) 10^6 segments | $(segS 1000000 local-log-start) / $(segS 1000000 last-tiered) s, $(segMiB 1000000 local-log-start) / $(segMiB 1000000 last-tiered) MiB | < 10 s, < 1 GiB | $(ratio "$(segS 1000000 local-log-start)" 10)x / $(ratio "$(segS 1000000 last-tiered)" 10)x goal | $(met "$(segS 1000000 local-log-start)" 10 "<") / $(met "$(segS 1000000 last-tiered)" 10 "<") |
+| (f) \`simrun run\` of the 10^6-segment file (runs shorthand, 554 bytes): local-log-start | $(field "$cliL" 1) s wall, $(field "$cliL" 2) s user, $(field "$cliL" 3) s sys, max RSS $(rssMiB "$(field "$cliL" 4)") MiB | < 10 s, < 1 GiB | - | $(met "$(field "$cliL" 1)" 10 "<") / $(met "$(rssMiB "$(field "$cliL" 4)")" 1024 "<") |
+| (f) same, last-tiered | $(field "$cliT" 1) s wall, $(field "$cliT" 2) s user, $(field "$cliT" 3) s sys, max RSS $(rssMiB "$(field "$cliT" 4)") MiB | < 10 s, < 1 GiB | - | $(met "$(field "$cliT" 1)" 10 "<") / $(met "$(rssMiB "$(field "$cliT" 4)")" 1024 "<") |
+| (g) steady partition, peak live heap: 1 h / 16 h simulated | $(steady 1 peak-live-MiB) / $(steady 16 peak-live-MiB) MiB (peak heap with garbage $(steady 1 peak-heap-MiB) / $(steady 16 peak-heap-MiB) MiB) | 16 h <= 1.3x 1 h | **$(ratio "$(steady 16 peak-live-MiB)" "$(steady 1 peak-live-MiB)")x** | $(met "$(ratio "$(steady 16 peak-live-MiB)" "$(steady 1 peak-live-MiB)")" 1.3 "<=") |
 
 The sweeps ran $sweep_count times each, alternating, best taken (load average before and
-after them: $load_before, $load_after; every time is under Raw output).
+after them: $load_before, $load_after; every time is under Raw output). The side-by-side
+\`BenchmarkRun\` ran $count times each, alternating (load average before and after:
+$load_run_before, $load_run_after). The machine has 2 cores: a load average above 2 means
+other processes took CPU from the benchmarks, and the ratios measured in one run are what
+to read then, not the absolute figures.
 
 The max RSS is that of the whole test binary running that one benchmark; the same binary
 running no benchmark peaks at $(rssMiB "$rss_empty") MiB.
@@ -248,6 +358,18 @@ remote ones; the live heap is what the finished run's cluster keeps.
 - (d) \`BenchmarkBootstrapMemory\`: see the table above; heap sampled every 4096 steps.
 - (e) the CLI, \`--shrink 0\` (no unknown failures in this range anyway), and
   \`BenchmarkSweep\`, the library with seeds folded in order as the CLI does.
+- (b) side by side: the same \`BenchmarkRun\` of $base_commit, built in a temporary worktree, run
+  alternately with this commit's in one script run.
+- (f) \`BenchmarkSegments\`: n 1 GiB segments, all but the newest 4 in remote storage, the
+  newest 10 on the leader's disk, an empty follower added at once, 10 minutes; the scenario
+  file with the explicit list (Marshal) is parsed, validated and run in the timing, every
+  invariant after every step. The follower's work is the same at every n. Peak heap is
+  HeapAlloc sampled every 4096 steps (garbage included). The \`simrun run\` rows time the
+  whole CLI process on the same partition written with \`"count"\` (README, "Runs of
+  segments").
+- (g) \`BenchmarkSteadyMemory\`: 3 replicas in sync, 1 MiB/s produced, 128 MiB segments,
+  1 GiB retained (256 MiB locally): what is held plateaus after about 20 minutes. Peak live
+  heap is taken after a forced collection every 8192 steps.
 
 ## Commands
 
@@ -262,6 +384,9 @@ go test ./harness -run '^\$' -bench BenchmarkSweep -cpu 2 -count $count -benchti
 simrun sweep --seeds $sweep_seeds --workers 1 --shrink 0    # and --workers 2, timed
 go test ./harness -run '^\$' -bench '^BenchmarkRun\$' -cpu 1 -benchtime 3s -cpuprofile run.cpu
 go tool pprof -top -cum harness.test run.cpu
+go test ./harness -run '^\$' -bench 'Segments/segments=(10000|100000|1000000)\$' -cpu 1 -count 2 -benchtime 1x
+go test ./harness -run '^\$' -bench SteadyMemory -cpu 1 -benchtime 1x
+/usr/bin/time -f '%e %U %S %M' simrun run --scenario segments-1e6.json --strategy last-tiered
 \`\`\`
 
 ## Profile of a standard run (\`BenchmarkRun\`, one core, cumulative)
@@ -278,6 +403,8 @@ cat <<EOF
 
 \`\`\`
 $(cat "$A" "$B" "$C" "$D" "$E")
+$(cat "$F" "$G" "$H")
+simrun run segments-1e6.json (wall user sys maxrss-KiB): local-log-start $cliL, last-tiered $cliT
 GOGC=400:
 $(cat "$tmp/e400.txt")
 max RSS (KiB): empty $rss_empty, 10TiB local-log-start $rss_lls, 10TiB last-tiered $rss_lt

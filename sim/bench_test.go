@@ -27,7 +27,10 @@ func holdDeltas() []Duration {
 
 // baseItem and baseHeap are the baseline: a bare binary min-heap on a value
 // slice, ordered by (at, seq) exactly as Scheduler is, with nothing else (no
-// cancel, no handles, no slot table).
+// cancel, no handles, no slot table). It is typed (no interface, no
+// container/heap) and its sifts move a hole, as the scheduler's do, instead
+// of swapping: the strongest plain heap, so the ratio measures what the
+// scheduler's handles and slot table cost.
 type baseItem[E any] struct {
 	at  Time
 	seq uint64
@@ -49,16 +52,18 @@ func (h *baseHeap[E]) less(a, b *baseItem[E]) bool {
 
 func (h *baseHeap[E]) push(at Time, ev E) {
 	h.seq++
-	h.items = append(h.items, baseItem[E]{at, h.seq, ev})
+	it := baseItem[E]{at, h.seq, ev}
+	h.items = append(h.items, it)
 	j := len(h.items) - 1
 	for j > 0 {
 		p := (j - 1) / 2
-		if !h.less(&h.items[j], &h.items[p]) {
+		if !h.less(&it, &h.items[p]) {
 			break
 		}
-		h.items[j], h.items[p] = h.items[p], h.items[j]
+		h.items[j] = h.items[p] // the hole moves up
 		j = p
 	}
+	h.items[j] = it
 }
 
 func (h *baseHeap[E]) pop() (E, bool) {
@@ -68,25 +73,28 @@ func (h *baseHeap[E]) pop() (E, bool) {
 		return zero, false
 	}
 	top := h.items[0]
-	h.items[0] = h.items[n-1]
+	last := h.items[n-1]
 	h.items[n-1] = baseItem[E]{}
 	h.items = h.items[:n-1]
 	n--
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= n {
-			break
+	if n > 0 {
+		i := 0 // the hole, moving down until last fits
+		for {
+			l := 2*i + 1
+			if l >= n {
+				break
+			}
+			j := l
+			if r := l + 1; r < n && h.less(&h.items[r], &h.items[l]) {
+				j = r
+			}
+			if !h.less(&h.items[j], &last) {
+				break
+			}
+			h.items[i] = h.items[j]
+			i = j
 		}
-		j := l
-		if r := l + 1; r < n && h.less(&h.items[r], &h.items[l]) {
-			j = r
-		}
-		if !h.less(&h.items[j], &h.items[i]) {
-			break
-		}
-		h.items[i], h.items[j] = h.items[j], h.items[i]
-		i = j
+		h.items[i] = last
 	}
 	h.now = top.at
 	return top.ev, true

@@ -68,6 +68,7 @@ func newRunCmd(c *cli) *cobra.Command {
 }
 
 func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
+	cliutil.TuneGC(gcPercent)
 	strategies, err := fuzz.ParseStrategies(f.strategy)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)

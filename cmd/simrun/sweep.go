@@ -54,7 +54,7 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	cliutil.TuneGC(sweepGCPercent)
+	cliutil.TuneGC(gcPercent)
 	s := newSweep(cfg, stderr)
 	if f.JSONL != "" {
 		if err := s.OpenJSONL(); err != nil {
@@ -82,12 +82,13 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	return outcomeExit(s.Worst()), nil
 }
 
-// sweepGCPercent is the GC target a sweep runs with unless GOGC says
-// otherwise. A run's live heap is a few MiB, so at Go's default of 100 the
-// collector runs every few MiB allocated; with two workers its cycles and
-// assists cost about a fifth of the throughput (BENCHMARKS.md). At 400 a
-// sweep process stays within tens of MiB.
-const sweepGCPercent = 400
+// gcPercent is the GC target run and sweep set unless GOGC says otherwise.
+// A run's live heap is a few MiB, so at Go's default of 100 the collector
+// runs every few MiB allocated; with two workers its cycles and assists
+// cost about a fifth of the throughput (BENCHMARKS.md). At 400 the heap may
+// grow to five times what is live (a fixture of a million segments keeps a
+// few hundred MiB live): main's memoryLimit makes it collect more near 1 GiB.
+const gcPercent = 400
 
 // sweep is a fuzz.Sweeper printing progress on a terminal.
 type sweep struct {

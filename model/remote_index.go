@@ -1,0 +1,135 @@
+package model
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+)
+
+// remoteIndex summarises the segment list for the lookups the RLM tasks
+// make on every run (the highest remote offset of an epoch, the first offset
+// of an epoch, the finished bytes and range), so that a run costs a binary
+// search instead of a pass over every segment. It is rebuilt, in one pass,
+// the first time it is asked after the list changed (Remote.Version, or the
+// length for a list built without one). A rebuild allocates afresh: a copy
+// of a Remote shares the old index, never a half-rebuilt one.
+type remoteIndex struct {
+	built bool
+	ver   uint64
+	n     int
+	// maxEnd is the running maximum of the segments' ends in list order
+	// (by base): segments may overlap, so their ends alone are not sorted.
+	maxEnd      []int64
+	epochs      []epochIndex // sorted by epoch
+	epochsBuilt bool
+	// finished segments: their bytes and the range they span
+	finBytes         int64
+	finStart, finEnd int64
+	finOK            bool
+}
+
+// epochIndex is what the list says about one leader epoch.
+type epochIndex struct {
+	epoch int32
+	// highest is the highest offset of the epoch over the segments whose
+	// copy finished (CopyFinished, DeleteStarted), -1 when none.
+	highest int64
+	// firstBase is the base of the first segment in the list (any state)
+	// that holds the epoch, ok false when none does.
+	firstBase int64
+	firstOK   bool
+}
+
+// index returns the index with its ends and sums built; byEpoch builds the
+// per-epoch part too (only the RLM tasks' lookups need it).
+func (r *Remote) index(byEpoch bool) *remoteIndex {
+	x := &r.idx
+	if !x.built || x.ver != r.Version || x.n != len(r.Segments) {
+		*x = remoteIndex{built: true, ver: r.Version, n: len(r.Segments), maxEnd: make([]int64, len(r.Segments))}
+		m := int64(-1 << 63)
+		for i := range r.Segments {
+			s := &r.Segments[i]
+			m = max(m, s.End)
+			x.maxEnd[i] = m
+			if s.State == CopyFinished {
+				x.finBytes += s.Bytes
+				if !x.finOK {
+					x.finStart, x.finEnd, x.finOK = s.Base, s.End, true
+				} else {
+					x.finStart, x.finEnd = min(x.finStart, s.Base), max(x.finEnd, s.End)
+				}
+			}
+		}
+	}
+	if byEpoch && !x.epochsBuilt {
+		x.buildEpochs(r)
+	}
+	return x
+}
+
+// epochEntry is one (segment, epoch) pair of the list, for buildEpochs.
+type epochEntry struct {
+	epoch int32
+	pos   int
+	h     int64 // the segment's highest offset of the epoch
+}
+
+func (x *remoteIndex) buildEpochs(r *Remote) {
+	x.epochsBuilt = true
+	n := 0
+	for i := range r.Segments {
+		n += len(r.Segments[i].Epochs)
+	}
+	entries := make([]epochEntry, 0, n)
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		for j, e := range s.Epochs {
+			if slices.ContainsFunc(s.Epochs[:j], func(p EpochEntry) bool { return p.Epoch == e.Epoch }) {
+				continue // HighestOffsetFor answers from the first entry
+			}
+			entries = append(entries, epochEntry{e.Epoch, i, s.HighestOffsetFor(e.Epoch)})
+		}
+	}
+	// Stable by epoch keeps list order within an epoch (and is a no-op on
+	// the usual list, whose epochs rise with the offsets).
+	slices.SortStableFunc(entries, func(a, b epochEntry) int { return cmp.Compare(a.epoch, b.epoch) })
+	distinct := 0
+	for i, e := range entries {
+		if i == 0 || entries[i-1].epoch != e.epoch {
+			distinct++
+		}
+	}
+	x.epochs = make([]epochIndex, 0, distinct)
+	for _, e := range entries {
+		if n := len(x.epochs); n == 0 || x.epochs[n-1].epoch != e.epoch {
+			x.epochs = append(x.epochs, epochIndex{epoch: e.epoch, highest: -1})
+		}
+		ei := &x.epochs[len(x.epochs)-1]
+		if e.h < 0 {
+			continue
+		}
+		if !ei.firstOK {
+			ei.firstBase, ei.firstOK = r.Segments[e.pos].Base, true
+		}
+		if r.Segments[e.pos].copied() {
+			ei.highest = max(ei.highest, e.h)
+		}
+	}
+}
+
+func (x *remoteIndex) epoch(epoch int32) (epochIndex, bool) {
+	i, ok := slices.BinarySearchFunc(x.epochs, epoch, func(e epochIndex, t int32) int { return cmp.Compare(e.epoch, t) })
+	if !ok {
+		return epochIndex{epoch: epoch, highest: -1}, false
+	}
+	return x.epochs[i], true
+}
+
+// FirstEndingAtOrAfter returns the index of the first segment in the list
+// whose end is at or after o: every segment before it ends below o, so the
+// segments holding o are found from there on, up to the first whose base
+// is above o.
+func (r *Remote) FirstEndingAtOrAfter(o int64) int {
+	x := r.index(false)
+	return sort.Search(len(x.maxEnd), func(i int) bool { return x.maxEnd[i] >= o })
+}
