@@ -21,12 +21,15 @@ func (r *runner) stateHash() uint64 {
 // events (messages in flight, timers, remote operations, scenario events
 // still due, the heal and the end) with their times relative to now and in
 // a canonical order, the network partitions in force, each link's backlog
-// and whether the fault phase is over. The checker's record of the
-// committed log is not part of it: two paths to the same cluster state are
-// explored once even when they committed by different routes.
+// and whether the fault phase is over, and the checker's own record
+// (invariants.Checker.AppendState: the committed history as kept, the
+// uploaded offsets, the stale-log-start clock, ...), so that two paths to the
+// same cluster state that committed by different routes are told apart when
+// the checker could judge their continuations differently.
 func (r *runner) appendState(dst []byte) []byte {
 	now := r.sched.Now()
 	dst = r.c.AppendState(dst)
+	dst = r.checker.AppendState(dst, r.c)
 	dst = append(dst, boolByte(r.healed))
 	for _, e := range r.egress {
 		dst = binary.AppendVarint(dst, max(0, int64(e.Sub(now))))
