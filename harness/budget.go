@@ -138,7 +138,7 @@ func produceChunks(e scenarios.Event) int64 {
 // budgetFailure is the violation of a run stopped by its budget.
 func (r *runner) budgetFailure(msg string) *Failure {
 	f := &Failure{Invariant: InvariantBudget, Message: msg, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: string(r.input.e.AppendLine(nil, r.input.at))}
+		Event: string(r.s.input.e.AppendLine(nil, r.s.input.at))}
 	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
 	return f
 }

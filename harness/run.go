@@ -198,22 +198,35 @@ type runner struct {
 	line    []byte // scratch for one text line
 	events  int64
 	tail    sim.Ring[timedEvent]
-	input   timedEvent
 	skipped []SkippedEvent
 	// What the last step left, to emit broker and remote state changes.
 	brokers    []model.Event
 	remoteVer  uint64
 	remoteNow  [2]int64
 	remoteSeen bool
-	remoteEv   model.Event
 	// scIndex is the scenario event the step applies (-1: none).
 	scIndex int
 
-	// lost is the dropped event of a message the chooser lost; stateBuf,
-	// pendBuf and pend are scratch for the state hash.
-	lost              model.Event
+	// s is the scratch one step uses (Clone shares it).
+	s *scratch
+}
+
+// scratch is what a step and the state hash use only while they run: the
+// step's input event (a failure report names it), the events the harness
+// itself records, and the state hash's buffers. A Run and its clones share
+// one (it is about 1.5 KiB, and explore copies a state for every
+// transition): step and hash them from one goroutine at a time.
+type scratch struct {
+	input    timedEvent
+	remoteEv model.Event // a remote-state change
+	lost     model.Event // the dropped event of a message the chooser lost
+	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
 	pend              [][2]int
+	// cloneTail is the empty one-line trace tail every clone starts with
+	// (its array shared: a clone's failure report shows its last line).
+	cloneTail sim.Ring[timedEvent]
+	tailMade  bool
 }
 
 // timedEvent is an event with the time of its step.
@@ -272,7 +285,7 @@ func start(sc *scenarios.Scenario, opt Options) (r *runner, res *RunResult, done
 	}
 	r = &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
 		choose: opt.Chooser, digest: xxhash.New(), tail: sim.NewRing[timedEvent](TraceKeep),
-		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1}
+		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, s: &scratch{}}
 	if sc.Explore != nil {
 		r.faults = sc.Explore.Faults
 		if r.choose == nil {
@@ -339,7 +352,7 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 
 func (r *runner) failure(v *invariants.Violation) *Failure {
 	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: string(r.input.e.AppendLine(nil, r.input.at))}
+		Event: string(r.s.input.e.AppendLine(nil, r.s.input.at))}
 	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
 	return f
 }

@@ -12,8 +12,8 @@ import (
 
 // StateHash is the XXH64 of the run's canonical state encoding (AppendState).
 func (r *runner) stateHash() uint64 {
-	r.stateBuf = r.appendState(r.stateBuf[:0])
-	return xxhash.Sum64(r.stateBuf)
+	r.s.stateBuf = r.appendState(r.s.stateBuf[:0])
+	return xxhash.Sum64(r.s.stateBuf)
 }
 
 // appendState appends the canonical encoding of everything the rest of the
@@ -43,18 +43,18 @@ func (r *runner) appendState(dst []byte) []byte {
 	dst = append(dst, 0xff)
 	// Pending events, each encoded alone, then sorted: the order in which
 	// they were scheduled is not state (ties are a choice).
-	r.pend = r.pend[:0]
-	r.pendBuf = r.pendBuf[:0]
+	r.s.pend = r.s.pend[:0]
+	r.s.pendBuf = r.s.pendBuf[:0]
 	r.sched.Each(func(at sim.Time, ev *event) {
-		start := len(r.pendBuf)
-		r.pendBuf = binary.BigEndian.AppendUint64(r.pendBuf, uint64(at.Sub(now)))
-		r.pendBuf = r.appendEvent(r.pendBuf, ev, now)
-		r.pend = append(r.pend, [2]int{start, len(r.pendBuf)})
+		start := len(r.s.pendBuf)
+		r.s.pendBuf = binary.BigEndian.AppendUint64(r.s.pendBuf, uint64(at.Sub(now)))
+		r.s.pendBuf = r.appendEvent(r.s.pendBuf, ev, now)
+		r.s.pend = append(r.s.pend, [2]int{start, len(r.s.pendBuf)})
 	})
-	slices.SortFunc(r.pend, func(a, b [2]int) int { return bytes.Compare(r.pendBuf[a[0]:a[1]], r.pendBuf[b[0]:b[1]]) })
-	for _, p := range r.pend {
+	slices.SortFunc(r.s.pend, func(a, b [2]int) int { return bytes.Compare(r.s.pendBuf[a[0]:a[1]], r.s.pendBuf[b[0]:b[1]]) })
+	for _, p := range r.s.pend {
 		dst = binary.AppendUvarint(dst, uint64(p[1]-p[0]))
-		dst = append(dst, r.pendBuf[p[0]:p[1]]...)
+		dst = append(dst, r.s.pendBuf[p[0]:p[1]]...)
 	}
 	return dst
 }

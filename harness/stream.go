@@ -9,8 +9,8 @@ const digestChunk = 8 << 10
 
 // begin records the step's input event: the first event of every step.
 func (r *runner) begin(e model.Event) {
-	r.input = timedEvent{at: r.sched.Now(), e: e}
-	r.record(&r.input.e)
+	r.s.input = timedEvent{at: r.sched.Now(), e: e}
+	r.record(&r.s.input.e)
 }
 
 // record passes one event to every view of the run: the digest, the tail
@@ -81,9 +81,9 @@ func (r *runner) recordStateChanges() {
 		}
 		if !r.remoteSeen || [2]int64{start, end} != r.remoteNow {
 			r.remoteSeen, r.remoteNow = true, [2]int64{start, end}
-			r.remoteEv = model.NewEvent(model.EvRemoteState, -1)
-			r.remoteEv.Offset, r.remoteEv.End = start, end
-			r.record(&r.remoteEv)
+			r.s.remoteEv = model.NewEvent(model.EvRemoteState, -1)
+			r.s.remoteEv.Offset, r.s.remoteEv.End = start, end
+			r.record(&r.s.remoteEv)
 		}
 	}
 }

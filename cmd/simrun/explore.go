@@ -68,6 +68,7 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBudget, err
 	}
 	fmt.Fprint(stderr, explore.IgnoredScheduleWarning(f.Scenario, cfg.Scenario))
+	cliutil.TuneGC(gcPercent) // as run and sweep: about a third more states/s (README)
 	ctx, received, stop := catchSignals()
 	defer stop()
 	cfg.Stopped = func() bool { return ctx.Err() != nil }
