@@ -200,7 +200,7 @@ type runner struct {
 	tail    sim.Ring[timedEvent]
 	skipped []SkippedEvent
 	// What the last step left, to emit broker and remote state changes.
-	brokers    []model.Event
+	brokers    []brokerView
 	remoteVer  uint64
 	remoteNow  [2]int64
 	remoteSeen bool
@@ -219,6 +219,7 @@ type runner struct {
 type scratch struct {
 	input    timedEvent
 	remoteEv model.Event // a remote-state change
+	brokerEv model.Event // a broker-state change
 	lost     model.Event // the dropped event of a message the chooser lost
 	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
