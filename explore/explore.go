@@ -194,7 +194,38 @@ type explorer struct {
 	stop   bool // a violation or the state budget ended the search
 	// baseSteps is the steps of the prefix (FromMs) below the root.
 	baseSteps int64
+	// nondet is set when re-running a path did not give what the search
+	// saw; it ends the search.
+	nondet *NondeterminismError
 }
+
+// NondeterminismError is what Run returns when re-running a path from the
+// start does not end in the violation the search saw at the end of that
+// path: the model or the harness is not deterministic (a bug of tierfetch,
+// not of the protocol), so no counterexample can be trusted. The Result
+// Run returns beside it holds the figures of the part searched.
+type NondeterminismError struct {
+	Picks    []int  // the path's picks
+	Explored string // what the search saw at its end
+	Rerun    string // what re-running it from the start gave
+}
+
+func (e *NondeterminismError) Error() string {
+	return fmt.Sprintf("NONDETERMINISM: re-running the path %v from the start gives %s, the search saw %s "+
+		"(the model or harness depends on something besides the schedule: a bug of tierfetch)", e.Picks, e.Rerun, e.Explored)
+}
+
+// describe prints a run's outcome and violation for NondeterminismError.
+func describe(r *harness.RunResult) string {
+	if r.Violation == nil {
+		return fmt.Sprintf("%s at step %d", r.Outcome, r.Steps)
+	}
+	return fmt.Sprintf("%s %s at step %d (t=%d ms)", r.Outcome, r.Violation.Invariant, r.Steps, r.Violation.AtMs)
+}
+
+// rerunHook, set by tests, alters the result of re-running a violating
+// path (to inject nondeterminism).
+var rerunHook func(*harness.RunResult)
 
 // Run explores cfg's scenario breadth first.
 func Run(cfg Config) (*Result, error) {
@@ -221,8 +252,11 @@ func Run(cfg Config) (*Result, error) {
 	sc.Explore = &scenarios.Schedule{Faults: faults, Lost: cfg.Lost, Choices: []int{}}
 	x := &explorer{cfg: cfg, sc: &sc, seen: map[uint64]struct{}{}}
 	x.search()
-	if x.res.BudgetCut > 0 {
+	if x.res.BudgetCut > 0 || x.nondet != nil {
 		x.res.Exhausted, x.res.Complete = false, false
+	}
+	if x.nondet != nil {
+		return &x.res, x.nondet
 	}
 	return &x.res, nil
 }
@@ -468,8 +502,13 @@ func (x *explorer) expandClone(n node) {
 // search goes on; any other ends it.
 func (x *explorer) violation(picks []int, done *harness.RunResult) {
 	r := x.run(picks, 0, true)
+	if rerunHook != nil {
+		rerunHook(r)
+	}
 	if r.Outcome != done.Outcome || r.Violation == nil || r.Violation.Invariant != done.Violation.Invariant {
-		panic(fmt.Sprintf("explore: the path re-run gives %s %+v, the explored state %s %+v", r.Outcome, r.Violation, done.Outcome, done.Violation))
+		x.nondet = &NondeterminismError{Picks: slices.Clone(picks), Explored: describe(done), Rerun: describe(r)}
+		x.stop = true
+		return
 	}
 	if k := r.Violation.Kind; k != "" {
 		x.res.KnownCount++

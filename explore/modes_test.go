@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"tierfetch/harness"
@@ -65,5 +67,27 @@ func TestStoppedSearch(t *testing.T) {
 	}
 	if !res.Interrupted || res.Exhausted || res.States == 0 {
 		t.Fatalf("want an interrupted partial search, got %+v", *res)
+	}
+}
+
+// TestNondeterminismIsAnError: when re-running a violating path does not
+// give the violation the search saw, Run returns a NondeterminismError
+// (no panic) with the part searched, not exhausted and no counterexample.
+func TestNondeterminismIsAnError(t *testing.T) {
+	rerunHook = func(r *harness.RunResult) { r.Outcome, r.Violation = harness.OutcomeOK, nil }
+	defer func() { rerunHook = nil }()
+	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 30,
+		Mutants: model.Mutants(0).With(model.MutantHWNotReset)}
+	res, err := Run(cfg)
+	var nd *NondeterminismError
+	if !errors.As(err, &nd) {
+		t.Fatalf("want a NondeterminismError, got %v", err)
+	}
+	if !strings.HasPrefix(err.Error(), "NONDETERMINISM: ") || !strings.Contains(nd.Explored, "offset-order") ||
+		!strings.Contains(nd.Rerun, harness.OutcomeOK) {
+		t.Errorf("message: %v", err)
+	}
+	if res == nil || res.Exhausted || res.Violation != nil || res.States == 0 {
+		t.Errorf("result: %+v", res)
 	}
 }

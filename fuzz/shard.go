@@ -555,3 +555,25 @@ func ParseSeeds(s string) (from, to uint64, err error) {
 	}
 	return from, to, nil
 }
+
+// SeedFlag is a strictly parsed seed flag (a pflag.Value): N, and whether
+// it was given.
+type SeedFlag struct {
+	N     uint64
+	Given bool
+}
+
+func (f *SeedFlag) String() string { return strconv.FormatUint(f.N, 10) }
+
+// Type names the flag's value in help.
+func (f *SeedFlag) Type() string { return "seed" }
+
+// Set parses s (ParseSeed).
+func (f *SeedFlag) Set(s string) error {
+	n, err := ParseSeed(s)
+	if err != nil {
+		return err
+	}
+	f.N, f.Given = n, true
+	return nil
+}

@@ -199,9 +199,9 @@ func (r *runner) effect(e *model.Effect) {
 		r.sent[m.From] += bytes
 		ms, lost := r.choose.Network(cfg.NetworkLatencyMs[0], cfg.NetworkLatencyMs[1])
 		if lost {
-			r.lost = model.NewEvent(model.EvDropped, m.To)
-			r.lost.Peer, r.lost.Msg, r.lost.Cause = m.From, m, model.DropLost
-			r.record(&r.lost)
+			r.s.lost = model.NewEvent(model.EvDropped, m.To)
+			r.s.lost.Peer, r.s.lost.Msg, r.s.lost.Cause = m.From, m, model.DropLost
+			r.record(&r.s.lost)
 			return
 		}
 		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: m, senderInc: r.c.Brokers[m.From].Incarnation})

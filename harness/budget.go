@@ -138,7 +138,25 @@ func produceChunks(e scenarios.Event) int64 {
 // budgetFailure is the violation of a run stopped by its budget.
 func (r *runner) budgetFailure(msg string) *Failure {
 	f := &Failure{Invariant: InvariantBudget, Message: msg, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: string(r.input.e.AppendLine(nil, r.input.at))}
+		Event: string(r.s.input.e.AppendLine(nil, r.s.input.at))}
 	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
 	return f
+}
+
+// StepsFlag is --max-steps (a pflag.Value): the work budget of every run,
+// strictly decimal (ParseMaxSteps).
+type StepsFlag int64
+
+func (f *StepsFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
+
+// Type names the flag's value in help.
+func (f *StepsFlag) Type() string { return "steps" }
+
+// Set parses s.
+func (f *StepsFlag) Set(s string) error {
+	n, err := ParseMaxSteps(s)
+	if err == nil {
+		*f = StepsFlag(n)
+	}
+	return err
 }

@@ -36,6 +36,16 @@ type RunJSON struct {
 	// with the model's reason (an elect_leader of a broker outside the ISR,
 	// a crash of a broker already down, records produced while offline).
 	Skipped []SkippedJSON `json:"skipped,omitempty"`
+	// Schedule (extension), for a scenario file with an explore schedule:
+	// how it fitted the run; fits false means the run diverged from the
+	// path explore found (picks out of range or left unused).
+	Schedule *ScheduleJSON `json:"schedule,omitempty"`
+}
+
+// ScheduleJSON is a ScheduleFit with its verdict.
+type ScheduleJSON struct {
+	Fits bool `json:"fits"`
+	ScheduleFit
 }
 
 // SkippedJSON is one scenario event that did not happen.
@@ -107,6 +117,9 @@ func (r *RunResult) JSON() RunJSON {
 		Followers: []FollowerJSON{}}
 	if f := r.Violation; f != nil {
 		out.Violation = &ViolationJSON{Invariant: f.Invariant, Kind: f.Kind, AtMs: f.AtMs, Step: f.Step, Message: f.Message}
+	}
+	if f := r.Schedule; f != nil {
+		out.Schedule = &ScheduleJSON{Fits: f.Fits(), ScheduleFit: *f}
 	}
 	c := r.Cluster
 	if l := c.Leader(); l != nil {

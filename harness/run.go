@@ -100,7 +100,24 @@ type RunResult struct {
 	// StateHash is the hash of the state the run stopped in, when
 	// Options.StateHash is set.
 	StateHash uint64
+	// Schedule, for a scenario with an explore schedule followed as is
+	// (no Options.Chooser), says how well it fitted the run.
+	Schedule *ScheduleFit
 }
+
+// ScheduleFit is how a scenario's explore schedule fitted the run that
+// followed it. A schedule fits when every pick was in range and used: the
+// run took the path explore found. Otherwise the model (or the strategy,
+// profile or mutants) differs from the one it was written for, and the
+// run diverged from that path.
+type ScheduleFit struct {
+	Picks   int `json:"picks"`   // picks in the schedule
+	Used    int `json:"used"`    // picks the run took
+	Clamped int `json:"clamped"` // picks out of range, replaced by the last alternative
+}
+
+// Fits reports whether the run followed the schedule exactly.
+func (f *ScheduleFit) Fits() bool { return f.Clamped == 0 && f.Used == f.Picks }
 
 // Failure is a broken invariant with where it broke.
 type Failure struct {
@@ -183,22 +200,36 @@ type runner struct {
 	tail   sim.Ring[timedEvent]
 	// keepTail: shown events go into tail (see Execute).
 	keepTail bool
-	input    timedEvent
 	skipped  []SkippedEvent
 	// What the last step left, to emit broker and remote state changes.
-	brokers    []model.Event
+	brokers    []brokerView
 	remoteVer  uint64
 	remoteNow  [2]int64
 	remoteSeen bool
-	remoteEv   model.Event
 	// scIndex is the scenario event the step applies (-1: none).
 	scIndex int
 
-	// lost is the dropped event of a message the chooser lost; stateBuf,
-	// pendBuf and pend are scratch for the state hash.
-	lost              model.Event
+	// s is the scratch one step uses (Clone shares it).
+	s *scratch
+}
+
+// scratch is what a step and the state hash use only while they run: the
+// step's input event (a failure report names it), the events the harness
+// itself records, and the state hash's buffers. A Run and its clones share
+// one (it is about 1.5 KiB, and explore copies a state for every
+// transition): step and hash them from one goroutine at a time.
+type scratch struct {
+	input    timedEvent
+	remoteEv model.Event // a remote-state change
+	brokerEv model.Event // a broker-state change
+	lost     model.Event // the dropped event of a message the chooser lost
+	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
 	pend              [][2]int
+	// cloneTail is the empty one-line trace tail every clone starts with
+	// (its array shared: a clone's failure report shows its last line).
+	cloneTail sim.Ring[timedEvent]
+	tailMade  bool
 }
 
 // timedEvent is an event with the time of its step.
@@ -275,7 +306,7 @@ func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *
 	}
 	r = &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
 		choose: opt.Chooser, digest: xxhash.New(), enc: make([]byte, 0, digestChunk+1024),
-		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, keepTail: keepTail}
+		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, keepTail: keepTail, s: &scratch{}}
 	if keepTail {
 		r.tail = sim.NewRing[timedEvent](TraceKeep)
 	}
@@ -337,12 +368,15 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	if r.opt.StateHash {
 		res.StateHash = r.stateHash()
 	}
+	if s, ok := r.choose.(*Script); ok && r.opt.Chooser == nil {
+		res.Schedule = &ScheduleFit{Picks: len(s.Picks), Used: s.Used(), Clamped: s.Clamped}
+	}
 	return res
 }
 
 func (r *runner) failure(v *invariants.Violation) *Failure {
 	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: string(r.input.e.AppendLine(nil, r.input.at))}
+		Event: string(r.s.input.e.AppendLine(nil, r.s.input.at))}
 	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
 	return f
 }

@@ -12,8 +12,8 @@ import (
 
 // StateHash is the XXH64 of the run's canonical state encoding (AppendState).
 func (r *runner) stateHash() uint64 {
-	r.stateBuf = r.appendState(r.stateBuf[:0])
-	return xxhash.Sum64(r.stateBuf)
+	r.s.stateBuf = r.appendState(r.s.stateBuf[:0])
+	return xxhash.Sum64(r.s.stateBuf)
 }
 
 // appendState appends the canonical encoding of everything the rest of the
@@ -21,12 +21,15 @@ func (r *runner) stateHash() uint64 {
 // events (messages in flight, timers, remote operations, scenario events
 // still due, the heal and the end) with their times relative to now and in
 // a canonical order, the network partitions in force, each link's backlog
-// and whether the fault phase is over. The checker's record of the
-// committed log is not part of it: two paths to the same cluster state are
-// explored once even when they committed by different routes.
+// and whether the fault phase is over, and the checker's own record
+// (invariants.Checker.AppendState: the committed history as kept, the
+// uploaded offsets, the stale-log-start clock, ...), so that two paths to the
+// same cluster state that committed by different routes are told apart when
+// the checker could judge their continuations differently.
 func (r *runner) appendState(dst []byte) []byte {
 	now := r.sched.Now()
 	dst = r.c.AppendState(dst)
+	dst = r.checker.AppendState(dst, r.c)
 	dst = append(dst, boolByte(r.healed))
 	for _, e := range r.egress {
 		dst = binary.AppendVarint(dst, max(0, int64(e.Sub(now))))
@@ -40,18 +43,18 @@ func (r *runner) appendState(dst []byte) []byte {
 	dst = append(dst, 0xff)
 	// Pending events, each encoded alone, then sorted: the order in which
 	// they were scheduled is not state (ties are a choice).
-	r.pend = r.pend[:0]
-	r.pendBuf = r.pendBuf[:0]
+	r.s.pend = r.s.pend[:0]
+	r.s.pendBuf = r.s.pendBuf[:0]
 	r.sched.Each(func(at sim.Time, ev *event) {
-		start := len(r.pendBuf)
-		r.pendBuf = binary.BigEndian.AppendUint64(r.pendBuf, uint64(at.Sub(now)))
-		r.pendBuf = r.appendEvent(r.pendBuf, ev, now)
-		r.pend = append(r.pend, [2]int{start, len(r.pendBuf)})
+		start := len(r.s.pendBuf)
+		r.s.pendBuf = binary.BigEndian.AppendUint64(r.s.pendBuf, uint64(at.Sub(now)))
+		r.s.pendBuf = r.appendEvent(r.s.pendBuf, ev, now)
+		r.s.pend = append(r.s.pend, [2]int{start, len(r.s.pendBuf)})
 	})
-	slices.SortFunc(r.pend, func(a, b [2]int) int { return bytes.Compare(r.pendBuf[a[0]:a[1]], r.pendBuf[b[0]:b[1]]) })
-	for _, p := range r.pend {
+	slices.SortFunc(r.s.pend, func(a, b [2]int) int { return bytes.Compare(r.s.pendBuf[a[0]:a[1]], r.s.pendBuf[b[0]:b[1]]) })
+	for _, p := range r.s.pend {
 		dst = binary.AppendUvarint(dst, uint64(p[1]-p[0]))
-		dst = append(dst, r.pendBuf[p[0]:p[1]]...)
+		dst = append(dst, r.s.pendBuf[p[0]:p[1]]...)
 	}
 	return dst
 }

@@ -78,9 +78,11 @@ func (x *Run) Step() {
 
 // Clone returns an independent copy of a run that is not over, whose later
 // choices ch makes. Observers and the trace sink are not carried over, and
-// the copy's failure report shows only the trace lines of its own last step
-// (re-run the path for the whole tail): copying the tail of every state
-// would cost more than the rest of the copy.
+// the copy's failure report shows only the last trace line of its own last
+// step (re-run the path for the whole tail): copying the tail of every
+// state would cost more than the rest of the copy. The copy shares the
+// original's step scratch (scratch): step and hash a run and its copies
+// from one goroutine at a time.
 func (x *Run) Clone(ch Chooser) *Run {
 	r := x.r
 	r.digest.Write(r.enc) // hashing in other chunks gives the same digest
@@ -98,11 +100,13 @@ func (x *Run) Clone(ch Chooser) *Run {
 	d := *r.digest
 	n.digest = &d
 	n.enc, n.line = nil, nil
-	n.tail = sim.NewRing[timedEvent](1)
+	if !r.s.tailMade {
+		r.s.cloneTail, r.s.tailMade = sim.NewRing[timedEvent](1), true
+	}
+	n.tail = r.s.cloneTail
 	n.skipped = slices.Clip(r.skipped)
 	n.stateDigests = slices.Clip(r.stateDigests)
 	n.brokers = slices.Clone(r.brokers)
-	n.stateBuf, n.pendBuf, n.pend = nil, nil, nil
 	res := *x.res
 	res.Cluster = n.c
 	return &Run{r: &n, res: &res, maxSteps: x.maxSteps}

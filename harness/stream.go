@@ -15,8 +15,8 @@ func (r *runner) begin(e model.Event) {
 		r.hash(&e)
 		return
 	}
-	r.input = timedEvent{at: r.sched.Now(), e: e}
-	r.record(&r.input.e)
+	r.s.input = timedEvent{at: r.sched.Now(), e: e}
+	r.record(&r.s.input.e)
 }
 
 // hash adds one event to the digest.
@@ -68,22 +68,32 @@ func (r *runner) skip(typ string, index int, reason string) {
 
 // recordStateChanges emits, after a step, the state of every broker it
 // changed and the finished remote range when remote storage changed.
+// brokerView is what a broker-state event reports of a broker.
+type brokerView struct {
+	role  model.Role
+	up    bool
+	epoch int32
+	log   model.LogOffsets
+	hro   int64
+}
+
 func (r *runner) recordStateChanges() {
 	c := r.c
 	if r.brokers == nil {
-		r.brokers = make([]model.Event, len(c.Brokers))
+		r.brokers = make([]brokerView, len(c.Brokers))
 		for i := range r.brokers {
-			r.brokers[i] = model.NewEvent(model.EvBrokerState, i)
-			r.brokers[i].Epoch = -2 // never a real epoch: the first step reports every broker
+			r.brokers[i].epoch = -2 // never a real epoch: the first step reports every broker
 		}
 		r.remoteVer = ^uint64(0)
 	}
 	for i, b := range c.Brokers {
-		prev := &r.brokers[i]
-		log := model.OffsetsOf(&b.Log)
-		if prev.Role != b.Role || prev.Up != b.Up || prev.Epoch != b.LeaderEpoch || prev.Log != log || prev.HRO != b.HighestRemote {
-			prev.Role, prev.Up, prev.Epoch, prev.Log, prev.HRO = b.Role, b.Up, b.LeaderEpoch, log, b.HighestRemote
-			r.record(prev)
+		v := brokerView{b.Role, b.Up, b.LeaderEpoch, model.OffsetsOf(&b.Log), b.HighestRemote}
+		if v != r.brokers[i] {
+			r.brokers[i] = v
+			e := &r.s.brokerEv
+			*e = model.NewEvent(model.EvBrokerState, i)
+			e.Role, e.Up, e.Epoch, e.Log, e.HRO = v.role, v.up, v.epoch, v.log, v.hro
+			r.record(e)
 		}
 	}
 	if c.Remote.Version != r.remoteVer {
@@ -94,9 +104,9 @@ func (r *runner) recordStateChanges() {
 		}
 		if !r.remoteSeen || [2]int64{start, end} != r.remoteNow {
 			r.remoteSeen, r.remoteNow = true, [2]int64{start, end}
-			r.remoteEv = model.NewEvent(model.EvRemoteState, -1)
-			r.remoteEv.Offset, r.remoteEv.End = start, end
-			r.record(&r.remoteEv)
+			r.s.remoteEv = model.NewEvent(model.EvRemoteState, -1)
+			r.s.remoteEv.Offset, r.s.remoteEv.End = start, end
+			r.record(&r.s.remoteEv)
 		}
 	}
 }

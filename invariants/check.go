@@ -55,7 +55,7 @@ func (k *Checker) trimHistory(c *model.Cluster) {
 	}
 	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= low })
 	if j == len(k.history) {
-		k.history, k.histStart = k.history[:0], k.histEnd
+		k.history, k.histStart = nil, k.histEnd // not [:0]: clones may share the array
 		return
 	}
 	k.histStart = max(k.histStart, k.history[j].Base)

@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"tierfetch/model"
@@ -148,7 +149,7 @@ func New(c *model.Cluster) *Checker {
 // rebase restarts the committed history from the leader's current log (at
 // time 0, and after an unclean election, where loss is allowed).
 func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
-	k.history = k.history[:0]
+	k.history = nil // a new array: clones may share the old one (Clone)
 	// The new leader's log is the new lineage. What it cannot serve below
 	// its local log was lost with the unclean election: the history starts
 	// at its local log, and the hole check reports the gap by kind.
@@ -241,10 +242,11 @@ func (k *Checker) agree(b model.Batch, to int64) (int64, model.Batch) {
 
 func (k *Checker) addUploaded(lo, hi int64) { k.uploaded = addSpan(k.uploaded, lo, hi) }
 
-// addSpan adds [lo, hi] to the merged, sorted spans and returns them.
+// addSpan adds [lo, hi] to the merged, sorted spans and returns them, in a
+// new array (clones share the old one: Clone).
 func addSpan(spans []span, lo, hi int64) []span {
 	i := sort.Search(len(spans), func(i int) bool { return spans[i].lo > lo })
-	spans = append(spans, span{})
+	spans = append(slices.Clip(spans), span{})
 	copy(spans[i+1:], spans[i:])
 	spans[i] = span{lo, hi}
 	merged := spans[:1]

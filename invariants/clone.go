@@ -8,15 +8,18 @@ import (
 // cluster it checks (model.Cluster.Clone): simrun explore steps both apart.
 func (k *Checker) Clone() *Checker {
 	n := *k
-	n.history = slices.Clone(k.history) // rebase rewrites it in place
+	// Shared, copy on write: the history is only appended to (a clipped
+	// slice reallocates), trimmed by reslicing or into a new array, and
+	// replaced by a new one on rebase; span lists are rebuilt by addSpan.
+	n.history = slices.Clip(k.history)
+	n.uploaded = slices.Clip(k.uploaded)
+	n.f.unfinished = slices.Clip(k.f.unfinished)
 	n.cursors = slices.Clone(k.cursors)
 	n.checkedSeg = slices.Clone(k.checkedSeg)
-	n.uploaded = slices.Clone(k.uploaded)
 	n.hro = slices.Clone(k.hro)
 	n.lineage = slices.Clone(k.lineage)
 	n.f.hroAtDisable = slices.Clone(k.f.hroAtDisable)
 	n.f.llsoAtDisable = slices.Clone(k.f.llsoAtDisable)
 	n.f.hroAtUnclean = slices.Clone(k.f.hroAtUnclean)
-	n.f.unfinished = slices.Clone(k.f.unfinished)
 	return &n
 }

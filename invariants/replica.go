@@ -47,8 +47,7 @@ func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
 		return nil // still holds the lineage the unclean election lost
 	}
 	fe, le := f.Log.Epochs, l.Log.Epochs
-	key := lineageKey{f.Log.Gen, l.Log.Gen, len(fe), len(le), fe[len(fe)-1], le[len(le)-1], fe[0], le[0],
-		f.Log.HighWatermark, l.Log.HighWatermark}
+	key := lineageKeyOf(f, l)
 	if key == k.lineage[f.ID] {
 		return nil
 	}
@@ -79,6 +78,14 @@ func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
 		}
 	}
 	return nil
+}
+
+// lineageKeyOf is what checkLineage last compared for follower f and
+// leader l, when it is the same the comparison is skipped.
+func lineageKeyOf(f, l *model.Broker) lineageKey {
+	fe, le := f.Log.Epochs, l.Log.Epochs
+	return lineageKey{f.Log.Gen, l.Log.Gen, len(fe), len(le), fe[len(fe)-1], le[len(le)-1], fe[0], le[0],
+		f.Log.HighWatermark, l.Log.HighWatermark}
 }
 
 // checkHighestRemote checks that a known HRO was really uploaded at some

@@ -6,10 +6,12 @@ import "slices"
 // changes the other. Batches and the slices events and messages hold are
 // shared, because the model never writes them once made (it copies on
 // write, see Segment); everything it writes in place is copied. The
-// current step's Out and Events must be drained (they are not copied).
+// current step's Out and Events must be drained (they are not copied): the
+// copy reuses their arrays, which a step fills and its caller drains, so
+// step a cluster and its copies from one goroutine at a time.
 func (c *Cluster) Clone() *Cluster {
 	n := *c
-	n.Out, n.Events = nil, nil
+	n.Out, n.Events = c.Out[:0], c.Events[:0]
 	n.Brokers = make([]*Broker, len(c.Brokers))
 	for i, b := range c.Brokers {
 		nb := *b

@@ -115,3 +115,19 @@ func WriteResultsJSON(w io.Writer, results []harness.Result, all bool, version, 
 	}
 	return enc.Encode(claimed[0])
 }
+
+// ScheduleWarnings writes a warning line for each run that did not follow
+// its scenario's explore schedule exactly (harness.ScheduleFit): such a run
+// is not the path explore found.
+func ScheduleWarnings(w io.Writer, scenario string, runs []*harness.RunResult) {
+	for _, r := range runs {
+		f := r.Schedule
+		if f == nil || f.Fits() {
+			continue
+		}
+		fmt.Fprintf(w, "simrun: warning: %s (%s): the explore schedule does not fit this run: %d of %d picks out of range "+
+			"(the last alternative taken instead), %d left unused; the run diverged from the path explore found "+
+			"(the model, strategy, profile or mutants differ from those it was written for)\n",
+			scenario, r.Strategy, f.Clamped, f.Picks, f.Picks-f.Used)
+	}
+}

@@ -187,3 +187,21 @@ func cachedJSONFields(t reflect.Type) map[string]int {
 	jsonFieldsCache.Store(t, f)
 	return f
 }
+
+// InputFlag is --max-input-bytes (a pflag.Value): the size limit of a
+// scenario file (ParseMaxInputBytes).
+type InputFlag int64
+
+func (f *InputFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
+
+// Type names the flag's value in help.
+func (f *InputFlag) Type() string { return "bytes" }
+
+// Set parses s.
+func (f *InputFlag) Set(s string) error {
+	n, err := ParseMaxInputBytes(s)
+	if err == nil {
+		*f = InputFlag(n)
+	}
+	return err
+}

@@ -66,3 +66,21 @@ func ResolveMax(arg string, maxBytes int64) (*Scenario, error) {
 	}
 	return LoadMax(arg, maxBytes)
 }
+
+// Select is the scenarios simrun run's --scenario arg (ResolveMax) or
+// --all picks: exactly one of them must be given.
+func Select(arg string, all bool, maxBytes int64) ([]*Scenario, error) {
+	switch {
+	case all && arg != "":
+		return nil, fmt.Errorf("run: give --scenario or --all, not both")
+	case all:
+		return Named(), nil
+	case arg == "":
+		return nil, fmt.Errorf("run: --scenario is required (or --all); see 'simrun scenarios'")
+	}
+	sc, err := ResolveMax(arg, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return []*Scenario{sc}, nil
+}

@@ -17,6 +17,7 @@ import (
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/reports"
+	"tierfetch/scenarios"
 )
 
 // compareFlagSet adds compare's flags to fs.
@@ -32,8 +33,8 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
 	fs.StringVar(&f.Shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write the pairs (of the shard, with --shard) to this file as JSON Lines instead of a report;\n'simrun merge' renders the report")
 	fs.IntVar(&f.ResumeFrom, "resume-from", 0, "with --jsonl: run only the jobs from this one on (the rest of an interrupted comparison)")
-	maxStepsVar(fs, (*stepsFlag)(&f.MaxSteps))
-	maxInputVar(fs, (*inputFlag)(&f.MaxInput))
+	maxStepsVar(fs, (*harness.StepsFlag)(&f.MaxSteps))
+	maxInputVar(fs, (*scenarios.InputFlag)(&f.MaxInput))
 }
 
 func newCompareCmd(c *cli) *cobra.Command {
@@ -115,7 +116,7 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 // runCompare runs the comparison's held pairs, showing progress on a
 // terminal in the unit its summary counts.
 func runCompare(ctx context.Context, s *compare.Setup, stderr io.Writer) compare.Run {
-	tty := isTerminal(stderr)
+	tty := cliutil.IsTerminal(stderr)
 	p := cliutil.NewProgress(time.Now, 250*time.Millisecond, tty)
 	show := func(done, total int, final bool) {
 		if p.Due(final) {

@@ -8,7 +8,7 @@ import (
 )
 
 func newGenCmd(c *cli) *cobra.Command {
-	seed := &seedFlag{n: 1}
+	seed := &fuzz.SeedFlag{N: 1}
 	var out string
 	cmd := &cobra.Command{
 		Use:   "gen --seed N [--out FILE]",
@@ -16,7 +16,7 @@ func newGenCmd(c *cli) *cobra.Command {
 		Long:  "Writes the random scenario a seed generates, as a scenario file that simrun run replays.",
 		Args:  noArgs,
 		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
-			data, err := fuzz.Generate(seed.n).Marshal()
+			data, err := fuzz.Generate(seed.N).Marshal()
 			if err != nil {
 				panic(err) // a generated scenario always marshals
 			}

@@ -5,7 +5,8 @@
 // It is the only place that touches flags, files, the terminal and the wall
 // clock. Exit codes: 0 every invariant held, 1 safety violation, 3 liveness
 // violation, 4 work budget reached, 2 bad input or an output that could not
-// be written, 130 and 143 stopped by SIGINT or SIGTERM.
+// be written, 5 explore found nondeterminism, 130 and 143 stopped by SIGINT
+// or SIGTERM.
 //
 // The command line is spf13/cobra's: GNU-style flags anywhere on the line,
 // help on standard output, suggestions for a mistyped command or flag,
@@ -17,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,6 +35,9 @@ const (
 	// exitBudget: a run reached its work budget (--max-steps), or a
 	// scenario was predicted to, and no invariant broke.
 	exitBudget = 4
+	// exitNondeterminism: explore re-ran a path and did not get what the
+	// search saw (a bug of tierfetch; no result can be trusted).
+	exitNondeterminism = 5
 )
 
 // usageError is bad input: exit code 2 with its message.
@@ -76,9 +79,7 @@ func help(command string) string {
 const memoryLimit = 768 << 20
 
 func main() {
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(memoryLimit)
-	}
+	cliutil.LimitMemory(memoryLimit)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -153,26 +154,8 @@ func newRoot(c *cli) *cobra.Command {
 	for _, cmd := range root.Commands() {
 		cmd.Flags().SortFlags = true
 	}
-	refuseUnknownHelpTopics(root)
+	cliutil.RefuseUnknownHelpTopics(root)
 	return root
-}
-
-// refuseUnknownHelpTopics makes 'simrun help TOPIC' of an unknown topic fail
-// as an unknown command does: exit 2, naming the commands it may have meant.
-func refuseUnknownHelpTopics(root *cobra.Command) {
-	root.InitDefaultHelpCmd()
-	for _, cmd := range root.Commands() {
-		if show := cmd.Run; cmd.Name() == "help" {
-			cmd.Run = nil
-			cmd.RunE = func(cmd *cobra.Command, topic []string) error {
-				if _, _, err := root.Find(topic); err != nil {
-					return err
-				}
-				show(cmd, topic)
-				return nil
-			}
-		}
-	}
 }
 
 // commandLine is the command line as given, quoted for a POSIX shell.

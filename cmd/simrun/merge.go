@@ -10,12 +10,13 @@ import (
 	"tierfetch/compare"
 	"tierfetch/fuzz"
 	"tierfetch/reports"
+	"tierfetch/scenarios"
 )
 
 // newMergeCmd is simrun merge (cmdMerge).
 func newMergeCmd(c *cli) *cobra.Command {
 	var f sweepFlags
-	var maxInput inputFlag
+	var maxInput scenarios.InputFlag
 	cmd := &cobra.Command{
 		Use:   "merge [--out DIR] [--shrink N] FILE...",
 		Short: "fold the --jsonl files of a sharded sweep or comparison into the whole one's summary or report",
@@ -37,7 +38,7 @@ func newMergeCmd(c *cli) *cobra.Command {
 // --shrink), saving and shrinking the failures as that sweep would. Given
 // the files of a sharded comparison (the first file's header says which),
 // it writes the report the whole comparison writes (mergeCompare).
-func cmdMerge(f sweepFlags, maxInput inputFlag, files []string, fs *pflag.FlagSet, stdout, stderr io.Writer) (int, error) {
+func cmdMerge(f sweepFlags, maxInput scenarios.InputFlag, files []string, fs *pflag.FlagSet, stdout, stderr io.Writer) (int, error) {
 	if len(files) == 0 {
 		return exitBadInput, badInput("merge: want the shard files (simrun merge [--out DIR] FILE...)")
 	}

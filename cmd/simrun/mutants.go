@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/reports"
 )
@@ -35,7 +36,7 @@ func newMutantsCmd(c *cli) *cobra.Command {
 type mutantsFlags struct {
 	seeds, out, profileName string
 	shrinkRuns              int
-	maxSteps                stepsFlag
+	maxSteps                harness.StepsFlag
 	explicitProfile         bool
 }
 

@@ -20,7 +20,7 @@ import (
 type planFlags struct {
 	plan.Files
 	json     bool
-	maxInput inputFlag
+	maxInput scenarios.InputFlag
 }
 
 // planFlagSet adds plan's flags to fs.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 
@@ -12,7 +13,6 @@ import (
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
-	"tierfetch/outfile"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
@@ -20,9 +20,9 @@ import (
 type runFlags struct {
 	scenario string
 	all      bool
-	seed     seedFlag
-	maxSteps stepsFlag
-	maxInput inputFlag
+	seed     fuzz.SeedFlag
+	maxSteps harness.StepsFlag
+	maxInput scenarios.InputFlag
 	strategy string
 	profile  string
 	trace    bool
@@ -68,7 +68,7 @@ func newRunCmd(c *cli) *cobra.Command {
 }
 
 func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
-	tuneGC()
+	cliutil.TuneGC(gcPercent)
 	strategies, err := fuzz.ParseStrategies(f.strategy)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
@@ -81,30 +81,20 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	var list []*scenarios.Scenario
-	switch {
-	case f.all && (f.timeline != "" || f.chrome != ""):
+	if f.all && (f.timeline != "" || f.chrome != "") {
 		return exitBadInput, badInput("--timeline and --chrome-trace need one scenario (--scenario), not --all")
-	case f.all && f.scenario != "":
-		return exitBadInput, badInput("run: give --scenario or --all, not both")
-	case f.all:
-		list = scenarios.Named()
-	case f.scenario == "":
-		return exitBadInput, badInput("run: --scenario is required (or --all); see 'simrun scenarios'")
-	default:
-		sc, err := scenarios.ResolveMax(f.scenario, int64(f.maxInput))
-		if err != nil {
-			return exitBadInput, badInput("%v", err)
-		}
-		list = []*scenarios.Scenario{sc}
+	}
+	list, err := scenarios.Select(f.scenario, f.all, int64(f.maxInput))
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	for _, sc := range list {
 		if err := harness.CheckBudget(sc, int64(f.maxSteps)); err != nil {
 			return exitBudget, err
 		}
 	}
-	if err := checkOutputFiles(f.timeline, f.chrome); err != nil {
-		return exitBadInput, err
+	if err := reports.CheckRecordFiles(f.timeline, f.chrome); err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
 	worst := ""
@@ -119,16 +109,16 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	for _, sc := range list {
 		seed := sc.Seed
-		if f.seed.set {
-			seed = f.seed.n
+		if f.seed.Given {
+			seed = f.seed.N
 		}
 		o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
 		results = append(results, res)
 		all = append(all, reports.AllRun{Result: res, Replay: replay})
 		worst = harness.WorseOutcome(worst, o)
 	}
-	if err := writeRecorded(rec, f.timeline, f.chrome); err != nil {
-		return exitBadInput, err
+	if err := rec.WriteFiles(f.timeline, f.chrome); err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	if f.all && !f.json {
 		reports.AllReport(stdout, all, profile.Name(), details.Bytes())
@@ -161,13 +151,11 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
 	rec.Finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
+	reports.ScheduleWarnings(stderr, sc.Name, runs)
 	if !f.json && (!f.all || f.verbose) {
 		reports.Summary(out, res, sc.DurationMs, sc.HealMs)
 	}
-	scenarioArg := sc.Name
-	if f.scenario != "" {
-		scenarioArg = f.scenario
-	}
+	scenarioArg := cmp.Or(f.scenario, sc.Name) // as the user named it
 	worst, replay := reports.RunFailures(out, reports.RunInput{Runs: runs, Scenario: sc.Name, ScenarioArg: scenarioArg, Seed: seed,
 		Profile: p.Name(), Mutant: f.mutants, MaxSteps: int64(f.maxSteps), All: f.all, Verbose: f.verbose, JSON: f.json,
 		States: func(st harness.Strategy, step int64) (before, after harness.State) {
@@ -180,38 +168,4 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 // outcomeExit is the exit code of an outcome ("" or ok: 0).
 func outcomeExit(outcome string) int {
 	return map[string]int{harness.OutcomeSafety: exitSafety, harness.OutcomeLiveness: exitLiveness, harness.OutcomeBudget: exitBudget}[outcome]
-}
-
-// checkOutputFiles checks the --timeline and --chrome-trace files before
-// anything runs (outfile.CheckFile).
-func checkOutputFiles(timelinePath, chromePath string) error {
-	for _, out := range []struct{ flag, path string }{{"--timeline", timelinePath}, {"--chrome-trace", chromePath}} {
-		if out.path == "" {
-			continue
-		}
-		if err := outfile.CheckFile(out.path); err != nil {
-			return badInput("%s: %v", out.flag, err)
-		}
-	}
-	return nil
-}
-
-// writeRecorded renders and writes the files asked for.
-func writeRecorded(rec *reports.RunRecorder, timelinePath, chromePath string) error {
-	for _, out := range []struct {
-		flag, path string
-		render     func() ([]byte, error)
-	}{{"--timeline", timelinePath, rec.Timeline}, {"--chrome-trace", chromePath, rec.ChromeJSON}} {
-		if out.path == "" {
-			continue
-		}
-		data, err := out.render()
-		if err != nil {
-			return fmt.Errorf("%s: %w", out.flag, err)
-		}
-		if err := outfile.WriteAtomic(out.path, data); err != nil {
-			return badInput("%s: %v", out.flag, err)
-		}
-	}
-	return nil
 }

@@ -2,50 +2,42 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/signal"
 	"sync"
 	"syscall"
 )
 
+// caught is the cause of the context catchSignals cancels.
+type caught struct{ sig os.Signal }
+
+func (c caught) Error() string { return "caught " + c.sig.String() }
+
 // catchSignals returns a context canceled by the first SIGINT or SIGTERM,
 // a function that tells which signal came (nil: none), and one that stops
 // catching. Until stop, later signals are caught too, so the work stops at
 // a boundary and writes whole lines whatever the user presses.
 func catchSignals() (ctx context.Context, received func() os.Signal, stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	var mu sync.Mutex
-	var got os.Signal
-	done := make(chan struct{})
 	go func() {
-		for {
-			select {
-			case sig := <-ch:
-				mu.Lock()
-				if got == nil {
-					got = sig
-				}
-				mu.Unlock()
-				cancel()
-			case <-done:
-				return
-			}
+		for sig := range ch {
+			cancel(caught{sig}) // the first cause stays
 		}
 	}()
 	received = func() os.Signal {
-		mu.Lock()
-		defer mu.Unlock()
-		return got
+		var c caught
+		if errors.As(context.Cause(ctx), &c) {
+			return c.sig
+		}
+		return nil
 	}
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			signal.Stop(ch)
-			close(done)
-			cancel()
-		})
-	}
+	stop = sync.OnceFunc(func() {
+		signal.Stop(ch) // no signal is sent on ch after it returns
+		close(ch)
+		cancel(nil)
+	})
 	return ctx, received, stop
 }

@@ -3,15 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"tierfetch/cliutil"
 	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/reports"
 )
 
@@ -19,7 +18,7 @@ import (
 // them) and where to resume.
 type sweepFlags struct {
 	fuzz.SweepArgs
-	resumeFrom seedFlag
+	resumeFrom fuzz.SeedFlag
 }
 
 func newSweepCmd(c *cli) *cobra.Command {
@@ -42,20 +41,20 @@ func newSweepCmd(c *cli) *cobra.Command {
 	fs.StringVar(&f.Mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
 	fs.StringVar(&f.Shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
-	maxStepsVar(fs, (*stepsFlag)(&f.MaxSteps))
+	maxStepsVar(fs, (*harness.StepsFlag)(&f.MaxSteps))
 	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
 	return cmd
 }
 
 func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
-	if f.resumeFrom.set {
-		f.ResumeFrom = &f.resumeFrom.n
+	if f.resumeFrom.Given {
+		f.ResumeFrom = &f.resumeFrom.N
 	}
 	cfg, err := fuzz.NewSweepConfig(f.SweepArgs)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	tuneGC()
+	cliutil.TuneGC(gcPercent)
 	s := newSweep(cfg, stderr)
 	if f.JSONL != "" {
 		if err := s.OpenJSONL(); err != nil {
@@ -83,6 +82,14 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	return outcomeExit(s.Worst()), nil
 }
 
+// gcPercent is the GC target run and sweep set unless GOGC says otherwise.
+// A run's live heap is a few MiB, so at Go's default of 100 the collector
+// runs every few MiB allocated; with two workers its cycles and assists
+// cost about a fifth of the throughput (BENCHMARKS.md). At 400 the heap may
+// grow to five times what is live (a fixture of a million segments keeps a
+// few hundred MiB live): main's memoryLimit makes it collect more near 1 GiB.
+const gcPercent = 400
+
 // sweep is a fuzz.Sweeper printing progress on a terminal.
 type sweep struct {
 	*fuzz.Sweeper
@@ -93,36 +100,12 @@ type sweep struct {
 // newSweep makes the sweeper of cfg, with the replay flags its failures
 // need.
 func newSweep(cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
-	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second, isTerminal(stderr))}
+	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second, cliutil.IsTerminal(stderr))}
 	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.MaxSteps)
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
 	cfg.OnFold = func(uint64) { s.showProgress(false) }
 	s.Sweeper = fuzz.NewSweeper(cfg)
 	return s
-}
-
-// sweepGCPercent is the GC target a sweep runs with unless GOGC says
-// otherwise. A run's live heap is a few MiB, so at Go's default of 100 the
-// collector runs every few MiB allocated; with two workers its cycles and
-// assists cost about a fifth of the throughput (BENCHMARKS.md). At 400 a
-// sweep process stays within tens of MiB.
-const sweepGCPercent = 400
-
-// gcMemoryLimit is the soft memory limit run and sweep set unless
-// GOMEMLIMIT says otherwise: at GOGC=400 the heap may grow to five times
-// what is live, and a fixture of a million segments keeps a few hundred MiB
-// live; near the limit the collector runs more often instead.
-const gcMemoryLimit = 768 << 20
-
-// tuneGC sets the GC target of run and sweep (measured in BENCHMARKS.md),
-// leaving an explicit GOGC or GOMEMLIMIT alone.
-func tuneGC() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(sweepGCPercent)
-	}
-	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
-		debug.SetMemoryLimit(gcMemoryLimit)
-	}
 }
 
 // showProgress shows seeds done, rate, failures and time left on a
@@ -136,13 +119,4 @@ func (s *sweep) showProgress(final bool) {
 	if final {
 		fmt.Fprintln(s.stderr)
 	}
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -1,0 +1,107 @@
+package explore
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"tierfetch/fuzz"
+	"tierfetch/harness"
+	"tierfetch/scenarios"
+)
+
+// Args are simrun explore's flags as given, before they are checked.
+type Args struct {
+	Scenario   string
+	Strategy   string
+	Profile    string
+	Mutant     string
+	Depth      int
+	MaxStates  int
+	Faults     string // comma-separated FaultKinds
+	FaultMs    int64
+	Lost       bool
+	NoLiveness bool
+	Reexecute  bool
+	FromMs     int64
+	Out        string
+	JSONL      string
+	Shard      string // K/N
+}
+
+// Config checks the flags (an error names the flag) and builds the search
+// and the header that names it; maxSteps is each run's work budget and
+// maxInput the size limit of a scenario file.
+func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
+	var cfg Config
+	if a.Scenario == "" {
+		return cfg, Header{}, fmt.Errorf("--scenario: required (a named scenario or a file); see 'simrun scenarios'")
+	}
+	if a.Strategy != string(harness.LocalLogStart) && a.Strategy != string(harness.LastTiered) {
+		return cfg, Header{}, fmt.Errorf("--strategy: want local-log-start or last-tiered, got %q", a.Strategy)
+	}
+	profile, err := fuzz.ParseProfile(a.Profile)
+	if err != nil {
+		return cfg, Header{}, err
+	}
+	mutants, err := fuzz.ParseMutants(a.Mutant)
+	if err != nil {
+		return cfg, Header{}, err
+	}
+	if a.Depth < 1 || a.Depth > 100_000 {
+		return cfg, Header{}, fmt.Errorf("--depth: want 1..100000, got %d", a.Depth)
+	}
+	if a.MaxStates < 1 || a.MaxStates > 100_000_000 {
+		return cfg, Header{}, fmt.Errorf("--max-states: want 1..100000000, got %d", a.MaxStates)
+	}
+	if a.FaultMs < 1 || a.FaultMs > 3_600_000 {
+		return cfg, Header{}, fmt.Errorf("--fault-ms: want 1..3600000, got %d", a.FaultMs)
+	}
+	faults := []string{}
+	if a.Faults != "" {
+		for _, k := range strings.Split(a.Faults, ",") {
+			k = strings.TrimSpace(k)
+			if !slices.Contains(FaultKinds, k) {
+				return cfg, Header{}, fmt.Errorf("--faults: unknown fault %q (want some of %s)", k, strings.Join(FaultKinds, ", "))
+			}
+			faults = append(faults, k)
+		}
+	}
+	shard, err := ParseShard(a.Shard)
+	if err != nil {
+		return cfg, Header{}, fmt.Errorf("--shard: %v", err)
+	}
+	if a.FromMs < 0 {
+		return cfg, Header{}, fmt.Errorf("--from-ms: want >= 0, got %d", a.FromMs)
+	}
+	if a.Out == "" {
+		return cfg, Header{}, fmt.Errorf("--out: want a file name")
+	}
+	sc, err := scenarios.ResolveMax(a.Scenario, maxInput)
+	if err != nil {
+		return cfg, Header{}, err
+	}
+	cfg = Config{Scenario: sc, Strategy: harness.Strategy(a.Strategy), Profile: profile, Mutants: mutants,
+		Depth: a.Depth, MaxStates: a.MaxStates, Faults: faults, FaultMs: a.FaultMs, Lost: a.Lost, Liveness: !a.NoLiveness,
+		Shard: shard, MaxSteps: maxSteps, Reexecute: a.Reexecute, FromMs: a.FromMs}
+	if len(faults) == 0 {
+		cfg.Faults = nil
+	}
+	h := Header{Explore: 1, Scenario: sc.Name, Strategy: a.Strategy, Profile: profile.Name(), Mutant: a.Mutant,
+		Depth: a.Depth, FromMs: a.FromMs, MaxStates: a.MaxStates, Faults: faults, FaultMs: a.FaultMs, Lost: a.Lost,
+		Liveness: !a.NoLiveness, Shard: shard.String()}
+	return cfg, h, nil
+}
+
+// Outcome is the harness outcome the search's exit code follows: an
+// unknown violation's, harness.OutcomeBudget when the bound was not
+// exhausted, "" otherwise.
+func (r Report) Outcome() string {
+	switch {
+	case r.Violation != nil:
+		return r.Violation.Outcome
+	case !r.Exhausted:
+		return harness.OutcomeBudget
+	}
+	return ""
+}

@@ -1,0 +1,125 @@
+package explore
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tierfetch/harness"
+	"tierfetch/scenarios"
+)
+
+func goodArgs() Args {
+	return Args{Scenario: "testdata/tiny-join.json", Strategy: string(harness.LastTiered), Profile: "kip", Depth: 5,
+		MaxStates: 100_000, FaultMs: DefaultFaultMs, Out: "cx.json", Shard: "0/1"}
+}
+
+// TestArgsConfig: each bad flag is an error naming it; good flags build
+// the search and its header.
+func TestArgsConfig(t *testing.T) {
+	cases := []struct {
+		edit func(*Args)
+		want string
+	}{
+		{func(a *Args) { a.Scenario = "" }, "--scenario"},
+		{func(a *Args) { a.Scenario = "no-such-scenario" }, "no-such-scenario"},
+		{func(a *Args) { a.Strategy = "both" }, "--strategy"},
+		{func(a *Args) { a.Profile = "kafka-9" }, "--profile"},
+		{func(a *Args) { a.Mutant = "nope" }, "--mutant"},
+		{func(a *Args) { a.Depth = 0 }, "--depth"},
+		{func(a *Args) { a.MaxStates = 0 }, "--max-states"},
+		{func(a *Args) { a.FaultMs = 0 }, "--fault-ms"},
+		{func(a *Args) { a.Faults = "crash,meteor" }, "--faults"},
+		{func(a *Args) { a.Shard = "3/3" }, "--shard"},
+		{func(a *Args) { a.FromMs = -1 }, "--from-ms"},
+		{func(a *Args) { a.Out = "" }, "--out"},
+	}
+	for _, c := range cases {
+		a := goodArgs()
+		c.edit(&a)
+		if _, _, err := a.Config(0, scenarios.DefaultMaxInputBytes); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: got %v, want an error naming %s", a, err, c.want)
+		}
+	}
+	a := goodArgs()
+	a.Faults = "crash, elect"
+	cfg, h, err := a.Config(7, scenarios.DefaultMaxInputBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Depth != 5 || cfg.MaxSteps != 7 || !cfg.Liveness || len(cfg.Faults) != 2 || h.Scenario != "tiny-join" ||
+		h.Shard != "0/1" || strings.Join(h.Faults, ",") != "crash,elect" {
+		t.Errorf("config %+v, header %+v", cfg, h)
+	}
+	a.Faults = ""
+	if cfg, h, _ := a.Config(0, scenarios.DefaultMaxInputBytes); cfg.Faults != nil || h.Faults == nil {
+		t.Errorf("no faults: config %v (want nil), header %v (want [])", cfg.Faults, h.Faults)
+	}
+}
+
+// TestShardFilesMerge: shard files written by ShardFile parse back and merge;
+// a malformed, foreign or missing shard is an error naming the file.
+func TestShardFilesMerge(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{}
+	var names []string
+	for _, k := range []string{"0/2", "1/2"} {
+		a := goodArgs()
+		a.Faults, a.Shard, a.NoLiveness = "crash,elect", k, true
+		cfg, h, err := a.Config(0, scenarios.DefaultMaxInputBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := ReportOf(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := ShardFile(h, rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, strings.Replace(k, "/", "-", 1))
+		if err := WriteShardFile(name, h, rep); err != nil {
+			t.Fatal(err)
+		}
+		files[name] = data
+		names = append(names, name)
+	}
+	write := func(name string, data []byte) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	h, m, err := MergeFiles(names)
+	if err != nil || h.Shard != "0/1" || !m.Exhausted || m.States == 0 || m.Depth != 5 {
+		t.Fatalf("merge: %v, %+v, %+v", err, h, m)
+	}
+	if !strings.Contains(Text(h, m, 0), "exhausted: every state within depth 5 visited") {
+		t.Errorf("text:\n%s", Text(h, m, 0))
+	}
+	if _, _, err := MergeFiles(names[:1]); err == nil || !strings.Contains(err.Error(), "shard 1/2 missing") {
+		t.Errorf("one shard: %v", err)
+	}
+	if _, _, err := MergeFiles([]string{names[0], filepath.Join(dir, "nope")}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("unreadable: %v", err)
+	}
+	if _, _, err := MergeFiles([]string{write("bad", []byte("{}\n"))}); err == nil || !strings.Contains(err.Error(), "bad: want 2 lines") {
+		t.Errorf("one line: %v", err)
+	}
+	extra := write("extra", []byte(`{"tierfetch_explore":1,"x":1}`+"\n{}\n"))
+	if _, _, err := MergeFiles([]string{extra}); err == nil || !strings.Contains(err.Error(), "not an explore header") {
+		t.Errorf("unknown field: %v", err)
+	}
+	other := strings.Replace(string(files[names[1]]), `"depth":5`, `"depth":6`, 1)
+	if _, _, err := MergeFiles([]string{names[0], write("other", []byte(other))}); err == nil || !strings.Contains(err.Error(), "another search") {
+		t.Errorf("foreign shard: %v", err)
+	}
+}
