@@ -172,19 +172,8 @@ func benchBootstrapMemory(b *testing.B, sc *scenarios.Scenario, st harness.Strat
 	runtime.ReadMemStats(&ms)
 	base := ms.HeapAlloc
 	peak := base
-	var n int64
-	sample := model.ObserverFunc(func(sim.Time, *model.Event) {
-		if n++; n%4096 == 0 {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-		}
-	})
-	r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{sample}})
-	if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[1].Stats.CaughtUp {
-		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Cluster.Brokers[1].Stats.CaughtUp)
-	}
-	runtime.ReadMemStats(&ms)
-	peak = max(peak, ms.HeapAlloc)
+	r, runPeak := runSampled(b, sc, st)
+	peak = max(peak, runPeak)
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	live := ms.HeapAlloc
@@ -259,19 +248,8 @@ func benchSegments(b *testing.B, data []byte, st harness.Strategy) {
 	}
 	runtime.ReadMemStats(&ms)
 	peak = max(peak, ms.HeapAlloc)
-	var n int64
-	sample := model.ObserverFunc(func(sim.Time, *model.Event) {
-		if n++; n%4096 == 0 {
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapAlloc)
-		}
-	})
-	r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{sample}})
-	if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[1].Stats.CaughtUp {
-		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Cluster.Brokers[1].Stats.CaughtUp)
-	}
-	runtime.ReadMemStats(&ms)
-	peak = max(peak, ms.HeapAlloc)
+	r, runPeak := runSampled(b, sc, st)
+	peak = max(peak, runPeak)
 	b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(r.Steps), "events")
 	b.ReportMetric(float64(len(data))/(1<<20), "file-MiB")
@@ -337,4 +315,25 @@ func BenchmarkSteadyMemory(b *testing.B) {
 			}
 		})
 	}
+}
+
+// runSampled runs sc under st with the heap sampled every 4096 events; b1
+// must catch up. It returns the result and the highest heap seen, the end
+// of the run included.
+func runSampled(b *testing.B, sc *scenarios.Scenario, st harness.Strategy) (*harness.RunResult, uint64) {
+	var ms runtime.MemStats
+	var peak uint64
+	var n int64
+	sample := model.ObserverFunc(func(sim.Time, *model.Event) {
+		if n++; n%4096 == 0 {
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapAlloc)
+		}
+	})
+	r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{sample}})
+	if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[1].Stats.CaughtUp {
+		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Cluster.Brokers[1].Stats.CaughtUp)
+	}
+	runtime.ReadMemStats(&ms)
+	return r, max(peak, ms.HeapAlloc)
 }
