@@ -147,7 +147,11 @@ func (k *Checker) checkRemote(c *model.Cluster) *Violation {
 		}
 	}
 	if l == nil {
+		// The stale clock stops while no broker leads; forgetting the hole
+		// key makes the check run, and the clock start again, when a leader
+		// returns, even the same one with the same offsets.
 		k.staleSince = -1
+		k.holeKey = holeKey{leader: -1}
 		return nil
 	}
 	k.maxLogStart = max(k.maxLogStart, l.Log.LogStart)

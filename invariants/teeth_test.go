@@ -1062,3 +1062,47 @@ func TestPriorLineageSegmentNotCompared(t *testing.T) {
 		t.Errorf("an initial segment differs, no unclean election: %v, want unlabelled %s", v, RemoteAgreement)
 	}
 }
+
+// TestStaleClockReArmedAfterOffline: a stale leader that goes offline (no
+// leader: the clock stops) and comes back with the same log start, local
+// log start and remote storage is stale again, and reported once its new
+// grace has passed.
+func TestStaleClockReArmedAfterOffline(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	for _, step := range []func(){
+		func() { staleLeader(c) },
+		func() { c.Remote.Remove(c.Remote.Segments[0].ID) },
+		func() {
+			if err := c.ElectLeader(1); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		step()
+		if got := all(k, c); len(got) != 0 {
+			t.Fatal(got)
+		}
+	}
+	c.Ctrl.ISR = []int{1}
+	if err := c.Crash(1); err != nil {
+		t.Fatal(err)
+	}
+	if got := all(k, c); len(got) != 0 || c.Leader() != nil {
+		t.Fatalf("offline: %v (leader %v)", got, c.Leader())
+	}
+	if err := c.Restart(1); err != nil {
+		t.Fatal(err)
+	}
+	if l := c.Leader(); l == nil || l.ID != 1 || l.Log.LogStart != 0 || l.Log.LocalLogStart != 50 {
+		t.Fatalf("b1 not back as the same stale leader: %+v", c.Ctrl)
+	}
+	if got := all(k, c); len(got) != 0 {
+		t.Fatalf("back: %v (the copy task has its grace)", got)
+	}
+	grace := c.Cfg.RemoteMetadataReady + c.Cfg.RLMTaskInterval + sim.Second
+	c.Now = c.Now.Add(grace + 1)
+	if got := all(k, c); !slices.Equal(got, []string{StaleLogStart}) {
+		t.Errorf("stale past the grace after coming back: %v, want [%s]", got, StaleLogStart)
+	}
+}
