@@ -147,7 +147,11 @@ func (k *Checker) checkRemote(c *model.Cluster) *Violation {
 		}
 	}
 	if l == nil {
+		// The stale clock stops while no broker leads; forgetting the hole
+		// key makes the check run, and the clock start again, when a leader
+		// returns, even the same one with the same offsets.
 		k.staleSince = -1
+		k.holeKey = holeKey{leader: -1}
 		return nil
 	}
 	k.maxLogStart = max(k.maxLogStart, l.Log.LogStart)
@@ -269,13 +273,10 @@ func (k *Checker) checkStaleLogStart(c *model.Cluster, l *model.Broker) *Violati
 }
 
 func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.RemoteSegment) *Violation {
-	const seen, checked = 1, 2
-	if s.ID >= uint64(len(k.checkedSeg)) {
-		k.checkedSeg = append(k.checkedSeg, make([]uint8, int(s.ID)+1-len(k.checkedSeg))...)
-	}
+	k.growCheckedSeg(s.ID)
 	st := k.checkedSeg[s.ID]
 	if st == 0 {
-		k.checkedSeg[s.ID] = seen
+		k.checkedSeg[s.ID] = segSeen
 		if l != nil && s.End >= l.Log.HighWatermark {
 			return &Violation{Invariant: RemoteCommitted, Message: fmt.Sprintf("remote segment [%d..%d] reaches past leader b%d hw=%d",
 				s.Base, s.End, l.ID, l.Log.HighWatermark)}
@@ -287,10 +288,20 @@ func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.Remot
 		}
 		return nil
 	}
-	if st == checked {
+	if st == segChecked {
 		return nil
 	}
-	k.checkedSeg[s.ID] = checked
+	k.checkedSeg[s.ID] = segChecked
+	if st == segPriorLineage {
+		// Listed at an unclean election: the ended lineage's copy. Where the
+		// new leader's epochs agree with it, the new history was read from
+		// it; elsewhere Kafka never serves it (RemoteLogManager.read looks a
+		// segment up by the epoch the leader's own cache gives the offset)
+		// and the expiration task deletes it as unreferenced. It is not
+		// compared with the new lineage.
+		k.addUploaded(s.Base, s.End)
+		return nil
+	}
 	if s.End >= k.histEnd {
 		return &Violation{Invariant: RemoteCommitted, Message: fmt.Sprintf("remote segment [%d..%d] holds uncommitted offsets (committed below %d)",
 			s.Base, s.End, k.histEnd)}

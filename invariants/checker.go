@@ -89,7 +89,7 @@ type Checker struct {
 	leader      int
 	leaderEpoch int32
 	remoteVer   uint64
-	checkedSeg  []uint8 // by remote segment id: seen, checked
+	checkedSeg  []uint8 // by remote segment id: segSeen, segChecked, segPriorLineage
 	uploaded    []span  // offsets ever uploaded, merged, sorted
 	hro         []int64
 	lineage     []lineageKey
@@ -170,6 +170,12 @@ func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 		if s.State != model.CopyStarted { // finished, or finished and being deleted
 			k.addUploaded(s.Base, s.End)
 		}
+		// After an unclean election every listed segment not yet compared
+		// (the initial ones, a copy still in flight) is the ended lineage's:
+		// it must not be compared with the new one (checkSegment).
+		if k.growCheckedSeg(s.ID); c.Ctrl.Unclean > 0 && k.checkedSeg[s.ID] != segChecked {
+			k.checkedSeg[s.ID] = segPriorLineage
+		}
 	}
 	k.extendHistory(c, l)
 	if c.Ctrl.Unclean == 0 {
@@ -238,6 +244,20 @@ func (k *Checker) agree(b model.Batch, to int64) (int64, model.Batch) {
 		o = h.Last() + 1
 	}
 	return -1, model.Batch{}
+}
+
+// A remote segment's state in checkedSeg (0: never seen).
+const (
+	segSeen         = 1 // its first look (nothing past the HW) done
+	segChecked      = 2 // finished and compared with the history
+	segPriorLineage = 3 // listed at an unclean election: never compared
+)
+
+// growCheckedSeg makes checkedSeg hold segment id.
+func (k *Checker) growCheckedSeg(id uint64) {
+	if id >= uint64(len(k.checkedSeg)) {
+		k.checkedSeg = append(k.checkedSeg, make([]uint8, int(id)+1-len(k.checkedSeg))...)
+	}
 }
 
 func (k *Checker) addUploaded(lo, hi int64) { k.uploaded = addSpan(k.uploaded, lo, hi) }

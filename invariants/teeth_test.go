@@ -971,3 +971,138 @@ func TestHoleAboveAStaleLogStart(t *testing.T) {
 		t.Errorf("hole at 40 above the stale range: %v, want [%s]", got, NoHole)
 	}
 }
+
+// uncleanFromEmpty elects the empty b2 of healthy() uncleanly, then has it
+// commit [0,50) of its own lineage at offset 0, where remote storage still
+// lists the initial, never compared segment [0..99] of the ended lineage
+// (seed 6050 with unclean elections on).
+func uncleanFromEmpty(t *testing.T) (*model.Cluster, *Checker) {
+	t.Helper()
+	c := healthy()
+	c.Cfg.UncleanLeaderElectionEnable = true
+	k := New(c)
+	if v := k.Check(c); v != nil {
+		t.Fatal(v)
+	}
+	if err := c.AddReplica(2); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ElectLeader(2); err != nil {
+		t.Fatal(err)
+	}
+	if c.Ctrl.Unclean != 1 {
+		t.Fatalf("not unclean: %+v", c.Ctrl)
+	}
+	if v := k.Check(c); v != nil {
+		t.Fatal(v)
+	}
+	l := &c.Brokers[2].Log
+	l.Append(model.Batch{Base: 0, Count: 50, Bytes: 50, Epoch: c.Brokers[2].LeaderEpoch, Origin: 7}, 1000)
+	l.HighWatermark = 50
+	if v := k.Check(c); v != nil {
+		t.Fatal(v)
+	}
+	return c, k
+}
+
+// uploadFrom uploads [0..49] as b2 holds it, with the record at 49 replaced
+// by last when given.
+func uploadFrom(c *model.Cluster, last *model.Batch) {
+	b, _ := c.Brokers[2].Log.BatchAt(0)
+	batches := []model.Batch{b}
+	if last != nil {
+		batches = []model.Batch{b.Slice(0, 49), *last}
+	}
+	id := c.Remote.Start(model.RemoteSegment{Base: 0, End: 49, Bytes: 50, Batches: batches,
+		Epochs: []model.EpochEntry{{Epoch: b.Epoch, StartOffset: 0}}})
+	c.Remote.SetState(id, model.CopyFinished)
+}
+
+// TestPriorLineageSegmentNotCompared: after an unclean election, a remote
+// segment of the ended lineage that was never compared (an initial one) is
+// not compared with the new lineage when a new upload changes remote
+// storage: Kafka never serves it to the new lineage. Near misses: a segment
+// the new lineage uploads that disagrees with it, and an initial segment
+// that disagrees with the history without an unclean election, still break
+// remote-agreement, unlabelled.
+func TestPriorLineageSegmentNotCompared(t *testing.T) {
+	c, k := uncleanFromEmpty(t)
+	uploadFrom(c, nil)
+	if v := k.Check(c); v != nil {
+		t.Errorf("the ended lineage's segment compared with the new one: %v", v)
+	}
+
+	c, k = uncleanFromEmpty(t)
+	b, _ := c.Brokers[2].Log.BatchAt(49)
+	bad := b.Slice(49, 50)
+	bad.Origin = 99
+	uploadFrom(c, &bad)
+	if v := k.Check(c); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
+		t.Errorf("the new lineage's upload differs at 49: %v, want unlabelled %s", v, RemoteAgreement)
+	}
+
+	c = healthy()
+	c.Cfg.UncleanLeaderElectionEnable = true
+	k = New(c)
+	if v := k.Check(c); v != nil {
+		t.Fatal(v)
+	}
+	c.Remote.Segments[0].Batches[0].Origin = 99 // not yet compared: no version change
+	if err := c.ElectLeader(1); err != nil {    // clean: b1 is in the ISR
+		t.Fatal(err)
+	}
+	if c.Ctrl.Unclean != 0 {
+		t.Fatalf("unclean: %+v", c.Ctrl)
+	}
+	if v := k.Check(c); v != nil {
+		t.Fatal(v)
+	}
+	c.Remote.Version++
+	if v := k.Check(c); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
+		t.Errorf("an initial segment differs, no unclean election: %v, want unlabelled %s", v, RemoteAgreement)
+	}
+}
+
+// TestStaleClockReArmedAfterOffline: a stale leader that goes offline (no
+// leader: the clock stops) and comes back with the same log start, local
+// log start and remote storage is stale again, and reported once its new
+// grace has passed.
+func TestStaleClockReArmedAfterOffline(t *testing.T) {
+	c := healthy()
+	k := New(c)
+	for _, step := range []func(){
+		func() { staleLeader(c) },
+		func() { c.Remote.Remove(c.Remote.Segments[0].ID) },
+		func() {
+			if err := c.ElectLeader(1); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		step()
+		if got := all(k, c); len(got) != 0 {
+			t.Fatal(got)
+		}
+	}
+	c.Ctrl.ISR = []int{1}
+	if err := c.Crash(1); err != nil {
+		t.Fatal(err)
+	}
+	if got := all(k, c); len(got) != 0 || c.Leader() != nil {
+		t.Fatalf("offline: %v (leader %v)", got, c.Leader())
+	}
+	if err := c.Restart(1); err != nil {
+		t.Fatal(err)
+	}
+	if l := c.Leader(); l == nil || l.ID != 1 || l.Log.LogStart != 0 || l.Log.LocalLogStart != 50 {
+		t.Fatalf("b1 not back as the same stale leader: %+v", c.Ctrl)
+	}
+	if got := all(k, c); len(got) != 0 {
+		t.Fatalf("back: %v (the copy task has its grace)", got)
+	}
+	grace := c.Cfg.RemoteMetadataReady + c.Cfg.RLMTaskInterval + sim.Second
+	c.Now = c.Now.Add(grace + 1)
+	if got := all(k, c); !slices.Equal(got, []string{StaleLogStart}) {
+		t.Errorf("stale past the grace after coming back: %v, want [%s]", got, StaleLogStart)
+	}
+}
