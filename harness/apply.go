@@ -166,8 +166,9 @@ func (r *runner) cut(a, b int) bool {
 }
 
 func (r *runner) deliver(ev *event) {
-	msg := r.msgs.take(ev.msg)
-	m := &msg
+	// Read in place: nothing puts a message before the step's effects.
+	m := r.msgs.at(ev.msg)
+	defer r.msgs.release(ev.msg)
 	e := model.NewEvent(model.EvDeliver, m.To)
 	e.Peer, e.Msg = m.From, *m
 	r.begin(e)
@@ -192,7 +193,7 @@ func (r *runner) effect(e *model.Effect) {
 	cfg := &r.sc.Config
 	switch e.Kind {
 	case model.EffSend:
-		m := e.Msg
+		m := &e.Msg
 		bytes := m.WireBytes()
 		now := r.sched.Now()
 		depart := max(now, r.egress[m.From])
@@ -202,11 +203,11 @@ func (r *runner) effect(e *model.Effect) {
 		ms, lost := r.choose.Network(cfg.NetworkLatencyMs[0], cfg.NetworkLatencyMs[1])
 		if lost {
 			r.s.lost = model.NewEvent(model.EvDropped, m.To)
-			r.s.lost.Peer, r.s.lost.Msg, r.s.lost.Cause = m.From, m, model.DropLost
+			r.s.lost.Peer, r.s.lost.Msg, r.s.lost.Cause = m.From, *m, model.DropLost
 			r.record(&r.s.lost)
 			return
 		}
-		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: r.msgs.put(m), senderInc: r.c.Brokers[m.From].Incarnation})
+		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: r.msgs.put(*m), senderInc: r.c.Brokers[m.From].Incarnation})
 	case model.EffSetTimer:
 		i := r.timerSlot(e.Timer)
 		r.sched.Cancel(r.timers[i]) // a no-op when none is pending

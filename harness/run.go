@@ -228,7 +228,9 @@ type scratch struct {
 	input    timedEvent
 	remoteEv model.Event // a remote-state change
 	brokerEv model.Event // a broker-state change
-	lost     model.Event // the dropped event of a message the chooser lost
+	// brokerEvMade: brokerEv holds an EvBrokerState event.
+	brokerEvMade bool
+	lost         model.Event // the dropped event of a message the chooser lost
 	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
 	pend              [][2]int

@@ -34,7 +34,15 @@ func (s *slab[T]) take(h int32) T {
 	return v
 }
 
-// at returns the value h names, which stays stored.
+// release frees h: the value it named is zeroed.
+func (s *slab[T]) release(h int32) {
+	var zero T
+	s.items[h] = zero
+	s.free = append(s.free, h)
+}
+
+// at returns the value h names, which stays stored; the pointer is valid
+// until the next put.
 func (s *slab[T]) at(h int32) *T { return &s.items[h] }
 
 // clone returns an independent copy: the same handles name equal values.
