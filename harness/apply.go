@@ -35,11 +35,12 @@ func (r *runner) apply(ev *event) {
 		r.begin(e)
 		r.c.Fire(ev.timer)
 	case evRemoteDone:
-		e := model.NewEvent(model.EvRemoteDone, ev.op.Broker)
-		e.Remote, e.Segment.ID, e.Count, e.Bytes = ev.op.Kind, ev.op.Segment, int64(ev.op.ID), ev.op.Bytes
+		op := r.ops.take(ev.op)
+		e := model.NewEvent(model.EvRemoteDone, op.Broker)
+		e.Remote, e.Segment.ID, e.Count, e.Bytes = op.Kind, op.Segment, int64(op.ID), op.Bytes
 		e.Failed = ev.failed || int64(r.sched.Now()) < r.c.Remote.OutageUntilUs
 		r.begin(e)
-		r.c.RemoteDone(ev.op, ev.failed)
+		r.c.RemoteDone(op, ev.failed)
 	case evPartitionEnd:
 		e := model.NewEvent(model.EvPartitionEnd, -1)
 		e.Brokers = r.cuts[ev.idx].brokers
@@ -165,7 +166,9 @@ func (r *runner) cut(a, b int) bool {
 }
 
 func (r *runner) deliver(ev *event) {
-	m := &ev.msg
+	// Read in place: nothing puts a message before the step's effects.
+	m := r.msgs.at(ev.msg)
+	defer r.msgs.release(ev.msg)
 	e := model.NewEvent(model.EvDeliver, m.To)
 	e.Peer, e.Msg = m.From, *m
 	r.begin(e)
@@ -190,7 +193,7 @@ func (r *runner) effect(e *model.Effect) {
 	cfg := &r.sc.Config
 	switch e.Kind {
 	case model.EffSend:
-		m := e.Msg
+		m := &e.Msg
 		bytes := m.WireBytes()
 		now := r.sched.Now()
 		depart := max(now, r.egress[m.From])
@@ -200,11 +203,11 @@ func (r *runner) effect(e *model.Effect) {
 		ms, lost := r.choose.Network(cfg.NetworkLatencyMs[0], cfg.NetworkLatencyMs[1])
 		if lost {
 			r.s.lost = model.NewEvent(model.EvDropped, m.To)
-			r.s.lost.Peer, r.s.lost.Msg, r.s.lost.Cause = m.From, m, model.DropLost
+			r.s.lost.Peer, r.s.lost.Msg, r.s.lost.Cause = m.From, *m, model.DropLost
 			r.record(&r.s.lost)
 			return
 		}
-		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: m, senderInc: r.c.Brokers[m.From].Incarnation})
+		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: r.msgs.put(*m), senderInc: r.c.Brokers[m.From].Incarnation})
 	case model.EffSetTimer:
 		i := r.timerSlot(e.Timer)
 		r.sched.Cancel(r.timers[i]) // a no-op when none is pending
@@ -219,7 +222,7 @@ func (r *runner) effect(e *model.Effect) {
 			span = cfg.RemoteUploadMs
 		}
 		ms, failed := r.choose.Remote(span[0], span[1], cfg.RemoteErrorRate)
-		r.sched.After(sim.Ms(ms), event{kind: evRemoteDone, op: e.Remote, failed: failed})
+		r.sched.After(sim.Ms(ms), event{kind: evRemoteDone, op: r.ops.put(e.Remote), failed: failed})
 	}
 }
 

@@ -155,14 +155,18 @@ const (
 )
 
 // event is what the scheduler holds: one input for the cluster.
+//
+// Messages and remote operations are kept in the runner's slabs and named
+// here by handle (msg, op): a queued event is small, so the scheduler's pops
+// move, and a clone copies, a few words per slot instead of a whole message.
 type event struct {
 	kind      evKind
-	idx       int
-	msg       model.Message
-	senderInc uint32
-	timer     model.TimerKey
-	op        model.RemoteOp
 	failed    bool
+	msg       int32 // evDeliver: handle in runner.msgs
+	op        int32 // evRemoteDone: handle in runner.ops
+	senderInc uint32
+	idx       int
+	timer     model.TimerKey
 	records   int64
 	chunks    int64
 	interval  sim.Duration
@@ -179,6 +183,8 @@ type runner struct {
 	opt          Options
 	c            *model.Cluster
 	sched        sim.Scheduler[event]
+	msgs         slab[model.Message]  // in-flight messages (event.msg)
+	ops          slab[model.RemoteOp] // pending remote operations (event.op)
 	checker      *invariants.Checker
 	timers       []sim.Timer // by timerSlot; the zero Timer: none pending
 	choose       Chooser
@@ -222,7 +228,9 @@ type scratch struct {
 	input    timedEvent
 	remoteEv model.Event // a remote-state change
 	brokerEv model.Event // a broker-state change
-	lost     model.Event // the dropped event of a message the chooser lost
+	// brokerEvMade: brokerEv holds an EvBrokerState event.
+	brokerEvMade bool
+	lost         model.Event // the dropped event of a message the chooser lost
 	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
 	pend              [][2]int

@@ -64,11 +64,11 @@ func (r *runner) appendEvent(dst []byte, ev *event, now sim.Time) []byte {
 	switch ev.kind {
 	case evDeliver:
 		dst = binary.AppendUvarint(dst, uint64(ev.senderInc))
-		dst = ev.msg.AppendState(dst, now)
+		dst = r.msgs.at(ev.msg).AppendState(dst, now)
 	case evTimer:
 		dst = append(dst, byte(ev.timer.Kind), byte(ev.timer.Broker), byte(ev.timer.Peer))
 	case evRemoteDone:
-		o := &ev.op
+		o := r.ops.at(ev.op)
 		dst = append(dst, byte(o.Kind))
 		for _, v := range [...]int64{int64(o.ID), int64(o.Broker), int64(o.Segment), o.Bytes} {
 			dst = binary.AppendVarint(dst, v)

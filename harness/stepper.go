@@ -91,6 +91,7 @@ func (x *Run) Clone(ch Chooser) *Run {
 	n.opt.Chooser, n.choose = ch, ch
 	n.opt.Observers, n.opt.TraceSink = nil, nil
 	n.sched = r.sched.Clone()
+	n.msgs, n.ops = r.msgs.clone(), r.ops.clone()
 	n.c = r.c.Clone()
 	n.checker = r.checker.Clone()
 	n.timers = slices.Clone(r.timers)

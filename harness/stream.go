@@ -90,8 +90,14 @@ func (r *runner) recordStateChanges() {
 		v := brokerView{b.Role, b.Up, b.LeaderEpoch, model.OffsetsOf(&b.Log), b.HighestRemote}
 		if v != r.brokers[i] {
 			r.brokers[i] = v
+			// Made once and then only the fields below written: clearing
+			// the whole 432-byte event for every change cost more than the
+			// change.
 			e := &r.s.brokerEv
-			*e = model.NewEvent(model.EvBrokerState, i)
+			if !r.s.brokerEvMade {
+				*e, r.s.brokerEvMade = model.NewEvent(model.EvBrokerState, i), true
+			}
+			e.Broker = i
 			e.Role, e.Up, e.Epoch, e.Log, e.HRO = v.role, v.up, v.epoch, v.log, v.hro
 			r.record(e)
 		}
