@@ -25,6 +25,12 @@ type leaderState struct {
 	uploadSeg       uint64 // remote segment id being uploaded
 	// epochStart is the offset where this leader's epoch began.
 	epochStart int64
+	// expiration task
+	// allSegmentsValid caches that every finished remote segment lay within
+	// this leader's epoch lineage when the size retention last counted them
+	// (Kafka's RLMExpirationTask.isAllSegmentsValid); from then on the size
+	// counts every finished segment without checking.
+	allSegmentsValid bool
 }
 
 type followerView struct {

@@ -20,6 +20,11 @@ type RemoteSegment struct {
 	// DeleteStarted segment without one is dangling and is retried by the
 	// leader's expiration task.
 	deleting bool
+	// uncopied is set when the deletion of a copy that never finished
+	// starts: Kafka's metadata cache raises an epoch's highest offset only
+	// when a copy finishes (RemoteLogLeaderEpochState), so such a segment
+	// never counts for it.
+	uncopied bool
 }
 
 // RemoteState is the lifecycle state of a remote segment's metadata.
@@ -56,7 +61,9 @@ func RemoteStateByName(name string) (RemoteState, bool) {
 
 // copied reports whether the segment's copy finished at some point: its
 // offsets count for the highest offset of its epochs.
-func (s *RemoteSegment) copied() bool { return s.State == CopyFinished || s.State == DeleteStarted }
+func (s *RemoteSegment) copied() bool {
+	return s.State == CopyFinished || (s.State == DeleteStarted && !s.uncopied)
+}
 
 // HighestOffsetFor returns the last offset of epoch inside the segment, -1
 // when the segment holds none of it.

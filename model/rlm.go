@@ -118,6 +118,13 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		return
 	}
 	b.lead.uploading = 0
+	if i := c.Remote.Find(op.Segment); i < 0 || c.Remote.Segments[i].State != CopyStarted {
+		// The segment was deleted as unreferenced while it was copied (the
+		// unreferenced deletion, unlike the walk, does not skip a segment
+		// being copied): the copy does not count.
+		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadAbandoned})
+		return
+	}
 	if failed {
 		c.Remote.Remove(op.Segment)
 		c.reached(GoalUploadFailed)
@@ -133,13 +140,24 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 	c.maybeUpload(b)
 }
 
-// onRLMExpire is one run of the leader's RLM expiration task: remote
-// segments past retention, or wholly below the log start offset, are
-// deleted, raising the log start offset first (KAFKA-15352). Segments whose
-// deletion started but did not finish are deleted again (Kafka retries
-// dangling DELETE_SEGMENT_STARTED segments on every run); a copy still in
-// flight stops the run, a copy that was abandoned is deleted once it lies
-// below the log start offset.
+// onRLMExpire is one run of the leader's RLM expiration task (Kafka's
+// RLMExpirationTask.cleanupExpiredRemoteLogSegments,
+// RemoteLogManager.java:1426-1593 @025293cb). It walks the leader's epochs from the oldest and, for each,
+// the remote segments holding that epoch (listRemoteLogSegments(tp, epoch),
+// 1475-1526): a segment wholly below the log start offset whose epochs are
+// all at or before the leader's first epoch is deleted
+// (isSegmentBreachByLogStartOffset); otherwise a segment within the
+// leader's epoch lineage (isRemoteSegmentWithinLeaderEpochs) is deleted
+// when past retention.ms or retention.bytes, raising the log start offset
+// past it first (KAFKA-15352), and the walk stops at the first one kept; a
+// segment outside the lineage is skipped. Segments whose deletion started
+// but did not finish are deleted again (Kafka retries dangling
+// DELETE_SEGMENT_STARTED segments on every run); a copy still in flight
+// stops the walk, a copy that was abandoned is deleted once it lies below
+// the log start offset. Last, the segments whose epochs all precede the
+// leader's earliest epoch (an ended lineage, after an unclean election)
+// are deleted as unreferenced without moving the log start offset
+// (1555-1592).
 func (c *Cluster) onRLMExpire(b *Broker) {
 	if b.Role != RoleLeader || !c.Tiered() {
 		return
@@ -151,46 +169,163 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 	if c.Profile.ExpirationSeedsHighestRemote() {
 		c.maybeSeedHighestRemoteOnExpiration(b)
 	}
-	total := c.Remote.Bytes() + c.localOnlyBytes(b)
-	nowMs := c.Now.Ms()
+	// Kafka reads the log start offset and the epoch cache (its epochs with
+	// records) once, before the walk; raising the log start offset gives
+	// l.Epochs a new slice (truncateEpochsFromStart), so epochs keeps the
+	// cache the walk began with.
+	l := &b.Log
+	epochs, logStart := filteredEpochs(l.Epochs), l.LogStart
+	w := expireWalk{remaining: c.retentionBreach(b), nowMs: c.Now.Ms()}
+	for _, e := range epochs {
+		for i := 0; i < len(c.Remote.Segments) && !w.stop; i++ {
+			if s := &c.Remote.Segments[i]; s.holdsEpoch(e.Epoch) {
+				c.expireSegment(b, s, epochs, logStart, &w)
+			}
+		}
+		if w.stop {
+			break
+		}
+	}
+	c.deleteUnreferenced(b)
+}
+
+// expireWalk is the state of one expiration run's walk: the bytes still
+// over retention.bytes (Kafka's remainingBreachedSize), the clock and
+// whether the walk stopped.
+type expireWalk struct {
+	remaining int64
+	nowMs     int64
+	stop      bool
+}
+
+// expireSegment is one step of the expiration walk over segment s, listed
+// under one of epochs (the leader's cache when the run began).
+func (c *Cluster) expireSegment(b *Broker, s *RemoteSegment, epochs []EpochEntry, logStart int64, w *expireWalk) {
+	switch {
+	case s.State == DeleteStarted:
+		if !s.deleting {
+			c.emit(Event{Kind: EvRemoteDeleteRetry, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}})
+			c.startRemoteDelete(b, s)
+		}
+		return
+	case s.State == CopyStarted && b.lead.uploading != 0 && s.ID == b.lead.uploadSeg:
+		w.stop = true // Kafka stops the walk at a segment being copied
+		return
+	case s.State == CopyStarted && s.End >= logStart:
+		return
+	}
+	l := &b.Log
+	below := s.End < logStart && s.epochsAtMost(epochs[0].Epoch)
+	valid, byTime, bySize := false, false, false
+	if !below {
+		valid = withinLineage(s, l.LogEnd, epochs)
+		if valid {
+			byTime = c.Cfg.RetentionMs >= 0 && w.nowMs >= c.Cfg.RetentionMs && s.MaxTsMs < w.nowMs-c.Cfg.RetentionMs
+			bySize = !byTime && w.remaining > 0 && w.remaining-s.Bytes >= 0
+		}
+	}
+	if !below && !byTime && !bySize {
+		w.stop = valid // a segment of the lineage that is kept ends the walk
+		return
+	}
+	if s.End >= l.HighWatermark {
+		w.stop = true
+		return
+	}
+	switch {
+	case byTime:
+		w.remaining = max(0, w.remaining-s.Bytes)
+	case bySize:
+		w.remaining -= s.Bytes
+	case s.State == CopyFinished:
+		// Not Kafka's: its remainingBreachedSize keeps the bytes of a
+		// segment deleted below the log start offset, so the same run can
+		// delete a segment above it by size (seed 3753). The model still
+		// subtracts them, as it did before the lineage rules; see FINDINGS.md.
+		w.remaining = max(0, w.remaining-s.Bytes)
+	}
+	if byTime || bySize {
+		c.reached(GoalRemoteRetention)
+		if !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+			l.IncrementLogStart(s.End + 1)
+		}
+	}
+	c.expire(b, s)
+}
+
+// expire marks s DELETE_SEGMENT_STARTED and deletes it.
+func (c *Cluster) expire(b *Broker, s *RemoteSegment) {
+	s.uncopied = s.State == CopyStarted
+	s.State = DeleteStarted
+	c.Remote.Version++
+	c.emit(Event{Kind: EvRemoteExpire, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes},
+		Offset: b.Log.LogStart})
+	c.startRemoteDelete(b, s)
+}
+
+// deleteUnreferenced deletes the remote segments whose epochs all precede
+// the leader's earliest epoch, which an unclean election leaves behind, and
+// leaves the log start offset alone (Kafka's
+// deleteLogSegmentsDueToLeaderEpochCacheTruncation, RemoteLogManager.java:1555-1592
+// @025293cb, run after the walk on the cache as the walk left it). A segment
+// holding an older and a later epoch is listed but kept.
+func (c *Cluster) deleteUnreferenced(b *Broker) {
+	if len(b.Log.Epochs) == 0 {
+		return
+	}
+	earliest := b.Log.Epochs[0].Epoch
 	for i := range c.Remote.Segments {
 		s := &c.Remote.Segments[i]
-		switch {
-		case s.State == DeleteStarted:
+		if len(s.Epochs) == 0 || s.Epochs[0].Epoch >= earliest || !s.epochsAtMost(earliest-1) {
+			continue
+		}
+		if s.State == DeleteStarted {
 			if !s.deleting {
 				c.emit(Event{Kind: EvRemoteDeleteRetry, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}})
 				c.startRemoteDelete(b, s)
 			}
 			continue
-		case s.State == CopyStarted && b.lead.uploading != 0 && s.ID == b.lead.uploadSeg:
-			return // Kafka stops the run at a segment being copied
-		case s.State == CopyStarted && s.End >= b.Log.LogStart:
-			continue
 		}
-		below := s.End < b.Log.LogStart
-		byTime := c.Cfg.RetentionMs >= 0 && s.MaxTsMs < nowMs-c.Cfg.RetentionMs
-		bySize := c.Cfg.RetentionBytes >= 0 && total-s.Bytes >= c.Cfg.RetentionBytes
-		if !below && !byTime && !bySize {
-			break
-		}
-		if s.End >= b.Log.HighWatermark {
-			break
-		}
-		if s.State == CopyFinished {
-			total -= s.Bytes
-		}
-		if byTime || bySize {
-			c.reached(GoalRemoteRetention)
-		}
-		if !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
-			b.Log.IncrementLogStart(s.End + 1)
-		}
-		s.State = DeleteStarted
-		c.Remote.Version++
-		c.emit(Event{Kind: EvRemoteExpire, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes},
-			Offset: b.Log.LogStart})
-		c.startRemoteDelete(b, s)
+		c.expire(b, s)
 	}
+}
+
+// retentionBreach is the number of bytes the partition exceeds
+// retention.bytes by, 0 when it does not (Kafka's
+// RLMExpirationTask.buildRetentionSizeData, RemoteLogManager.java @025293cb): the local segments not yet
+// uploaded plus the finished remote segments; when that exceeds the limit,
+// only the finished segments within the leader's epoch lineage count,
+// until one run finds them all within it.
+func (c *Cluster) retentionBreach(b *Broker) int64 {
+	limit := c.Cfg.RetentionBytes
+	if limit < 0 {
+		return 0
+	}
+	local, finished := c.localOnlyBytes(b), c.Remote.Bytes()
+	if local+finished <= limit {
+		return 0
+	}
+	remote := finished
+	if !b.lead.allSegmentsValid {
+		l := &b.Log
+		epochs := filteredEpochs(l.Epochs)
+		var valid int64
+		all := true
+		for i := range c.Remote.Segments {
+			s := &c.Remote.Segments[i]
+			if s.State != CopyFinished || !s.holdsAnyEpochOf(epochs) {
+				continue // not listed under the leader's epochs
+			}
+			if withinLineage(s, l.LogEnd, epochs) {
+				valid += s.Bytes
+			} else {
+				all = false
+			}
+		}
+		b.lead.allSegmentsValid = all && valid == finished
+		remote = valid
+	}
+	return max(0, local+remote-limit)
 }
 
 // startRemoteDelete deletes segment s from remote storage.
@@ -342,4 +477,97 @@ func (c *Cluster) deletableSegments(b *Broker) (newStart int64, localOnly, roll 
 		}
 	}
 	return newStart, localOnly, roll
+}
+
+// holdsEpoch reports whether epoch begins within s (s is listed under it:
+// RemoteLogMetadataCache.listRemoteLogSegments(tp, epoch)).
+func (s *RemoteSegment) holdsEpoch(epoch int32) bool {
+	for _, e := range s.Epochs {
+		if e.Epoch == epoch {
+			return true
+		}
+	}
+	return false
+}
+
+// holdsAnyEpochOf reports whether s is listed under one of epochs.
+func (s *RemoteSegment) holdsAnyEpochOf(epochs []EpochEntry) bool {
+	for _, e := range epochs {
+		if s.holdsEpoch(e.Epoch) {
+			return true
+		}
+	}
+	return false
+}
+
+// epochsAtMost reports whether every epoch of s is at most epoch.
+func (s *RemoteSegment) epochsAtMost(epoch int32) bool {
+	for _, e := range s.Epochs {
+		if e.Epoch > epoch {
+			return false
+		}
+	}
+	return true
+}
+
+// filteredEpochs drops the epochs that hold no record (an entry starting
+// where the next one does), as Kafka's buildFilteredLeaderEpochMap
+// (RemoteLogManager.java @025293cb); it returns epochs itself when
+// none is dropped.
+func filteredEpochs(epochs []EpochEntry) []EpochEntry {
+	for i := 0; i+1 < len(epochs); i++ {
+		if epochs[i].StartOffset == epochs[i+1].StartOffset {
+			out := append([]EpochEntry(nil), epochs[:i]...)
+			for j := i; j < len(epochs); j++ {
+				if j+1 == len(epochs) || epochs[j].StartOffset != epochs[j+1].StartOffset {
+					out = append(out, epochs[j])
+				}
+			}
+			return out
+		}
+	}
+	return epochs
+}
+
+// withinLineage reports whether remote segment s lies within the leader
+// epoch lineage leader of a log ending at logEnd (Kafka's
+// isRemoteSegmentWithinLeaderEpochs, RemoteLogManager.java @025293cb): its last epoch is within the leader's range; from its first
+// epoch at or after the leader's first, every epoch is the leader's, starts
+// no earlier than the leader's (but the leader's first), is followed by the
+// leader's next epoch at the same offset, and the last ends before the
+// leader's next epoch; and s ends below logEnd.
+func withinLineage(s *RemoteSegment, logEnd int64, leader []EpochEntry) bool {
+	seg, leader := filteredEpochs(s.Epochs), filteredEpochs(leader)
+	if len(seg) == 0 || len(leader) == 0 {
+		return false
+	}
+	segLast := seg[len(seg)-1].Epoch
+	if segLast < leader[0].Epoch || segLast > leader[len(leader)-1].Epoch {
+		return false
+	}
+	j := 0
+	for seg[j].Epoch < leader[0].Epoch {
+		j++
+	}
+	li := 0
+	for k := j; k < len(seg); k++ {
+		e := seg[k]
+		for li < len(leader) && leader[li].Epoch < e.Epoch {
+			li++
+		}
+		if li == len(leader) || leader[li].Epoch != e.Epoch {
+			return false
+		}
+		if k == j && li > 0 && e.StartOffset < leader[li].StartOffset {
+			return false
+		}
+		if k == len(seg)-1 {
+			if li+1 < len(leader) && s.End > leader[li+1].StartOffset-1 {
+				return false
+			}
+		} else if leader[li+1] != seg[k+1] {
+			return false
+		}
+	}
+	return s.End < logEnd
 }
