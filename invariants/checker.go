@@ -81,6 +81,7 @@ type Checker struct {
 	history   []model.Batch // committed batches (pieces), contiguous, sorted
 	histStart int64
 	histEnd   int64 // offsets below are committed
+	histHint  int   // where historyAt looks first: a guess, checked
 	unclean   int
 	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
 	uncleanEpoch int32
@@ -220,12 +221,21 @@ func (k *Checker) remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
 	return model.Batch{}, false
 }
 
-// historyAt returns the committed batch holding o.
+// historyAt returns the committed batch holding o. The history is
+// contiguous (each piece starts where the one before ends), so the piece
+// at the hint, when it holds o, is the one a search would find; the
+// comparisons walk forward, and the next lookup is usually the piece after
+// the last one found.
 func (k *Checker) historyAt(o int64) (model.Batch, bool) {
+	if j := k.histHint; j < len(k.history) && k.history[j].Base <= o && o <= k.history[j].Last() {
+		k.histHint = j + 1
+		return k.history[j], true
+	}
 	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= o })
 	if j == len(k.history) || k.history[j].Base > o {
 		return model.Batch{}, false
 	}
+	k.histHint = j + 1
 	return k.history[j], true
 }
 
