@@ -87,6 +87,7 @@ type Checker struct {
 	uncleanEpoch int32
 
 	cursors     []cursor
+	replicaMask uint64 // bit b: broker b is a replica, this step (markReplicas)
 	leader      int
 	leaderEpoch int32
 	remoteVer   uint64

@@ -10,7 +10,7 @@ import (
 // committed history (only what is new since the last step), its epoch
 // cache against the leader's, and its HRO.
 func (k *Checker) checkReplica(c *model.Cluster, b *model.Broker) *Violation {
-	if !c.Ctrl.IsReplica(b.ID) {
+	if !k.isReplica(c, b.ID) {
 		return nil
 	}
 	if l := c.Leader(); l != nil && b != l && b.InSyncEpoch != l.LeaderEpoch && k.unclean > 0 {
