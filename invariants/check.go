@@ -142,8 +142,9 @@ func (k *Checker) checkLeader(c *model.Cluster, l *model.Broker) *Violation {
 
 // compareLocal compares b's local records in [from, to) with the history.
 func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Violation {
+	pos := &k.cursors[b.ID].pos
 	for o := from; o < to; {
-		bt, ok := b.Log.BatchAt(o)
+		bt, ok := batchAt(&b.Log, o, pos)
 		if !ok {
 			return &Violation{Invariant: name, Message: fmt.Sprintf("b%d lacks committed offset %d (local [%d,%d))", b.ID, o, b.Log.LocalLogStart, b.Log.LogEnd)}
 		}

@@ -111,7 +111,43 @@ type Checker struct {
 
 type cursor struct {
 	gen     uint64
-	checked int64 // offsets below were compared with the history
+	checked int64  // offsets below were compared with the history
+	pos     logPos // where batchAt last found a batch in this broker's log
+}
+
+// logPos names a batch in a log: Segments[si].Batches[bi].
+type logPos struct{ si, bi int }
+
+// batchAt is l.BatchAt(o), looking first at the batch at *p and the few
+// after it, then searching; it leaves *p at the batch found. A log is
+// contiguous (Append panics on any other offset, truncation and retention
+// cut it), so a batch there holding o is the one BatchAt would find, and
+// a stale position only costs the search.
+func batchAt(l *model.Log, o int64, p *logPos) (model.Batch, bool) {
+	if o < l.LocalLogStart || o >= l.LogEnd {
+		return model.Batch{}, false
+	}
+	si, bi := p.si, p.bi
+	for try := 0; try < 4 && si < len(l.Segments); try++ {
+		bs := l.Segments[si].Batches
+		if bi >= len(bs) {
+			si, bi = si+1, 0
+			continue
+		}
+		if b := &bs[bi]; b.Base <= o && o <= b.Last() {
+			p.si, p.bi = si, bi
+			return *b, true
+		}
+		bi++
+	}
+	si = sort.Search(len(l.Segments), func(i int) bool { return l.Segments[i].End >= o })
+	bs := l.Segments[si].Batches
+	bi = sort.Search(len(bs), func(i int) bool { return bs[i].Last() >= o })
+	if bi == len(bs) || bs[bi].Base > o {
+		return model.Batch{}, false
+	}
+	p.si, p.bi = si, bi
+	return bs[bi], true
 }
 
 type span struct{ lo, hi int64 } // [lo, hi]
@@ -189,7 +225,7 @@ func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 	hw := l.Log.HighWatermark
 	for k.histEnd < hw {
-		b, ok := l.Log.BatchAt(k.histEnd)
+		b, ok := batchAt(&l.Log, k.histEnd, &k.cursors[l.ID].pos)
 		if !ok {
 			b, ok = k.remoteBatchAt(c, k.histEnd)
 		}
