@@ -87,9 +87,14 @@ func (r *runner) recordStateChanges() {
 		r.remoteVer = ^uint64(0)
 	}
 	for i, b := range c.Brokers {
-		v := brokerView{b.Role, b.Up, b.LeaderEpoch, model.OffsetsOf(&b.Log), b.HighestRemote}
-		if v != r.brokers[i] {
-			r.brokers[i] = v
+		// Field by field, the offsets (what changes most) first: the
+		// struct comparison the compiler makes is a call and a memequal.
+		w, l := &r.brokers[i], &b.Log
+		if w.log.HighWatermark != l.HighWatermark || w.log.LogEnd != l.LogEnd ||
+			w.log.LocalLogStart != l.LocalLogStart || w.log.LogStart != l.LogStart ||
+			w.hro != b.HighestRemote || w.epoch != b.LeaderEpoch || w.role != b.Role || w.up != b.Up {
+			v := brokerView{b.Role, b.Up, b.LeaderEpoch, model.OffsetsOf(l), b.HighestRemote}
+			*w = v
 			// Made once and then only the fields below written: clearing
 			// the whole 432-byte event for every change cost more than the
 			// change.

@@ -11,6 +11,7 @@ import (
 
 // Check observes c after a step and returns the first broken invariant.
 func (k *Checker) Check(c *model.Cluster) *Violation {
+	k.markReplicas(c)
 	k.observe(c)
 	if v := k.checkOffsets(c); v != nil {
 		return v
@@ -33,6 +34,26 @@ func (k *Checker) Check(c *model.Cluster) *Violation {
 	}
 	k.trimHistory(c)
 	return nil
+}
+
+// markReplicas notes, for this step, which brokers are assigned a
+// replica: three checks ask it of every broker, and the replica list is
+// read once instead of scanned for each.
+func (k *Checker) markReplicas(c *model.Cluster) {
+	k.replicaMask = 0
+	for _, r := range c.Ctrl.Replicas {
+		if r >= 0 && r < 64 {
+			k.replicaMask |= 1 << uint(r)
+		}
+	}
+}
+
+// isReplica is c.Ctrl.IsReplica(b) after markReplicas(c).
+func (k *Checker) isReplica(c *model.Cluster, b int) bool {
+	if b >= 0 && b < 64 {
+		return k.replicaMask&(1<<uint(b)) != 0
+	}
+	return c.Ctrl.IsReplica(b)
 }
 
 // trimHistory drops the committed history below the lowest offset anything
@@ -68,7 +89,7 @@ func (k *Checker) trimHistory(c *model.Cluster) {
 
 func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
 	for _, b := range c.Brokers {
-		if !c.Ctrl.IsReplica(b.ID) {
+		if !k.isReplica(c, b.ID) {
 			continue
 		}
 		l := &b.Log
@@ -88,7 +109,7 @@ func (k *Checker) checkOffsets(c *model.Cluster) *Violation {
 
 func (k *Checker) checkISR(c *model.Cluster) *Violation {
 	for _, r := range c.Ctrl.ISR {
-		if !c.Ctrl.IsReplica(r) {
+		if !k.isReplica(c, r) {
 			return &Violation{Invariant: ISRMembership, Message: fmt.Sprintf("ISR %v holds b%d, not a replica %v", c.Ctrl.ISR, r, c.Ctrl.Replicas)}
 		}
 	}
@@ -121,8 +142,9 @@ func (k *Checker) checkLeader(c *model.Cluster, l *model.Broker) *Violation {
 
 // compareLocal compares b's local records in [from, to) with the history.
 func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Violation {
+	pos := &k.cursors[b.ID].pos
 	for o := from; o < to; {
-		bt, ok := b.Log.BatchAt(o)
+		bt, ok := batchAt(&b.Log, o, pos)
 		if !ok {
 			return &Violation{Invariant: name, Message: fmt.Sprintf("b%d lacks committed offset %d (local [%d,%d))", b.ID, o, b.Log.LocalLogStart, b.Log.LogEnd)}
 		}

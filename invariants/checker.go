@@ -81,11 +81,13 @@ type Checker struct {
 	history   []model.Batch // committed batches (pieces), contiguous, sorted
 	histStart int64
 	histEnd   int64 // offsets below are committed
+	histHint  int   // where historyAt looks first: a guess, checked
 	unclean   int
 	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
 	uncleanEpoch int32
 
 	cursors     []cursor
+	replicaMask uint64 // bit b: broker b is a replica, this step (markReplicas)
 	leader      int
 	leaderEpoch int32
 	remoteVer   uint64
@@ -109,7 +111,43 @@ type Checker struct {
 
 type cursor struct {
 	gen     uint64
-	checked int64 // offsets below were compared with the history
+	checked int64  // offsets below were compared with the history
+	pos     logPos // where batchAt last found a batch in this broker's log
+}
+
+// logPos names a batch in a log: Segments[si].Batches[bi].
+type logPos struct{ si, bi int }
+
+// batchAt is l.BatchAt(o), looking first at the batch at *p and the few
+// after it, then searching; it leaves *p at the batch found. A log is
+// contiguous (Append panics on any other offset, truncation and retention
+// cut it), so a batch there holding o is the one BatchAt would find, and
+// a stale position only costs the search.
+func batchAt(l *model.Log, o int64, p *logPos) (model.Batch, bool) {
+	if o < l.LocalLogStart || o >= l.LogEnd {
+		return model.Batch{}, false
+	}
+	si, bi := p.si, p.bi
+	for try := 0; try < 4 && si < len(l.Segments); try++ {
+		bs := l.Segments[si].Batches
+		if bi >= len(bs) {
+			si, bi = si+1, 0
+			continue
+		}
+		if b := &bs[bi]; b.Base <= o && o <= b.Last() {
+			p.si, p.bi = si, bi
+			return *b, true
+		}
+		bi++
+	}
+	si = sort.Search(len(l.Segments), func(i int) bool { return l.Segments[i].End >= o })
+	bs := l.Segments[si].Batches
+	bi = sort.Search(len(bs), func(i int) bool { return bs[i].Last() >= o })
+	if bi == len(bs) || bs[bi].Base > o {
+		return model.Batch{}, false
+	}
+	p.si, p.bi = si, bi
+	return bs[bi], true
 }
 
 type span struct{ lo, hi int64 } // [lo, hi]
@@ -187,7 +225,7 @@ func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 	hw := l.Log.HighWatermark
 	for k.histEnd < hw {
-		b, ok := l.Log.BatchAt(k.histEnd)
+		b, ok := batchAt(&l.Log, k.histEnd, &k.cursors[l.ID].pos)
 		if !ok {
 			b, ok = k.remoteBatchAt(c, k.histEnd)
 		}
@@ -220,12 +258,21 @@ func (k *Checker) remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
 	return model.Batch{}, false
 }
 
-// historyAt returns the committed batch holding o.
+// historyAt returns the committed batch holding o. The history is
+// contiguous (each piece starts where the one before ends), so the piece
+// at the hint, when it holds o, is the one a search would find; the
+// comparisons walk forward, and the next lookup is usually the piece after
+// the last one found.
 func (k *Checker) historyAt(o int64) (model.Batch, bool) {
+	if j := k.histHint; j < len(k.history) && k.history[j].Base <= o && o <= k.history[j].Last() {
+		k.histHint = j + 1
+		return k.history[j], true
+	}
 	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= o })
 	if j == len(k.history) || k.history[j].Base > o {
 		return model.Batch{}, false
 	}
+	k.histHint = j + 1
 	return k.history[j], true
 }
 

@@ -10,7 +10,7 @@ import (
 // committed history (only what is new since the last step), its epoch
 // cache against the leader's, and its HRO.
 func (k *Checker) checkReplica(c *model.Cluster, b *model.Broker) *Violation {
-	if !c.Ctrl.IsReplica(b.ID) {
+	if !k.isReplica(c, b.ID) {
 		return nil
 	}
 	if l := c.Leader(); l != nil && b != l && b.InSyncEpoch != l.LeaderEpoch && k.unclean > 0 {
@@ -47,11 +47,10 @@ func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
 		return nil // still holds the lineage the unclean election lost
 	}
 	fe, le := f.Log.Epochs, l.Log.Epochs
-	key := lineageKeyOf(f, l)
-	if key == k.lineage[f.ID] {
+	if sameLineage(&k.lineage[f.ID], f, l) {
 		return nil
 	}
-	k.lineage[f.ID] = key
+	k.lineage[f.ID] = lineageKeyOf(f, l)
 	lo := max(fe[0].StartOffset, le[0].StartOffset, f.Log.LogStart, l.Log.LogStart)
 	hi := min(f.Log.HighWatermark, l.Log.HighWatermark, f.Log.LogEnd)
 	check := func(o int64) *Violation {
@@ -86,6 +85,18 @@ func lineageKeyOf(f, l *model.Broker) lineageKey {
 	fe, le := f.Log.Epochs, l.Log.Epochs
 	return lineageKey{f.Log.Gen, l.Log.Gen, len(fe), len(le), fe[len(fe)-1], le[len(le)-1], fe[0], le[0],
 		f.Log.HighWatermark, l.Log.HighWatermark}
+}
+
+// sameLineage reports whether lineageKeyOf(f, l) == *key, field by field
+// in place, the high watermarks (what changes most) first: building the key
+// and the comparison the compiler generates for it cost more.
+func sameLineage(key *lineageKey, f, l *model.Broker) bool {
+	fe, le := f.Log.Epochs, l.Log.Epochs
+	return key.fHW == f.Log.HighWatermark && key.lHW == l.Log.HighWatermark &&
+		key.fGen == f.Log.Gen && key.lGen == l.Log.Gen &&
+		key.fLen == len(fe) && key.lLen == len(le) &&
+		key.fLast == fe[len(fe)-1] && key.lLast == le[len(le)-1] &&
+		key.fFirst == fe[0] && key.lFirst == le[0]
 }
 
 // checkHighestRemote checks that a known HRO was really uploaded at some

@@ -22,6 +22,7 @@ func all(k *Checker, c *model.Cluster) []string {
 			out = append(out, v.Invariant)
 		}
 	}
+	k.markReplicas(c)
 	add(k.checkOffsets(c))
 	add(k.checkISR(c))
 	if l := c.Leader(); l != nil {
