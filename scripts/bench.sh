@@ -224,41 +224,41 @@ model about 30%, the scheduler about 7%.
 
 ## Issue 11: linear in segments, flat in duration
 
-Profiled with \`BenchmarkSegments\` (pprof, 10^5 and 10^6 segments, both strategies). Before
+Profiled with `BenchmarkSegments` (pprof, 10^5 and 10^6 segments, both strategies). Before
 (e8ab486, same machine, under load): 10^4 segments 0.47 / 0.17 s, 10^5 7.0 / 9.2 s (15x /
 53x for 10x the segments), 10^6 not measured (minutes at that rate); the 10^5 profile was 76% the
-checker's setup (\`remoteBatchAt\` scanned every remote segment for every committed
+checker's setup (`remoteBatchAt` scanned every remote segment for every committed
 offset's batch). A steady partition (workload (g)) kept 4.6 MiB live after one simulated hour
-and 40.7 MiB after 16. Changes (golden digests unchanged; \`simrun sweep --seeds 1..2000
---jsonl\` under kip, kafka-4.3 and kafka-trunk gives byte-identical files before and after):
+and 40.7 MiB after 16. Changes (golden digests unchanged; `simrun sweep --seeds 1..2000
+--jsonl` under kip, kafka-4.3 and kafka-trunk gives byte-identical files before and after):
 
-1. \`invariants\`: the remote batch holding an offset is a binary search over the running
+1. `invariants`: the remote batch holding an offset is a binary search over the running
    maximum of the segments' ends (segments may overlap, so ends alone are not sorted); the
    per-segment "checked" state is a slice by segment id, not a map.
-2. \`model/remote_index.go\`: the RLM tasks' lookups (highest remote offset of an epoch, first
+2. `model/remote_index.go`: the RLM tasks' lookups (highest remote offset of an epoch, first
    offset of an epoch, finished bytes and range, lookup by epoch and offset) read an index
    rebuilt once per change of the segment list instead of scanning it on every run;
-   \`Remote.Find\` searches from both ends (uploads are the newest segments, deletions the
-   oldest). \`TestRemoteIndexMatchesScans\` compares every lookup with the old scans.
-3. \`scenarios\`: the fixture is built without per-segment allocations; a segment entry may
-   carry \`"count"\`, a run of uniform segments, so 10^6 segments are a 554-byte file.
+   `Remote.Find` searches from both ends (uploads are the newest segments, deletions the
+   oldest). `TestRemoteIndexMatchesScans` compares every lookup with the old scans.
+3. `scenarios`: the fixture is built without per-segment allocations; a segment entry may
+   carry `"count"`, a run of uniform segments, so 10^6 segments are a 554-byte file.
 4. The checker drops committed history below the lowest offset any broker or remote
    segment holds (nothing below can be compared again): workload (g) keeps the same live heap
    at 16 hours as at one.
 5. Tried and reverted: skipping the per-broker checks for brokers whose state (and the
    leader's, the history's, remote storage's) did not change in the step, with a test that
    ran a full checker beside it at every step of 200 seeds under each profile and of every
-   mutant (they agreed). Computing and comparing the keys cost 17% of \`BenchmarkRun\`
-   (\`keyOf\` 7.8%, its equality 4.8%, the global key 3.6%) while the checks skipped cost
+   mutant (they agreed). Computing and comparing the keys cost 17% of `BenchmarkRun`
+   (`keyOf` 7.8%, its equality 4.8%, the global key 3.6%) while the checks skipped cost
    about 6%: the checks are incremental inside already (replica cursors, lineage, HRO and
    hole keys).
-6. \`simrun run\` takes the sweep's GC target (GOGC=400 unless set), and both set a soft
+6. `simrun run` takes the sweep's GC target (GOGC=400 unless set), and both set a soft
    memory limit of 768 MiB unless GOMEMLIMIT is set: at GOGC=400 alone the 10^6-segment run
    reached 980 MiB RSS, with the limit about 770 MiB.
 7. The scheduler's baseline heap now moves a hole instead of swapping, as the scheduler does.
 
 Loading the explicit 10^6-segment list (73 MiB of JSON) is still about half of that row's
-time: it is linear, but reflective and allocating (\`splitObject\`, \`decodeObject\`); the
+time: it is linear, but reflective and allocating (`splitObject`, `decodeObject`); the
 shorthand file avoids it.
 
 Since then, and open:
@@ -283,6 +283,21 @@ Since then, and open:
   (about 29%), the model's handlers (about 25%), the digest's encoding (about 13%), the
   scheduler (about 12%, its 256-byte queued event holding a whole message) and GC write
   barriers on copies of events, which hold pointers (about 6%).
+- The queue's slab: a queued event names its message or remote operation by a handle into
+  a slab beside the queue (72 bytes, was 256); `deliver` reads the message in place; the
+  broker-state event is not cleared for every change. Row (b) at that commit (ba010dd) was
+  1.22x e8ab486 (per round 1.18x-1.29x); explore's states per second rose about a fifth
+  (cloning copies a smaller queue).
+- The checker's lookups: the committed history is looked up from where the last lookup left
+  off (it is contiguous, so the piece there is the one a search finds); a broker's local
+  batches likewise from a position kept per broker (a log is contiguous: `Log.Append`
+  panics otherwise; `TestBatchAtMatchesLog` checks the result equals `Log.BatchAt` at every
+  offset from every starting position); the replica list is read once a step instead of
+  once a broker per check; the lineage memo and the harness's broker-state view are
+  compared field by field in place (`TestSameLineageMatchesKey`). Each measured +2-3% on its
+  own; together row (b) went to 1.40x e8ab486 by hand at 821114b (per round 1.35x-1.42x,
+  load 2.6-3.6). Tried and not kept: the hole key compared in place, the message head
+  encoded with one capacity check (2-4% slower), a 20-byte queued event (2-3% slower).
 - On this 2-vCPU machine the sweep's 2-worker speed-up sits at the goal when both cores are
   free (1.8x-1.9x; the library sweep at GOGC=400 1.9x). GOGC=100 brings it down to 1.5x-1.6x:
   the garbage collector, not the simulation, stands in the way; and any other busy process
