@@ -793,20 +793,7 @@ func TestLaggingLeaderWithRemoteData(t *testing.T) {
 func TestStaleClockNotRestarted(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	for _, step := range []func(){
-		func() { staleLeader(c) },
-		func() { c.Remote.Remove(c.Remote.Segments[0].ID) },
-		func() {
-			if err := c.ElectLeader(1); err != nil {
-				t.Fatal(err)
-			}
-		},
-	} {
-		step()
-		if got := all(k, c); len(got) != 0 {
-			t.Fatal(got)
-		}
-	}
+	electStaleLeader(t, k, c)
 	grace := c.Cfg.RemoteMetadataReady + c.Cfg.RLMTaskInterval + sim.Second
 	c.Now = c.Now.Add(grace - 1)
 	c.Remote.Version++ // something else changed: the hole check runs again
@@ -1071,20 +1058,7 @@ func TestPriorLineageSegmentNotCompared(t *testing.T) {
 func TestStaleClockReArmedAfterOffline(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	for _, step := range []func(){
-		func() { staleLeader(c) },
-		func() { c.Remote.Remove(c.Remote.Segments[0].ID) },
-		func() {
-			if err := c.ElectLeader(1); err != nil {
-				t.Fatal(err)
-			}
-		},
-	} {
-		step()
-		if got := all(k, c); len(got) != 0 {
-			t.Fatal(got)
-		}
-	}
+	electStaleLeader(t, k, c)
 	c.Ctrl.ISR = []int{1}
 	if err := c.Crash(1); err != nil {
 		t.Fatal(err)
@@ -1105,5 +1079,26 @@ func TestStaleClockReArmedAfterOffline(t *testing.T) {
 	c.Now = c.Now.Add(grace + 1)
 	if got := all(k, c); !slices.Equal(got, []string{StaleLogStart}) {
 		t.Errorf("stale past the grace after coming back: %v, want [%s]", got, StaleLogStart)
+	}
+}
+
+// electStaleLeader makes the leader's log start stale (staleLeader), deletes
+// the first remote segment and elects b1, checking that no step is reported
+// yet: the stale-log-start clock has started, its grace not passed.
+func electStaleLeader(t *testing.T, k *Checker, c *model.Cluster) {
+	t.Helper()
+	for _, step := range []func(){
+		func() { staleLeader(c) },
+		func() { c.Remote.Remove(c.Remote.Segments[0].ID) },
+		func() {
+			if err := c.ElectLeader(1); err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		step()
+		if got := all(k, c); len(got) != 0 {
+			t.Fatal(got)
+		}
 	}
 }
