@@ -651,16 +651,26 @@ func checkChain(path string, segs []SegmentSpec, activeLast bool) error {
 			continue
 		}
 		prev := segs[i-1]
-		switch {
-		case sg.BaseOffset < prev.BaseOffset:
-			return fieldErr(p, "not sorted: base_offset %d < previous base_offset %d", sg.BaseOffset, prev.BaseOffset)
-		case sg.BaseOffset <= prev.EndOffset:
-			return fieldErr(p, "overlaps the previous segment [%d, %d]: base_offset %d <= %d",
-				prev.BaseOffset, prev.EndOffset, sg.BaseOffset, prev.EndOffset)
-		case sg.BaseOffset > prev.EndOffset+1:
+		if err := checkAfter(p, prev, sg); err != nil {
+			return err
+		}
+		if sg.BaseOffset > prev.EndOffset+1 {
 			return fieldErr(p, "gap after the previous segment [%d, %d]: base_offset %d != %d",
 				prev.BaseOffset, prev.EndOffset, sg.BaseOffset, prev.EndOffset+1)
 		}
+	}
+	return nil
+}
+
+// checkAfter checks that sg, at path p, starts after prev: sorted by
+// base_offset and not overlapping it.
+func checkAfter(p string, prev, sg SegmentSpec) error {
+	switch {
+	case sg.BaseOffset < prev.BaseOffset:
+		return fieldErr(p, "not sorted: base_offset %d < previous base_offset %d", sg.BaseOffset, prev.BaseOffset)
+	case sg.BaseOffset <= prev.EndOffset:
+		return fieldErr(p, "overlaps the previous segment [%d, %d]: base_offset %d <= %d",
+			prev.BaseOffset, prev.EndOffset, sg.BaseOffset, prev.EndOffset)
 	}
 	return nil
 }
@@ -689,13 +699,8 @@ func checkRemoteOrder(segs []SegmentSpec) error {
 		if i == 0 {
 			continue
 		}
-		prev := segs[i-1]
-		switch {
-		case sg.BaseOffset < prev.BaseOffset:
-			return fieldErr(p, "not sorted: base_offset %d < previous base_offset %d", sg.BaseOffset, prev.BaseOffset)
-		case sg.BaseOffset <= prev.EndOffset:
-			return fieldErr(p, "overlaps the previous segment [%d, %d]: base_offset %d <= %d",
-				prev.BaseOffset, prev.EndOffset, sg.BaseOffset, prev.EndOffset)
+		if err := checkAfter(p, segs[i-1], sg); err != nil {
+			return err
 		}
 	}
 	return nil
