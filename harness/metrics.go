@@ -93,7 +93,7 @@ const PriceModel = "remote bytes / segment_bytes (rounded up) remote segment rea
 // Measure runs sc once with opt and measures it. It adds its own observer
 // of the run's events to opt's.
 func Measure(sc *scenarios.Scenario, opt Options) (*RunMetrics, *RunResult) {
-	m := &measurer{follower: -1, recordBytes: sc.Config.RecordBytes, leader: -1}
+	m := &measurer{follower: -1, recordBytes: sc.Config.RecordBytes, brokers: NewBrokerLogs()}
 	opt.Observers = append(slices.Clip(opt.Observers), m)
 	res := Execute(sc, opt)
 	return m.metrics(sc, res), res
@@ -114,8 +114,7 @@ type measurer struct {
 	local       int64
 	// the brokers' latest offsets and the current leader, by their state
 	// events
-	logs   []model.LogOffsets
-	leader int
+	brokers BrokerLogs
 }
 
 // Event implements model.Observer.
@@ -123,18 +122,8 @@ func (m *measurer) Event(_ sim.Time, e *model.Event) {
 	if e.Kind.IsInput() {
 		m.addStep = false
 	}
+	m.brokers.Update(e)
 	switch e.Kind {
-	case model.EvBrokerState:
-		for len(m.logs) <= e.Broker {
-			m.logs = append(m.logs, model.LogOffsets{})
-		}
-		m.logs[e.Broker] = e.Log
-		switch {
-		case e.Role == model.RoleLeader && e.Up:
-			m.leader = e.Broker
-		case m.leader == e.Broker:
-			m.leader = -1
-		}
 	case model.EvAddReplica:
 		if m.follower < 0 {
 			m.follower, m.addStep = e.Broker, true
@@ -153,10 +142,10 @@ func (m *measurer) Event(_ sim.Time, e *model.Event) {
 }
 
 func (m *measurer) sampleLeader() {
-	if m.leader < 0 || m.leader >= len(m.logs) {
+	l, ok := m.brokers.LeaderLog()
+	if !ok {
 		return
 	}
-	l := m.logs[m.leader]
 	whole := l.LogEnd - l.LogStart
 	m.logBytes = whole * m.recordBytes
 	if whole > 0 {

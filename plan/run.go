@@ -105,8 +105,7 @@ type joinObserver struct {
 	js       joinSample
 	pending  bool  // joined in the current step; sampled when it ends
 	fetched  int64 // bytes the follower appended from fetches so far
-	leader   int
-	lso, hw  []int64 // each broker's, by its state events
+	brokers  harness.BrokerLogs
 }
 
 // Event implements model.Observer.
@@ -114,21 +113,11 @@ func (o *joinObserver) Event(_ sim.Time, e *model.Event) {
 	if e.Kind.IsInput() {
 		o.sample()
 	}
+	o.brokers.Update(e)
 	switch e.Kind {
 	case model.EvFetched:
 		if e.Broker == o.follower {
 			o.fetched += e.Bytes
-		}
-	case model.EvBrokerState:
-		for len(o.lso) <= e.Broker {
-			o.lso, o.hw = append(o.lso, 0), append(o.hw, 0)
-		}
-		o.lso[e.Broker], o.hw[e.Broker] = e.Log.LogStart, e.Log.HighWatermark
-		switch {
-		case e.Role == model.RoleLeader && e.Up:
-			o.leader = e.Broker
-		case o.leader == e.Broker:
-			o.leader = -1
 		}
 	case model.EvISRJoin:
 		if e.Broker == o.follower && !o.js.joined && !o.pending {
@@ -145,14 +134,14 @@ func (o *joinObserver) sample() {
 	}
 	o.pending = false
 	o.js.joined, o.js.bytes = true, o.fetched
-	if o.leader >= 0 && o.leader < len(o.lso) {
-		o.js.lso, o.js.hw = o.lso[o.leader], o.hw[o.leader]
+	if l, ok := o.brokers.LeaderLog(); ok {
+		o.js.lso, o.js.hw = l.LogStart, l.HighWatermark
 	}
 }
 
 // runOne runs one job and keeps what the plan reports of it.
 func runOne(sc *scenarios.Scenario, j job) RunOutcome {
-	obs := &joinObserver{follower: sc.Brokers - 1, leader: -1}
+	obs := &joinObserver{follower: sc.Brokers - 1, brokers: harness.NewBrokerLogs()}
 	// The plan's whole budget bounds each run too (its horizons keep the
 	// runs within it; the default per-run budget is smaller).
 	opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile, Observers: []model.Observer{obs}, MaxSteps: StepBudget}

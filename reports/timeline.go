@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/sim"
 )
@@ -56,8 +57,7 @@ type TimelineSampler struct {
 	elections []sim.Time
 
 	// The state the events so far describe, and the step they belong to.
-	logs     []model.LogOffsets
-	leading  int // the broker whose state says it leads, -1 none
+	brokers  harness.BrokerLogs
 	remote   [2]int64
 	remoteOK bool
 	stepAt   sim.Time
@@ -66,7 +66,7 @@ type TimelineSampler struct {
 
 // NewTimelineSampler returns a sampler for one run of strategy.
 func NewTimelineSampler(strategy string) *TimelineSampler {
-	return &TimelineSampler{Strategy: strategy, follower: -1, leader: -1, leading: -1}
+	return &TimelineSampler{Strategy: strategy, follower: -1, leader: -1, brokers: harness.NewBrokerLogs()}
 }
 
 // Event implements model.Observer: a step's events update the state, and
@@ -76,6 +76,7 @@ func (s *TimelineSampler) Event(now sim.Time, e *model.Event) {
 		s.sample()
 		s.stepAt, s.inStep = now, true
 	}
+	s.brokers.Update(e)
 	switch e.Kind {
 	case model.EvAddReplica:
 		if s.follower < 0 {
@@ -84,17 +85,6 @@ func (s *TimelineSampler) Event(now sim.Time, e *model.Event) {
 	case model.EvISRJoin:
 		if e.Broker == s.follower && !s.joined {
 			s.joined, s.joinedAt = true, now
-		}
-	case model.EvBrokerState:
-		for len(s.logs) <= e.Broker {
-			s.logs = append(s.logs, model.LogOffsets{})
-		}
-		s.logs[e.Broker] = e.Log
-		switch {
-		case e.Role == model.RoleLeader && e.Up:
-			s.leading = e.Broker
-		case s.leading == e.Broker:
-			s.leading = -1
 		}
 	case model.EvRemoteState:
 		s.remoteOK = e.End >= e.Offset
@@ -109,7 +99,7 @@ func (s *TimelineSampler) sample() {
 	}
 	s.inStep = false
 	now := s.stepAt
-	if l := s.leading; l >= 0 && l != s.leader {
+	if l := s.brokers.Leader; l >= 0 && l != s.leader {
 		if s.leader >= 0 {
 			s.elections = append(s.elections, now)
 		}
@@ -117,13 +107,12 @@ func (s *TimelineSampler) sample() {
 	}
 	var cur timelineSample
 	cur.at = now
-	if l := s.leading; l >= 0 {
-		o := s.logs[l]
+	if o, ok := s.brokers.LeaderLog(); ok {
 		cur.leader = true
 		cur.v[tsLeaderLSO], cur.v[tsLeaderLLSO], cur.v[tsLeaderHW], cur.v[tsLeaderLEO] = o.LogStart, o.LocalLogStart, o.HighWatermark, o.LogEnd
 	}
-	if s.follower >= 0 && s.follower < len(s.logs) {
-		o := s.logs[s.follower]
+	if s.follower >= 0 && s.follower < len(s.brokers.Logs) {
+		o := s.brokers.Logs[s.follower]
 		cur.follower = true
 		cur.v[tsFollowerLSO], cur.v[tsFollowerLLSO], cur.v[tsFollowerHW], cur.v[tsFollowerLEO] = o.LogStart, o.LocalLogStart, o.HighWatermark, o.LogEnd
 	}
