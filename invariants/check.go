@@ -317,10 +317,11 @@ func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.Remot
 	if st == segPriorLineage {
 		// Listed at an unclean election: the ended lineage's copy. Where the
 		// new leader's epochs agree with it, the new history was read from
-		// it; elsewhere Kafka never serves it (RemoteLogManager.read looks a
-		// segment up by the epoch the leader's own cache gives the offset)
-		// and the expiration task deletes it as unreferenced. It is not
-		// compared with the new lineage.
+		// it; elsewhere Kafka does not serve it (RemoteLogManager.read looks
+		// a segment up by the epoch the leader's own cache gives the
+		// offset), and when every epoch it holds precedes the leader's
+		// earliest the expiration task deletes it as unreferenced. It is
+		// not compared with the new lineage.
 		k.addUploaded(s.Base, s.End)
 		return nil
 	}

@@ -1009,7 +1009,9 @@ func uploadFrom(c *model.Cluster, last *model.Batch) {
 // TestPriorLineageSegmentNotCompared: after an unclean election, a remote
 // segment of the ended lineage that was never compared (an initial one) is
 // not compared with the new lineage when a new upload changes remote
-// storage: Kafka never serves it to the new lineage. Near misses: a segment
+// storage: Kafka reads a remote segment only through the epoch the leader's
+// own cache gives an offset (RemoteLogManager.read), and this segment's
+// epoch is not in the new leader's cache. Near misses: a segment
 // the new lineage uploads that disagrees with it, and an initial segment
 // that disagrees with the history without an unclean election, still break
 // remote-agreement, unlabelled.
