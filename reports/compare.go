@@ -380,82 +380,145 @@ func Sides(ys []float64) (below, even, above int) {
 }
 
 // sweepBreakEven finds where the geometric-mean ratio crosses 1 along the
-// numeric values of the varied parameter (special values such as -1 and -2
-// are not on that scale and are left out), in the chart's x coordinate.
+// values of the varied parameter on its scale (values off it, such as -1
+// and -2, are left out), in the chart's x coordinate.
 func sweepBreakEven(key string, values []string, groups []GroupStats) (float64, string, bool) {
 	ax := SweepAxis(key, values)
-	var numVals []string
-	var ys []float64
+	var on []int
+	var xs, ys []float64
 	for i, v := range values {
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
-			numVals, ys = append(numVals, v), append(ys, groups[i].GeoMean)
+		if !ax.OffScale[i] {
+			f, _ := numericValue(v)
+			on, xs, ys = append(on, i), append(xs, f), append(ys, groups[i].GeoMean)
 		}
 	}
-	if len(numVals) < 2 {
+	if len(on) < 2 {
 		return 0, "", false
 	}
-	num := SweepAxis(key, numVals)
-	x, ok := BreakEven(num.X, ys, num.Log)
+	logX := logSpan(xs)
+	x, ok := BreakEven(xs, ys, logX)
 	if !ok {
 		return 0, "", false
 	}
-	label := num.Format(x)
+	label := ax.Format(x)
 	if ax.Numeric {
 		return x, label, true
 	}
-	// The chart places values one after another: find the two numeric
-	// neighbours of x and interpolate between their positions.
-	for i := 0; i+1 < len(num.X); i++ {
-		lo, hi := num.X[i], num.X[i+1]
-		if x < min(lo, hi) || x > max(lo, hi) {
+	// The chart places values one after another: find the two neighbours
+	// of x in the order given and interpolate between their positions.
+	for k := 0; k+1 < len(on); k++ {
+		lo, hi := xs[k], xs[k+1]
+		if x < min(lo, hi) || x > max(lo, hi) || lo == hi {
 			continue
 		}
-		pi, pj := slices.Index(values, numVals[i]), slices.Index(values, numVals[i+1])
 		t := (x - lo) / (hi - lo)
-		if num.Log {
+		if logX {
 			t = math.Log(x/lo) / math.Log(hi/lo)
 		}
-		return ax.X[pi] + t*(ax.X[pj]-ax.X[pi]), label, true
+		return ax.X[on[k]] + t*(ax.X[on[k+1]]-ax.X[on[k]]), label, true
 	}
 	return 0, "", false
 }
 
-// Axis is how a sweep chart places the varied values: at their numbers
-// (on a log axis when they span a factor of 20 or more), or one after
-// another in the order given when some are not positive numbers (Kafka's -1
-// and -2 mean "unlimited" or "the same as retention") or when two would sit
-// so close that their labels collide. Ticks go at the swept values only.
+// Axis is how a sweep chart places the varied values. Values on the
+// parameter's scale (numbers, not negative) go at their numbers (on a log
+// axis when they span a factor of 20 or more), or one after another in the
+// order given when two would sit so close that their labels collide.
+// Values off the scale (Kafka's -1 and -2, "unlimited" and "the same as
+// retention", or a value that is not a number) go after them, in the order
+// given, apart: they are not points of the same curve. Ticks go at the
+// swept values only.
 type Axis struct {
-	Numeric bool
-	Log     bool
-	X       []float64 // each value's position
-	Labels  []string
-	key     string
+	Numeric  bool      // the values on the scale are at their numbers
+	Log      bool      // on a log axis
+	X        []float64 // each value's position
+	Labels   []string
+	OffScale []bool // each value: off the parameter's scale
+	key      string
 }
 
 // SweepAxis places the varied values of key.
 func SweepAxis(key string, values []string) Axis {
-	ax := Axis{key: key}
-	xs, numeric := numericValues(values)
-	for _, x := range xs {
-		numeric = numeric && x > 0
-	}
-	if numeric && !crowded(xs, logSpan(xs)) {
-		ax.Numeric, ax.Log, ax.X = true, logSpan(xs), xs
-		for _, x := range xs {
-			ax.Labels = append(ax.Labels, ax.Format(x))
-		}
-		return ax
-	}
+	ax := Axis{key: key, X: make([]float64, len(values)), Labels: make([]string, len(values)), OffScale: make([]bool, len(values))}
+	var on []int
+	var xs []float64
 	for i, v := range values {
-		ax.X = append(ax.X, float64(i))
-		label := v
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			label = ax.Format(f)
+		ax.Labels[i] = v
+		f, ok := numericValue(v)
+		if ok {
+			ax.Labels[i] = ax.Format(f)
 		}
-		ax.Labels = append(ax.Labels, label)
+		if !ok || f < 0 {
+			ax.OffScale[i] = true
+			continue
+		}
+		on, xs = append(on, i), append(xs, f)
 	}
+	if len(xs) > 0 && !crowded(xs, logSpan(xs)) {
+		ax.Numeric, ax.Log = true, logSpan(xs)
+		for k, i := range on {
+			ax.X[i] = xs[k]
+		}
+	} else {
+		for k, i := range on {
+			ax.X[i] = float64(k)
+		}
+	}
+	ax.placeOffScale(on)
 	return ax
+}
+
+// placeOffScale puts the values off the scale after those on it (at
+// indices on): a step and a half beyond the last, then a step apart, where
+// a step is a fifth of the scale's span (a position when the values are
+// placed one after another; a factor on a log axis).
+func (ax *Axis) placeOffScale(on []int) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, i := range on {
+		lo, hi = min(lo, ax.X[i]), max(hi, ax.X[i])
+	}
+	next := func(k int) float64 {
+		gap := 1.5 + float64(k)
+		switch {
+		case len(on) == 0:
+			return float64(k)
+		case !ax.Numeric:
+			return hi + gap
+		case ax.Log:
+			return hi * math.Pow(hi/lo, gap/5)
+		case hi > lo:
+			return hi + (hi-lo)*gap/5
+		}
+		return hi + max(math.Abs(hi), 1)*gap/2
+	}
+	k := 0
+	for i, off := range ax.OffScale {
+		if off {
+			ax.X[i] = next(k)
+			k++
+		}
+	}
+}
+
+// Divider is where a line between the values on the scale and those off it
+// goes (midway, in log space on a log axis); ok is false unless there are
+// both.
+func (ax Axis) Divider() (float64, bool) {
+	lastOn, firstOff := math.Inf(-1), math.Inf(1)
+	for i, x := range ax.X {
+		if ax.OffScale[i] {
+			firstOff = min(firstOff, x)
+		} else {
+			lastOn = max(lastOn, x)
+		}
+	}
+	if math.IsInf(lastOn, 0) || math.IsInf(firstOff, 0) {
+		return 0, false
+	}
+	if ax.Log {
+		return math.Sqrt(lastOn * firstOff), true
+	}
+	return (lastOn + firstOff) / 2, true
 }
 
 // Format writes a value of the varied parameter for people: bytes in
@@ -467,8 +530,8 @@ func (ax Axis) Format(v float64) string {
 		return "-2 (= retention)"
 	case retention && v == -1:
 		return "-1 (unlimited)"
-	case strings.HasSuffix(ax.key, "_bytes") && v == math.Trunc(v):
-		return bytes(int64(v))
+	case strings.HasSuffix(ax.key, "_bytes"):
+		return bytes(int64(math.Round(v)))
 	case strings.HasSuffix(ax.key, "_bytes_per_sec"):
 		return bytes(int64(v)) + "/s"
 	case strings.HasSuffix(ax.key, "_ms"):
@@ -477,17 +540,13 @@ func (ax Axis) Format(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-// numericValues parses the varied values as numbers.
-func numericValues(values []string) ([]float64, bool) {
-	xs := make([]float64, len(values))
-	for i, v := range values {
-		var f float64
-		if _, err := fmt.Sscan(v, &f); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, false
-		}
-		xs[i] = f
+// numericValue parses a varied value as a number.
+func numericValue(v string) (float64, bool) {
+	var f float64
+	if _, err := fmt.Sscan(v, &f); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
 	}
-	return xs, true
+	return f, true
 }
 
 // crowdedGap is the smallest gap, as a share of the axis, between two
