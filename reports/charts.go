@@ -70,6 +70,13 @@ func newLegend() plot.Legend {
 	return l
 }
 
+// tickLabelWidth is how wide, in points, a tick label may be drawn: as
+// newPlot sets it, in the wider fallback font.
+func tickLabelWidth(label string) float64 {
+	sty := text.Style{Font: font.From(sans, 10), Handler: plot.DefaultTextHandler}
+	return float64(sty.Rectangle(label).Max.X) * fallbackFontWidth
+}
+
 // pageTitleStyle is the style of a page's title, centred at its top.
 func pageTitleStyle() text.Style {
 	return text.Style{Color: color.Black, Font: font.From(sans, 14), XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}

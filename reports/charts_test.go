@@ -30,10 +30,10 @@ func TestSweepTicksAtSweptValues(t *testing.T) {
 			[]float64{1 << 20, 4 << 20, 16 << 20}, []string{"1.00 MiB", "4.00 MiB", "16.00 MiB"}, []string{"2.86 MiB", "8.58 MiB"}},
 		{"log 1 to 1024 MiB", []string{mib(1), mib(32), mib(1024)}, true, true,
 			[]float64{1 << 20, 32 << 20, 1 << 30}, []string{"1.00 MiB", "32.00 MiB", "1.00 GiB"}, nil},
-		// Off the scale, -2 goes a step and a half (a fifth of the span
-		// each) beyond the last value on it.
+		// Off the scale, -2 goes a step and a half beyond the last value
+		// on it.
 		{"special value -2", []string{mib(1), mib(5), "-2"}, true, false,
-			[]float64{1 << 20, 5 << 20, 5<<20 + 1.5*(4<<20)/5}, []string{"1.00 MiB", "5.00 MiB", "-2 (= retention)"}, nil},
+			[]float64{1 << 20, 5 << 20, 5<<20 + 1.5*offScaleStep(1)*(4<<20)}, []string{"1.00 MiB", "5.00 MiB", "-2 (= retention)"}, nil},
 		{"crowded: labels would collide", []string{mib(1), mib(2), mib(3), mib(1000)}, false, false,
 			[]float64{0, 1, 2, 3}, []string{"1.00 MiB", "2.00 MiB", "3.00 MiB", "1000.00 MiB"}, nil},
 	}
@@ -449,6 +449,14 @@ func TestSweepOffScaleValuesStandApart(t *testing.T) {
 			t.Errorf("sweep chart lacks %q", want)
 		}
 	}
+	// Up to three values off the scale each get a sixth of the axis or
+	// more, so their labels have room.
+	for n := 1; n <= 3; n++ {
+		step := offScaleStep(n)
+		if each := step / (1 + step*(float64(n)+0.5)); each < 0.16 {
+			t.Errorf("%d values off the scale: each gets %.2f of the axis", n, each)
+		}
+	}
 	// Nothing off the scale: no divider, no legend entry for it.
 	plain := sweepInput([]string{"1048576", "5242880"}, []float64{0.6, 0.23})
 	if _, ok := SweepAxis("local_retention_bytes", plain.VaryValues).Divider(); ok {
@@ -500,5 +508,38 @@ func TestCopyChartPlacesNoneApart(t *testing.T) {
 	}
 	if bytespkg.Contains(svg, []byte("0 (none)")) {
 		t.Error("0 (none) drawn where every follower held bytes")
+	}
+}
+
+// TestSweepLabelsHaveRoom: on a sweep chart's x axis (about
+// sweepAxisWidth points wide), no two value labels run into each other,
+// values off the scale included, however the values are placed.
+func TestSweepLabelsHaveRoom(t *testing.T) {
+	for _, values := range [][]string{
+		{"1048576", "5242880", "10485760", "20971520", "41943040", "-2"}, // the default sweep
+		{"1048576", "5242880", "41943040", "-2"},
+		{"1048576", "4194304", "16777216", "-1", "-2"},
+		{"1048576", "2097152", "3145728", "1048576000", "-2"},
+		{"1048576", "1073741824"},
+	} {
+		ax := SweepAxis("local_retention_bytes", values)
+		lo, hi := sweepRange(ax)
+		at := func(x float64) float64 {
+			if ax.Log {
+				return math.Log(x/lo) / math.Log(hi/lo) * sweepAxisWidth
+			}
+			return (x - lo) / (hi - lo) * sweepAxisWidth
+		}
+		order := make([]int, len(values))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortFunc(order, func(i, j int) int { return cmpFloat(ax.X[i], ax.X[j]) })
+		for k := 1; k < len(order); k++ {
+			i, j := order[k-1], order[k]
+			if room, need := at(ax.X[j])-at(ax.X[i]), (tickLabelWidth(ax.Labels[i])+tickLabelWidth(ax.Labels[j]))/2; room < need {
+				t.Errorf("%v: %q and %q are %.0f pt apart, their labels need %.0f", values, ax.Labels[i], ax.Labels[j], room, need)
+			}
+		}
 	}
 }

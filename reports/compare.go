@@ -423,7 +423,8 @@ func sweepBreakEven(key string, values []string, groups []GroupStats) (float64, 
 // Axis is how a sweep chart places the varied values. Values on the
 // parameter's scale (numbers, not negative) go at their numbers (on a log
 // axis when they span a factor of 20 or more), or one after another in the
-// order given when two would sit so close that their labels collide.
+// order given when two would sit so close that their labels collide
+// (crowded).
 // Values off the scale (Kafka's -1 and -2, "unlimited" and "the same as
 // retention", or a value that is not a number) go after them, in the order
 // given, apart: they are not points of the same curve. Ticks go at the
@@ -442,6 +443,7 @@ func SweepAxis(key string, values []string) Axis {
 	ax := Axis{key: key, X: make([]float64, len(values)), Labels: make([]string, len(values)), OffScale: make([]bool, len(values))}
 	var on []int
 	var xs []float64
+	var labels []string
 	for i, v := range values {
 		ax.Labels[i] = v
 		f, ok := numericValue(v)
@@ -452,9 +454,14 @@ func SweepAxis(key string, values []string) Axis {
 			ax.OffScale[i] = true
 			continue
 		}
-		on, xs = append(on, i), append(xs, f)
+		on, xs, labels = append(on, i), append(xs, f), append(labels, ax.Labels[i])
 	}
-	if len(xs) > 0 && !crowded(xs, logSpan(xs)) {
+	nOff := len(values) - len(on)
+	offStep, share := offScaleStep(nOff), 1.0 // share: of the axis, the values on the scale's
+	if nOff > 0 {
+		share = 1 / (1 + offStep*(float64(nOff)+0.5))
+	}
+	if len(xs) > 0 && !crowded(xs, labels, logSpan(xs), share) {
 		ax.Numeric, ax.Log = true, logSpan(xs)
 		for k, i := range on {
 			ax.X[i] = xs[k]
@@ -464,15 +471,23 @@ func SweepAxis(key string, values []string) Axis {
 			ax.X[i] = float64(k)
 		}
 	}
-	ax.placeOffScale(on)
+	ax.placeOffScale(on, offStep)
 	return ax
+}
+
+// offScaleStep is the step between n values placed off the scale, as a
+// share of the span of the values on it: each takes a fifth of the whole
+// axis, so that their labels do not collide (more than two take less).
+func offScaleStep(n int) float64 {
+	const each = 0.2
+	return each / max(1-each*(float64(n)+0.5), 0.3)
 }
 
 // placeOffScale puts the values off the scale after those on it (at
 // indices on): a step and a half beyond the last, then a step apart, where
-// a step is a fifth of the scale's span (a position when the values are
-// placed one after another; a factor on a log axis).
-func (ax *Axis) placeOffScale(on []int) {
+// a step is step times the scale's span (on a log axis, in log space), or
+// one position when the values are placed one after another.
+func (ax *Axis) placeOffScale(on []int, step float64) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, i := range on {
 		lo, hi = min(lo, ax.X[i]), max(hi, ax.X[i])
@@ -485,9 +500,9 @@ func (ax *Axis) placeOffScale(on []int) {
 		case !ax.Numeric:
 			return hi + gap
 		case ax.Log:
-			return hi * math.Pow(hi/lo, gap/5)
+			return hi * math.Pow(hi/lo, gap*step)
 		case hi > lo:
-			return hi + (hi-lo)*gap/5
+			return hi + (hi-lo)*gap*step
 		}
 		return hi + max(math.Abs(hi), 1)*gap/2
 	}
@@ -549,29 +564,35 @@ func numericValue(v string) (float64, bool) {
 	return f, true
 }
 
-// crowdedGap is the smallest gap, as a share of the axis, between two
-// swept values placed at their numbers: below it their tick labels would
-// run into each other on a chart, so the values are placed one after
-// another instead.
-const crowdedGap = 0.07
+// sweepAxisWidth is about how wide, in points, a sweep chart draws its x
+// axis (the page less its legend and y axis): crowded measures the value
+// labels against it.
+const sweepAxisWidth = 420
 
-// crowded reports whether some two of xs would sit closer than crowdedGap
-// of the axis (in log space when logScale).
-func crowded(xs []float64, logScale bool) bool {
-	pos := make([]float64, len(xs))
+// crowded reports whether the tick labels of values at xs (in log space
+// when logScale) would run into each other on a sweep chart, their span
+// taking share of its x axis (the rest goes to values off the scale); the
+// values are then placed one after another instead.
+func crowded(xs []float64, labels []string, logScale bool, share float64) bool {
+	type tick struct {
+		pos   float64
+		width float64
+	}
+	ticks := make([]tick, len(xs))
 	for i, x := range xs {
-		pos[i] = x
+		ticks[i] = tick{x, tickLabelWidth(labels[i])}
 		if logScale {
-			pos[i] = math.Log(x)
+			ticks[i].pos = math.Log(x)
 		}
 	}
-	slices.Sort(pos)
-	if len(pos) < 2 || pos[len(pos)-1] == pos[0] {
-		return len(pos) > 1
+	slices.SortFunc(ticks, func(a, b tick) int { return cmp.Compare(a.pos, b.pos) })
+	if len(ticks) < 2 || ticks[len(ticks)-1].pos == ticks[0].pos {
+		return len(ticks) > 1
 	}
-	span := pos[len(pos)-1] - pos[0]
-	for i := 1; i < len(pos); i++ {
-		if (pos[i]-pos[i-1])/span < crowdedGap {
+	span := ticks[len(ticks)-1].pos - ticks[0].pos
+	for i := 1; i < len(ticks); i++ {
+		room := (ticks[i].pos - ticks[i-1].pos) / span * share * sweepAxisWidth
+		if room < (ticks[i].width+ticks[i-1].width)/2+6 {
 			return true
 		}
 	}
