@@ -678,15 +678,15 @@ func (s *Setup) render(in *reports.CompareInput) (map[string][]byte, *reports.An
 		return nil
 	}
 	if a.All.Compared > 0 {
-		data, err := reports.LocalLogChart(a)
-		if err := add(reports.ChartLocalLog, data, err); err != nil {
+		data, err := reports.CopyChart(in, a)
+		if err := add(reports.ChartCopy, data, err); err != nil {
 			return nil, nil, err
 		}
-		data, err = reports.CDFChart(a)
+		data, err = reports.CDFChart(in, a)
 		if err := add(reports.ChartCDF, data, err); err != nil {
 			return nil, nil, err
 		}
-		data, err = reports.PairedChart(a)
+		data, err = reports.PairedChart(in, a)
 		if err := add(reports.ChartPaired, data, err); err != nil {
 			return nil, nil, err
 		}
@@ -734,10 +734,11 @@ func (s *Setup) timeline(in *reports.CompareInput, p *reports.ComparePair) ([]by
 	if err != nil {
 		return nil, err
 	}
-	title := fmt.Sprintf("%s, seed %d", sc.Name, p.Seed)
+	also := ""
 	if p.VaryValue != "" {
-		title += fmt.Sprintf(", %s=%s", in.VaryKey, p.VaryValue)
+		also = fmt.Sprintf("%s=%s", in.VaryKey, p.VaryValue)
 	}
+	title := reports.TimelineTitle(sc.Name, s.profiles[0].Name(), p.Seed, also)
 	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], MaxSteps: int64(s.f.maxSteps)}, harness.Strategies, title)
 }
 

@@ -380,82 +380,160 @@ func Sides(ys []float64) (below, even, above int) {
 }
 
 // sweepBreakEven finds where the geometric-mean ratio crosses 1 along the
-// numeric values of the varied parameter (special values such as -1 and -2
-// are not on that scale and are left out), in the chart's x coordinate.
+// values of the varied parameter on its scale (values off it, such as -1
+// and -2, are left out), in the chart's x coordinate.
 func sweepBreakEven(key string, values []string, groups []GroupStats) (float64, string, bool) {
 	ax := SweepAxis(key, values)
-	var numVals []string
-	var ys []float64
+	var on []int
+	var xs, ys []float64
 	for i, v := range values {
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 0 {
-			numVals, ys = append(numVals, v), append(ys, groups[i].GeoMean)
+		if !ax.OffScale[i] {
+			f, _ := numericValue(v)
+			on, xs, ys = append(on, i), append(xs, f), append(ys, groups[i].GeoMean)
 		}
 	}
-	if len(numVals) < 2 {
+	if len(on) < 2 {
 		return 0, "", false
 	}
-	num := SweepAxis(key, numVals)
-	x, ok := BreakEven(num.X, ys, num.Log)
+	logX := logSpan(xs)
+	x, ok := BreakEven(xs, ys, logX)
 	if !ok {
 		return 0, "", false
 	}
-	label := num.Format(x)
+	label := ax.Format(x)
 	if ax.Numeric {
 		return x, label, true
 	}
-	// The chart places values one after another: find the two numeric
-	// neighbours of x and interpolate between their positions.
-	for i := 0; i+1 < len(num.X); i++ {
-		lo, hi := num.X[i], num.X[i+1]
-		if x < min(lo, hi) || x > max(lo, hi) {
+	// The chart places values one after another: find the two neighbours
+	// of x in the order given and interpolate between their positions.
+	for k := 0; k+1 < len(on); k++ {
+		lo, hi := xs[k], xs[k+1]
+		if x < min(lo, hi) || x > max(lo, hi) || lo == hi {
 			continue
 		}
-		pi, pj := slices.Index(values, numVals[i]), slices.Index(values, numVals[i+1])
 		t := (x - lo) / (hi - lo)
-		if num.Log {
+		if logX {
 			t = math.Log(x/lo) / math.Log(hi/lo)
 		}
-		return ax.X[pi] + t*(ax.X[pj]-ax.X[pi]), label, true
+		return ax.X[on[k]] + t*(ax.X[on[k+1]]-ax.X[on[k]]), label, true
 	}
 	return 0, "", false
 }
 
-// Axis is how a sweep chart places the varied values: at their numbers
-// (on a log axis when they span a factor of 20 or more), or one after
-// another in the order given when some are not positive numbers (Kafka's -1
-// and -2 mean "unlimited" or "the same as retention") or when two would sit
-// so close that their labels collide. Ticks go at the swept values only.
+// Axis is how a sweep chart places the varied values. Values on the
+// parameter's scale (numbers, not negative) go at their numbers (on a log
+// axis when they span a factor of 20 or more), or one after another in the
+// order given when two would sit so close that their labels collide
+// (crowded).
+// Values off the scale (Kafka's -1 and -2, "unlimited" and "the same as
+// retention", or a value that is not a number) go after them, in the order
+// given, apart: they are not points of the same curve. Ticks go at the
+// swept values only.
 type Axis struct {
-	Numeric bool
-	Log     bool
-	X       []float64 // each value's position
-	Labels  []string
-	key     string
+	Numeric  bool      // the values on the scale are at their numbers
+	Log      bool      // on a log axis
+	X        []float64 // each value's position
+	Labels   []string
+	OffScale []bool // each value: off the parameter's scale
+	key      string
 }
 
 // SweepAxis places the varied values of key.
 func SweepAxis(key string, values []string) Axis {
-	ax := Axis{key: key}
-	xs, numeric := numericValues(values)
-	for _, x := range xs {
-		numeric = numeric && x > 0
-	}
-	if numeric && !crowded(xs, logSpan(xs)) {
-		ax.Numeric, ax.Log, ax.X = true, logSpan(xs), xs
-		for _, x := range xs {
-			ax.Labels = append(ax.Labels, ax.Format(x))
-		}
-		return ax
-	}
+	ax := Axis{key: key, X: make([]float64, len(values)), Labels: make([]string, len(values)), OffScale: make([]bool, len(values))}
+	var on []int
+	var xs []float64
+	var labels []string
 	for i, v := range values {
-		ax.X = append(ax.X, float64(i))
-		label := v
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			label = ax.Format(f)
+		ax.Labels[i] = v
+		f, ok := numericValue(v)
+		if ok {
+			ax.Labels[i] = ax.Format(f)
 		}
-		ax.Labels = append(ax.Labels, label)
+		if !ok || f < 0 {
+			ax.OffScale[i] = true
+			continue
+		}
+		on, xs, labels = append(on, i), append(xs, f), append(labels, ax.Labels[i])
 	}
+	nOff := len(values) - len(on)
+	offStep, share := offScaleStep(nOff), 1.0 // share: of the axis, the values on the scale's
+	if nOff > 0 {
+		share = 1 / (1 + offStep*(float64(nOff)+0.5))
+	}
+	if len(xs) > 0 && !crowded(xs, labels, logSpan(xs), share) {
+		ax.Numeric, ax.Log = true, logSpan(xs)
+		for k, i := range on {
+			ax.X[i] = xs[k]
+		}
+	} else {
+		for k, i := range on {
+			ax.X[i] = float64(k)
+		}
+	}
+	ax.placeOffScale(on, offStep)
 	return ax
+}
+
+// offScaleStep is the step between n values placed off the scale, as a
+// share of the span of the values on it: each takes a fifth of the whole
+// axis, so that their labels do not collide (more than two take less).
+func offScaleStep(n int) float64 {
+	const each = 0.2
+	return each / max(1-each*(float64(n)+0.5), 0.3)
+}
+
+// placeOffScale puts the values off the scale after those on it (at
+// indices on): a step and a half beyond the last, then a step apart, where
+// a step is step times the scale's span (on a log axis, in log space), or
+// one position when the values are placed one after another.
+func (ax *Axis) placeOffScale(on []int, step float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, i := range on {
+		lo, hi = min(lo, ax.X[i]), max(hi, ax.X[i])
+	}
+	next := func(k int) float64 {
+		gap := 1.5 + float64(k)
+		switch {
+		case len(on) == 0:
+			return float64(k)
+		case !ax.Numeric:
+			return hi + gap
+		case ax.Log:
+			return hi * math.Pow(hi/lo, gap*step)
+		case hi > lo:
+			return hi + (hi-lo)*gap*step
+		}
+		return hi + max(math.Abs(hi), 1)*gap/2
+	}
+	k := 0
+	for i, off := range ax.OffScale {
+		if off {
+			ax.X[i] = next(k)
+			k++
+		}
+	}
+}
+
+// Divider is where a line between the values on the scale and those off it
+// goes (midway, in log space on a log axis); ok is false unless there are
+// both.
+func (ax Axis) Divider() (float64, bool) {
+	lastOn, firstOff := math.Inf(-1), math.Inf(1)
+	for i, x := range ax.X {
+		if ax.OffScale[i] {
+			firstOff = min(firstOff, x)
+		} else {
+			lastOn = max(lastOn, x)
+		}
+	}
+	if math.IsInf(lastOn, 0) || math.IsInf(firstOff, 0) {
+		return 0, false
+	}
+	if ax.Log {
+		return math.Sqrt(lastOn * firstOff), true
+	}
+	return (lastOn + firstOff) / 2, true
 }
 
 // Format writes a value of the varied parameter for people: bytes in
@@ -467,8 +545,8 @@ func (ax Axis) Format(v float64) string {
 		return "-2 (= retention)"
 	case retention && v == -1:
 		return "-1 (unlimited)"
-	case strings.HasSuffix(ax.key, "_bytes") && v == math.Trunc(v):
-		return bytes(int64(v))
+	case strings.HasSuffix(ax.key, "_bytes"):
+		return bytes(int64(math.Round(v)))
 	case strings.HasSuffix(ax.key, "_bytes_per_sec"):
 		return bytes(int64(v)) + "/s"
 	case strings.HasSuffix(ax.key, "_ms"):
@@ -477,42 +555,44 @@ func (ax Axis) Format(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-// numericValues parses the varied values as numbers.
-func numericValues(values []string) ([]float64, bool) {
-	xs := make([]float64, len(values))
-	for i, v := range values {
-		var f float64
-		if _, err := fmt.Sscan(v, &f); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, false
-		}
-		xs[i] = f
+// numericValue parses a varied value as a number.
+func numericValue(v string) (float64, bool) {
+	var f float64
+	if _, err := fmt.Sscan(v, &f); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
 	}
-	return xs, true
+	return f, true
 }
 
-// crowdedGap is the smallest gap, as a share of the axis, between two
-// swept values placed at their numbers: below it their tick labels would
-// run into each other on a chart, so the values are placed one after
-// another instead.
-const crowdedGap = 0.07
+// sweepAxisWidth is about how wide, in points, a sweep chart draws its x
+// axis (the page less its legend and y axis): crowded measures the value
+// labels against it.
+const sweepAxisWidth = 420
 
-// crowded reports whether some two of xs would sit closer than crowdedGap
-// of the axis (in log space when logScale).
-func crowded(xs []float64, logScale bool) bool {
-	pos := make([]float64, len(xs))
+// crowded reports whether the tick labels of values at xs (in log space
+// when logScale) would run into each other on a sweep chart, their span
+// taking share of its x axis (the rest goes to values off the scale); the
+// values are then placed one after another instead.
+func crowded(xs []float64, labels []string, logScale bool, share float64) bool {
+	type tick struct {
+		pos   float64
+		width float64
+	}
+	ticks := make([]tick, len(xs))
 	for i, x := range xs {
-		pos[i] = x
+		ticks[i] = tick{x, tickLabelWidth(labels[i])}
 		if logScale {
-			pos[i] = math.Log(x)
+			ticks[i].pos = math.Log(x)
 		}
 	}
-	slices.Sort(pos)
-	if len(pos) < 2 || pos[len(pos)-1] == pos[0] {
-		return len(pos) > 1
+	slices.SortFunc(ticks, func(a, b tick) int { return cmp.Compare(a.pos, b.pos) })
+	if len(ticks) < 2 || ticks[len(ticks)-1].pos == ticks[0].pos {
+		return len(ticks) > 1
 	}
-	span := pos[len(pos)-1] - pos[0]
-	for i := 1; i < len(pos); i++ {
-		if (pos[i]-pos[i-1])/span < crowdedGap {
+	span := ticks[len(ticks)-1].pos - ticks[0].pos
+	for i := 1; i < len(ticks); i++ {
+		room := (ticks[i].pos - ticks[i-1].pos) / span * share * sweepAxisWidth
+		if room < (ticks[i].width+ticks[i-1].width)/2+6 {
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"tierfetch/harness"
@@ -12,7 +13,7 @@ import (
 
 // Chart file names of a comparison report.
 const (
-	ChartLocalLog = "ratio-vs-local-log.svg"
+	ChartCopy     = "ratio-vs-copy.svg"
 	ChartCDF      = "catchup-cdf.svg"
 	ChartPaired   = "catchup-paired.svg"
 	ChartSweep    = "sweep.svg"
@@ -46,15 +47,8 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 	}
 	writeSetup(w, in, a)
 	writeHeadline(w, in, a)
-	if has(ChartLocalLog) {
-		fmt.Fprintf(w, "![catch-up ratio against the leader's local log fraction](%s)\n\n", ChartLocalLog)
-		fmt.Fprintf(w, "Each point is one pair (colour and shape: scenario), placed at the share of its log the leader still held "+
-			"locally when the follower was added; a black bar is a scenario's geometric mean. Below 1, last-tiered "+
-			"joined the ISR sooner: it copies `[EPUO, LEO)` where local-log-start copies `[LLSO, LEO)`, so it gains most when the leader "+
-			"holds much more locally than it has yet to upload, and nothing when the leader still holds offset 0 (both copy from 0). "+
-			"A named scenario fixes its log, so the share varies between scenarios, not within one, and the scenarios differ in more "+
-			"than that share: no line joins them and no break-even is read off them. A break-even is reported only along a parameter "+
-			"varied on one scenario (`--vary local_retention_bytes=...` on a scenario that produces and tiers sweeps the share directly).\n\n")
+	if has(ChartCopy) {
+		writeCopyChart(w, a)
 	}
 	if has(ChartCDF) {
 		fmt.Fprintf(w, "![CDF of catch-up time](%s)\n\n", ChartCDF)
@@ -78,6 +72,31 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 	}
 	writeExclusions(w, in, a)
 	writeMethod(w)
+}
+
+// writeCopyChart links the chart of the catch-up ratio against the copy
+// ratio and says how to read it, with the overall medians, and why it is
+// drawn rather than the leader's local log fraction.
+func writeCopyChart(w io.Writer, a *Analysis) {
+	fmt.Fprintf(w, "![catch-up ratio against the bytes each follower copied](%s)\n\n", ChartCopy)
+	var cs []float64
+	for _, p := range a.All.compared {
+		if c, ok := copyRatio(p); ok {
+			cs = append(cs, c)
+		}
+	}
+	slices.Sort(cs)
+	fmt.Fprintf(w, "Each point is one pair (colour and shape: scenario; a black bar is a scenario's geometric mean): across, the bytes "+
+		"last-tiered's new follower held at its ISR join as a share of local-log-start's (`local_bytes_at_join`: what each copied "+
+		"from the leader, `[EPUO, LEO)` against `[LLSO, LEO)` on the usual paths); up, the catch-up ratio. On the dashed diagonal "+
+		"the catch-up time is in proportion to the bytes copied; the further above it, the more of the gain other costs take back "+
+		"(ListOffsets round trips, retries while the leader does not know its highest uploaded offset, the auxiliary-state build), "+
+		"and they weigh most where the copy is small. At 1 across both copied the same and last-tiered gains nothing; at `0 (none)`, "+
+		"left of the dotted line when there is one, its follower held no bytes at its join. Here the median copy ratio is %s and "+
+		"the median catch-up ratio %s. This chart replaces one of the ratio against the leader's local log fraction at add_replica: "+
+		"a named scenario fixes that fraction, so each scenario was one column of dots, and scenarios with the same fraction had "+
+		"ratios far apart: the fraction does not set the ratio; the bytes each copies bound it, and those costs come on top.\n\n",
+		frac(Percentile(cs, 50)), ratio(a.All.Median))
 }
 
 func writeSetup(w io.Writer, in *CompareInput, a *Analysis) {
@@ -417,8 +436,10 @@ func writeTimeline(w io.Writer, in *CompareInput) {
 		fmt.Fprintf(w, " at `%s` = %s", in.VaryKey, p.VaryValue)
 	}
 	fmt.Fprintf(w, ": the pair with the median catch-up ratio (%s) among those where the two protocols' times differ. "+
-		"Left, the whole run; right, the bootstrap of the new follower. Solid lines are the current leader's offsets, dashed "+
-		"lines the new follower's, the band the offsets held in remote storage.", ratio(r))
+		"Left, the whole run; right, the bootstrap of the new follower, in time since its add_replica (the two rows share that "+
+		"time scale unless one bootstrap took more than %d times the other; then each row has its own, as its axis says). Solid "+
+		"lines are the current leader's offsets, dashed lines the new follower's, the band the offsets held in remote storage.",
+		ratio(r), sharedZoomFactor)
 	if in.TimelineCommand != "" {
 		fmt.Fprintf(w, " Draw it alone (or add `--chrome-trace FILE.json` for a trace to open in Perfetto):\n\n```sh\n%s\n```\n\n", in.TimelineCommand)
 	} else {

@@ -93,7 +93,8 @@ func TestBreakEven(t *testing.T) {
 func pair(scenario string, seed uint64, local, tiered int64, localOutcome, tieredOutcome string) ComparePair {
 	mk := func(st harness.Strategy, ms int64, outcome string) *harness.RunMetrics {
 		m := &harness.RunMetrics{Strategy: st, Outcome: outcome, Follower: 1, CaughtUp: true, CatchUpMs: ms, Path: "local-log-start",
-			LocalFractionKnown: true, LocalFractionAtAdd: 0.75, RetriesByReason: make([]int, 6), BackoffMs: 1000, PriceKnown: true}
+			LocalFractionKnown: true, LocalFractionAtAdd: 0.75, RetriesByReason: make([]int, 6), BackoffMs: 1000, PriceKnown: true,
+			LocalBytesAtJoin: ms << 10}
 		if outcome != harness.OutcomeOK {
 			m.Invariant, m.Kind = "no-hole", "stale-hro"
 		}
@@ -211,9 +212,9 @@ func TestChartsAreDeterministicSVG(t *testing.T) {
 		a := Analyze(in)
 		var out [][]byte
 		for _, f := range []func() ([]byte, error){
-			func() ([]byte, error) { return CDFChart(a) },
-			func() ([]byte, error) { return PairedChart(a) },
-			func() ([]byte, error) { return LocalLogChart(a) },
+			func() ([]byte, error) { return CDFChart(in, a) },
+			func() ([]byte, error) { return PairedChart(in, a) },
+			func() ([]byte, error) { return CopyChart(in, a) },
 			func() ([]byte, error) { return SweepChart(in, a) },
 		} {
 			data, err := f()

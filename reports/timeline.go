@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -142,7 +143,9 @@ func (s *TimelineSampler) Finish(end sim.Time) {
 	s.end = max(s.end, end)
 }
 
-// Timeline series colours, one per offset kind.
+// Timeline series colours, one per offset kind, and the marks: the
+// add_replica a grey dotted line, the ISR join a red dashed one, a leader
+// change a teal dash-dot one (a different hue and stroke from the join).
 var (
 	colorLSO      = color.RGBA{R: 0x80, G: 0x3d, B: 0xa8, A: 0xff}
 	colorLLSO     = color.RGBA{R: 0x00, G: 0x72, B: 0xb2, A: 0xff}
@@ -150,7 +153,14 @@ var (
 	colorLEO      = color.RGBA{R: 0x20, G: 0x20, B: 0x20, A: 0xff}
 	colorRemote   = color.RGBA{R: 0xf0, G: 0xdc, B: 0xa0, A: 0xff}
 	colorJoin     = color.RGBA{R: 0xcc, G: 0x00, B: 0x00, A: 0xff}
-	colorElection = color.RGBA{R: 0xcc, G: 0x79, B: 0xa7, A: 0xff}
+	colorElection = color.RGBA{R: 0x00, G: 0x6e, B: 0x5a, A: 0xff}
+)
+
+// The marks' strokes: width and dashes, in points.
+var (
+	strokeAdd      = []float64{1.2, 2, 2}
+	strokeJoin     = []float64{1.6, 5, 2.5}
+	strokeElection = []float64{2, 9, 3, 2, 3}
 )
 
 // timelineSeries is the drawing order: HW wide and pale under LEO, so both
@@ -170,13 +180,25 @@ var timelineSeries = []struct {
 // keeps its drawn shape at this resolution.
 const timelineBuckets = 250
 
+// sharedZoomFactor is how much longer one run's bootstrap may be than
+// another's for their bootstrap panels to share a time scale: beyond it,
+// the shorter would be a sliver, so each panel gets its own.
+const sharedZoomFactor = 3
+
 // TimelineChart draws the samplers' runs one per row (both protocols on one
 // page): on the left the whole run, on the right the new follower's
-// bootstrap, from its add_replica to a little after the later ISR join.
-// Solid lines are the current leader's LSO, LLSO, HW and LEO; dashed lines
-// the follower's; the shaded band is the remote range.
+// bootstrap, from its add_replica to a little after its ISR join, in time
+// since the add_replica. The bootstrap panels share a time scale unless
+// one bootstrap is more than sharedZoomFactor times another: then each has
+// its own, and says so. Solid lines are the current leader's LSO, LLSO, HW
+// and LEO; dashed lines the follower's; the shaded band is the remote
+// range. The legend lists only what is drawn.
 func TimelineChart(title string, runs []*TimelineSampler) ([]byte, error) {
-	zoomLo, zoomHi, zoom := zoomWindow(runs)
+	return render(timelinePage(title, runs))
+}
+
+func timelinePage(title string, runs []*TimelineSampler) (*page, error) {
+	spans, shared := bootstrapSpans(runs)
 	var yMax int64 = 1
 	for _, r := range runs {
 		for _, smp := range r.samples {
@@ -185,71 +207,96 @@ func TimelineChart(title string, runs []*TimelineSampler) ([]byte, error) {
 			}
 		}
 	}
+	zoom := slices.ContainsFunc(spans, func(s sim.Duration) bool { return s > 0 })
+	var drawn timelineDrawn
 	var rows [][]*plot.Plot
 	for i, r := range runs {
 		whole := newPlot(fmt.Sprintf("%s: whole run", r.Strategy), "", "offset")
 		if i == len(runs)-1 {
 			whole.X.Label.Text = "time (s)"
 		}
-		if err := timelinePanel(whole, r, 0, r.end, yMax); err != nil {
+		whole.X.Tick.Marker = timeTicks{}
+		if err := timelinePanel(whole, r, 0, r.end, 0, yMax, &drawn); err != nil {
 			return nil, err
 		}
 		row := []*plot.Plot{whole}
 		if zoom {
-			caught := "never joined the ISR"
-			if r.joined {
-				caught = "joined the ISR after " + ms(r.joinedAt.Sub(r.addedAt).Ms())
-			}
-			z := newPlot(fmt.Sprintf("bootstrap of b%d: %s", r.follower, caught), "", "")
-			if i == len(runs)-1 {
-				z.X.Label.Text = "time (s)"
-			}
-			if err := timelinePanel(z, r, zoomLo, zoomHi, yMax); err != nil {
+			z, err := bootstrapPanel(r, spans[i], shared, i == len(runs)-1, yMax, &drawn)
+			if err != nil {
 				return nil, err
 			}
 			row = append(row, z)
 		}
 		rows = append(rows, row)
 	}
-	legend := timelineLegend()
+	legend := timelineLegend(drawn)
 	w := 13 * vg.Inch
 	if !zoom {
 		w = 9 * vg.Inch
 	}
-	return svg(title, rows, &legend, w, vg.Length(1+3.4*float64(len(runs)))*vg.Inch, 2*vg.Inch)
+	return &page{title: title, rows: rows, legend: &legend, w: w, h: vg.Length(1+3.4*float64(len(runs))) * vg.Inch, legendW: 2 * vg.Inch}, nil
 }
 
-// zoomWindow is the bootstrap window shared by all runs: from the earliest
-// add_replica to the latest ISR join, widened by a quarter on the right.
-func zoomWindow(runs []*TimelineSampler) (lo, hi sim.Time, ok bool) {
-	lo, hi = sim.Time(math.MaxInt64), 0
+// bootstrapSpans is the length of each run's bootstrap window, from its
+// add_replica to its ISR join (or the end of the run), at least 20 ms; 0
+// for a run without an added follower. When no bootstrap is more than
+// sharedZoomFactor times another, every span is the longest, and shared
+// is true.
+func bootstrapSpans(runs []*TimelineSampler) (spans []sim.Duration, shared bool) {
+	var lo, hi sim.Duration
 	for _, r := range runs {
-		if r.follower < 0 {
-			continue
+		var s sim.Duration
+		if r.follower >= 0 {
+			end := r.end
+			if r.joined {
+				end = r.joinedAt
+			}
+			s = max(end.Sub(r.addedAt), sim.Ms(20))
+			lo, hi = min(cmp.Or(lo, s), s), max(hi, s)
 		}
-		ok = true
-		lo = min(lo, r.addedAt)
-		if r.joined {
-			hi = max(hi, r.joinedAt)
-		} else {
-			hi = max(hi, r.end)
+		spans = append(spans, s)
+	}
+	if hi > sharedZoomFactor*lo {
+		return spans, false
+	}
+	for i := range spans {
+		if spans[i] > 0 {
+			spans[i] = hi
 		}
 	}
-	if !ok {
-		return 0, 0, false
-	}
-	span := max(hi.Sub(lo), sim.Ms(20))
-	hi = min(lo.Add(span+span/4), maxEnd(runs))
-	lo = max(0, lo.Add(-span/20))
-	return lo, hi, hi > lo
+	return spans, true
 }
 
-func maxEnd(runs []*TimelineSampler) sim.Time {
-	var end sim.Time
-	for _, r := range runs {
-		end = max(end, r.end)
+// bootstrapPanel draws run r's bootstrap: from a twentieth of span before
+// its add_replica to a quarter of span after it, in time since the
+// add_replica; nil without an added follower.
+func bootstrapPanel(r *TimelineSampler, span sim.Duration, shared, last bool, yMax int64, drawn *timelineDrawn) (*plot.Plot, error) {
+	if span <= 0 {
+		return nil, nil
 	}
-	return end
+	caught := "never joined the ISR"
+	if r.joined {
+		caught = "joined the ISR after " + ms(r.joinedAt.Sub(r.addedAt).Ms())
+	}
+	z := newPlot(fmt.Sprintf("bootstrap of b%d: %s", r.follower, caught), "", "")
+	switch {
+	case !shared:
+		z.X.Label.Text = "time since add_replica (this row's own scale)"
+	case last:
+		z.X.Label.Text = "time since add_replica"
+	}
+	z.X.Tick.Marker = sinceTicks{}
+	lo := max(0, r.addedAt.Add(-span/20))
+	hi := min(r.addedAt.Add(span+span/4), r.end)
+	if hi <= lo {
+		hi = lo.Add(span)
+	}
+	return z, timelinePanel(z, r, lo, hi, r.addedAt, yMax, drawn)
+}
+
+// timelineDrawn records what the panels drew, for the legend.
+type timelineDrawn struct {
+	remote, follower, add, join, election bool
 }
 
 func seconds(t sim.Time) float64 { return float64(t) / float64(sim.Second) }
@@ -303,9 +350,17 @@ func (timeTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-func timelinePanel(p *plot.Plot, r *TimelineSampler, lo, hi sim.Time, yMax int64) error {
-	p.X.Min, p.X.Max = seconds(lo), seconds(hi)
-	p.X.Tick.Marker = timeTicks{}
+// timelinePanel draws run r within [lo, hi] on p, in seconds since
+// origin, and records in drawn what it drew.
+func timelinePanel(p *plot.Plot, r *TimelineSampler, lo, hi, origin sim.Time, yMax int64, drawn *timelineDrawn) error {
+	x0 := seconds(origin)
+	shift := func(xys plotter.XYs) plotter.XYs {
+		for i := range xys {
+			xys[i].X -= x0
+		}
+		return xys
+	}
+	p.X.Min, p.X.Max = seconds(lo)-x0, seconds(hi)-x0
 	p.Y.Min, p.Y.Max = 0, float64(yMax)*1.04
 	p.Y.Tick.Marker = offsetTicks{}
 	band, err := remoteBand(r, lo, hi)
@@ -313,15 +368,18 @@ func timelinePanel(p *plot.Plot, r *TimelineSampler, lo, hi sim.Time, yMax int64
 		return err
 	}
 	for _, b := range band {
+		shift(b.XYs[0])
 		p.Add(b)
+		drawn.remote = true
 	}
 	for _, s := range timelineSeries {
 		for _, xys := range stepSeries(r, s.idx, lo, hi) {
 			var l *plotter.Line
 			if s.follower {
-				l, err = line(xys, s.c, s.width, 5, 3)
+				l, err = line(shift(xys), s.c, s.width, 5, 3)
+				drawn.follower = true
 			} else {
-				l, err = line(xys, s.c, s.width)
+				l, err = line(shift(xys), s.c, s.width)
 			}
 			if err != nil {
 				return err
@@ -329,28 +387,28 @@ func timelinePanel(p *plot.Plot, r *TimelineSampler, lo, hi sim.Time, yMax int64
 			p.Add(l)
 		}
 	}
-	marks := []struct {
-		at   sim.Time
-		show bool
-		c    color.Color
-	}{{r.addedAt, r.follower >= 0, colorGrey}, {r.joinedAt, r.joined, colorJoin}}
+	type mark struct {
+		at     sim.Time
+		show   bool
+		c      color.Color
+		stroke []float64
+		drawn  *bool
+	}
+	marks := []mark{{r.addedAt, r.follower >= 0, colorGrey, strokeAdd, &drawn.add}, {r.joinedAt, r.joined, colorJoin, strokeJoin, &drawn.join}}
 	for _, at := range r.elections {
-		marks = append(marks, struct {
-			at   sim.Time
-			show bool
-			c    color.Color
-		}{at, true, colorElection})
+		marks = append(marks, mark{at, true, colorElection, strokeElection, &drawn.election})
 	}
 	for _, m := range marks {
 		if !m.show || m.at < lo || m.at > hi {
 			continue
 		}
-		x := seconds(m.at)
-		l, err := line(plotter.XYs{{X: x, Y: 0}, {X: x, Y: p.Y.Max}}, m.c, 1.2, 2, 2)
+		x := seconds(m.at) - x0
+		l, err := line(plotter.XYs{{X: x, Y: 0}, {X: x, Y: p.Y.Max}}, m.c, m.stroke[0], m.stroke[1:]...)
 		if err != nil {
 			return err
 		}
 		p.Add(l)
+		*m.drawn = true
 	}
 	return nil
 }
@@ -471,7 +529,9 @@ func remoteBand(r *TimelineSampler, lo, hi sim.Time) ([]*plotter.Polygon, error)
 	return out, nil
 }
 
-func timelineLegend() plot.Legend {
+// timelineLegend names the offsets and the marks drawn: a mark or band no
+// panel drew is not listed.
+func timelineLegend(drawn timelineDrawn) plot.Legend {
 	l := newLegend()
 	mk := func(c color.Color, width float64, dashes ...float64) *plotter.Line {
 		ln, _ := line(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}, c, width, dashes...)
@@ -482,12 +542,68 @@ func timelineLegend() plot.Legend {
 	l.Add("HW (high watermark)", mk(colorHW, 4.5))
 	l.Add("LEO (log end)", mk(colorLEO, 2))
 	l.Add("leader (solid)", mk(colorLEO, 1.4))
-	l.Add("new follower (dashed)", mk(colorLEO, 2.2, 5, 3))
-	poly, _ := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
-	poly.Color, poly.LineStyle.Width = colorRemote, 0
-	l.Add("remote range", poly)
-	l.Add("add_replica", mk(colorGrey, 1.2, 2, 2))
-	l.Add("ISR join", mk(colorJoin, 1.2, 2, 2))
-	l.Add("leader change", mk(colorElection, 1.2, 2, 2))
+	if drawn.follower {
+		l.Add("new follower (dashed)", mk(colorLEO, 2.2, 5, 3))
+	}
+	if drawn.remote {
+		poly, _ := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
+		poly.Color, poly.LineStyle.Width = colorRemote, 0
+		l.Add("remote range", poly)
+	}
+	for _, m := range []struct {
+		name   string
+		show   bool
+		c      color.Color
+		stroke []float64
+	}{{"add_replica", drawn.add, colorGrey, strokeAdd}, {"ISR join", drawn.join, colorJoin, strokeJoin},
+		{"leader change", drawn.election, colorElection, strokeElection}} {
+		if m.show {
+			l.Add(m.name, mk(m.c, m.stroke[0], m.stroke[1:]...))
+		}
+	}
 	return l
+}
+
+// sinceTicks labels a time axis of seconds since an instant, in ms below 2
+// s and in s above, at a 1-2-5 step that gives 3 to 8 labels.
+type sinceTicks struct{}
+
+func (sinceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return nil
+	}
+	step := niceStepAtMost((hi - lo) / 3)
+	minor := step / 5
+	if m := step / math.Pow10(int(math.Floor(math.Log10(step)))); math.Abs(m-2) < 1e-9 {
+		minor = step / 4
+	}
+	unit, scale := " s", 1.0
+	if hi < 2 {
+		unit, scale = " ms", 1000
+	}
+	decimals := max(0, -int(math.Floor(math.Log10(step*scale)+1e-9)))
+	var ticks []plot.Tick
+	for k := math.Ceil(lo/minor - 1e-9); k*minor <= hi+minor*1e-9; k++ {
+		v := k * minor
+		if v == 0 {
+			v = 0 // not -0
+		}
+		t := plot.Tick{Value: v}
+		if r := v / step; math.Abs(r-math.Round(r)) < 1e-6 {
+			t.Label = strconv.FormatFloat(v*scale, 'f', decimals, 64) + unit
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// niceStepAtMost is the largest 1, 2 or 5 times a power of ten not above x.
+func niceStepAtMost(x float64) float64 {
+	d := math.Pow10(int(math.Floor(math.Log10(x))))
+	for _, m := range []float64{5, 2, 1} {
+		if d*m <= x*(1+1e-9) {
+			return d * m
+		}
+	}
+	return d
 }

@@ -17,9 +17,17 @@ import (
 
 func sampled(t *testing.T, name string, st harness.Strategy) *TimelineSampler {
 	t.Helper()
-	sc, _ := scenarios.Lookup(name)
+	return sampledUnder(t, name, st, model.KIP)
+}
+
+func sampledUnder(t *testing.T, name string, st harness.Strategy, p model.Profile) *TimelineSampler {
+	t.Helper()
+	sc, ok := scenarios.Lookup(name)
+	if !ok {
+		t.Fatalf("no scenario %s", name)
+	}
 	s := NewTimelineSampler(string(st))
-	res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{s}})
+	res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Profile: p, Observers: []model.Observer{s}})
 	s.Finish(res.Cluster.Now)
 	return s
 }
@@ -116,6 +124,130 @@ func TestTimeTicksAreDistinct(t *testing.T) {
 		}
 		if c.hi == 120 && strings.Join(labels, " ") != "0 50 100" {
 			t.Errorf("ticks of a whole run: %q, want whole seconds", labels)
+		}
+	}
+}
+
+// bothStrategies samples both strategies' runs of a scenario under p.
+func bothStrategies(t *testing.T, name string, p model.Profile) []*TimelineSampler {
+	return []*TimelineSampler{sampledUnder(t, name, harness.LocalLogStart, p), sampledUnder(t, name, harness.LastTiered, p)}
+}
+
+// TestTimelineLegendListsWhatIsDrawn: the leader-change mark is in the
+// legend only when a leader changes in a drawn window; the follower's
+// entries only when a replica was added.
+func TestTimelineLegendListsWhatIsDrawn(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		want     []string
+		absent   []string
+	}{
+		{"omts-local-deleted", []string{"new follower (dashed)", "add_replica", "ISR join", "remote range"}, []string{"leader change"}},
+		{"election-mid-bootstrap", []string{"leader change", "ISR join"}, nil},
+	} {
+		runs := bothStrategies(t, c.scenario, model.KIP)
+		if c.scenario == "election-mid-bootstrap" && len(runs[0].elections) == 0 {
+			t.Fatalf("%s: no leader change sampled", c.scenario)
+		}
+		svg, err := TimelineChart(TimelineTitle(c.scenario, "kip", 1, ""), runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !bytespkg.Contains(svg, []byte(">"+w+"<")) {
+				t.Errorf("%s: legend lacks %q", c.scenario, w)
+			}
+		}
+		for _, w := range c.absent {
+			if bytespkg.Contains(svg, []byte(">"+w+"<")) {
+				t.Errorf("%s: legend lists %q, which is not drawn", c.scenario, w)
+			}
+		}
+	}
+	// A run with no replica added: no follower, no add_replica, no join.
+	r := sampled(t, "finding-reenable-stale-hro", harness.LastTiered)
+	if r.follower >= 0 {
+		t.Fatalf("finding-reenable-stale-hro adds b%d: pick a fixture without add_replica", r.follower)
+	}
+	pg, err := timelinePage("t", []*TimelineSampler{r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := pg.svg()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"new follower (dashed)", "add_replica", "ISR join"} {
+		if bytespkg.Contains(svg, []byte(">"+w+"<")) {
+			t.Errorf("no follower: legend lists %q", w)
+		}
+	}
+}
+
+// TestTimelineBootstrapScales: under kafka-4.3, hazard-idle-fully-tiered's
+// flag-on follower takes about a minute to join where the flag-off one
+// takes a few hundred ms: each bootstrap panel gets its own time scale,
+// spanning a quarter more than its own bootstrap, and says so; where the
+// two are alike (omts-local-deleted) they share one. Every bootstrap
+// panel's time axis has at least three labels.
+func TestTimelineBootstrapScales(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		profile  model.Profile
+		shared   bool
+	}{{"hazard-idle-fully-tiered", model.Kafka43, false}, {"omts-local-deleted", model.KIP, true}} {
+		runs := bothStrategies(t, c.scenario, c.profile)
+		pg, err := timelinePage(TimelineTitle(c.scenario, c.profile.Name(), 1, ""), runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(pg.title, "profile "+c.profile.Name()) {
+			t.Errorf("%s: title %q does not name the profile", c.scenario, pg.title)
+		}
+		var spans []float64
+		for i, row := range pg.rows {
+			z := row[1]
+			r := runs[i]
+			own := seconds(r.joinedAt) - seconds(r.addedAt)
+			spans = append(spans, z.X.Max)
+			if !c.shared && math.Abs(z.X.Max-1.25*own) > 1e-6 {
+				t.Errorf("%s row %d: bootstrap panel ends at %v s, want 1.25 x its own %v s", c.scenario, i, z.X.Max, own)
+			}
+			if !c.shared && !strings.Contains(z.X.Label.Text, "own scale") {
+				t.Errorf("%s row %d: axis %q does not say it has its own scale", c.scenario, i, z.X.Label.Text)
+			}
+			values, labels := labelled(z.X.Tick.Marker, z.X.Min, z.X.Max)
+			if len(labels) < 3 || values[0] > z.X.Min+(z.X.Max-z.X.Min)/2 {
+				t.Errorf("%s row %d: time labels %q on [%v, %v]", c.scenario, i, labels, z.X.Min, z.X.Max)
+			}
+		}
+		if c.shared != (spans[0] == spans[1]) {
+			t.Errorf("%s: bootstrap panels end at %v: shared %v, want %v", c.scenario, spans, spans[0] == spans[1], c.shared)
+		}
+		if !c.shared && spans[1] < 50*spans[0] {
+			t.Errorf("%s: bootstraps %v s: the fixture no longer differs enough", c.scenario, spans)
+		}
+	}
+}
+
+// TestSinceTicks: the bootstrap axis reads in ms under 2 s and in s above,
+// three to eight distinct labels, 0 at the add_replica.
+func TestSinceTicks(t *testing.T) {
+	for _, c := range []struct{ lo, hi float64 }{{-0.01, 0.28}, {-0.001, 0.025}, {-3, 75}, {-0.05, 1.2}, {0, 1.99}} {
+		_, labels := labelled(sinceTicks{}, c.lo, c.hi)
+		seen := map[string]bool{}
+		for _, l := range labels {
+			if seen[l] {
+				t.Errorf("[%v, %v]: %q repeats %q", c.lo, c.hi, labels, l)
+			}
+			seen[l] = true
+		}
+		unit := " ms"
+		if c.hi >= 2 {
+			unit = " s"
+		}
+		if len(labels) < 3 || len(labels) > 8 || labels[0] != "0"+unit {
+			t.Errorf("[%v, %v]: labels %q, want 3 to 8 from 0%s", c.lo, c.hi, labels, unit)
 		}
 	}
 }

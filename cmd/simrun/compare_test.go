@@ -54,7 +54,7 @@ func TestCompareWritesTheReport(t *testing.T) {
 		t.Errorf("stdout %q", stdout)
 	}
 	files := readOutDir(t, out)
-	for _, name := range []string{"report.md", "runs.csv", reports.ChartLocalLog, reports.ChartCDF, reports.ChartPaired, reports.ChartTimeline} {
+	for _, name := range []string{"report.md", "runs.csv", reports.ChartCopy, reports.ChartCDF, reports.ChartPaired, reports.ChartTimeline} {
 		if len(files[name]) == 0 {
 			t.Errorf("%s missing or empty", name)
 		}

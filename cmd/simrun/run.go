@@ -150,7 +150,11 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
 	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
-	rec.Finish(runs, fmt.Sprintf("%s, seed %d", sc.Name, seed))
+	also := ""
+	if f.mutants != "" {
+		also = "mutant " + f.mutants
+	}
+	rec.Finish(runs, reports.TimelineTitle(sc.Name, p.Name(), seed, also))
 	reports.ScheduleWarnings(stderr, sc.Name, runs)
 	if !f.json && (!f.all || f.verbose) {
 		reports.Summary(out, res, sc.DurationMs, sc.HealMs)
