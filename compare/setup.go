@@ -518,6 +518,9 @@ func (s *Setup) Check() error {
 // (exit 4).
 func (s *Setup) checkScenarios() error {
 	for _, sc := range s.scenarios {
+		if err := harness.CheckRunnable(sc); err != nil {
+			return badInput("--scenario %s: %v", s.f.scenario, err)
+		}
 		if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
 			return err
 		}
@@ -528,8 +531,12 @@ func (s *Setup) checkScenarios() error {
 	for v := range s.varyValues {
 		if s.scenarios == nil {
 			for seed := range fuzz.SeedRange(s.from, s.to) {
-				if _, err := s.scenario(v, 0, seed); err != nil {
+				sc, err := s.scenario(v, 0, seed)
+				if err != nil {
 					return err
+				}
+				if err := harness.CheckRunnable(sc); err != nil {
+					return badInput("--vary %s=%s: %v", s.varyKey, s.varyValues[v], err)
 				}
 			}
 			continue
@@ -538,6 +545,9 @@ func (s *Setup) checkScenarios() error {
 			sc, err := s.scenario(v, i, s.from)
 			if err != nil {
 				return err
+			}
+			if err := harness.CheckRunnable(sc); err != nil {
+				return badInput("--vary %s=%s on scenario %s: %v", s.varyKey, s.varyValues[v], sc.Name, err)
 			}
 			if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
 				return err

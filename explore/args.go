@@ -81,6 +81,9 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 	if err != nil {
 		return cfg, Header{}, err
 	}
+	if err := harness.CheckRunnable(sc); err != nil {
+		return cfg, Header{}, fmt.Errorf("%s: %w", a.Scenario, err)
+	}
 	cfg = Config{Scenario: sc, Strategy: harness.Strategy(a.Strategy), Profile: profile, Mutants: mutants,
 		Depth: a.Depth, MaxStates: a.MaxStates, Faults: faults, FaultMs: a.FaultMs, Lost: a.Lost, Liveness: !a.NoLiveness,
 		Shard: shard, MaxSteps: maxSteps, Reexecute: a.Reexecute, FromMs: a.FromMs}

@@ -327,6 +327,9 @@ func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *
 	if r.choose == nil {
 		r.choose = newSeeded(opt.Seed)
 	}
+	if err := checkStructure(sc); err != nil {
+		panic(fmt.Sprintf("harness: scenario %s: %v (CheckRunnable refuses it before a run)", sc.Name, err))
+	}
 	lastTiered := opt.Strategy == LastTiered
 	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
 		lastTiered = *f

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -34,16 +35,23 @@ const (
 // integer) and a copy-finished remote segment has an empty State, so Parse(Marshal(s))
 // equals s.
 type Scenario struct {
-	Name        string   `json:"name"`
-	Description string   `json:"description,omitempty"`
-	Seed        uint64   `json:"seed"`
-	Brokers     int      `json:"brokers"`
-	Replicas    []int    `json:"replicas"`
-	Config      Config   `json:"config"`
-	Initial     *Initial `json:"initial,omitempty"`
-	Events      []Event  `json:"events"`
-	DurationMs  int64    `json:"duration_ms"`
-	HealMs      int64    `json:"heal_ms"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Seed        uint64 `json:"seed"`
+	Brokers     int    `json:"brokers"`
+	// Replicas and Initial are the one partition's (nil in a broker-scale file:
+	// each Partitions entry has its own).
+	Replicas []int    `json:"replicas,omitempty"`
+	Config   Config   `json:"config"`
+	Initial  *Initial `json:"initial,omitempty"`
+	// Partitions (broker scale, FORMATS.md): the partitions of a
+	// many-partition file, compact (an entry with Count stands for Count
+	// partitions sharing one Initial); nil in a one-partition file.
+	// EachPartition expands them.
+	Partitions []PartitionSpec `json:"partitions,omitempty"`
+	Events     []Event         `json:"events"`
+	DurationMs int64           `json:"duration_ms"`
+	HealMs     int64           `json:"heal_ms"`
 	// Explore (an extension to FORMATS.md, written by simrun explore) fixes every
 	// choice of the run: nil, the default, means they are drawn from the seed.
 	Explore *Schedule `json:"explore,omitempty"`
@@ -88,6 +96,32 @@ type Config struct {
 	// FollowerFetchLastTieredOffsetEnable (follower.fetch.last.tiered.offset.enable):
 	// nil, the default, means it is set by the strategy being run.
 	FollowerFetchLastTieredOffsetEnable *bool `json:"follower_fetch_last_tiered_offset_enable,omitempty"`
+
+	// Broker scale (FORMATS.md "Broker scale"): broker configs, Kafka's names
+	// and defaults, and the environment's shared resources (-1: unlimited).
+
+	NumReplicaFetchers               int64 `json:"num_replica_fetchers"`
+	ReplicaFetchResponseMaxBytes     int64 `json:"replica_fetch_response_max_bytes"`
+	ReplicaFetchMinBytes             int64 `json:"replica_fetch_min_bytes"`
+	LeaderReplicationThrottledRate   int64 `json:"leader_replication_throttled_rate"`   // bytes/s, -1: unlimited
+	FollowerReplicationThrottledRate int64 `json:"follower_replication_throttled_rate"` // bytes/s, -1: unlimited
+	// RemoteFetchConcurrency: remote storage reads in flight at once per
+	// broker (-1: unlimited).
+	RemoteFetchConcurrency int64 `json:"remote_fetch_concurrency"`
+	// BrokerNetworkBytesPerSec: each broker's inbound and outbound network
+	// (-1: unlimited).
+	BrokerNetworkBytesPerSec int64 `json:"broker_network_bytes_per_sec"`
+	// BrokerDiskBytesPerSec (an extension): each broker's disk reads (-1:
+	// unlimited).
+	BrokerDiskBytesPerSec int64 `json:"broker_disk_bytes_per_sec"`
+	// LeaderReplicationThrottledReplicas and FollowerReplicationThrottledReplicas
+	// (extensions; Kafka's topic configs leader.replication.throttled.replicas and
+	// follower.replication.throttled.replicas): "*" or "P:B,P:B,..." (partition
+	// P's replica on broker B), empty for none (the default). A throttled rate
+	// limits only the replicas listed. At the top level they are every topic's
+	// default; a partitions entry's config may override them.
+	LeaderReplicationThrottledReplicas   string `json:"leader_replication_throttled_replicas,omitempty"`
+	FollowerReplicationThrottledReplicas string `json:"follower_replication_throttled_replicas,omitempty"`
 }
 
 // Initial is the leader's log at time 0. LEO is the last local EndOffset + 1 and LLSO
@@ -164,6 +198,17 @@ type Event struct {
 	Brokers      []int           `json:"brokers,omitempty"`       // network_partition (non-empty, distinct, valid ids)
 	DurationMs   int64           `json:"duration_ms,omitempty"`   // network_partition, remote_outage (> 0)
 	FromOffset   int64           `json:"from_offset,omitempty"`   // consume (>= 0)
+	// Topic: reassign (required); produce, add_replica, delete_records,
+	// consume, elect_leader (optional: absent = every partition; alone = every
+	// partition of the topic).
+	Topic string `json:"topic,omitempty"`
+	// Partition: with Topic, the one partition a produce, add_replica,
+	// delete_records, consume or elect_leader acts on (optional).
+	Partition *int32 `json:"partition,omitempty"`
+	// Partitions and Replicas: reassign (required): the partitions of Topic
+	// and their new replicas (the first is the preferred leader).
+	Partitions []int32 `json:"partitions,omitempty"`
+	Replicas   []int   `json:"replicas,omitempty"`
 }
 
 // Event types.
@@ -178,27 +223,31 @@ const (
 	EventNetworkPartition = "network_partition"
 	EventRemoteOutage     = "remote_outage"
 	EventConsume          = "consume"
+	EventReplaceBroker    = "replace_broker"
+	EventReassign         = "reassign"
 )
 
 // eventTypes lists the event types in the order error messages name them.
 var eventTypes = []string{
 	EventAddReplica, EventProduce, EventElectLeader, EventCrash, EventRestart,
 	EventSetConfig, EventDeleteRecords, EventNetworkPartition, EventRemoteOutage,
-	EventConsume,
+	EventConsume, EventReplaceBroker, EventReassign,
 }
 
 // eventUses maps an event type to the optional fields it uses (at_ms and type aside).
 var eventUses = map[string][]string{
-	EventAddReplica:       {"broker"},
-	EventProduce:          {"records", "over_ms"},
-	EventElectLeader:      {"broker"},
+	EventAddReplica:       {"broker", "topic", "partition"},
+	EventProduce:          {"records", "over_ms", "topic", "partition"},
+	EventElectLeader:      {"broker", "topic", "partition"},
 	EventCrash:            {"broker"},
 	EventRestart:          {"broker"},
 	EventSetConfig:        {"broker", "key", "value"},
-	EventDeleteRecords:    {"before_offset"},
+	EventDeleteRecords:    {"before_offset", "topic", "partition"},
 	EventNetworkPartition: {"brokers", "duration_ms"},
 	EventRemoteOutage:     {"duration_ms"},
-	EventConsume:          {"from_offset"},
+	EventConsume:          {"from_offset", "topic", "partition"},
+	EventReplaceBroker:    {"broker"},
+	EventReassign:         {"topic", "partitions", "replicas"},
 }
 
 // setConfigBoolKeys are the boolean keys a set_config event may change.
@@ -293,6 +342,16 @@ func DefaultConfig() Config {
 		ReplicationBytesPerSec:         100 << 20,
 		ReplicaSocketTimeoutMs:         30_000,
 		LogRetentionCheckIntervalMs:    300_000,
+
+		// Broker scale.
+		NumReplicaFetchers:               1,
+		ReplicaFetchResponseMaxBytes:     10 << 20,
+		ReplicaFetchMinBytes:             1,
+		LeaderReplicationThrottledRate:   -1,
+		FollowerReplicationThrottledRate: -1,
+		RemoteFetchConcurrency:           -1,
+		BrokerNetworkBytesPerSec:         -1,
+		BrokerDiskBytesPerSec:            -1,
 	}
 }
 
@@ -354,11 +413,21 @@ func (s *Scenario) Normalize() {
 		}
 	}
 	slices.SortStableFunc(s.Events, func(a, b Event) int { return cmp.Compare(a.AtMs, b.AtMs) })
-	if s.Initial != nil {
-		for i := range s.Initial.RemoteSegments {
-			if sg := &s.Initial.RemoteSegments[i]; sg.State == StateCopyFinished {
-				sg.State = "" // the default
-			}
+	normalizeStates(s.Initial)
+	for i := range s.Partitions {
+		normalizeStates(s.Partitions[i].Initial)
+	}
+}
+
+// normalizeStates writes copy-finished, the default remote segment state, as
+// the empty state.
+func normalizeStates(in *Initial) {
+	if in == nil {
+		return
+	}
+	for i := range in.RemoteSegments {
+		if sg := &in.RemoteSegments[i]; sg.State == StateCopyFinished {
+			sg.State = "" // the default
 		}
 	}
 }
@@ -371,10 +440,12 @@ func (s *Scenario) Marshal() ([]byte, error) {
 	if out.Events == nil {
 		out.Events = []Event{}
 	}
-	if out.Initial != nil && out.Initial.RemoteSegments == nil {
-		in := *out.Initial
-		in.RemoteSegments = []SegmentSpec{}
-		out.Initial = &in
+	out.Initial = withRemoteList(out.Initial)
+	if out.Partitions != nil {
+		out.Partitions = slices.Clone(out.Partitions)
+		for i := range out.Partitions {
+			out.Partitions[i].Initial = withRemoteList(out.Partitions[i].Initial)
+		}
 	}
 	var compact bytes.Buffer
 	enc := json.NewEncoder(&compact)
@@ -388,6 +459,17 @@ func (s *Scenario) Marshal() ([]byte, error) {
 	}
 	buf.WriteByte('\n')
 	return buf.Bytes(), nil
+}
+
+// withRemoteList returns in, or a copy of it whose nil RemoteSegments is an
+// empty list, which Marshal writes as [] (Parse gives an empty list).
+func withRemoteList(in *Initial) *Initial {
+	if in == nil || in.RemoteSegments != nil {
+		return in
+	}
+	c := *in
+	c.RemoteSegments = []SegmentSpec{}
+	return &c
 }
 
 // writeIndented pretty-prints the compact JSON value v at the given indentation.
@@ -467,10 +549,14 @@ func (s *Scenario) Validate() error {
 			return err
 		}
 	}
-	if err := s.validateEvents(); err != nil {
+	if err := s.validateBrokerScale(); err != nil {
 		return err
 	}
-	if err := s.validateSchedule(); err != nil {
+	ix := newPartitionIndex(s)
+	if err := s.validateEvents(ix); err != nil {
+		return err
+	}
+	if err := s.validateSchedule(ix); err != nil {
 		return err
 	}
 	return s.validateLimits()
@@ -479,6 +565,15 @@ func (s *Scenario) Validate() error {
 func (s *Scenario) validateCluster() error {
 	if s.Brokers < 1 || s.Brokers > brokersMax {
 		return fieldErr("brokers", "must be in 1..%d, got %d", brokersMax, s.Brokers)
+	}
+	if s.Partitions != nil {
+		switch {
+		case s.Replicas != nil:
+			return fieldErr("replicas", "not allowed with partitions: top-level replicas and initial describe a one-partition file; each partitions entry has its own")
+		case s.Initial != nil:
+			return fieldErr("initial", "not allowed with partitions: top-level replicas and initial describe a one-partition file; each partitions entry has its own")
+		}
+		return nil
 	}
 	if len(s.Replicas) == 0 {
 		return fieldErr("replicas", "must not be empty (the first replica is the leader)")
@@ -553,6 +648,14 @@ func (c *Config) validate() error {
 		{"remote_metadata_ready_ms", c.RemoteMetadataReadyMs, checkDelay},
 		{"replica_socket_timeout_ms", c.ReplicaSocketTimeoutMs, checkInterval},
 		{"log_retention_check_interval_ms", c.LogRetentionCheckIntervalMs, checkInterval},
+		{"num_replica_fetchers", c.NumReplicaFetchers, checkRange(1, numReplicaFetchersMax)},
+		{"replica_fetch_response_max_bytes", c.ReplicaFetchResponseMaxBytes, checkBytes},
+		{"replica_fetch_min_bytes", c.ReplicaFetchMinBytes, checkBytes},
+		{"leader_replication_throttled_rate", c.LeaderReplicationThrottledRate, checkLimit(0, math.MaxInt64)},
+		{"follower_replication_throttled_rate", c.FollowerReplicationThrottledRate, checkLimit(0, math.MaxInt64)},
+		{"remote_fetch_concurrency", c.RemoteFetchConcurrency, checkLimit(1, kafkaIntMax)},
+		{"broker_network_bytes_per_sec", c.BrokerNetworkBytesPerSec, checkLimit(1, math.MaxInt64)},
+		{"broker_disk_bytes_per_sec", c.BrokerDiskBytesPerSec, checkLimit(1, math.MaxInt64)},
 	}
 	for _, f := range ints {
 		if msg := f.check(f.v); msg != "" {
@@ -576,7 +679,7 @@ func (c *Config) validate() error {
 	if r := c.RemoteErrorRate; !(r >= 0 && r <= 1) {
 		return fieldErr("config.remote_error_rate", "must be in [0, 1], got %v", r)
 	}
-	return nil
+	return checkThrottledFormat(*c)
 }
 
 func (in *Initial) validate(remoteStorageEnable bool) error {
@@ -800,14 +903,24 @@ func (in *Initial) finishedFrom(from, to int64) int64 {
 	return min(from, to)
 }
 
-func (s *Scenario) validateEvents() error {
+func (s *Scenario) validateEvents(ix *partitionIndex) error {
 	addedBy := map[int]int{} // broker -> index of the add_replica event adding it
+	var added addedReplicas  // the same in a broker-scale file
 	for i, e := range s.Events {
 		path := fmt.Sprintf("events[%d]", i)
 		if err := s.validateEvent(path, e); err != nil {
 			return err
 		}
+		if err := s.checkTarget(ix, path, e); err != nil {
+			return err
+		}
 		if e.Type != EventAddReplica {
+			continue
+		}
+		if s.BrokerScale() {
+			if err := s.checkAddReplica(ix, &added, path, i, e); err != nil {
+				return err
+			}
 			continue
 		}
 		id := *e.Broker
@@ -831,6 +944,8 @@ func setEventFields(e Event) []string {
 		{"broker", e.Broker != nil}, {"records", e.Records != 0}, {"over_ms", e.OverMs != 0},
 		{"key", e.Key != ""}, {"value", len(e.Value) != 0}, {"before_offset", e.BeforeOffset != 0},
 		{"brokers", e.Brokers != nil}, {"duration_ms", e.DurationMs != 0}, {"from_offset", e.FromOffset != 0},
+		{"topic", e.Topic != ""}, {"partition", e.Partition != nil}, {"partitions", e.Partitions != nil},
+		{"replicas", e.Replicas != nil},
 	}
 	var names []string
 	for _, f := range set {
@@ -858,7 +973,7 @@ func (s *Scenario) validateEvent(path string, e Event) error {
 		}
 	}
 	switch e.Type {
-	case EventAddReplica, EventElectLeader, EventCrash, EventRestart:
+	case EventAddReplica, EventElectLeader, EventCrash, EventRestart, EventReplaceBroker:
 		if e.Broker == nil {
 			return fieldErr(path+".broker", "required by %s", e.Type)
 		}
@@ -878,6 +993,8 @@ func (s *Scenario) validateEvent(path string, e Event) error {
 		return checkEventDuration(path, e)
 	case EventConsume:
 		return checkEventOffset(path+".from_offset", e.FromOffset)
+	case EventReassign:
+		return s.checkReassign(path, e)
 	}
 	return nil
 }
@@ -988,6 +1105,7 @@ type rawScenario struct {
 	Replicas    []int           `json:"replicas"`
 	Config      json.RawMessage `json:"config"`
 	Initial     json.RawMessage `json:"initial"`
+	Partitions  json.RawMessage `json:"partitions"`
 	Events      json.RawMessage `json:"events"` // split by arrayElements, without copies
 	DurationMs  int64           `json:"duration_ms"`
 	HealMs      int64           `json:"heal_ms"`
@@ -1067,6 +1185,17 @@ func decodeScenario(root json.RawMessage) (*Scenario, error) {
 	if s.Initial, err = decodeInitial(raw.Initial); err != nil {
 		return nil, err
 	}
+	if !isAbsent(raw.Partitions) {
+		for _, name := range []string{"replicas", "initial"} {
+			if slices.Contains(present, name) {
+				return nil, fieldErr(name, "not allowed with partitions: top-level replicas and initial describe a one-partition file; each partitions entry has its own")
+			}
+		}
+		s.Replicas = nil
+		if s.Partitions, err = decodePartitions(raw.Partitions); err != nil {
+			return nil, err
+		}
+	}
 	events, err := arrayElements("events", raw.Events)
 	if err != nil {
 		return nil, err
@@ -1084,6 +1213,19 @@ func decodeScenario(root json.RawMessage) (*Scenario, error) {
 }
 
 func decodeInitial(data json.RawMessage) (*Initial, error) {
+	return decodeInitialIn(data, &segmentRoom{left: MaxFixtureSegments, over: fmt.Sprintf(
+		"the fixture would hold more than %d segments (remote and local, runs expanded)", MaxFixtureSegments)})
+}
+
+// segmentRoom is how many more segments (runs expanded) the fixtures being
+// decoded may hold, and what to say when one would hold more.
+type segmentRoom struct {
+	left int64
+	over string
+}
+
+// decodeInitialIn decodes an initial log whose segments take room from room.
+func decodeInitialIn(data json.RawMessage, room *segmentRoom) (*Initial, error) {
 	if isAbsent(data) {
 		return nil, nil
 	}
@@ -1097,11 +1239,10 @@ func decodeInitial(data json.RawMessage) (*Initial, error) {
 	}
 	in := &Initial{LeaderEpoch: raw.LeaderEpoch, LogStartOffset: raw.LogStartOffset,
 		HighWatermark: raw.HighWatermark, HighestRemoteOffset: raw.HighestRemoteOffset}
-	room := int64(MaxFixtureSegments)
-	if in.RemoteSegments, err = decodeSegments("initial.remote_segments", raw.RemoteSegments, &room); err != nil {
+	if in.RemoteSegments, err = decodeSegments("initial.remote_segments", raw.RemoteSegments, room); err != nil {
 		return nil, err
 	}
-	if in.LocalSegments, err = decodeSegments("initial.local_segments", raw.LocalSegments, &room); err != nil {
+	if in.LocalSegments, err = decodeSegments("initial.local_segments", raw.LocalSegments, room); err != nil {
 		return nil, err
 	}
 	first := slices.IndexFunc(in.RemoteSegments, func(sg SegmentSpec) bool { return sg.finished() })
@@ -1118,7 +1259,7 @@ func decodeInitial(data json.RawMessage) (*Initial, error) {
 	return in, nil
 }
 
-func decodeSegments(path string, data json.RawMessage, room *int64) ([]SegmentSpec, error) {
+func decodeSegments(path string, data json.RawMessage, room *segmentRoom) ([]SegmentSpec, error) {
 	raws, err := arrayElements(path, data)
 	if err != nil {
 		return nil, err
@@ -1145,10 +1286,10 @@ func decodeSegments(path string, data json.RawMessage, room *int64) ([]SegmentSp
 			}
 			sg.Count = 0
 		}
-		if n > *room {
-			return nil, fieldErr(elem()+".count", "the fixture would hold more than %d segments (remote and local, runs expanded)", MaxFixtureSegments)
+		if n > room.left {
+			return nil, fieldErr(elem()+".count", "%s", room.over)
 		}
-		*room -= n
+		room.left -= n
 		size := sg.EndOffset - sg.BaseOffset + 1
 		for k := int64(0); k < n; k++ {
 			segs = append(segs, sg)
@@ -1194,6 +1335,9 @@ func decodeEvent(path string, data json.RawMessage) (Event, error) {
 		if name != "at_ms" && name != "type" && !slices.Contains(used, name) {
 			return Event{}, fieldErr(path+"."+name, "not used by %s", e.Type)
 		}
+	}
+	if slices.Contains(present, "topic") && e.Topic == "" {
+		return Event{}, fieldErr(path+".topic", "must not be empty (leave it out for every partition)")
 	}
 	return e, nil
 }

@@ -26,6 +26,16 @@ func FuzzParse(f *testing.F) {
 		withInitial(`{"remote_segments": [{"base_offset": 0, "end_offset": 8}], "local_segments": [{"base_offset": 10, "end_offset": 29}]}`),
 		withEvents(`{"type": "add_replica", "broker": 2}`, `{"at_ms": 5, "type": "add_replica", "broker": 2}`),
 		`[]`, `null`, ``, `{`, `{"":[]}`, `{"brokers": 1e400, "duration_ms": 1}`,
+		// Broker scale.
+		brokerScaleFile,
+		bs(`{"topic": "t", "partition": 2, "count": 3, "replicas": [0, 1], "config": {"retention_ms": 5, "follower_replication_throttled_replicas": "2:1"}},
+		    {"topic": "u", "replicas": [1], "initial": {"local_segments": [{"base_offset": 0, "end_offset": 9}]}}`,
+			`{"type": "reassign", "topic": "t", "partitions": [4, 2], "replicas": [3, 2]}, {"type": "replace_broker", "broker": 3},
+			 {"type": "add_replica", "broker": 2, "topic": "u", "partition": 0}, {"type": "produce", "records": 4, "topic": "t"}`,
+			`, "config": {"num_replica_fetchers": 3, "broker_network_bytes_per_sec": 1000, "leader_replication_throttled_rate": 0}`),
+		bs(`{"topic": "a.b", "replicas": [0]}, {"topic": "a_b", "replicas": [0]}`, "", ""),
+		bs(`{"topic": "t", "replicas": [0], "config": {"num_replica_fetchers": 2}}`, "", ""),
+		withEvents(`{"type": "consume", "from_offset": 1, "topic": "topic", "partition": 0}`),
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

@@ -114,6 +114,13 @@ func TestDefaultConfigIsKafkas(t *testing.T) {
 		RemoteUploadMs: [2]int64{50, 500}, RemoteFetchMs: [2]int64{20, 200},
 		ReplicationBytesPerSec: 104857600, RemoteMetadataReadyMs: 0,
 		ReplicaSocketTimeoutMs: 30000, LogRetentionCheckIntervalMs: 300000,
+		// Broker scale: num.replica.fetchers 1, replica.fetch.response.max.bytes
+		// 10 MiB, replica.fetch.min.bytes 1 (ReplicationConfigs.java:62-90
+		// @1eb7644349cb); the throttled rates, remote concurrency, network and
+		// disk unlimited.
+		NumReplicaFetchers: 1, ReplicaFetchResponseMaxBytes: 10485760, ReplicaFetchMinBytes: 1,
+		LeaderReplicationThrottledRate: -1, FollowerReplicationThrottledRate: -1,
+		RemoteFetchConcurrency: -1, BrokerNetworkBytesPerSec: -1, BrokerDiskBytesPerSec: -1,
 	}
 	if diff := cmp.Diff(want, DefaultConfig()); diff != "" {
 		t.Errorf("DefaultConfig mismatch (-want +got):\n%s", diff)
@@ -295,7 +302,15 @@ func TestMarshalFormat(t *testing.T) {
     "remote_metadata_ready_ms": 0,
     "replica_socket_timeout_ms": 30000,
     "log_retention_check_interval_ms": 300000,
-    "remote_error_rate": 0
+    "remote_error_rate": 0,
+    "num_replica_fetchers": 1,
+    "replica_fetch_response_max_bytes": 10485760,
+    "replica_fetch_min_bytes": 1,
+    "leader_replication_throttled_rate": -1,
+    "follower_replication_throttled_rate": -1,
+    "remote_fetch_concurrency": -1,
+    "broker_network_bytes_per_sec": -1,
+    "broker_disk_bytes_per_sec": -1
   },
   "initial": {
     "leader_epoch": 0,
@@ -385,8 +400,8 @@ var badFiles = []struct {
 	// Events.
 	{"event beyond duration", withEvents(`{"at_ms": 1001, "type": "consume"}`), "events[0].at_ms: must be in 0..duration_ms (1000), got 1001"},
 	{"negative event time", withEvents(`{"at_ms": -1, "type": "consume"}`), "events[0].at_ms: must be in 0..duration_ms (1000), got -1"},
-	{"missing type", withEvents(`{"at_ms": 1}`), "events[0].type: required (one of add_replica, produce, elect_leader, crash, restart, set_config, delete_records, network_partition, remote_outage, consume)"},
-	{"unknown type", withEvents(`{"type": "explode"}`), `events[0].type: unknown event type "explode" (one of add_replica, produce, elect_leader, crash, restart, set_config, delete_records, network_partition, remote_outage, consume)`},
+	{"missing type", withEvents(`{"at_ms": 1}`), "events[0].type: required (one of add_replica, produce, elect_leader, crash, restart, set_config, delete_records, network_partition, remote_outage, consume, replace_broker, reassign)"},
+	{"unknown type", withEvents(`{"type": "explode"}`), `events[0].type: unknown event type "explode" (one of add_replica, produce, elect_leader, crash, restart, set_config, delete_records, network_partition, remote_outage, consume, replace_broker, reassign)`},
 	{"bad broker id", withEvents(`{"type": "consume"}`, `{"type": "consume"}`, `{"type": "consume"}`, `{"type": "crash", "broker": 7}`), "events[3].broker: no such broker 7 (brokers are 0..2)"},
 	{"missing broker", withEvents(`{"type": "restart"}`), "events[0].broker: required by restart"},
 	{"add existing replica", withEvents(`{"type": "add_replica", "broker": 0}`), "events[0].broker: broker 0 is already in replicas"},

@@ -24,6 +24,10 @@ const (
 	// nameBytesMax and descriptionBytesMax bound the scenario's strings.
 	nameBytesMax        = 256
 	descriptionBytesMax = 64 << 10
+	// numReplicaFetchersMax bounds num.replica.fetchers (Kafka sets no
+	// bound; 0 would divide by zero in getFetcherId): a follower runs at
+	// most this many threads per leader.
+	numReplicaFetchersMax = 64
 )
 
 // checkText checks a string of the file: valid UTF-8 (no U+FFFD, which is what
@@ -53,25 +57,66 @@ func (s *Scenario) validateLimits() error {
 	if err := checkText("description", s.Description, descriptionBytesMax, true); err != nil {
 		return err
 	}
-	// Every election is made by an event (elect_leader, crash, restart) or by
-	// the heal restarting a broker, so the epoch rises at most once for each
-	// of those: it must not wrap past int32.
+	if s.BrokerScale() {
+		return s.checkPartitionLimits()
+	}
 	if in := s.Initial; in != nil {
-		room := int64(math.MaxInt32) - int64(len(s.Events)) - int64(s.Brokers)
-		if int64(in.LeaderEpoch) > room {
-			return fieldErr("initial.leader_epoch", "must be at most %d (2^31-1 less one election for each of the %d events and %d brokers), got %d",
-				room, len(s.Events), s.Brokers, in.LeaderEpoch)
+		if err := s.checkEpochRoom("initial.leader_epoch", in.LeaderEpoch, s.replaceBrokers()); err != nil {
+			return err
 		}
 	}
 	return s.checkLogBytes()
+}
+
+// replaceBrokers returns the number of replace_broker events.
+func (s *Scenario) replaceBrokers() int {
+	n := 0
+	for _, e := range s.Events {
+		if e.Type == EventReplaceBroker {
+			n++
+		}
+	}
+	return n
+}
+
+// checkEpochRoom checks that a partition's initial leader epoch leaves room
+// for every election. Every election is made by an event (elect_leader,
+// crash, restart, reassign; each of the replaces replace_broker events makes
+// two, its crash and its restart) or by the heal restarting a broker, so the
+// epoch rises at most that often: it must not wrap past int32.
+func (s *Scenario) checkEpochRoom(field string, epoch int32, replaces int) error {
+	room := int64(math.MaxInt32) - int64(len(s.Events)) - int64(replaces) - int64(s.Brokers)
+	if int64(epoch) <= room {
+		return nil
+	}
+	if replaces > 0 {
+		return fieldErr(field, "must be at most %d (2^31-1 less one election for each of the %d events, one more for each of the %d replace_broker events, and one for each of the %d brokers), got %d",
+			room, len(s.Events), replaces, s.Brokers, epoch)
+	}
+	return fieldErr(field, "must be at most %d (2^31-1 less one election for each of the %d events and %d brokers), got %d",
+		room, len(s.Events), s.Brokers, epoch)
 }
 
 // checkLogBytes checks that the highest offset the log can reach (its end plus
 // every produced record) stays within offsetMax and that the records from the
 // first offset any segment holds to there fit in logBytesMax bytes.
 func (s *Scenario) checkLogBytes() error {
+	produced := int64(0)
+	for _, e := range s.Events {
+		if e.Type == EventProduce {
+			produced = sim.AddSat(produced, e.Records)
+		}
+	}
+	return checkLogSpan(s.Initial, produced, s.Config.RecordBytes, "events", "config.record_bytes", "")
+}
+
+// checkLogSpan checks the log of one partition, whose fixture is in and to
+// which produced records are appended: the offsets it reaches (an error on
+// offsetField) and its bytes (on bytesField). whose, if not empty, says
+// which partitions the log is.
+func checkLogSpan(in *Initial, produced, recordBytes int64, offsetField, bytesField, whose string) error {
 	first, end := int64(0), int64(0)
-	if in := s.Initial; in != nil && len(in.LocalSegments) > 0 {
+	if in != nil && len(in.LocalSegments) > 0 {
 		first = in.LogStartOffset
 		for _, sg := range in.RemoteSegments {
 			first = min(first, sg.BaseOffset)
@@ -81,20 +126,14 @@ func (s *Scenario) checkLogBytes() error {
 		}
 		end = in.LocalSegments[len(in.LocalSegments)-1].EndOffset + 1
 	}
-	produced := int64(0)
-	for _, e := range s.Events {
-		if e.Type == EventProduce {
-			produced = sim.AddSat(produced, e.Records)
-		}
-	}
 	if top := sim.AddSat(end, produced); top > offsetMax {
-		return fieldErr("events", "the log would reach offset %d (log end %d + %d produced records), more than %d",
-			top, end, produced, int64(offsetMax))
+		return fieldErr(offsetField, "the log%s would reach offset %d (log end %d + %d produced records), more than %d",
+			whose, top, end, produced, int64(offsetMax))
 	}
 	span := end + produced - first
-	if bytes := sim.MulSat(span, s.Config.RecordBytes); bytes > logBytesMax {
-		return fieldErr("config.record_bytes", "%d records of %d bytes (offsets %d..%d, the fixture and every produce) make %s, more than %d bytes (8 PiB)",
-			span, s.Config.RecordBytes, first, end+produced-1, bytesText(bytes), int64(logBytesMax))
+	if bytes := sim.MulSat(span, recordBytes); bytes > logBytesMax {
+		return fieldErr(bytesField, "%d records of %d bytes (offsets %d..%d, the fixture and every produce%s) make %s, more than %d bytes (8 PiB)",
+			span, recordBytes, first, end+produced-1, whose, bytesText(bytes), int64(logBytesMax))
 	}
 	return nil
 }
@@ -140,6 +179,19 @@ func checkUTF8(data []byte) error {
 	return fmt.Errorf("%s: invalid UTF-8 (byte 0x%02x): a scenario file must be UTF-8", position(data, int64(off)), data[off])
 }
 
+// checkLimit returns a check that v is -1 (unlimited) or in lo..hi.
+func checkLimit(lo, hi int64) func(int64) string {
+	return func(v int64) string {
+		switch {
+		case v == -1 || lo <= v && v <= hi:
+			return ""
+		case hi == math.MaxInt64:
+			return fmt.Sprintf("must be -1 (unlimited) or >= %d, got %d", lo, v)
+		}
+		return fmt.Sprintf("must be -1 (unlimited) or in %d..%d, got %d", lo, hi, v)
+	}
+}
+
 // ConfigRanges is the documented range, [min, max], of every integer config
 // field (README, "Ranges"): validation refuses a value outside it, and
 // TestConfigRangesCoverEveryField keeps the table complete.
@@ -159,4 +211,13 @@ var ConfigRanges = map[string][2]int64{
 	"remote_metadata_ready_ms":            {0, 1e12},
 	"replica_socket_timeout_ms":           {1, 1e12},
 	"log_retention_check_interval_ms":     {1, 1e12},
+	// Broker scale: -1 is unlimited; 0 is refused for the last three.
+	"num_replica_fetchers":                {1, numReplicaFetchersMax},
+	"replica_fetch_response_max_bytes":    {1, math.MaxInt32},
+	"replica_fetch_min_bytes":             {1, math.MaxInt32},
+	"leader_replication_throttled_rate":   {-1, math.MaxInt64},
+	"follower_replication_throttled_rate": {-1, math.MaxInt64},
+	"remote_fetch_concurrency":            {-1, math.MaxInt32},
+	"broker_network_bytes_per_sec":        {-1, math.MaxInt64},
+	"broker_disk_bytes_per_sec":           {-1, math.MaxInt64},
 }

@@ -61,7 +61,7 @@ func decodeSchedule(data json.RawMessage) (*Schedule, error) {
 // FaultTypes are the event types a schedule may inject.
 var FaultTypes = []string{EventCrash, EventRestart, EventElectLeader, EventNetworkPartition, EventRemoteOutage}
 
-func (s *Scenario) validateSchedule() error {
+func (s *Scenario) validateSchedule(ix *partitionIndex) error {
 	x := s.Explore
 	if x == nil {
 		return nil
@@ -69,6 +69,9 @@ func (s *Scenario) validateSchedule() error {
 	for i, e := range x.Faults {
 		path := fmt.Sprintf("explore.faults[%d]", i)
 		if err := s.validateEvent(path, e); err != nil {
+			return err
+		}
+		if err := s.checkTarget(ix, path, e); err != nil {
 			return err
 		}
 		ok := false

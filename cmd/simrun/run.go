@@ -89,6 +89,13 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, badInput("%v", err)
 	}
 	for _, sc := range list {
+		if err := harness.CheckRunnable(sc); err != nil {
+			name := f.scenario // the file's path, or the named scenario
+			if f.all {
+				name = sc.Name
+			}
+			return exitBadInput, badInput("%s: %v", name, err)
+		}
 		if err := harness.CheckBudget(sc, int64(f.maxSteps)); err != nil {
 			return exitBudget, err
 		}
