@@ -72,9 +72,12 @@ type builder struct {
 	fetchMaxBytes int64
 	segRecords    int64
 	horizonMs     int64
-	copyRate      float64  // bytes a second a follower gains on the leader
-	reasons       []string // what the horizon covers
-	unsupported6  bool     // the broker does not answer -6
+	copyRate      float64 // bytes a second a follower gains on the leader
+	// neverCatchesUp: produce leaves a follower less than 5% of what it
+	// can copy (copyRate): no replica catches up, flag on or off.
+	neverCatchesUp bool
+	reasons        []string // what the horizon covers
+	unsupported6   bool     // the broker does not answer -6
 	// metadataAssumed: remote metadata readiness was assumed from the state
 	metadataAssumed bool
 }

@@ -70,3 +70,13 @@ func TestMaxLeaderEpochSkipsElections(t *testing.T) {
 		t.Errorf("the summary does not name the skipped fault:\n%s", text)
 	}
 }
+
+// TestPlanNeverCatchesUp: the README's plan example with produce above what
+// a new replica can copy answers with the verdict never-catches-up, exit 0
+// (it panicked: index out of range in the run loop).
+func TestPlanNeverCatchesUp(t *testing.T) {
+	code, stdout, stderr := simrun(t, append(clusterArgs(), "--produce-bytes-per-sec", "150MiB", "--seeds", "1..1", "--profile", "kip")...)
+	if code != exitOK || stderr != "" || !strings.Contains(stdout, "profile kip (verdict: never-catches-up)") {
+		t.Fatalf("exit %d, stderr %q:\n%s", code, stderr, stdout)
+	}
+}
