@@ -101,6 +101,9 @@ type Setup struct {
 	shard   fuzz.Shard
 	args    []string
 	version string
+	// claim holds --jsonl, locked, from CheckOutputs until the pairs are
+	// written (SavePart).
+	claim *os.File
 }
 
 // Given records a flag given on the command line: in Changed, and unless
@@ -137,16 +140,10 @@ func (s *Setup) Report(pairs, sweepPairs []reports.ComparePair) (*reports.Analys
 	if err != nil {
 		return nil, fmt.Errorf("compare: rendering: %w", err)
 	}
-	for _, name := range sortStrings(mapKeys(files)) {
-		if err := outfile.WriteAtomic(filepath.Join(s.f.out, name), files[name]); err != nil {
-			return nil, badInput("--out: %v", err)
-		}
-	}
-	if _, ok := files[reports.ChartSweep]; !ok {
-		stale := filepath.Join(s.f.out, reports.ChartSweep) // a sweep chart of an earlier report
-		if fi, err := os.Lstat(stale); err == nil && fi.Mode().IsRegular() {
-			os.Remove(stale)
-		}
+	// All or nothing (a full disk leaves the earlier report whole), and a
+	// sweep chart of an earlier report goes when this one has none.
+	if err := outfile.WriteSet(s.f.out, files, []string{reports.ChartSweep}); err != nil {
+		return nil, badInput("--out: %v", err)
 	}
 	return a, nil
 }
@@ -209,14 +206,6 @@ func findingsLink(out string) string {
 		return ""
 	}
 	return filepath.ToSlash(rel)
-}
-
-func mapKeys(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return keys
 }
 
 // maxComparePairs bounds the pairs of one comparison (every profile, varied

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -227,12 +226,17 @@ func (s *Setup) ResumeText(sig string, r Run, part string) string {
 func (s *Setup) SavePart(r Run) (string, error) {
 	part, flag := s.f.jsonl, "--jsonl"
 	if part == "" && !r.Complete {
-		part, flag = filepath.Join(s.f.out, "pairs.jsonl"), "--out"
+		part, flag = s.partFile(), "--out"
 	}
 	if part == "" {
 		return "", nil
 	}
-	if err := s.WritePart(part, r); err != nil {
+	err := s.WritePart(part, r)
+	if s.claim != nil {
+		s.claim.Close() // the lock goes once the file is whole
+		s.claim = nil
+	}
+	if err != nil {
 		return part, fmt.Errorf("%s: %v", flag, err)
 	}
 	return part, nil

@@ -1,11 +1,21 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+	"unsafe"
+
+	"tierfetch/cliutil"
+	"tierfetch/outfile"
 )
 
 // Tests of the hostile cases of issue 25: inputs and environments a
@@ -78,5 +88,316 @@ func TestPlanNeverCatchesUp(t *testing.T) {
 	code, stdout, stderr := simrun(t, append(clusterArgs(), "--produce-bytes-per-sec", "150MiB", "--seeds", "1..1", "--profile", "kip")...)
 	if code != exitOK || stderr != "" || !strings.Contains(stdout, "profile kip (verdict: never-catches-up)") {
 		t.Fatalf("exit %d, stderr %q:\n%s", code, stderr, stdout)
+	}
+}
+
+// deadlineRun runs simrun (this test binary) in dir with args and returns
+// its exit code and standard error; a process still running after the
+// deadline is killed and fails the test (the bugs here were hangs).
+func deadlineRun(t *testing.T, dir string, deadline time.Duration, args ...string) (int, string) {
+	t.Helper()
+	cmd := simrunCmd(t, dir, args...)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return waitDeadline(t, cmd, deadline), errb.String()
+}
+
+// waitDeadline waits for cmd, killing it and failing the test after
+// deadline.
+func waitDeadline(t *testing.T, cmd *exec.Cmd, deadline time.Duration) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return exitCode(t, err)
+	case <-time.After(deadline):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("simrun %v still running after %v: killed", cmd.Args[1:], deadline)
+		return -1
+	}
+}
+
+// TestOutputPipeWithoutReaderIsRefused: an output that is a named pipe
+// nobody opens is refused before any work, once outfile.PipeWait has
+// passed (exit 2 naming the flag), where opening it blocked forever.
+func TestOutputPipeWithoutReaderIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "t.svg"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"run", "--scenario", "tiering-off", "--timeline", "t.svg"},
+	} {
+		code, stderr := deadlineRun(t, dir, 20*time.Second, args...)
+		if code != exitBadInput || !strings.Contains(stderr, "t.svg is a named pipe with no reader") {
+			t.Errorf("simrun %v: exit %d, stderr %q; want 2 naming the pipe", args, code, stderr)
+		}
+	}
+}
+
+// stalledReader opens the named pipe path for reading, shrinks its buffer
+// to a page and never reads: a writer of more than a page blocks. It
+// returns a function that waits until the writer has written (a byte is
+// there to read).
+func stalledReader(t *testing.T, path string) (written func()) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	const setPipeSize = 1031 // F_SETPIPE_SZ
+	if _, _, errno := syscall.Syscall(syscall.SYS_FCNTL, r.Fd(), setPipeSize, 4096); errno != 0 {
+		t.Fatal(errno)
+	}
+	return func() {
+		for range 2000 { // up to 20 s
+			var n int32
+			if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, r.Fd(), syscall.TIOCINQ, uintptr(unsafe.Pointer(&n))); errno == 0 && n > 0 {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatal("nothing was written to the pipe in 20 s")
+	}
+}
+
+// TestSignalEndsABlockedWrite: SIGTERM or SIGINT ends a command blocked
+// writing an output to a pipe nobody reads with 143 or 130 at once, under
+// a command that catches signals to stop its work (compare: it swallowed
+// them, 'timeout 10' ran 11 minutes) and one that does not (run), and
+// leaves no temporary file.
+func TestSignalEndsABlockedWrite(t *testing.T) {
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+		args []string
+		pipe string
+	}{
+		{syscall.SIGTERM, cliutil.ExitSIGTERM, []string{"compare", "--scenario", "omts-local-deleted", "--seeds", "1", "--profile", "kip", "--out", "out"}, "out/timeline.svg"},
+		{syscall.SIGINT, cliutil.ExitSIGINT, []string{"run", "--scenario", "omts-local-deleted", "--timeline", "t.svg"}, "t.svg"},
+	} {
+		dir := t.TempDir()
+		os.Mkdir(filepath.Join(dir, "out"), 0o755)
+		written := stalledReader(t, filepath.Join(dir, c.pipe))
+		cmd := simrunCmd(t, dir, c.args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		written()
+		cmd.Process.Signal(c.sig)
+		if code := waitDeadline(t, cmd, 10*time.Second); code != c.code {
+			t.Errorf("simrun %v blocked writing, then %v: exit %d, want %d", c.args, c.sig, code, c.code)
+		}
+		for _, d := range []string{dir, filepath.Join(dir, "out")} {
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp-") {
+					t.Errorf("temporary file %s left in %s", e.Name(), d)
+				}
+			}
+		}
+	}
+}
+
+// TestClosedStdoutFails: a command whose standard output is closed exits 2
+// with a message on standard error (it exited 0 with the output lost); one
+// sent to /dev/null is fine.
+func TestClosedStdoutFails(t *testing.T) {
+	for _, c := range []struct {
+		redirect string
+		code     int
+	}{{">&-", exitBadInput}, {">/dev/null", exitOK}} {
+		exe, err := os.Executable()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("/bin/sh", "-c", `exec "$0" scenarios `+c.redirect, exe)
+		cmd.Env = append(os.Environ(), asSimrun+"=1")
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		if code := waitDeadline(t, cmd, 20*time.Second); code != c.code || c.code != exitOK && !strings.Contains(errb.String(), "standard output is closed") {
+			t.Errorf("simrun scenarios %s: exit %d, stderr %q; want %d", c.redirect, code, errb.String(), c.code)
+		}
+	}
+}
+
+// TestOutputIsNeverAnInput: an output that is one of the command's input
+// files (by file identity: a second name counts) is refused before any work
+// with exit 2 naming both flags, and the input is left as it was.
+func TestOutputIsNeverAnInput(t *testing.T) {
+	dir := t.TempDir()
+	sc := filepath.Join(dir, "sc.json")
+	data, err := os.ReadFile(filepath.Join("..", "..", "explore", "testdata", "tiny-join.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sc, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	alias := filepath.Join(dir, "alias.json")
+	if err := os.Link(sc, alias); err != nil {
+		t.Fatal(err)
+	}
+	configs := filepath.Join(dir, "configs.txt")
+	cfg, err := os.ReadFile(filepath.Join("..", "..", "plan", "testdata", "cluster", "configs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(configs, cfg, 0o644)
+	var planArgs []string // absolute paths: the commands run in dir
+	for _, a := range clusterArgs() {
+		k, v, ok := strings.Cut(a, "=")
+		switch {
+		case a == "--configs":
+		case strings.HasSuffix(a, "configs.txt"):
+			a = configs
+		case ok && strings.Contains(v, "testdata"):
+			abs, _ := filepath.Abs(v)
+			a = k + "=" + abs
+		case strings.Contains(a, "testdata"):
+			a, _ = filepath.Abs(a)
+		}
+		planArgs = append(planArgs, a)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--scenario", sc, "--timeline", alias}, "--timeline " + alias + " is the same file as --scenario " + sc},
+		{[]string{"run", "--scenario", sc, "--chrome-trace", "./" + filepath.Base(sc)}, "--chrome-trace ./sc.json is the same file as --scenario"},
+		{[]string{"run", "--scenario", sc, "--timeline", filepath.Join(dir, "t"), "--chrome-trace", filepath.Join(dir, "t")}, "is the same file as --timeline"},
+		{[]string{"compare", "--scenario", sc, "--seeds", "1", "--profile", "kip", "--jsonl", alias}, "--jsonl " + alias + " is the same file as --scenario " + sc},
+		{[]string{"compare", "--scenario", alias, "--seeds", "1", "--profile", "kip", "--out", dir}, ""},
+		{append(planArgs, "--save", configs), "--save " + configs + " is the same file as --configs " + configs},
+	} {
+		cmd := simrunCmd(t, dir, c.args...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		code := exitCode(t, cmd.Run())
+		if c.want == "" { // an output directory holding the input under another name is fine
+			if code != exitOK {
+				t.Errorf("simrun %v: exit %d: %s", c.args, code, errb.String())
+			}
+			continue
+		}
+		if code != exitBadInput || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("simrun %v: exit %d, stderr %q; want 2 naming %q", c.args, code, errb.String(), c.want)
+		}
+	}
+	if got, _ := os.ReadFile(sc); !bytes.Equal(got, data) {
+		t.Error("the scenario file was changed")
+	}
+	if got, _ := os.ReadFile(configs); !bytes.Equal(got, cfg) {
+		t.Error("the configs file was changed")
+	}
+}
+
+// TestRewriteKeepsModeAndRefusesReadOnly: an output file replaced keeps its
+// mode (0600 stayed private: it became 0644), and a read-only one is
+// refused with exit 2 and left alone.
+func TestRewriteKeepsModeAndRefusesReadOnly(t *testing.T) {
+	dir := t.TempDir()
+	private, readOnly := filepath.Join(dir, "private.json"), filepath.Join(dir, "ro.json")
+	os.WriteFile(private, []byte("old"), 0o600)
+	os.WriteFile(readOnly, []byte("old"), 0o444)
+	if code, _, stderr := simrun(t, "gen", "--seed", "1", "--out", private); code != exitOK {
+		t.Fatalf("gen --out private: exit %d: %s", code, stderr)
+	}
+	if fi, _ := os.Stat(private); fi.Mode().Perm() != 0o600 {
+		t.Errorf("rewritten with mode %v, want 0600", fi.Mode().Perm())
+	}
+	for _, args := range [][]string{{"gen", "--seed", "1", "--out", readOnly}, {"run", "--scenario", "tiering-off", "--timeline", readOnly}} {
+		code, _, stderr := simrun(t, args...)
+		if code != exitBadInput || !strings.Contains(stderr, "is read-only (mode -r--r--r--): refusing to replace it") {
+			t.Errorf("simrun %v: exit %d, stderr %q; want 2, refused", args, code, stderr)
+		}
+	}
+	if got, _ := os.ReadFile(readOnly); string(got) != "old" {
+		t.Errorf("the read-only file holds %q", got)
+	}
+}
+
+// TestJSONLIsNeverTakenTwice: a sweep or a comparison refuses a --jsonl
+// that holds data (it truncated an earlier sweep's seeds) saying how to go
+// on, and one another process is writing (two sweeps on one file both
+// exited 0 and one's seeds vanished); an empty file is taken.
+func TestJSONLIsNeverTakenTwice(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.jsonl")
+	os.WriteFile(full, []byte("{\"format\": \"an earlier sweep\"}\n"), 0o644)
+	for _, args := range [][]string{
+		{"sweep", "--seeds", "1", "--workers", "1", "--out", dir, "--jsonl", full},
+		{"compare", "--scenario", "tiering-off", "--seeds", "1", "--profile", "kip", "--jsonl", full},
+	} {
+		code, _, stderr := simrun(t, args...)
+		if code != exitBadInput || !strings.Contains(stderr, "is not empty") || !strings.Contains(stderr, "resume with:") {
+			t.Errorf("simrun %v: exit %d, stderr %q; want 2, refused, saying how to resume", args, code, stderr)
+		}
+	}
+	if got, _ := os.ReadFile(full); !strings.Contains(string(got), "an earlier sweep") {
+		t.Errorf("the earlier file was changed: %q", got)
+	}
+	busy := filepath.Join(dir, "busy.jsonl")
+	held, err := outfile.Claim(busy) // what a running sweep holds
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := simrun(t, "sweep", "--seeds", "1", "--workers", "1", "--out", dir, "--jsonl", busy)
+	if code != exitBadInput || !strings.Contains(stderr, "is being written by another simrun") {
+		t.Errorf("a second sweep on a file being written: exit %d, stderr %q", code, stderr)
+	}
+	held.Close()
+	if code, _, stderr := simrun(t, "sweep", "--seeds", "1", "--workers", "1", "--out", dir, "--jsonl", busy); code != exitOK {
+		t.Errorf("a sweep on an empty, free file: exit %d: %s", code, stderr)
+	}
+}
+
+// TestCompareOutIsAllOrNothing: a report that cannot be written whole (a
+// file size limit, as on a filling disk) leaves the earlier report as it
+// was, file for file; it left a mix of old and new files.
+func TestCompareOutIsAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := simrun(t, "compare", "--scenario", "omts-local-deleted", "--seeds", "1", "--profile", "kip", "--out", out); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	before := map[string][]byte{}
+	entries, _ := os.ReadDir(out)
+	for _, e := range entries {
+		before[e.Name()], _ = os.ReadFile(filepath.Join(out, e.Name()))
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100 blocks of 512 bytes: the new timeline chart (about 74 KB) is
+	// too large; the other files are written first, in name order.
+	cmd := exec.Command("/bin/sh", "-c", `ulimit -f 100; exec "$0" compare --scenario omts-local-deleted --seeds 2 --profile kip --out "$1"`, exe, out)
+	cmd.Env = append(os.Environ(), asSimrun+"=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if code := exitCode(t, cmd.Run()); code != exitBadInput || !strings.Contains(errb.String(), "file too large") {
+		t.Fatalf("under a file size limit: exit %d, stderr %q; want 2", code, errb.String())
+	}
+	entries, _ = os.ReadDir(out)
+	if len(entries) != len(before) {
+		t.Errorf("%d files in --out after the failed report, %d before", len(entries), len(before))
+	}
+	for _, e := range entries {
+		if got, _ := os.ReadFile(filepath.Join(out, e.Name())); !bytes.Equal(got, before[e.Name()]) {
+			t.Errorf("%s changed: the failed report replaced part of the earlier one", e.Name())
+		}
 	}
 }
