@@ -51,6 +51,9 @@ type compareShardHeader struct {
 	// StoppedAtJob, when present, is the first job of the shard the file
 	// does not hold: the comparison was interrupted there.
 	StoppedAtJob *int `json:"stopped_at_job,omitempty"`
+	// ContentDigest is Setup.ContentDigest: the scenarios' content and the
+	// flags, so merge refuses shards of a scenario file edited between them.
+	ContentDigest string `json:"content_digest"`
 }
 
 // comparePairLine is one pair of a shard file: its job number and the pair.
@@ -177,7 +180,7 @@ func (s *Setup) Run(ctx context.Context, progress func(done, held int)) Run {
 func (s *Setup) WritePart(path string, r Run) error {
 	n := len(r.Pairs)
 	h := compareShardHeader{Format: compareShardFormat, Shard: s.shard.String(), Args: s.args, Pairs: n,
-		SweepPairs: len(r.SweepPairs), FromJob: s.f.resumeFrom}
+		SweepPairs: len(r.SweepPairs), FromJob: s.f.resumeFrom, ContentDigest: s.ContentDigest()}
 	if !r.Complete {
 		h.StoppedAtJob = &r.StoppedAt
 	}
@@ -409,6 +412,10 @@ func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, er
 	if err := s.checkScenarios(); err != nil {
 		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
+	if d := s.ContentDigest(); d != h.ContentDigest {
+		return nil, nil, nil, badInput("merge: %s: content_digest %s, but the comparison's scenarios and flags give %s now: a scenario file changed after the shards ran (or another simrun made them); merge needs what the shards ran",
+			shards[0].name, digestText(h.ContentDigest), d)
+	}
 	jobs := s.jobs()
 	var sweepJobs []job
 	if s.sweep != nil {
@@ -484,6 +491,10 @@ func checkCompareShards(files []string, maxBytes int64) ([]*compareShard, error)
 		if x.Pairs != y.Pairs || x.SweepPairs != y.SweepPairs {
 			diff = append(diff, fmt.Sprintf("pairs %d+%d vs %d+%d", x.Pairs, x.SweepPairs, y.Pairs, y.SweepPairs))
 		}
+		if x.ContentDigest != y.ContentDigest {
+			diff = append(diff, fmt.Sprintf("content_digest %s vs %s (a scenario file changed between the shards, or another simrun made one)",
+				digestText(x.ContentDigest), digestText(y.ContentDigest)))
+		}
 		if first.shard.N != c.shard.N {
 			diff = append(diff, fmt.Sprintf("shard %s vs %s: split in %d and in %d", first.shard, c.shard, first.shard.N, c.shard.N))
 		}
@@ -526,6 +537,14 @@ func checkPairRuns(l comparePairLine) error {
 		}
 	}
 	return nil
+}
+
+// digestText is a header's content digest as a message shows it.
+func digestText(d string) string {
+	if d == "" {
+		return "absent (a shard of an older simrun)"
+	}
+	return d
 }
 
 func jobOrNone(p *int) string {

@@ -156,6 +156,7 @@ func (s *Sweeper) header(stoppedAt *uint64) SweepHeader {
 		h.ResumeFrom = &resume
 	}
 	h.StoppedAt = stoppedAt
+	h.ContentDigest = h.Digest()
 	return h
 }
 

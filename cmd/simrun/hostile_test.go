@@ -401,3 +401,70 @@ func TestCompareOutIsAllOrNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeChecksContentDigest: merge refuses compare shards of a scenario
+// file edited between them or after them (it joined them), and sweep
+// shards whose content_digest is not what this simrun makes of their
+// options: exit 2 naming content_digest.
+func TestMergeChecksContentDigest(t *testing.T) {
+	orig := tinyJoin(t)
+	t.Chdir(t.TempDir())
+	write := func(records string) {
+		if err := os.WriteFile("sc.json", []byte(strings.Replace(orig, `"records": 10,`, `"records": `+records+`,`, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shard := func(k, file string) {
+		if code, _, stderr := simrun(t, "compare", "--scenario", "sc.json", "--seeds", "1..4", "--profile", "kip", "--shard", k+"/2", "--jsonl", file); code != exitOK {
+			t.Fatalf("shard %s: exit %d: %s", k, code, stderr)
+		}
+	}
+	write("10")
+	shard("0", "a.jsonl")
+	shard("1", "b.jsonl")
+	write("500")
+	shard("1", "c.jsonl")
+	for _, c := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{"a.jsonl", "c.jsonl"}, "a.jsonl and c.jsonl are not shards of the same comparison: content_digest"},
+		{[]string{"a.jsonl", "b.jsonl"}, "a.jsonl: content_digest"}, // the file changed after both
+	} {
+		code, _, stderr := simrun(t, append([]string{"merge", "--out", "rep"}, c.files...)...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("merge %v: exit %d, stderr %q; want 2 naming %q", c.files, code, stderr, c.want)
+		}
+	}
+	write("10")
+	if code, _, stderr := simrun(t, "merge", "--out", "rep", "a.jsonl", "b.jsonl"); code != exitOK {
+		t.Errorf("merge of the shards of the file as they ran it: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := simrun(t, "sweep", "--seeds", "1..2", "--workers", "1", "--shrink", "0", "--out", "out", "--jsonl", "s.jsonl"); code != exitOK {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	sweep, _ := os.ReadFile("s.jsonl")
+	header, rest, _ := strings.Cut(string(sweep), "\n")
+	var h map[string]any
+	if err := json.Unmarshal([]byte(header), &h); err != nil || h["content_digest"] == nil {
+		t.Fatalf("sweep header %s: %v, want a content_digest", header, err)
+	}
+	other := strings.Replace(header, h["content_digest"].(string), "0123456789abcdef", 1)
+	os.WriteFile("t.jsonl", []byte(other+"\n"+rest), 0o644)
+	if code, _, stderr := simrun(t, "merge", "--out", "out", "t.jsonl"); code != exitBadInput || !strings.Contains(stderr, "t.jsonl: content_digest 0123456789abcdef, but this simrun gives") {
+		t.Errorf("merge of a sweep shard of another simrun: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// repoRoot is the repository, for tests that change directory.
+var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
+
+// tinyJoin is explore's tiny-join fixture, a small scenario file.
+func tinyJoin(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "explore", "testdata", "tiny-join.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
