@@ -122,21 +122,22 @@ type SweepHeader struct {
 // changes the first scenarios as surely as the last.
 const digestSeeds = 64
 
-// Digest is what a sweep shard header's content_digest holds: XXH64
-// (16 hex digits) of the options that fix the seeds' results (seed range,
-// strategies, profile, mutant, determinism check, work budget) and the
-// canonical text of the scenarios the first digestSeeds seeds generate.
-// Shards whose digests differ, or differ from the merging simrun's, are not
-// one sweep's.
+// Digest is what a sweep shard header's content_digest holds: XXH64 (16
+// hex digits) of the options that fix the seeds' results (strategies,
+// profile, mutant, determinism check, work budget) and the canonical text
+// of the scenarios digestSeeds seeds from the first generate (the
+// generator's fingerprint: the seed range itself is checked apart). Shards
+// whose digests differ, or differ from the merging simrun's, are not one
+// sweep's.
 func (h *SweepHeader) Digest() string {
 	d := xxhash.New()
-	fmt.Fprintf(d, "sweep %d..%d strategies %v profile %q mutant %q determinism %v max_steps %d\n",
-		h.From, h.To, h.Strategies, h.Profile, h.Mutant, h.CheckDeterminism, h.MaxSteps)
-	n := 0
-	for seed := range SeedRange(h.From, h.To) {
-		if n++; n > digestSeeds {
-			break
-		}
+	fmt.Fprintf(d, "sweep strategies %v profile %q mutant %q determinism %v max_steps %d\n",
+		h.Strategies, h.Profile, h.Mutant, h.CheckDeterminism, h.MaxSteps)
+	last := h.From + digestSeeds - 1
+	if last < h.From {
+		last = math.MaxUint64
+	}
+	for seed := range SeedRange(h.From, last) {
 		data, err := Generate(seed).Marshal()
 		if err != nil {
 			data = []byte(err.Error())
