@@ -58,6 +58,9 @@ func (s *Setup) CheckOutputs(extra ...outfile.Named) error {
 	return nil
 }
 
+// ScenarioArg is --scenario as given ("" for none).
+func (s *Setup) ScenarioArg() string { return s.f.scenario }
+
 // scenarioInput is the scenario file the comparison reads, if any.
 func (s *Setup) scenarioInput() outfile.Named {
 	if s.f.scenario == "" {

@@ -19,7 +19,7 @@ func (b *builder) retention() error {
 	c := &b.cfg
 	rb := st.RecordBytes
 	if n := st.HighWatermark - st.LogStartOffset; n > math.MaxInt64/rb {
-		return inputErr("--"+FlagRecordBytes, "%d records of %d bytes overflow the simulator's byte counts", n, rb)
+		return inputErr(b.recordFrom, "%d records of %d bytes overflow the simulator's byte counts", n, rb)
 	}
 	st.sizes()
 	total, local := st.LogBytes, st.LocalBytes
@@ -117,8 +117,12 @@ func (b *builder) environment() error {
 	h := waitMs + max(copyMs, rollMs) + 60_000
 	b.horizonMs = min(max(h, 120_000), horizonMaxMs)
 	if records := float64(env.ProduceBytesPerSec) / float64(b.st.RecordBytes) * float64(b.horizonMs) / 1000; records > produceEventsMax*produceRecordsMax {
-		return inputErr("--"+FlagProduce, "%s/s of %d-byte records over the %s the scenario needs is more than scenario files can produce (%d events of %d records)",
-			formatBytes(env.ProduceBytesPerSec), b.st.RecordBytes, formatMs(b.horizonMs), produceEventsMax, produceRecordsMax)
+		field := "--" + FlagProduce
+		if !env.Given[FlagProduce] {
+			field = fmt.Sprintf("the default --%s", FlagProduce)
+		}
+		return inputErr(field, "%s/s of %d-byte records (record size from %s) over the %s the scenario needs is more than scenario files can produce (%d events of %d records)",
+			formatBytes(env.ProduceBytesPerSec), b.st.RecordBytes, b.recordFrom, formatMs(b.horizonMs), produceEventsMax, produceRecordsMax)
 	}
 	b.horizonMs = (b.horizonMs + 999) / 1000 * 1000
 	return nil

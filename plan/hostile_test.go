@@ -95,3 +95,29 @@ func TestWorkBudgetIsEnforced(t *testing.T) {
 		t.Errorf("notes %q: want the runs the budget stopped named", r.Notes)
 	}
 }
+
+// TestToolOutputMessages: a UTF-8 byte order mark before a tool's output
+// (a file saved by a Windows editor) is skipped; an error about the record
+// size names where it came from (it blamed --record-bytes, which the user
+// never gave, when it came from --log-dirs).
+func TestToolOutputMessages(t *testing.T) {
+	fs := clusterFiles(t)
+	for tm, text := range fs.offsets {
+		fs.offsets[tm] = "\ufeff" + text
+	}
+	fs.configs, fs.logDirs, fs.topics = "\ufeff"+fs.configs, "\ufeff"+fs.logDirs, "\ufeff"+fs.topics
+	in := fs.input(t, 2)
+	if in.Configs == nil || in.LogDirs == nil || in.Topics == nil || len(in.Offsets) != len(Times) {
+		t.Fatalf("files with a byte order mark not read: %+v", in)
+	}
+	fs = clusterFiles(t)
+	huge := strings.Replace(fs.logDirs, `"orders-2","offsetLag":0,"size":21308801024`, `"orders-2","offsetLag":0,"size":9000000000000000000`, 1)
+	if huge == fs.logDirs {
+		t.Fatal("log-dirs.txt has no orders-2 size to change")
+	}
+	fs.logDirs = huge
+	_, _, _, err := Make(fs.input(t, 2))
+	if err == nil || strings.Contains(err.Error(), "--record-bytes") || !strings.Contains(err.Error(), "--log-dirs (log-dirs.txt: broker 1's local size, 9000000000000000000 bytes") {
+		t.Errorf("%v: want the record size blamed on --log-dirs", err)
+	}
+}

@@ -85,6 +85,9 @@ func parseCompare(args []string) (*compare.Setup, error) {
 }
 
 func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
+	if w := scenarios.ShadowWarning("--scenario", s.ScenarioArg()); w != "" {
+		fmt.Fprintf(stderr, "simrun: %s\n", w)
+	}
 	if err := s.Check(); err != nil {
 		return errorCode(err), err
 	}

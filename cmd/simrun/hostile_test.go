@@ -468,3 +468,84 @@ func tinyJoin(t *testing.T) string {
 	}
 	return string(data)
 }
+
+// TestScenarioFileMessages: a UTF-8 byte order mark is skipped (it gave
+// "invalid character 'ï'"); null inside an integer array is refused naming
+// the element (it became 0); a file in the working directory named like a
+// built-in scenario is not read, and a warning says which was used and how
+// to name the file (it was silently shadowed).
+func TestScenarioFileMessages(t *testing.T) {
+	orig := tinyJoin(t)
+	t.Chdir(t.TempDir())
+	os.WriteFile("bom.json", append([]byte("\ufeff"), orig...), 0o644)
+	if code, stdout, stderr := simrun(t, "run", "--scenario", "bom.json", "--strategy", "last-tiered"); code != exitOK || !strings.Contains(stdout, "scenario tiny-join") {
+		t.Errorf("a file with a byte order mark: exit %d, stderr %q", code, stderr)
+	}
+	for _, c := range []struct{ field, want string }{
+		{`"replicas": [0, null]`, "replicas[1]: expected an integer, got null"},
+		{`"config": {"network_latency_ms": [null, 5]}`, "config.network_latency_ms[0]: expected an integer, got null"},
+		{`"events": [{"at_ms": 0, "type": "network_partition", "brokers": [null], "duration_ms": 10}]`, "events[0].brokers[0]: expected an integer, got null"},
+		{`"explore": {"faults": [], "choices": [1, null]}`, "explore.choices[1]: expected an integer, got null"},
+	} {
+		os.WriteFile("null.json", []byte(`{"brokers": 3, "duration_ms": 1000, `+c.field+`}`), 0o644)
+		if code, _, stderr := simrun(t, "run", "--scenario", "null.json"); code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 naming %q", c.field, code, stderr, c.want)
+		}
+	}
+	os.WriteFile("tiering-off", []byte(orig), 0o644)
+	code, stdout, stderr := simrun(t, "run", "--scenario", "tiering-off", "--strategy", "last-tiered")
+	if code != exitOK || !strings.Contains(stdout, "scenario tiering-off") ||
+		!strings.Contains(stderr, "--scenario tiering-off is the built-in scenario tiering-off; the file tiering-off in the working directory is not read (write ./tiering-off for the file)") {
+		t.Errorf("a file named like a built-in scenario: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if code, stdout, stderr := simrun(t, "run", "--scenario", "./tiering-off", "--strategy", "last-tiered"); code != exitOK || !strings.Contains(stdout, "scenario tiny-join") || stderr != "" {
+		t.Errorf("./tiering-off: exit %d, stdout %q, stderr %q; want the file, no warning", code, stdout, stderr)
+	}
+}
+
+// TestNamesAreEscaped: control and bidirectional formatting characters in
+// a scenario's name or a path given on the command line reach standard
+// output and standard error escaped, not raw; JSON output stays valid and
+// holds the same name.
+func TestNamesAreEscaped(t *testing.T) {
+	var sc map[string]any
+	json.Unmarshal([]byte(tinyJoin(t)), &sc)
+	sc["name"] = "evil\u202eexe.pdf"
+	data, _ := json.Marshal(sc)
+	path := writeTemp(t, "bidi.json", string(data))
+	code, stdout, _ := simrun(t, "run", "--scenario", path, "--strategy", "last-tiered")
+	if code != exitOK || strings.ContainsRune(stdout, '\u202e') || !strings.Contains(stdout, `scenario evil\u202eexe.pdf`) {
+		t.Errorf("summary: exit %d:\n%s", code, stdout)
+	}
+	_, stdout, _ = simrun(t, "run", "--scenario", path, "--strategy", "last-tiered", "--json")
+	var res struct{ Scenario string }
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil || res.Scenario != "evil\u202eexe.pdf" || strings.ContainsRune(stdout, '\u202e') {
+		t.Errorf("--json: %v, scenario %q", err, res.Scenario)
+	}
+	_, _, stderr := simrun(t, "run", "--scenario", "no\x1b[2Jfile\u202e.json")
+	if strings.ContainsAny(stderr, "\x1b\u202e") || !strings.Contains(stderr, `\x1b[2Jfile\u202e.json`) {
+		t.Errorf("a path with an escape sequence: stderr %q", stderr)
+	}
+}
+
+// TestVaryRangeField: --vary of a [min, max] field (network_latency_ms was
+// listed but no value could work) takes a fixed time or MIN..MAX.
+func TestVaryRangeField(t *testing.T) {
+	out := t.TempDir()
+	code, _, stderr := simrun(t, "compare", "--scenario", "omts-local-deleted", "--seeds", "1", "--profile", "kip", "--out", out, "--vary", "network_latency_ms=1,5..20")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	report, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, row := range []string{"| 1 ms | 1 of 1 |", "| 5..20 | 1 of 1 |"} {
+		if !strings.Contains(string(report), row) {
+			t.Errorf("report lacks the row %q", row)
+		}
+	}
+	for _, bad := range []string{"20..5", "-1", "[1,5]", "fast"} {
+		if code, _, stderr := simrun(t, "compare", "--scenario", "omts-local-deleted", "--seeds", "1", "--out", out, "--vary", "network_latency_ms="+bad); code != exitBadInput ||
+			!strings.Contains(stderr, "--vary network_latency_ms: want MS (a fixed time) or MIN..MAX") {
+			t.Errorf("--vary network_latency_ms=%s: exit %d, stderr %q", bad, code, stderr)
+		}
+	}
+}

@@ -95,8 +95,14 @@ func process(args []string) int {
 
 func run(args []string, stdout, stderr io.Writer) int {
 	defer outfile.Reset() // no temporary file or held pipe outlives the command
-	out := &outfile.ErrWriter{W: stdout}
+	// Names from files and flags never reach the terminal raw: control and
+	// bidirectional formatting characters are escaped (cliutil.TerminalSafe).
+	safeOut, safeErr := &cliutil.TerminalSafe{W: stdout}, &cliutil.TerminalSafe{W: stderr}
+	defer safeErr.Flush()
+	out := &outfile.ErrWriter{W: safeOut}
+	stderr = safeErr
 	code := runCommand(args, out, stderr)
+	safeOut.Flush()
 	if out.Err != nil {
 		fmt.Fprintf(stderr, "simrun: writing standard output: %v\n", out.Err)
 		if code == exitOK {

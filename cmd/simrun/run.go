@@ -89,6 +89,9 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
+	if w := scenarios.ShadowWarning("--scenario", f.scenario); w != "" {
+		fmt.Fprintf(stderr, "simrun: %s\n", w)
+	}
 	for _, sc := range list {
 		if err := harness.CheckRunnable(sc); err != nil {
 			name := f.scenario // the file's path, or the named scenario
