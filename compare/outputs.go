@@ -12,7 +12,7 @@ import (
 )
 
 // ReportFiles are the files a report may write into the output directory.
-var ReportFiles = []string{"report.md", "runs.csv", reports.ChartLocalLog, reports.ChartCDF, reports.ChartPaired,
+var ReportFiles = []string{"report.md", "runs.csv", reports.ChartCopy, reports.ChartCDF, reports.ChartPaired,
 	reports.ChartTimeline, reports.ChartSweep}
 
 // CheckOutputs checks, before any pair runs, where the comparison writes:
