@@ -1,7 +1,9 @@
 package outfile
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,5 +214,30 @@ func TestCheckDistinct(t *testing.T) {
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%v: %v, want %q", c.outs, err, c.want)
 		}
+	}
+}
+
+// TestTerminalSafe: control characters, bytes that are not UTF-8 and the
+// bidirectional formatting characters are escaped; printable text, other
+// Unicode, newlines, tabs and a leading carriage return pass unchanged; a
+// rune split across writes stays whole; JSON stays valid and equal.
+func TestTerminalSafe(t *testing.T) {
+	var buf strings.Builder
+	w := &TerminalSafe{W: &buf}
+	for _, s := range []string{"\rprogress 1/2\n", "scenario evil\x1b[2J\u202eexe.pdf", " ok \x7f\u009b\xff\tend\n", "caf\xc3", "\xa9 \u2192 done\r\n"} {
+		if n, err := w.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", s, n, err)
+		}
+	}
+	w.Flush()
+	want := "\rprogress 1/2\nscenario evil\\x1b[2J\\u202eexe.pdf ok \\x7f\\u009b\\xff\tend\ncafé \u2192 done\\x0d\n"
+	if buf.String() != want {
+		t.Errorf("got  %q\nwant %q", buf.String(), want)
+	}
+	buf.Reset()
+	fmt.Fprint(w, `{"name": "a`+"\u202e"+`b"}`)
+	var v struct{ Name string }
+	if err := json.Unmarshal([]byte(buf.String()), &v); err != nil || v.Name != "a\u202eb" {
+		t.Errorf("JSON through it: %q: %v, %q", buf.String(), err, v.Name)
 	}
 }

@@ -97,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	defer outfile.Reset() // no temporary file or held pipe outlives the command
 	// Names from files and flags never reach the terminal raw: control and
 	// bidirectional formatting characters are escaped (cliutil.TerminalSafe).
-	safeOut, safeErr := &cliutil.TerminalSafe{W: stdout}, &cliutil.TerminalSafe{W: stderr}
+	safeOut, safeErr := &outfile.TerminalSafe{W: stdout}, &outfile.TerminalSafe{W: stderr}
 	defer safeErr.Flush()
 	out := &outfile.ErrWriter{W: safeOut}
 	stderr = safeErr

@@ -1,4 +1,4 @@
-package cliutil
+package outfile
 
 import (
 	"fmt"
@@ -63,6 +63,9 @@ func (t *TerminalSafe) Write(p []byte) (int, error) {
 	_, err := t.W.Write(out)
 	return n, err
 }
+
+// Target is the writer t writes to (cliutil.IsTerminal looks through it).
+func (t *TerminalSafe) Target() any { return t.W }
 
 // Flush writes an incomplete UTF-8 sequence held from the last write,
 // escaped: the output ended in it.
