@@ -24,6 +24,9 @@ func LimitMemory(bytes int64) {
 // IsTerminal reports whether w (an output) is a terminal: an *os.File on a
 // character device. Progress lines go only there.
 func IsTerminal(w any) bool {
+	if t, ok := w.(interface{ Target() any }); ok {
+		w = t.Target() // a filter over the terminal (outfile.TerminalSafe)
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -101,6 +102,9 @@ type Setup struct {
 	shard   fuzz.Shard
 	args    []string
 	version string
+	// claim holds --jsonl, locked, from CheckOutputs until the pairs are
+	// written (SavePart).
+	claim *os.File
 }
 
 // Given records a flag given on the command line: in Changed, and unless
@@ -137,16 +141,10 @@ func (s *Setup) Report(pairs, sweepPairs []reports.ComparePair) (*reports.Analys
 	if err != nil {
 		return nil, fmt.Errorf("compare: rendering: %w", err)
 	}
-	for _, name := range sortStrings(mapKeys(files)) {
-		if err := outfile.WriteAtomic(filepath.Join(s.f.out, name), files[name]); err != nil {
-			return nil, badInput("--out: %v", err)
-		}
-	}
-	if _, ok := files[reports.ChartSweep]; !ok {
-		stale := filepath.Join(s.f.out, reports.ChartSweep) // a sweep chart of an earlier report
-		if fi, err := os.Lstat(stale); err == nil && fi.Mode().IsRegular() {
-			os.Remove(stale)
-		}
+	// All or nothing (a full disk leaves the earlier report whole), and a
+	// sweep chart of an earlier report goes when this one has none.
+	if err := outfile.WriteSet(s.f.out, files, []string{reports.ChartSweep}); err != nil {
+		return nil, badInput("--out: %v", err)
 	}
 	return a, nil
 }
@@ -209,14 +207,6 @@ func findingsLink(out string) string {
 		return ""
 	}
 	return filepath.ToSlash(rel)
-}
-
-func mapKeys(m map[string][]byte) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return keys
 }
 
 // maxComparePairs bounds the pairs of one comparison (every profile, varied
@@ -365,7 +355,9 @@ func DefaultSet() []*scenarios.Scenario {
 }
 
 // parseVary reads KEY=V1,V2,...: KEY a config field of the scenario file
-// or produce_scale, each value a JSON number or boolean.
+// or produce_scale, each value a JSON number or boolean, or for a field
+// that is a [min, max] range of milliseconds (network_latency_ms,
+// remote_fetch_ms, remote_upload_ms) MS (a fixed time) or MIN..MAX.
 func parseVary(s string) (string, []string, error) {
 	key, list, ok := strings.Cut(s, "=")
 	key = strings.TrimSpace(key)
@@ -382,6 +374,17 @@ func parseVary(s string) (string, []string, error) {
 	seen := map[string]bool{}
 	for _, v := range strings.Split(list, ",") {
 		v = strings.TrimSpace(v)
+		if rangeKey(key) {
+			if _, ok := rangeValue(v); !ok {
+				return "", nil, badInput("--vary %s: want MS (a fixed time) or MIN..MAX with 0 <= MIN <= MAX, got %q", key, v)
+			}
+			if seen[v] {
+				return "", nil, badInput("--vary %s: value %q given twice", key, v)
+			}
+			seen[v] = true
+			values = append(values, v)
+			continue
+		}
 		var x any
 		if err := json.Unmarshal([]byte(v), &x); err != nil {
 			return "", nil, badInput("--vary %s: value %q is not a number or a boolean", key, v)
@@ -422,6 +425,27 @@ func ConfigKeys() map[string]any {
 	}
 	delete(m, "follower_fetch_last_tiered_offset_enable") // set by the strategy: varying it makes no comparison
 	return m
+}
+
+// rangeKey reports whether config field key is a [min, max] range.
+func rangeKey(key string) bool {
+	_, ok := ConfigKeys()[key].([]any)
+	return ok
+}
+
+// rangeValue reads a --vary value of a range field, MS or MIN..MAX, as the
+// JSON array the scenario file holds.
+func rangeValue(v string) (string, bool) {
+	lo, hi, isRange := strings.Cut(v, "..")
+	if !isRange {
+		hi = lo
+	}
+	a, err1 := strconv.ParseInt(lo, 10, 64)
+	b, err2 := strconv.ParseInt(hi, 10, 64)
+	if err1 != nil || err2 != nil || a < 0 || a > b {
+		return "", false
+	}
+	return fmt.Sprintf("[%d, %d]", a, b), true
 }
 
 func mapKeysAny(m map[string]any) []string {
@@ -482,6 +506,9 @@ func applyVary(sc *scenarios.Scenario, key, value string) (*scenarios.Scenario, 
 		var cfg map[string]json.RawMessage
 		if err := json.Unmarshal(doc["config"], &cfg); err != nil {
 			return nil, err
+		}
+		if rangeKey(key) {
+			value, _ = rangeValue(value)
 		}
 		cfg[key] = json.RawMessage(value)
 		if doc["config"], err = json.Marshal(cfg); err != nil {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +51,9 @@ type compareShardHeader struct {
 	// StoppedAtJob, when present, is the first job of the shard the file
 	// does not hold: the comparison was interrupted there.
 	StoppedAtJob *int `json:"stopped_at_job,omitempty"`
+	// ContentDigest is Setup.ContentDigest: the scenarios' content and the
+	// flags, so merge refuses shards of a scenario file edited between them.
+	ContentDigest string `json:"content_digest"`
 }
 
 // comparePairLine is one pair of a shard file: its job number and the pair.
@@ -178,7 +180,7 @@ func (s *Setup) Run(ctx context.Context, progress func(done, held int)) Run {
 func (s *Setup) WritePart(path string, r Run) error {
 	n := len(r.Pairs)
 	h := compareShardHeader{Format: compareShardFormat, Shard: s.shard.String(), Args: s.args, Pairs: n,
-		SweepPairs: len(r.SweepPairs), FromJob: s.f.resumeFrom}
+		SweepPairs: len(r.SweepPairs), FromJob: s.f.resumeFrom, ContentDigest: s.ContentDigest()}
 	if !r.Complete {
 		h.StoppedAtJob = &r.StoppedAt
 	}
@@ -227,12 +229,17 @@ func (s *Setup) ResumeText(sig string, r Run, part string) string {
 func (s *Setup) SavePart(r Run) (string, error) {
 	part, flag := s.f.jsonl, "--jsonl"
 	if part == "" && !r.Complete {
-		part, flag = filepath.Join(s.f.out, "pairs.jsonl"), "--out"
+		part, flag = s.partFile(), "--out"
 	}
 	if part == "" {
 		return "", nil
 	}
-	if err := s.WritePart(part, r); err != nil {
+	err := s.WritePart(part, r)
+	if s.claim != nil {
+		s.claim.Close() // the lock goes once the file is whole
+		s.claim = nil
+	}
+	if err != nil {
 		return part, fmt.Errorf("%s: %v", flag, err)
 	}
 	return part, nil
@@ -405,6 +412,10 @@ func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, er
 	if err := s.checkScenarios(); err != nil {
 		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
+	if d := s.ContentDigest(); d != h.ContentDigest {
+		return nil, nil, nil, badInput("merge: %s: content_digest %s, but the comparison's scenarios and flags give %s now: a scenario file changed after the shards ran (or another simrun made them); merge needs what the shards ran",
+			shards[0].name, digestText(h.ContentDigest), d)
+	}
 	jobs := s.jobs()
 	var sweepJobs []job
 	if s.sweep != nil {
@@ -480,6 +491,10 @@ func checkCompareShards(files []string, maxBytes int64) ([]*compareShard, error)
 		if x.Pairs != y.Pairs || x.SweepPairs != y.SweepPairs {
 			diff = append(diff, fmt.Sprintf("pairs %d+%d vs %d+%d", x.Pairs, x.SweepPairs, y.Pairs, y.SweepPairs))
 		}
+		if x.ContentDigest != y.ContentDigest {
+			diff = append(diff, fmt.Sprintf("content_digest %s vs %s (a scenario file changed between the shards, or another simrun made one)",
+				digestText(x.ContentDigest), digestText(y.ContentDigest)))
+		}
 		if first.shard.N != c.shard.N {
 			diff = append(diff, fmt.Sprintf("shard %s vs %s: split in %d and in %d", first.shard, c.shard, first.shard.N, c.shard.N))
 		}
@@ -522,6 +537,14 @@ func checkPairRuns(l comparePairLine) error {
 		}
 	}
 	return nil
+}
+
+// digestText is a header's content digest as a message shows it.
+func digestText(d string) string {
+	if d == "" {
+		return "absent (a shard of an older simrun)"
+	}
+	return d
 }
 
 func jobOrNone(p *int) string {

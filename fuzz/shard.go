@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cespare/xxhash/v2"
+
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -110,15 +112,51 @@ type SweepHeader struct {
 	// Goals names the coverage goals in the order each run's coverage
 	// lists them.
 	Goals []string `json:"goals"`
+	// ContentDigest is the header's Digest: what fixes the seeds' results,
+	// so merge refuses shards another simrun made.
+	ContentDigest string `json:"content_digest"`
 }
 
-// NewSweepHeader describes shard sh of a sweep over from..to.
+// digestSeeds is how many seeds' generated scenarios a sweep's content
+// digest covers: the generator is the binary's code, and a changed one
+// changes the first scenarios as surely as the last.
+const digestSeeds = 64
+
+// Digest is what a sweep shard header's content_digest holds: XXH64 (16
+// hex digits) of the options that fix the seeds' results (strategies,
+// profile, mutant, determinism check, work budget) and the canonical text
+// of the scenarios digestSeeds seeds from the first generate (the
+// generator's fingerprint: the seed range itself is checked apart). Shards
+// whose digests differ, or differ from the merging simrun's, are not one
+// sweep's.
+func (h *SweepHeader) Digest() string {
+	d := xxhash.New()
+	fmt.Fprintf(d, "sweep strategies %v profile %q mutant %q determinism %v max_steps %d\n",
+		h.Strategies, h.Profile, h.Mutant, h.CheckDeterminism, h.MaxSteps)
+	last := h.From + digestSeeds - 1
+	if last < h.From {
+		last = math.MaxUint64
+	}
+	for seed := range SeedRange(h.From, last) {
+		data, err := Generate(seed).Marshal()
+		if err != nil {
+			data = []byte(err.Error())
+		}
+		fmt.Fprintf(d, "seed %d %d\n", seed, len(data))
+		d.Write(data)
+	}
+	return fmt.Sprintf("%016x", d.Sum64())
+}
+
+// NewSweepHeader describes shard sh of a sweep over from..to, with its
+// content digest.
 func NewSweepHeader(from, to uint64, sh Shard, strategies []harness.Strategy, profile, mutant string, checkDeterminism bool) SweepHeader {
 	h := SweepHeader{Format: ShardFormat, From: from, To: to, Shard: sh.String(), Strategies: strategies,
 		Profile: profile, Mutant: mutant, CheckDeterminism: checkDeterminism}
 	for g := model.Goal(0); g < model.NumGoals; g++ {
 		h.Goals = append(h.Goals, g.String())
 	}
+	h.ContentDigest = h.Digest() // again if an option is set later
 	return h
 }
 
@@ -219,6 +257,10 @@ func MergeShards(srcs []ShardSource, fold func(r SeedResult, mismatch string)) (
 	}
 	whole := cur[0].header
 	whole.Shard = WholeSweep.String()
+	if d := whole.Digest(); d != whole.ContentDigest {
+		return SweepHeader{}, fmt.Errorf("%s: content_digest %s, but this simrun gives %s for the sweep's options: the shards were made by another simrun (its generator differs); merge with that simrun",
+			cur[0].name, digestText(whole.ContentDigest), d)
+	}
 	live := make(cursorHeap, 0, len(cur))
 	for _, c := range cur {
 		if err := c.advance(); err != nil {
@@ -342,6 +384,14 @@ func openCursor(idx int, src ShardSource) (*cursor, error) {
 }
 
 // sameSweep checks that b is a shard of the same sweep as a.
+// digestText is a header's content digest as a message shows it.
+func digestText(d string) string {
+	if d == "" {
+		return "absent (a shard of an older simrun)"
+	}
+	return d
+}
+
 func sameSweep(a, b *cursor) error {
 	x, y := a.header, b.header
 	var diff []string
@@ -362,6 +412,9 @@ func sameSweep(a, b *cursor) error {
 	}
 	if x.CheckDeterminism != y.CheckDeterminism {
 		diff = append(diff, fmt.Sprintf("check_determinism %v vs %v", x.CheckDeterminism, y.CheckDeterminism))
+	}
+	if x.ContentDigest != y.ContentDigest {
+		diff = append(diff, fmt.Sprintf("content_digest %s vs %s (made by different simruns)", digestText(x.ContentDigest), digestText(y.ContentDigest)))
 	}
 	if len(diff) > 0 {
 		return fmt.Errorf("%s and %s are not shards of the same sweep: %s", a.name, b.name, strings.Join(diff, ", "))

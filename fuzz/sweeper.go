@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -113,18 +114,20 @@ func (s *Sweeper) HasUnknown(outcome string) bool {
 	return false
 }
 
-// OpenJSONL creates the shard file and writes its header, padded so that
+// OpenJSONL claims the shard file (outfile.Claim: new or empty, and locked
+// against a second sweep writing it) and writes its header, padded so that
 // CloseJSONL can rewrite it in place. The file must be regular (or a link
-// to one, or new): a device or a fifo cannot have its header rewritten.
+// to one, or new): a device or a fifo cannot have its header rewritten. A
+// file that holds data is refused, never truncated: it may be another
+// sweep's results.
 func (s *Sweeper) OpenJSONL() error {
-	target, fi, err := outfile.Target(s.cfg.JSONL)
-	if err != nil {
-		return err
-	}
-	if fi != nil && !fi.Mode().IsRegular() {
+	if _, fi, err := outfile.Target(s.cfg.JSONL); err == nil && fi != nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file (%s): a sweep rewrites its file's header when it stops", s.cfg.JSONL, fi.Mode().Type())
 	}
-	file, err := os.OpenFile(target, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o644)
+	file, err := outfile.Claim(s.cfg.JSONL)
+	if errors.Is(err, outfile.ErrNotEmpty) {
+		return fmt.Errorf("%v; it may hold an earlier sweep's seeds: name a new file or delete this one (an interrupted sweep's 'resume with:' command writes the rest to a new file, and 'simrun merge' folds both)", err)
+	}
 	if err != nil {
 		return err
 	}
@@ -153,6 +156,7 @@ func (s *Sweeper) header(stoppedAt *uint64) SweepHeader {
 		h.ResumeFrom = &resume
 	}
 	h.StoppedAt = stoppedAt
+	h.ContentDigest = h.Digest()
 	return h
 }
 

@@ -16,7 +16,7 @@ const produceChunkMs = 100
 // apply hands one scheduled event to the cluster, recording it as the
 // step's input event first.
 func (r *runner) apply(ev *event) {
-	r.scIndex = -1
+	r.scIndex, r.faultIndex = -1, -1
 	switch ev.kind {
 	case evScenario:
 		r.scIndex = ev.idx
@@ -48,6 +48,7 @@ func (r *runner) apply(ev *event) {
 	case evHeal:
 		r.heal()
 	case evFault:
+		r.faultIndex = ev.idx
 		r.applyScenario(r.faults[ev.idx])
 	}
 }

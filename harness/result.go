@@ -51,7 +51,8 @@ type ScheduleJSON struct {
 // SkippedJSON is one scenario event that did not happen.
 type SkippedJSON struct {
 	AtMs   int64  `json:"at_ms"`
-	Event  *int   `json:"event"` // its index in the scenario's events; null for the heal's restarts
+	Event  *int   `json:"event"`           // its index in the scenario's events; null for the heal's restarts and injected faults
+	Fault  *int   `json:"fault,omitempty"` // an injected fault: its index in the schedule's explore.faults
 	Type   string `json:"type"`
 	Reason string `json:"reason"`
 }
@@ -136,6 +137,9 @@ func (r *RunResult) JSON() RunJSON {
 	}
 	for _, sk := range r.Skipped {
 		j := SkippedJSON{AtMs: sk.AtMs, Type: sk.Type, Reason: sk.Reason}
+		if sk.Fault >= 0 {
+			j.Fault = &sk.Fault
+		}
 		if sk.Index >= 0 {
 			j.Event = &sk.Index
 		}

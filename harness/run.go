@@ -134,7 +134,8 @@ type Failure struct {
 // broker outside the ISR, a crash of a broker already down, ...): where it
 // was in the scenario, when, and the model's reason.
 type SkippedEvent struct {
-	Index  int    // in Scenario.Events; -1 for a produce chunk or the heal's restart
+	Index  int    // in Scenario.Events; -1 for a produce chunk, an injected fault or the heal's restart
+	Fault  int    // in the explore schedule's faults when injected; -1 otherwise
 	AtMs   int64  // when it was due
 	Type   string // its scenario type, e.g. "elect_leader"
 	Reason string
@@ -212,8 +213,9 @@ type runner struct {
 	remoteVer  uint64
 	remoteNow  [2]int64
 	remoteSeen bool
-	// scIndex is the scenario event the step applies (-1: none).
-	scIndex int
+	// scIndex is the scenario event the step applies (-1: none);
+	// faultIndex the explore fault it injects (-1: none).
+	scIndex, faultIndex int
 
 	// s is the scratch one step uses (Clone shares it).
 	s *scratch
@@ -314,7 +316,7 @@ func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *
 	}
 	r = &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
 		choose: opt.Chooser, digest: xxhash.New(), enc: make([]byte, 0, digestChunk+1024),
-		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, keepTail: keepTail, s: &scratch{}}
+		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, faultIndex: -1, keepTail: keepTail, s: &scratch{}}
 	if keepTail {
 		r.tail = sim.NewRing[timedEvent](TraceKeep)
 	}

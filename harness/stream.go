@@ -63,7 +63,7 @@ func (r *runner) skip(typ string, index int, reason string) {
 	if index >= 0 {
 		at = r.sc.Events[index].AtMs
 	}
-	r.skipped = append(r.skipped, SkippedEvent{Index: index, AtMs: at, Type: typ, Reason: reason})
+	r.skipped = append(r.skipped, SkippedEvent{Index: index, Fault: r.faultIndex, AtMs: at, Type: typ, Reason: reason})
 }
 
 // recordStateChanges emits, after a step, the state of every broker it

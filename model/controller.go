@@ -43,7 +43,21 @@ func (c *Cluster) ElectLeader(id int) error {
 	case !c.Ctrl.InISR(id) && !c.Cfg.UncleanLeaderElectionEnable:
 		return fmt.Errorf("b%d is not in the ISR %v", id, c.Ctrl.ISR)
 	}
+	if err := c.epochRoom(); err != nil {
+		return err
+	}
 	c.elect(id)
+	return nil
+}
+
+// epochRoom refuses an election, or a fault that would force one, when the
+// leader epoch is at its maximum. Scenario events and the heal never meet
+// it (scenarios leave one epoch for each); the faults an explore schedule
+// or search injects may, and are then skipped with this reason.
+func (c *Cluster) epochRoom() error {
+	if c.Ctrl.LeaderEpoch == math.MaxInt32 {
+		return fmt.Errorf("the leader epoch is at its maximum (%d): no further election", c.Ctrl.LeaderEpoch)
+	}
 	return nil
 }
 
@@ -76,6 +90,11 @@ func (c *Cluster) Crash(id int) error {
 	b := c.Brokers[id]
 	if !b.Up {
 		return fmt.Errorf("b%d is already down", id)
+	}
+	if c.Ctrl.Leader == id {
+		if err := c.epochRoom(); err != nil {
+			return fmt.Errorf("b%d leads and %v after its crash", id, err)
+		}
 	}
 	c.resignLeadership(b)
 	c.stopFetcher(b)
@@ -133,6 +152,11 @@ func (c *Cluster) Restart(id int) error {
 	b := c.Brokers[id]
 	if b.Up {
 		return fmt.Errorf("b%d is already up", id)
+	}
+	if c.Ctrl.IsReplica(id) && c.Ctrl.Leader < 0 && (c.Ctrl.InISR(id) || c.Cfg.UncleanLeaderElectionEnable) {
+		if err := c.epochRoom(); err != nil {
+			return fmt.Errorf("b%d would lead the offline partition, but %v", id, err)
+		}
 	}
 	b.Up = true
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)

@@ -1,6 +1,9 @@
 package model
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // RemoteSegment is one segment in remote storage with the metadata the
 // remote log metadata manager keeps for it, including the leader-epoch
@@ -144,12 +147,23 @@ func (r *Remote) SetState(id uint64, st RemoteState) bool {
 	return true
 }
 
-// Remove drops segment id's metadata (COPY failed or DELETE finished).
+// Remove drops segment id's metadata (COPY failed or DELETE finished), in
+// place (Clone copies the list, so no copy of the Remote shares it). The
+// segments on the shorter side of it move by one, so dropping one near
+// either end, as retention and uploads do, never copies the whole list.
 func (r *Remote) Remove(id uint64) {
-	if i := r.Find(id); i >= 0 {
-		r.Segments = append(r.Segments[:i:i], r.Segments[i+1:]...)
-		r.Version++
+	i := r.Find(id)
+	if i < 0 {
+		return
 	}
+	if n := len(r.Segments); i < n/2 {
+		copy(r.Segments[1:i+1], r.Segments[:i])
+		r.Segments[0] = RemoteSegment{} // keeps no references
+		r.Segments = r.Segments[1:]
+	} else {
+		r.Segments = slices.Delete(r.Segments, i, i+1)
+	}
+	r.Version++
 }
 
 // Lookup finds a finished segment that holds offset o in leader epoch epoch

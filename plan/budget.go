@@ -11,14 +11,50 @@ package plan
 const StepBudget = 12_000_000
 
 // Events a second and a fetch, measured on the plan's scenarios: followers
-// long-poll twice a second when idle; each 100 ms produce batch wakes every
-// follower; a fetch of replica.fetch.max.bytes is a request and a response.
+// long-poll twice a second when idle (replica.fetch.wait.max.ms=500; more
+// often at a shorter wait); each 100 ms produce batch wakes every follower;
+// a fetch of replica.fetch.max.bytes is a request and a response.
 const (
 	idleStepsPerFollowerSec    = 6
+	idleFetchWaitMs            = 500
 	produceStepsPerSec         = 10
 	produceStepsPerFollowerSec = 17
 	stepsPerFetch              = 2
 )
+
+// budget is the simulated events the plan's runs may spend.
+func (b *builder) budget() float64 {
+	if b.in.StepBudget > 0 {
+		return float64(b.in.StepBudget)
+	}
+	return StepBudget
+}
+
+// runCaps returns how many steps each flag-on and each flag-off run may
+// take: the budget shared in proportion to their estimates, so that all
+// runs together never take more than the budget whatever the estimate
+// missed (a run stopped by its cap is extrapolated like one its horizon
+// cut short). The caps depend only on the input, so the plan does too.
+func (b *builder) runCaps(on, off int64, runsPerStrategy int) (capOn, capOff int64) {
+	eOn, eOff := b.estimateSteps(on, 0, 1), b.estimateSteps(0, off, 1)
+	share := b.budget() / float64(runsPerStrategy) / max(eOn+eOff, 1)
+	return max(int64(eOn*share), 1), max(int64(eOff*share), 1)
+}
+
+// noteStopped notes the runs their share of the budget stopped before their
+// horizon.
+func (b *builder) noteStopped(outs []RunOutcome, capOn, capOff int64) {
+	n := 0
+	for _, o := range outs {
+		if o.stopped {
+			n++
+		}
+	}
+	if n > 0 {
+		b.notef("the work budget (%.0f simulated events over all runs) stopped %d of %d runs before the time they were to simulate (each run's share: %d events flag on, %d flag off): a replica still copying then is extrapolated at the rate it was gaining on the leader; simrun run on the saved scenario simulates it all",
+			b.budget(), n, len(outs), capOn, capOff)
+	}
+}
 
 // runHorizons returns the simulated time the flag-on and the flag-off runs
 // get: the scenario's duration when the budget allows it; else the flag-on
@@ -26,10 +62,7 @@ const (
 // steady state) and the flag-off runs the longest time the rest of the
 // budget allows.
 func (b *builder) runHorizons(runsPerStrategy int) (on, off int64) {
-	budget := float64(StepBudget)
-	if b.in.StepBudget > 0 {
-		budget = float64(b.in.StepBudget)
-	}
+	budget := b.budget()
 	full := b.horizonMs
 	if b.estimateSteps(full, full, runsPerStrategy) <= budget {
 		return full, full
@@ -89,9 +122,17 @@ func (b *builder) minHorizonMs() int64 {
 // simulate on ms and the flag-off runs off ms: each one's steady state and
 // copy.
 func (b *builder) estimateSteps(on, off int64, runsPerStrategy int) float64 {
+	c := &b.cfg
 	followers := float64(len(b.st.InSync))
 	produce := float64(b.in.Env.ProduceBytesPerSec)
-	steady := idleStepsPerFollowerSec * followers
+	poll := float64(idleFetchWaitMs) / float64(max(min(c.ReplicaFetchWaitMaxMs, idleFetchWaitMs), 1))
+	steady := idleStepsPerFollowerSec * followers * poll
+	// The leader's periodic work, negligible at Kafka's defaults: the
+	// retention and ISR checks and the RLM tasks' runs.
+	steady += 1000/float64(c.LogRetentionCheckIntervalMs) + 2000/float64(max(c.ReplicaLagTimeMaxMs, 2))
+	if c.RemoteStorageEnable {
+		steady += 2000 / float64(c.RemoteLogManagerTaskIntervalMs)
+	}
 	if produce > 0 {
 		steady += produceStepsPerSec + produceStepsPerFollowerSec*followers
 	}

@@ -72,9 +72,15 @@ type builder struct {
 	fetchMaxBytes int64
 	segRecords    int64
 	horizonMs     int64
-	copyRate      float64  // bytes a second a follower gains on the leader
-	reasons       []string // what the horizon covers
-	unsupported6  bool     // the broker does not answer -6
+	copyRate      float64 // bytes a second a follower gains on the leader
+	// neverCatchesUp: produce leaves a follower less than 5% of what it
+	// can copy (copyRate): no replica catches up, flag on or off.
+	neverCatchesUp bool
+	// recordFrom says where the record size came from, as errors name it:
+	// the flag the user gave, the file it was computed from, or a default.
+	recordFrom   string
+	reasons      []string // what the horizon covers
+	unsupported6 bool     // the broker does not answer -6
 	// metadataAssumed: remote metadata readiness was assumed from the state
 	metadataAssumed bool
 }
@@ -300,9 +306,11 @@ func (b *builder) recordBytes() error {
 	env := &b.in.Env
 	b.st.RecordBytes = DefaultRecordBytes
 	records := b.st.HighWatermark - b.st.LocalLogStartOffset
+	b.recordFrom = fmt.Sprintf("the default record size (--%s not given)", FlagRecordBytes)
 	switch {
 	case env.Given[FlagRecordBytes]:
 		b.st.RecordBytes = env.RecordBytes
+		b.recordFrom = "--" + FlagRecordBytes
 	case len(b.f.LocalSizes) == 0:
 		b.assumef("kafka-log-dirs.sh output not given: records of %d bytes (--%s)", DefaultRecordBytes, FlagRecordBytes)
 	case records <= 0:
@@ -314,6 +322,7 @@ func (b *builder) recordBytes() error {
 			break
 		}
 		b.st.RecordBytes = max(1, int64(math.Round(float64(r.Size)/float64(records))))
+		b.recordFrom = fmt.Sprintf("--log-dirs (%s: broker %d's local size, %d bytes, over its %d records)", b.f.LogDirsFrom, r.Broker, r.Size, records)
 		what := "the leader's"
 		switch {
 		case guessed && b.f.Leader < 0:

@@ -127,7 +127,7 @@ func (h *hazardCheck) tieringOff() {
 }
 
 func (h *hazardCheck) cannotCatchUp() {
-	if h.b.copyRate < 0 || h.b.copyRate*20 < h.b.copyRate+float64(h.b.in.Env.ProduceBytesPerSec) {
+	if h.b.neverCatchesUp {
 		h.add(HazardCannotCatchUp, "stall", "", h.replay(""),
 			fmt.Sprintf("%s/s produced leaves a new replica almost none of the %s/s it can copy: it never catches up, flag or not",
 				formatBytes(h.b.in.Env.ProduceBytesPerSec), formatBytes(int64(h.b.copyRate)+h.b.in.Env.ProduceBytesPerSec)))

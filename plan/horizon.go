@@ -19,7 +19,7 @@ func (b *builder) retention() error {
 	c := &b.cfg
 	rb := st.RecordBytes
 	if n := st.HighWatermark - st.LogStartOffset; n > math.MaxInt64/rb {
-		return inputErr("--"+FlagRecordBytes, "%d records of %d bytes overflow the simulator's byte counts", n, rb)
+		return inputErr(b.recordFrom, "%d records of %d bytes overflow the simulator's byte counts", n, rb)
 	}
 	st.sizes()
 	total, local := st.LogBytes, st.LocalBytes
@@ -98,9 +98,11 @@ func (b *builder) environment() error {
 	b.reasons = []string{fmt.Sprintf("%s of waits (remote metadata, two copy-task runs, ten fetch backoffs) and a minute to spare", formatMs(waitMs))}
 	copyMs := int64(0)
 	if net < rate/20 {
-		copyMs = horizonMaxMs
-		b.notef("the produce rate (%s/s) leaves less than 5%% of the replication rate a follower gets (about %s/s at %s/s of bandwidth and %d-%d ms latency): no replica can catch up",
-			formatBytes(env.ProduceBytesPerSec), formatBytes(int64(rate)), formatBytes(c.ReplicationBytesPerSec), c.NetworkLatencyMs[0], c.NetworkLatencyMs[1])
+		// No copy time would be enough: the runs show the waits and a
+		// minute of the replica falling behind, and the verdict says so.
+		b.neverCatchesUp = true
+		b.notef("the produce rate (%s/s) leaves less than 5%% of the replication rate a follower gets (about %s/s at %s/s of bandwidth, %s fetches and %d-%d ms latency): no replica can catch up",
+			formatBytes(env.ProduceBytesPerSec), formatBytes(int64(rate)), formatBytes(c.ReplicationBytesPerSec), formatBytes(c.ReplicaFetchMaxBytes), c.NetworkLatencyMs[0], c.NetworkLatencyMs[1])
 	} else {
 		copyMs = int64(1.1 * float64(b.st.LocalBytes) / net * 1000)
 		b.reasons = append(b.reasons, fmt.Sprintf("%s to copy the leader's local log (%s at about %s/s net of produce, 10%% to spare)",
@@ -115,8 +117,12 @@ func (b *builder) environment() error {
 	h := waitMs + max(copyMs, rollMs) + 60_000
 	b.horizonMs = min(max(h, 120_000), horizonMaxMs)
 	if records := float64(env.ProduceBytesPerSec) / float64(b.st.RecordBytes) * float64(b.horizonMs) / 1000; records > produceEventsMax*produceRecordsMax {
-		return inputErr("--"+FlagProduce, "%s/s of %d-byte records over the %s the scenario needs is more than scenario files can produce (%d events of %d records)",
-			formatBytes(env.ProduceBytesPerSec), b.st.RecordBytes, formatMs(b.horizonMs), produceEventsMax, produceRecordsMax)
+		field := "--" + FlagProduce
+		if !env.Given[FlagProduce] {
+			field = fmt.Sprintf("the default --%s", FlagProduce)
+		}
+		return inputErr(field, "%s/s of %d-byte records (record size from %s) over the %s the scenario needs is more than scenario files can produce (%d events of %d records)",
+			formatBytes(env.ProduceBytesPerSec), b.st.RecordBytes, b.recordFrom, formatMs(b.horizonMs), produceEventsMax, produceRecordsMax)
 	}
 	b.horizonMs = (b.horizonMs + 999) / 1000 * 1000
 	return nil

@@ -18,6 +18,9 @@ func (tp TopicPartition) String() string {
 	return tp.Topic + "-" + strconv.FormatInt(int64(tp.Partition), 10)
 }
 
+// utf8BOM is the UTF-8 byte order mark.
+var utf8BOM = []byte("\ufeff")
+
 // line is one line of a tool's output, numbered from 1, without its line
 // ending.
 type line struct {
@@ -26,10 +29,14 @@ type line struct {
 	text string
 }
 
-// splitLines cuts data into lines, dropping "\r" before "\n".
+// splitLines cuts data into lines, dropping "\r" before "\n" and a UTF-8
+// byte order mark before the first line (a file saved by a Windows editor).
 func splitLines(data []byte) []line {
 	var out []line
 	off := 0
+	if rest, ok := bytes.CutPrefix(data, utf8BOM); ok {
+		data, off = rest, len(utf8BOM)
+	}
 	for i, b := range bytes.Split(data, []byte("\n")) {
 		out = append(out, line{n: i + 1, off: off, text: strings.TrimSuffix(string(b), "\r")})
 		off += len(b) + 1

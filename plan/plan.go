@@ -70,15 +70,18 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 	seeds := int(in.SeedTo - in.SeedFrom + 1)
 	runOn, runOff := *sc, *sc
 	runOn.DurationMs, runOff.DurationMs = b.runHorizons(len(profiles) * seeds)
+	capOn, capOff := b.runCaps(runOn.DurationMs, runOff.DurationMs, len(profiles)*seeds)
+	caps := map[harness.Strategy]int64{harness.LastTiered: capOn, harness.LocalLogStart: capOff}
 	var jobs []job
 	for _, p := range profiles {
 		for seed := range fuzz.SeedRange(in.SeedFrom, in.SeedTo) { // never wraps at 2^64-1
 			for _, st := range harness.Strategies {
-				jobs = append(jobs, job{profile: p, seed: seed, strategy: st})
+				jobs = append(jobs, job{profile: p, seed: seed, strategy: st, maxSteps: caps[st], extrapolate: !b.neverCatchesUp})
 			}
 		}
 	}
 	outcomes := runAll(map[harness.Strategy]*scenarios.Scenario{harness.LastTiered: &runOn, harness.LocalLogStart: &runOff}, jobs, in.Workers)
+	b.noteStopped(outcomes, capOn, capOff)
 	r := &Result{SchemaVersion: ResultSchemaVersion, Topic: f.TP.Topic, Partition: f.TP.Partition, State: b.st,
 		Scenario: ScenarioInfo{Name: sc.Name, SavedTo: in.SavePath, Brokers: sc.Brokers, NewBroker: sc.Brokers - 1,
 			DurationMs: sc.DurationMs, Horizon: b.reasons, SeedFrom: in.SeedFrom, SeedTo: in.SeedTo,

@@ -45,6 +45,12 @@ type RunOutcome struct {
 	PriceExtraLatencyMs float64 `json:"price_extra_latency_ms"`
 	Digest              string  `json:"digest"`
 	Steps               int64   `json:"steps"`
+	// SimulatedMs is the simulated time the run covered: its horizon, less
+	// when it broke an invariant, or when its share of the work budget
+	// (StepBudget) stopped it first.
+	SimulatedMs int64 `json:"simulated_ms"`
+	// stopped: the run's share of the work budget stopped it.
+	stopped bool
 }
 
 // Joined reports whether the replica joined the ISR, measured or
@@ -63,6 +69,10 @@ type job struct {
 	profile  model.Profile
 	seed     uint64
 	strategy harness.Strategy
+	maxSteps int64 // the run's share of the plan's work budget
+	// extrapolate: a replica still copying at the end may be extrapolated
+	// (not when produce outruns it: builder.neverCatchesUp).
+	extrapolate bool
 }
 
 // runAll runs every job, on the scenario of its strategy, on workers
@@ -142,22 +152,28 @@ func (o *joinObserver) sample() {
 // runOne runs one job and keeps what the plan reports of it.
 func runOne(sc *scenarios.Scenario, j job) RunOutcome {
 	obs := &joinObserver{follower: sc.Brokers - 1, brokers: harness.NewBrokerLogs()}
-	// The plan's whole budget bounds each run too (its horizons keep the
-	// runs within it; the default per-run budget is smaller).
-	opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile, Observers: []model.Observer{obs}, MaxSteps: StepBudget}
+	// The run stops, as if its horizon ended, at its share of the plan's
+	// budget (StopAfter); the harness's own budget only refuses a scenario
+	// no share could run.
+	opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile, Observers: []model.Observer{obs},
+		MaxSteps: harness.MaxStepsLimit, StopAfter: j.maxSteps}
 	res := harness.Execute(sc, opt)
 	obs.sample()
 	js := obs.js
-	rj := res.JSON()
-	f := rj.Followers[0]
-	o := RunOutcome{Seed: j.seed, Outcome: res.Outcome, CaughtUpMs: f.CaughtUpMs, BytesFromLeader: f.BytesFromLeader,
-		Path: f.Bootstrap.Path, StartOffset: f.Bootstrap.StartOffset, Retries: f.Bootstrap.Retries,
-		RetriesByReason: f.Bootstrap.RetriesByReason, Digest: res.Digest, Steps: res.Steps}
+	o := RunOutcome{Seed: j.seed, Outcome: res.Outcome, Path: "not-started", Digest: res.Digest, Steps: res.Steps, SimulatedMs: res.SimMs,
+		stopped: res.Violation == nil && res.Steps >= j.maxSteps && res.SimMs < sc.DurationMs+sc.HealMs}
 	if v := res.Violation; v != nil {
 		o.Invariant, o.Kind = v.Invariant, v.Kind
 	}
+	rj := res.JSON()
+	if len(rj.Followers) == 0 {
+		return o // refused or broken before the replica was added
+	}
+	f := rj.Followers[0]
+	o.CaughtUpMs, o.BytesFromLeader = f.CaughtUpMs, f.BytesFromLeader
+	o.Path, o.StartOffset, o.Retries, o.RetriesByReason = f.Bootstrap.Path, f.Bootstrap.StartOffset, f.Bootstrap.Retries, f.Bootstrap.RetriesByReason
 	if !js.joined {
-		js = extrapolate(sc, res, &o)
+		js = extrapolate(sc, res, &o, j.extrapolate)
 	}
 	o.BytesAtJoin = js.bytes
 	rb := sc.Config.RecordBytes
@@ -179,14 +195,15 @@ func sampleJoin(c *model.Cluster, b *model.Broker) joinSample {
 // extrapolate estimates, for a replica still copying when the simulated
 // time ended, when it would join: it gains on the leader at its copy rate
 // (records fetched since its start over the time simulated) less the
-// produce rate. The sample is the cluster at the end.
-func extrapolate(sc *scenarios.Scenario, res *harness.RunResult, o *RunOutcome) joinSample {
+// produce rate. The sample is the cluster at the end; without allowed, it
+// is all extrapolate returns.
+func extrapolate(sc *scenarios.Scenario, res *harness.RunResult, o *RunOutcome, allowed bool) joinSample {
 	c := res.Cluster
 	b := c.Brokers[sc.Brokers-1]
 	s := sampleJoin(c, b)
 	s.joined = false
 	l := c.Leader()
-	if l == nil || res.Violation != nil && res.Violation.Invariant != invariants.Liveness {
+	if !allowed || l == nil || res.Violation != nil && res.Violation.Invariant != invariants.Liveness {
 		return s
 	}
 	elapsedMs := res.SimMs

@@ -41,7 +41,8 @@ type StrategyPlan struct {
 	Flag  bool `json:"flag"`
 	Seeds int  `json:"seeds"`
 	// SimulatedMs is what each run simulated: the scenario's duration, or
-	// less when the work budget (StepBudget) cut the runs short.
+	// less when the work budget (StepBudget) cut the runs short (the least
+	// a run's share of the budget let it simulate).
 	SimulatedMs int64 `json:"simulated_ms"`
 	// Joined counts the seeds whose replica joined the ISR, measured or
 	// extrapolated; Extrapolated those extrapolated.
@@ -69,7 +70,8 @@ type ProfilePlan struct {
 	Hazards    []Hazard       `json:"hazards"`
 	// Verdict: "on" (the flag helps), "off" (it hurts or the flag-on replica
 	// does not always join), "either" (within 10%), "no-difference"
-	// (tiering is off), "neither" (no replica joins either way).
+	// (tiering is off), "never-catches-up" (produce outruns what a new
+	// replica can copy), "neither" (no replica joins either way).
 	Verdict string `json:"verdict"`
 	Summary string `json:"summary"`
 }
@@ -88,6 +90,11 @@ func summarize(b *builder, sc *scenarios.Scenario, profiles []model.Profile, job
 			}
 			sp := strategyPlan(st, runs, simulated[st] == sc.DurationMs)
 			sp.SimulatedMs = simulated[st]
+			for _, o := range runs {
+				if o.stopped {
+					sp.SimulatedMs = min(sp.SimulatedMs, o.SimulatedMs)
+				}
+			}
 			pp.Strategies = append(pp.Strategies, sp)
 		}
 		pp.Hazards = hazards(b, sc, p, pp.Strategies[1])
@@ -111,7 +118,7 @@ func strategyPlan(st harness.Strategy, runs []RunOutcome, full bool) StrategyPla
 			sp.RetriesByReason[k] += n
 		}
 		start = append(start, o.StartOffset)
-		if o.Outcome == harness.OutcomeSafety || o.Outcome == harness.OutcomeLiveness && full {
+		if o.Outcome == harness.OutcomeSafety || o.Outcome == harness.OutcomeLiveness && full && !o.stopped {
 			sp.Failures = append(sp.Failures, o)
 		}
 		ms, ok := o.Joined()
@@ -138,6 +145,9 @@ func verdict(b *builder, pp *ProfilePlan) (string, string) {
 	switch {
 	case !b.st.RemoteStorageEnable:
 		return "no-difference", "tiering is off: the flag changes nothing; " + describe(off)
+	case b.neverCatchesUp && on.Joined == 0 && off.Joined == 0:
+		return "never-catches-up", fmt.Sprintf("a new replica never catches up, flag on or off: %s/s produced leaves it almost none of the %s/s it can copy (hazard %s); %s",
+			formatBytes(b.in.Env.ProduceBytesPerSec), formatBytes(int64(b.copyRate)+b.in.Env.ProduceBytesPerSec), HazardCannotCatchUp, both)
 	case len(on.Failures) > len(off.Failures) && hasSafety(on):
 		return "off", both + "; the flag-on runs broke an invariant (see the hazards)"
 	case on.Joined < on.Seeds && off.Joined < off.Seeds:

@@ -555,10 +555,11 @@ func (ax Axis) Format(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-// numericValue parses a varied value as a number.
+// numericValue parses a varied value as a number: the whole value ("5..20"
+// is a range, not 5).
 func numericValue(v string) (float64, bool) {
-	var f float64
-	if _, err := fmt.Sscan(v, &f); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, false
 	}
 	return f, true

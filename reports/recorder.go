@@ -88,21 +88,6 @@ func (r *RunRecorder) Timeline() ([]byte, error) { return TimelineChart(r.title,
 // ChromeJSON renders the Chrome trace of the runs.
 func (r *RunRecorder) ChromeJSON() ([]byte, error) { return r.trace.JSON() }
 
-// CheckRecordFiles checks the --timeline and --chrome-trace files (paths,
-// "" for none) before anything runs (outfile.CheckFile); an error names the
-// flag.
-func CheckRecordFiles(timeline, chrome string) error {
-	for _, out := range []struct{ flag, path string }{{"--timeline", timeline}, {"--chrome-trace", chrome}} {
-		if out.path == "" {
-			continue
-		}
-		if err := outfile.CheckFile(out.path); err != nil {
-			return fmt.Errorf("%s: %v", out.flag, err)
-		}
-	}
-	return nil
-}
-
 // WriteFiles renders and writes the --timeline and --chrome-trace files
 // asked for ("" for none); an error names the flag.
 func (rec *RunRecorder) WriteFiles(timeline, chrome string) error {

@@ -33,8 +33,11 @@ func Summary(w io.Writer, res harness.Result, durationMs, healMs int64) {
 		}
 		for _, sk := range r.Skipped {
 			where := "the heal"
-			if sk.Event != nil {
+			switch {
+			case sk.Event != nil:
 				where = fmt.Sprintf("events[%d]", *sk.Event)
+			case sk.Fault != nil:
+				where = fmt.Sprintf("explore.faults[%d]", *sk.Fault)
 			}
 			fmt.Fprintf(w, "    skipped %s at %.3fs (%s): %s\n", sk.Type, float64(sk.AtMs)/1000, where, sk.Reason)
 		}

@@ -381,6 +381,9 @@ func LoadMax(path string, maxBytes int64) (*Scenario, error) {
 // and trailing data are errors; null is the same as absent), fills in the defaults and
 // validates it. Validation errors are *FieldError.
 func Parse(data []byte) (*Scenario, error) {
+	// A UTF-8 byte order mark (a file saved by a Windows editor) is not
+	// JSON, but says nothing: it is skipped, and columns count from after it.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if err := checkUTF8(data); err != nil {
 		return nil, err
 	}
@@ -1464,6 +1467,9 @@ func decodeField(path string, value json.RawMessage, fv reflect.Value) error {
 	if fv.Type() == rawMessageType {
 		fv.SetBytes(value) // split further by the caller, without a copy
 		return nil
+	}
+	if err := nullElement(path, value, fv.Type()); err != nil {
+		return err
 	}
 	if fv.Kind() != reflect.Array {
 		if err := json.Unmarshal(value, fv.Addr().Interface()); err != nil {

@@ -64,6 +64,9 @@ func (s *Scenario) validateLimits() error {
 		if err := s.checkEpochRoom("initial.leader_epoch", in.LeaderEpoch, s.replaceBrokers()); err != nil {
 			return err
 		}
+		if err := s.checkSegmentCopies(); err != nil {
+			return err
+		}
 	}
 	return s.checkLogBytes()
 }
@@ -95,6 +98,20 @@ func (s *Scenario) checkEpochRoom(field string, epoch int32, replaces int) error
 	}
 	return fieldErr(field, "must be at most %d (2^31-1 less one election for each of the %d events and %d brokers), got %d",
 		room, len(s.Events), s.Brokers, epoch)
+}
+
+// checkSegmentCopies checks that the segments a run holds at its start stay
+// within MaxFixtureSegments: every initial replica holds its own copy of the
+// local segments (the model writes them in place), remote storage one of
+// the remote ones. Without it 64 replicas of 2^21 local segments took 11 GiB.
+func (s *Scenario) checkSegmentCopies() error {
+	in := s.Initial
+	local, remote, replicas := int64(len(in.LocalSegments)), int64(len(in.RemoteSegments)), int64(max(len(s.Replicas), 1))
+	if copies := local*replicas + remote; copies > MaxFixtureSegments {
+		return fieldErr("initial.local_segments", "%d local segments on each of the %d replicas and %d remote ones make %d segments in memory, more than %d: use fewer, larger segments (config.segment_bytes) or fewer replicas",
+			local, replicas, remote, copies, MaxFixtureSegments)
+	}
+	return nil
 }
 
 // checkLogBytes checks that the highest offset the log can reach (its end plus

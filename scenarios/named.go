@@ -49,7 +49,10 @@ func Lookup(name string) (*Scenario, bool) {
 }
 
 // Resolve returns the scenario a --scenario flag names: a named scenario,
-// or else a scenario file of at most DefaultMaxInputBytes.
+// or else a scenario file of at most DefaultMaxInputBytes. A name is the
+// built-in scenario even when a file of that name is in the working
+// directory (ShadowWarning says so); a path with a slash, ./NAME, is always
+// a file.
 func Resolve(arg string) (*Scenario, error) { return ResolveMax(arg, DefaultMaxInputBytes) }
 
 // ResolveMax is Resolve with the input limit maxBytes for a file.
@@ -65,6 +68,23 @@ func ResolveMax(arg string, maxBytes int64) (*Scenario, error) {
 		return nil, fmt.Errorf("scenario %q: not a named scenario (%s) nor a readable file", arg, strings.Join(names, ", "))
 	}
 	return LoadMax(arg, maxBytes)
+}
+
+// ShadowWarning is the warning for a --scenario argument that names a
+// built-in scenario while a file of that name is in the working directory
+// (the built-in one is used); "" otherwise.
+func ShadowWarning(flag, arg string) string {
+	if strings.ContainsRune(arg, '/') {
+		return ""
+	}
+	if _, ok := Lookup(arg); !ok {
+		return ""
+	}
+	if _, err := os.Stat(arg); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("warning: %s %s is the built-in scenario %s; the file %s in the working directory is not read (write ./%s for the file)",
+		flag, arg, arg, arg, arg)
 }
 
 // Select is the scenarios simrun run's --scenario arg (ResolveMax) or

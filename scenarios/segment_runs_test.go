@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -42,5 +43,35 @@ func TestSegmentRunErrors(t *testing.T) {
 	s.Initial.RemoteSegments[1].Count = 2
 	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "initial.remote_segments[1].count") {
 		t.Fatalf("code-built run: %v", err)
+	}
+}
+
+// TestSegmentCopiesAreBounded: every initial replica holds its own copy of
+// the local segments, so they count once per replica toward
+// MaxFixtureSegments (64 replicas of 2^21 local segments took 11 GiB); the
+// largest fixture that fits is accepted.
+func TestSegmentCopiesAreBounded(t *testing.T) {
+	file := func(replicas, local int) string {
+		ids := "0"
+		for i := 1; i < replicas; i++ {
+			ids += fmt.Sprintf(", %d", i)
+		}
+		return fmt.Sprintf(`{"brokers": 64, "replicas": [%s], "duration_ms": 1000, "config": {"remote_storage_enable": true},
+  "initial": {"remote_segments": [{"base_offset": 0, "end_offset": 0, "count": 1024}],
+    "local_segments": [{"base_offset": 1024, "end_offset": 1024, "count": %d}, {"base_offset": %d, "end_offset": %d}]}}`,
+			ids, local-1, 1024+local-1, 1024+local-2)
+	}
+	fits := (MaxFixtureSegments - 1024) / 64 // local segments, the active one included
+	if _, err := Parse([]byte(file(64, fits))); err != nil {
+		t.Fatalf("%d local segments on 64 replicas: %v", fits, err)
+	}
+	_, err := Parse([]byte(file(64, fits+1)))
+	want := fmt.Sprintf("initial.local_segments: %d local segments on each of the 64 replicas and 1024 remote ones make %d segments in memory, more than %d",
+		fits+1, (fits+1)*64+1024, MaxFixtureSegments)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	if _, err := Parse([]byte(file(1, fits+1))); err != nil {
+		t.Fatalf("one replica: %v", err)
 	}
 }

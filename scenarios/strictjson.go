@@ -56,10 +56,32 @@ func checkKeys(path string, data []byte, t reflect.Type) error {
 		if data[0] != '[' || t.Elem().Kind() == reflect.Uint8 {
 			return nil // the decoder reports a wrong type
 		}
+		if err := nullElement(path, data, t); err != nil {
+			return err
+		}
 		for i, el := range splitArray(data) {
 			if err := checkKeys(fmt.Sprintf("%s[%d]", path, i), el, t.Elem()); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// nullElement refuses a null element of the JSON array data decoded into a
+// slice or array of type t whose elements are numbers, strings or bools:
+// encoding/json would leave it the zero value ([0, null] read as [0, 0]).
+func nullElement(path string, data []byte, t reflect.Type) error {
+	if k := t.Kind(); k != reflect.Slice && k != reflect.Array || len(data) == 0 || data[0] != '[' {
+		return nil
+	}
+	switch t.Elem().Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Struct, reflect.Slice, reflect.Map:
+		return nil
+	}
+	for i, el := range splitArray(data) {
+		if isAbsent(el) {
+			return fieldErr(fmt.Sprintf("%s[%d]", path, i), "expected %s, got null", describeType(t.Elem()))
 		}
 	}
 	return nil

@@ -186,3 +186,31 @@ func TestBaselineHeapMatchesScheduler(t *testing.T) {
 		h.push(h.now.Add(d[i&(len(d)-1)]), b+holdPending)
 	}
 }
+
+// BenchmarkTiesAtOneInstant pops n events scheduled for one instant, asking
+// Ties before each pop as a run does, and every 16th by NextTie(1) as an
+// explore schedule may. One op is one event: the cost per event must not
+// grow with n (it grew linearly, the whole quadratically, when Ties counted
+// the instant's events at every step).
+func BenchmarkTiesAtOneInstant(b *testing.B) {
+	for _, n := range []int{10_000, 40_000, 160_000} {
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for done := 0; done < b.N; {
+				b.StopTimer()
+				var s Scheduler[int]
+				for i := range n {
+					s.At(AtMs(1), i)
+				}
+				b.StartTimer()
+				for k := 0; k < n && done < b.N; k, done = k+1, done+1 {
+					if s.Ties() > 1 && k%16 == 0 {
+						s.NextTie(1)
+					} else {
+						s.Next()
+					}
+				}
+			}
+		})
+	}
+}

@@ -12,13 +12,20 @@ package sim
 // however large E is; sifts move a hole instead of swapping.
 //
 // Invariant: slots[heap[i].slot].pos == i for every live slot, and each
-// parent orders before its children.
+// parent orders before its children; when tiesN > 0, exactly tiesN pending
+// events are at tiesAt, the earliest pending time.
 type Scheduler[E any] struct {
 	now   Time
 	seq   uint64
 	heap  []entry // heap-ordered by (at, seq)
 	slots []slot[E]
 	free  []int32
+	// tiesAt and tiesN cache Ties (0: not known, counted when asked). Each
+	// change at the earliest time keeps the count, so a run that asks for
+	// it before every step counts each instant's events once, not once a
+	// step (200,000 events at one instant were quadratic).
+	tiesAt Time
+	tiesN  int
 }
 
 // entry is one heap element: an event's key and the slot holding it.
@@ -83,6 +90,12 @@ func (s *Scheduler[E]) At(at Time, ev E) Timer {
 	}
 	s.heap = append(s.heap, entry{})
 	s.up(len(s.heap)-1, entry{at: at, seq: s.seq, slot: i})
+	switch {
+	case len(s.heap) == 1 || s.tiesN > 0 && at < s.tiesAt:
+		s.tiesAt, s.tiesN = at, 1 // the only event at the new earliest time
+	case s.tiesN > 0 && at == s.tiesAt:
+		s.tiesN++
+	}
 	return Timer{slot: i, gen: sl.gen}
 }
 
@@ -95,6 +108,7 @@ func (s *Scheduler[E]) Cancel(t Timer) bool {
 		return false
 	}
 	pos := int(s.slots[t.slot].pos)
+	s.untie(s.heap[pos].at)
 	last := len(s.heap) - 1
 	e := s.heap[last]
 	s.heap = s.heap[:last]
@@ -112,6 +126,7 @@ func (s *Scheduler[E]) Next() (ev E, ok bool) {
 		return ev, false
 	}
 	top := s.heap[0]
+	s.untie(top.at)
 	last := len(s.heap) - 1
 	e := s.heap[last]
 	s.heap = s.heap[:last]
@@ -184,13 +199,24 @@ func (s *Scheduler[E]) down(i int, e entry) bool {
 	return i > i0
 }
 
+// untie keeps the tie count as an event at time at leaves the queue.
+func (s *Scheduler[E]) untie(at Time) {
+	if s.tiesN > 0 && at == s.tiesAt {
+		s.tiesN-- // at 0 the next earliest time is counted when asked
+	}
+}
+
 // Ties returns how many pending events share the earliest pending time: the
-// events an explorer may take in any order (NextTie).
+// events an explorer may take in any order (NextTie). It counts them once
+// per instant, then keeps the count as events come and go.
 func (s *Scheduler[E]) Ties() int {
 	if len(s.heap) == 0 {
 		return 0
 	}
-	return s.countAt(0, s.heap[0].at)
+	if s.tiesN == 0 {
+		s.tiesAt, s.tiesN = s.heap[0].at, s.countAt(0, s.heap[0].at)
+	}
+	return s.tiesN
 }
 
 // countAt counts the entries of the subtree at i whose time is at: a
@@ -204,41 +230,75 @@ func (s *Scheduler[E]) countAt(i int, at Time) int {
 
 // NextTie pops the i-th (in scheduling order) of the Ties() events at the
 // earliest pending time, advances Now to it and returns it. NextTie(0) is
-// Next(); i outside [0, Ties()) is a programmer error.
+// Next(); i outside [0, Ties()) is a programmer error. It costs O(i log i)
+// plus a pop: the ties form the top of the heap, ordered by seq, so the
+// i-th is found by walking that subtree in seq order.
 func (s *Scheduler[E]) NextTie(i int) (ev E, ok bool) {
+	if i < 0 || i >= s.Ties() {
+		panic("sim: NextTie outside the ties")
+	}
 	if i == 0 {
 		return s.Next()
 	}
 	at := s.heap[0].at
-	var seqs []entry
-	seqs = s.collectAt(0, at, seqs)
-	if i < 0 || i >= len(seqs) {
-		panic("sim: NextTie outside the ties")
-	}
-	// The i-th smallest seq: ties are few, so selection by repeated scans.
-	for k := 0; k <= i; k++ {
-		m := k
-		for j := k + 1; j < len(seqs); j++ {
-			if seqs[j].seq < seqs[m].seq {
-				m = j
-			}
-		}
-		seqs[k], seqs[m] = seqs[m], seqs[k]
-	}
-	pick := seqs[i]
+	pick := s.heap[s.tieRank(i)]
 	ev = s.slots[pick.slot].ev
 	s.Cancel(Timer{slot: pick.slot, gen: s.slots[pick.slot].gen})
 	s.now = at
 	return ev, true
 }
 
-func (s *Scheduler[E]) collectAt(i int, at Time, dst []entry) []entry {
-	if i >= len(s.heap) || s.heap[i].at != at {
-		return dst
+// tieRank returns the heap index of the tie of rank i (0: the root) by seq:
+// a frontier of heap indices, smallest seq first, whose least is taken and
+// replaced by its children at the same time, i times.
+func (s *Scheduler[E]) tieRank(i int) int {
+	at := s.heap[0].at
+	less := func(a, b int) bool { return s.heap[a].seq < s.heap[b].seq }
+	front := []int{0}
+	for ; ; i-- {
+		top := front[0]
+		if i == 0 {
+			return top
+		}
+		front[0] = front[len(front)-1]
+		front = front[:len(front)-1]
+		siftDown(front, 0, less)
+		for _, c := range [2]int{2*top + 1, 2*top + 2} {
+			if c < len(s.heap) && s.heap[c].at == at {
+				front = append(front, c)
+				siftUp(front, len(front)-1, less)
+			}
+		}
 	}
-	dst = append(dst, s.heap[i])
-	dst = s.collectAt(2*i+1, at, dst)
-	return s.collectAt(2*i+2, at, dst)
+}
+
+// siftUp and siftDown keep h a binary min-heap under less.
+func siftUp(h []int, j int, less func(a, b int) bool) {
+	for j > 0 {
+		p := (j - 1) / 2
+		if !less(h[j], h[p]) {
+			return
+		}
+		h[j], h[p] = h[p], h[j]
+		j = p
+	}
+}
+
+func siftDown(h []int, j int, less func(a, b int) bool) {
+	for {
+		m, l, r := j, 2*j+1, 2*j+2
+		if l < len(h) && less(h[l], h[m]) {
+			m = l
+		}
+		if r < len(h) && less(h[r], h[m]) {
+			m = r
+		}
+		if m == j {
+			return
+		}
+		h[j], h[m] = h[m], h[j]
+		j = m
+	}
 }
 
 // Each calls f with every pending event and its time, in no particular
@@ -255,5 +315,5 @@ func (s *Scheduler[E]) Each(f func(at Time, ev *E)) {
 // name the same events in the copy.
 func (s *Scheduler[E]) Clone() Scheduler[E] {
 	return Scheduler[E]{now: s.now, seq: s.seq, heap: append([]entry(nil), s.heap...),
-		slots: append([]slot[E](nil), s.slots...), free: append([]int32(nil), s.free...)}
+		slots: append([]slot[E](nil), s.slots...), free: append([]int32(nil), s.free...), tiesAt: s.tiesAt, tiesN: s.tiesN}
 }

@@ -16,6 +16,7 @@ import (
 	"tierfetch/compare"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
+	"tierfetch/outfile"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
@@ -84,19 +85,22 @@ func parseCompare(args []string) (*compare.Setup, error) {
 }
 
 func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
+	if w := scenarios.ShadowWarning("--scenario", s.ScenarioArg()); w != "" {
+		fmt.Fprintf(stderr, "simrun: %s\n", w)
+	}
 	if err := s.Check(); err != nil {
 		return errorCode(err), err
+	}
+	// Where it writes is checked before the pairs run: --jsonl claimed,
+	// the report's files writable, none of them the scenario file.
+	if err := s.CheckOutputs(); err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	ctx, received, stop := catchSignals()
 	defer stop()
 	jsonl := s.JSONL()
-	if jsonl == "" {
-		// A bad --out fails before the pairs run (Report makes it too).
-		if err := ensureOutDir("--out", s.Out()); err != nil {
-			return exitBadInput, err
-		}
-	}
 	r := runCompare(ctx, s, stderr)
+	stop() // the work is done: a signal now ends the process (signals.go)
 	part, err := s.SavePart(r)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
@@ -170,6 +174,13 @@ func mergeCompare(files []string, out string, maxBytes int64, stdout io.Writer) 
 	})
 	if err != nil {
 		return errorCode(err), err
+	}
+	var inputs []outfile.Named
+	for _, f := range files {
+		inputs = append(inputs, outfile.Named{Flag: "merge", Path: f})
+	}
+	if err := s.CheckOutputs(inputs...); err != nil {
+		return exitBadInput, badInput("%v", err)
 	}
 	return compareReport(s, pairs, sweepPairs, stdout)
 }

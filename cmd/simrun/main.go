@@ -78,14 +78,31 @@ func help(command string) string {
 // process stays under 1 GiB.
 const memoryLimit = 768 << 20
 
-func main() {
+func main() { os.Exit(process(os.Args[1:])) }
+
+// process is the simrun process but for its exit: the memory limit, a
+// closed standard output refused (exit 2: what the command prints would be
+// lost), the signal handler (signals.go), then the command.
+func process(args []string) int {
 	cliutil.LimitMemory(memoryLimit)
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	if cliutil.StdoutClosed() {
+		fmt.Fprintln(os.Stderr, "simrun: standard output is closed (>&-): what simrun prints would be lost; redirect it to a file or to /dev/null")
+		return exitBadInput
+	}
+	installSignals()
+	return run(args, os.Stdout, os.Stderr)
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	out := &outfile.ErrWriter{W: stdout}
+	defer outfile.Reset() // no temporary file or held pipe outlives the command
+	// Names from files and flags never reach the terminal raw: control and
+	// bidirectional formatting characters are escaped (cliutil.TerminalSafe).
+	safeOut, safeErr := &outfile.TerminalSafe{W: stdout}, &outfile.TerminalSafe{W: stderr}
+	defer safeErr.Flush()
+	out := &outfile.ErrWriter{W: safeOut}
+	stderr = safeErr
 	code := runCommand(args, out, stderr)
+	safeOut.Flush()
 	if out.Err != nil {
 		fmt.Fprintf(stderr, "simrun: writing standard output: %v\n", out.Err)
 		if code == exitOK {

@@ -79,6 +79,11 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, err
 	}
+	// --save is checked before the runs: a plan is not lost to a missing
+	// directory, nor saved over one of the files it was made from.
+	if err := checkOutputs([]outfile.Named{{Flag: "--save", Path: f.SavePath}}, f.inputs()); err != nil {
+		return exitBadInput, err
+	}
 	r, _, data, err := plan.Make(*in)
 	if err != nil {
 		return exitBadInput, badInput("plan: %v", err)
@@ -94,6 +99,17 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 		err = r.WriteText(stdout)
 	}
 	return exitOK, err
+}
+
+// inputs are the files the flags name, to keep --save from.
+func (f *planFlags) inputs() []outfile.Named {
+	in := []outfile.Named{{Flag: "--configs", Path: f.Configs}, {Flag: "--log-dirs", Path: f.LogDirs}, {Flag: "--topics", Path: f.Topics}}
+	for _, arg := range f.Offsets {
+		if _, name, err := plan.ParseOffsetsArg(arg); err == nil {
+			in = append(in, outfile.Named{Flag: "--offsets " + arg, Path: name})
+		}
+	}
+	return in
 }
 
 // input reads the files the flags name (plan.ReadInput parses them).

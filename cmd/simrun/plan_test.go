@@ -113,7 +113,7 @@ func TestPlanBadInput(t *testing.T) {
 		{append(clusterArgs(), "--produce-bytes-per-sec", "fast"), "want a byte count"},
 		{append(clusterArgs(), "--network-latency-ms", "9,1"), "want MIN,MAX"},
 		{append(clusterArgs(), "--topic", "payments"), "--topic: no such partition in the offsets files (they hold orders-0, orders-1, orders-2)"},
-		{append(clusterArgs(), "--save", filepath.Join(dir, "no", "such", "dir", "p.json")), "plan: --save:"},
+		{append(clusterArgs(), "--save", filepath.Join(dir, "no", "such", "dir", "p.json")), "--save: directory " + filepath.Join(dir, "no", "such", "dir") + " does not exist"},
 		{append(clusterArgs(), "extra"), "unexpected argument"},
 	}
 	for _, c := range cases {

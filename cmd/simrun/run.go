@@ -13,6 +13,7 @@ import (
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/outfile"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
@@ -88,6 +89,9 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
+	if w := scenarios.ShadowWarning("--scenario", f.scenario); w != "" {
+		fmt.Fprintf(stderr, "simrun: %s\n", w)
+	}
 	for _, sc := range list {
 		if err := harness.CheckRunnable(sc); err != nil {
 			name := f.scenario // the file's path, or the named scenario
@@ -100,8 +104,9 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 			return exitBudget, err
 		}
 	}
-	if err := reports.CheckRecordFiles(f.timeline, f.chrome); err != nil {
-		return exitBadInput, badInput("%v", err)
+	if err := checkOutputs([]outfile.Named{{Flag: "--timeline", Path: f.timeline}, {Flag: "--chrome-trace", Path: f.chrome}},
+		[]outfile.Named{scenarioInput("--scenario", f.scenario)}); err != nil {
+		return exitBadInput, err
 	}
 	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
 	worst := ""

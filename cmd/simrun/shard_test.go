@@ -18,7 +18,7 @@ const asSimrun = "TIERFETCH_TEST_AS_SIMRUN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(asSimrun) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(process(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

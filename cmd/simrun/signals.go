@@ -7,7 +7,60 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
+
+	"tierfetch/cliutil"
+	"tierfetch/outfile"
 )
+
+// The process's SIGINT and SIGTERM. main installs the handler
+// (installSignals): a signal ends the process at once with 130 or 143,
+// after outfile.Abort removes the temporary files being written (waiting
+// for a set of renames under way), so nothing half-written is left, and no
+// blocked open or write (a named pipe nobody reads) can swallow it. While a
+// command works under catchSignals, a signal instead cancels its work,
+// which stops at a boundary and saves what was done; once that work is over
+// (its stop), a signal ends the process at once again, and one that came
+// during the work ends it if the command has not ended signalGrace later.
+var signals struct {
+	sync.Mutex
+	installed bool
+	catching  bool      // a command works under catchSignals
+	first     os.Signal // the first signal received
+}
+
+// signalGrace is how long a command whose work a signal stopped has to
+// write what it saved and end.
+const signalGrace = 10 * time.Second
+
+// installSignals installs the process's handler (main only: tests run
+// commands in-process and never signal them).
+func installSignals() {
+	ch := make(chan os.Signal, 4)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signals.Lock()
+	signals.installed = true
+	signals.Unlock()
+	go func() {
+		for sig := range ch {
+			signals.Lock()
+			if signals.first == nil {
+				signals.first = sig
+			}
+			catching := signals.catching
+			signals.Unlock()
+			if !catching {
+				exitOnSignal(sig)
+			}
+		}
+	}()
+}
+
+// exitOnSignal ends the process as sig asks.
+func exitOnSignal(sig os.Signal) {
+	outfile.Abort()
+	os.Exit(cliutil.SignalExit(sig))
+}
 
 // caught is the cause of the context catchSignals cancels.
 type caught struct{ sig os.Signal }
@@ -16,12 +69,17 @@ func (c caught) Error() string { return "caught " + c.sig.String() }
 
 // catchSignals returns a context canceled by the first SIGINT or SIGTERM,
 // a function that tells which signal came (nil: none), and one that stops
-// catching. Until stop, later signals are caught too, so the work stops at
-// a boundary and writes whole lines whatever the user presses.
+// catching: call it when the work is done, before writing what it made, so
+// that a blocked write cannot swallow a signal (see signals). Until stop,
+// later signals are caught too, so the work stops at a boundary and writes
+// whole lines whatever the user presses.
 func catchSignals() (ctx context.Context, received func() os.Signal, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signals.Lock()
+	signals.catching = true
+	signals.Unlock()
 	go func() {
 		for sig := range ch {
 			cancel(caught{sig}) // the first cause stays
@@ -38,6 +96,13 @@ func catchSignals() (ctx context.Context, received func() os.Signal, stop func()
 		signal.Stop(ch) // no signal is sent on ch after it returns
 		close(ch)
 		cancel(nil)
+		signals.Lock()
+		signals.catching = false
+		sig, installed := signals.first, signals.installed
+		signals.Unlock()
+		if sig != nil && installed {
+			time.AfterFunc(signalGrace, func() { exitOnSignal(sig) })
+		}
 	})
 	return ctx, received, stop
 }

@@ -64,6 +64,7 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	ctx, received, stop := catchSignals()
 	defer stop()
 	next, complete := s.Run(ctx)
+	stop() // the work is done: a signal now ends the process (signals.go)
 	s.showProgress(true)
 	s.CloseJSONL(next, complete)
 	reports.SweepReport(stdout, s.Sweeper, s.RangeText(next, complete))
