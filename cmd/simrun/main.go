@@ -86,7 +86,8 @@ func main() { os.Exit(process(os.Args[1:])) }
 func process(args []string) int {
 	cliutil.LimitMemory(memoryLimit)
 	if cliutil.StdoutClosed() {
-		fmt.Fprintln(os.Stderr, "simrun: standard output is closed (>&-): what simrun prints would be lost; redirect it to a file or to /dev/null")
+		fmt.Fprintln(os.Stderr, "simrun: standard output is closed (>&-), or is /dev/null opened for reading and writing, which is how a closed one looks to a Go program:\n"+
+			"  what simrun prints would be lost. To discard it, open /dev/null for writing only (>/dev/null; in Python open(os.devnull, \"w\"), not subprocess.DEVNULL)")
 		return exitBadInput
 	}
 	installSignals()
