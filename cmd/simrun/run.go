@@ -5,11 +5,13 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"tierfetch/cliutil"
+	"tierfetch/compare"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -43,7 +45,7 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	maxStepsVar(fs, &f.maxSteps)
 	maxInputVar(fs, &f.maxInput)
 	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
+	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: kip, and with --all every profile\n(the table is kip's, the rows another profile changes follow it)")
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
@@ -74,7 +76,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	profile, err := fuzz.ParseProfile(f.profile)
+	profiles, err := runProfiles(f)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -111,7 +113,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
 	worst := ""
 	var results []harness.Result
-	var all []reports.AllRun
+	var all []reports.AllProfile
 	// Under --all the first screen is the answer (reports.AllSummary); the
 	// per-scenario summaries (--verbose) and failure reports follow it.
 	var details bytes.Buffer
@@ -119,21 +121,29 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if f.all {
 		out = &details
 	}
-	for _, sc := range list {
-		seed := sc.Seed
-		if f.seed.Given {
-			seed = f.seed.N
+	for _, profile := range profiles {
+		ap := reports.AllProfile{Profile: profile.Name()}
+		for _, sc := range list {
+			seed := sc.Seed
+			if f.seed.Given {
+				seed = f.seed.N
+			}
+			o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
+			results = append(results, res)
+			ap.Runs = append(ap.Runs, reports.AllRun{Result: res, Replay: replay})
+			worst = harness.WorseOutcome(worst, o)
 		}
-		o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
-		results = append(results, res)
-		all = append(all, reports.AllRun{Result: res, Replay: replay})
-		worst = harness.WorseOutcome(worst, o)
+		all = append(all, ap)
 	}
 	if err := rec.WriteFiles(f.timeline, f.chrome); err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
 	if f.all && !f.json {
-		reports.AllReport(stdout, all, profile.Name(), details.Bytes())
+		replayFlags := reports.MutantFlag(f.mutants) + reports.MaxStepsFlag(int64(f.maxSteps))
+		if f.seed.Given {
+			replayFlags = fmt.Sprintf(" --seed %d", f.seed.N) + replayFlags
+		}
+		reports.AllReport(stdout, reports.AllInput{Profiles: all, Width: cliutil.TerminalWidth(stdout), ReplayFlags: replayFlags}, details.Bytes())
 	}
 	if f.json {
 		if err := reports.WriteResultsJSON(stdout, results, f.all, cliutil.Version(), f.command); err != nil {
@@ -141,6 +151,25 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	return outcomeExit(worst), nil
+}
+
+// runProfiles are the profiles 'simrun run' runs: --profile, or unset kip,
+// and under --all every profile (compare's default list, the KIP text's
+// first).
+func runProfiles(f runFlags) ([]model.Profile, error) {
+	names := []string{cmp.Or(f.profile, "kip")}
+	if f.all && f.profile == "" {
+		names = strings.Split(compare.DefaultProfiles, ",")
+	}
+	var list []model.Profile
+	for _, name := range names {
+		p, err := fuzz.ParseProfile(name)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, p)
+	}
+	return list, nil
 }
 
 // runOne runs one scenario under each strategy and prints its summary and
