@@ -489,3 +489,21 @@ func cloneEvent(e scenarios.Event) scenarios.Event {
 	e.Brokers = slices.Clone(e.Brokers)
 	return e
 }
+
+// ShrinkRun shrinks sc, whose run under opt fails, with at most maxRuns
+// candidate runs (Shrink, keeping SameFailure), and records in the result
+// how the smallest scenario fails: its own step and time.
+func ShrinkRun(sc *scenarios.Scenario, opt harness.Options, maxRuns int) ShrinkResult {
+	opt.TraceSink, opt.StopAfter = nil, 0
+	res := Shrink(sc, SameFailure(opt, harness.Execute(sc, opt)), maxRuns)
+	res.Scenario = WithRecord(res.Scenario, opt, Summarize(harness.Execute(res.Scenario, opt)))
+	return res
+}
+
+// ShrunkLines are the two lines a shrunk case prints, in 'simrun sweep'
+// and 'simrun shrink' alike: what failed, its size before and after and
+// the runs it took, then the command that replays the file (which records
+// the strategy, profile and mutants).
+func ShrunkLines(what string, res ShrinkResult, file string) string {
+	return fmt.Sprintf("  %s: %s -> %s (%d runs)\n    replay: simrun replay %s", what, res.Before, res.After, res.Runs, file)
+}

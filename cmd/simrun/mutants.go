@@ -9,6 +9,7 @@ import (
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/outfile"
 	"tierfetch/reports"
 )
 
@@ -55,12 +56,20 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 	if err := ensureOutDir("--out", f.out); err != nil {
 		return exitBadInput, err
 	}
+	if _, err := outfile.ClearDir(f.out); err != nil {
+		return exitBadInput, badInput("--out: clearing the earlier run's files: %v", err)
+	}
+	manifest, err := outfile.OpenManifest(f.out)
+	if err != nil {
+		return exitBadInput, badInput("--out: %v", err)
+	}
+	defer manifest.Close()
 	var saveErr error
 	code := exitOK
 	reports.MutantsHeader(stdout)
 	fuzz.HuntAll(from, to, profile, f.explicitProfile, int64(f.maxSteps), f.shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
 		if h.Caught {
-			if err := h.Save(f.out); err != nil {
+			if err := h.Save(f.out, manifest); err != nil {
 				fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
 				saveErr = err
 			}

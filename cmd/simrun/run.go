@@ -35,6 +35,10 @@ type runFlags struct {
 	mutants  string
 	timeline string
 	chrome   string
+	// given says which flags the command line set: a failure file's record
+	// fills in the others (recordedRun).
+	given  func(name string) bool
+	replay bool // 'simrun replay'
 }
 
 // runFlagSet adds run's flags to fs.
@@ -44,12 +48,12 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.Var(&f.seed, "seed", "the run's seed, 0..18446744073709551615 (default: the scenario's seed)")
 	maxStepsVar(fs, &f.maxSteps)
 	maxInputVar(fs, &f.maxInput)
-	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: kip, and with --all every profile\n(the table is kip's, the rows another profile changes follow it)")
+	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both (unset, for a file recording a failure: its strategy)")
+	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
-	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); never on by default")
+	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); never on by default\n(unset, for a file recording a failure: its mutants)")
 	fs.StringVar(&f.timeline, "timeline", "", "write an SVG timeline of the run to this file: LSO, LLSO, HW, LEO of the leader and the new follower\nand the remote range over time, each strategy in a row")
 	fs.StringVar(&f.chrome, "chrome-trace", "", "write the run in Chrome trace-event JSON to this file (opens in Perfetto or chrome://tracing),\none process per strategy, one track per broker")
 }
@@ -61,8 +65,8 @@ func newRunCmd(c *cli) *cobra.Command {
 		Short: "run a scenario under one or both follower protocols, checking invariants after every step",
 		Long:  help("run"),
 		Args:  noArgs,
-		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
-			f.command = c.commandLine()
+		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
+			f.command, f.given = c.commandLine(), cmd.Flags().Changed
 			return cmdRun(f, c.stdout, c.stderr)
 		}),
 	}
@@ -93,6 +97,16 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	if w := scenarios.ShadowWarning("--scenario", f.scenario); w != "" {
 		fmt.Fprintf(stderr, "simrun: %s\n", w)
+	}
+	note := io.Writer(stdout)
+	if f.json {
+		note = stderr
+	}
+	var recorded *scenarios.Failure
+	if !f.all {
+		if recorded, err = recordedRun(&f, list[0], &strategies, &profiles, &mutants, note); err != nil {
+			return exitBadInput, badInput("%s: %v", f.scenario, err)
+		}
 	}
 	for _, sc := range list {
 		if err := harness.CheckRunnable(sc); err != nil {
@@ -135,6 +149,9 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		}
 		all = append(all, ap)
 	}
+	if recorded != nil {
+		reports.RecordVerdict(note, f.scenario, recorded, results[0])
+	}
 	if err := rec.WriteFiles(f.timeline, f.chrome); err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -170,6 +187,48 @@ func runProfiles(f runFlags) ([]model.Profile, error) {
 		list = append(list, p)
 	}
 	return list, nil
+}
+
+// recordedRun lets a scenario file's failure record fill in what the
+// command line did not set (the strategy, profile, mutants and work
+// budget) and says so on note; it returns the record (nil when the file
+// holds none). 'simrun replay' of a file with no record says what it runs.
+func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Strategy, profiles *[]model.Profile, mutants *model.Mutants,
+	note io.Writer) (*scenarios.Failure, error) {
+	if sc.Failure == nil {
+		if f.replay {
+			reports.NoRecord(note, f.scenario, f.strategy, (*profiles)[0].Name())
+		}
+		return nil, nil
+	}
+	r, err := fuzz.ReadRecord(sc.Failure)
+	if err != nil {
+		return nil, err
+	}
+	var overridden []string
+	given := func(name string) bool { return f.given != nil && f.given(name) }
+	if given("strategy") {
+		overridden = append(overridden, "--strategy "+f.strategy)
+	} else {
+		*strategies = []harness.Strategy{r.Strategy}
+	}
+	if given("profile") {
+		overridden = append(overridden, "--profile "+f.profile)
+	} else {
+		*profiles = []model.Profile{r.Profile}
+	}
+	if given("mutant") {
+		overridden = append(overridden, "--mutant "+f.mutants)
+	} else {
+		*mutants, f.mutants = r.Mutants, r.Mutant
+	}
+	if given("max-steps") {
+		overridden = append(overridden, "--max-steps "+f.maxSteps.String())
+	} else if r.MaxSteps != 0 {
+		f.maxSteps = harness.StepsFlag(r.MaxSteps)
+	}
+	reports.RecordHeader(note, f.scenario, sc.Failure, overridden)
+	return sc.Failure, nil
 }
 
 // runOne runs one scenario under each strategy and prints its summary and
