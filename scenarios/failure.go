@@ -48,12 +48,23 @@ func (v FailureViolation) String() string {
 // failureNameMax bounds a name in a failure record.
 const failureNameMax = 64
 
+// rawFailure is the failure member as decoded, before its violation is.
+type rawFailure struct {
+	Strategy  string          `json:"strategy"`
+	Profile   string          `json:"profile"`
+	Mutants   []string        `json:"mutants"`
+	Fixes     []string        `json:"fixes"`
+	MaxSteps  int64           `json:"max_steps"`
+	Outcome   string          `json:"outcome"`
+	Violation json.RawMessage `json:"violation"`
+}
+
 func decodeFailure(data json.RawMessage) (*Failure, error) {
 	if isAbsent(data) {
 		return nil, nil
 	}
-	var f Failure
-	present, err := decodeObject("failure", data, &f)
+	var raw rawFailure
+	present, err := decodeObject("failure", data, &raw)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +73,16 @@ func decodeFailure(data json.RawMessage) (*Failure, error) {
 			return nil, fieldErr("failure."+name, "required")
 		}
 	}
-	return &f, nil
+	f := &Failure{Strategy: raw.Strategy, Profile: raw.Profile, Mutants: raw.Mutants, Fixes: raw.Fixes, MaxSteps: raw.MaxSteps,
+		Outcome: raw.Outcome}
+	present, err = decodeObject("failure.violation", raw.Violation, &f.Violation)
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(present, "invariant") {
+		return nil, fieldErr("failure.violation.invariant", "required")
+	}
+	return f, nil
 }
 
 // validateFailure checks the form of a failure record: names of lower-case

@@ -396,7 +396,7 @@ func Parse(data []byte) (*Scenario, error) {
 	}
 	s, err := decodeScenario(root)
 	if err != nil {
-		return nil, err
+		return nil, withPosition(err, data)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -1437,7 +1437,7 @@ func decodeObject(path string, data json.RawMessage, dst any) ([]string, error) 
 	for _, m := range ms {
 		idx, ok := fields[m.key]
 		if !ok {
-			return nil, fieldErr(joinPath(path, m.key), "unknown field")
+			return nil, fieldErr(joinPath(path, m.key), "%s", unknownFieldMsg(m.key, fields))
 		}
 		if slices.Contains(seen, m.key) {
 			return nil, fieldErr(joinPath(path, m.key), "duplicate field")

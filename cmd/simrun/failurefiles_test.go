@@ -23,7 +23,7 @@ func TestShrinkThenReplayAsRecorded(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("shrink: exit %d: %s", code, stderr)
 	}
-	line := regexp.MustCompile(`(?m)^  idle-fully-tiered last-tiered liveness: (\d+) events .* -> (\d+) events .* \((\d+) runs\)\n    replay: simrun replay (.*)$`)
+	line := regexp.MustCompile(`(?m)^  idle-fully-tiered last-tiered liveness: (\d+) events? .* -> (\d+) events? .* \((\d+) runs?\)\n    replay: simrun replay (.*)$`)
 	m := line.FindStringSubmatch(stdout)
 	if m == nil || m[4] != file {
 		t.Fatalf("shrink output is not the sweep's shrunk-case lines:\n%s", stdout)

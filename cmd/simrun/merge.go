@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
@@ -26,7 +27,7 @@ func newMergeCmd(c *cli) *cobra.Command {
 		}),
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.Out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.StringVar(&f.Out, "out", "", "where to write: a sweep's failing seeds' scenario files (default sweep-out), a comparison's\nreport (default compare-out), a search's counterexample file (default explore-counterexample.json)")
 	fs.IntVar(&f.Shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
 	capFlags(fs, &f.SweepArgs)
 	maxInputVar(fs, &maxInput)
@@ -67,6 +68,7 @@ func cmdMerge(f sweepFlags, maxInput scenarios.InputFlag, files []string, fs *pf
 		}
 		return mergeCompare(files, out, int64(maxInput), stdout)
 	}
+	f.Out = cmp.Or(f.Out, "sweep-out")
 	// A first pass checks every file before anything is saved.
 	h, err := fuzz.MergeShardFiles(files, nil)
 	if err != nil {

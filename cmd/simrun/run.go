@@ -47,13 +47,14 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.BoolVar(&f.all, "all", false, "run every named scenario")
 	fs.Var(&f.seed, "seed", "the run's seed, 0..18446744073709551615 (default: the scenario's seed)")
 	maxStepsVar(fs, &f.maxSteps)
+	fs.Lookup("max-steps").DefValue += ", or a failure file's recorded budget"
 	maxInputVar(fs, &f.maxInput)
-	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both (unset, for a file recording a failure: its strategy)")
+	fs.StringVar(&f.strategy, "strategy", "", "local-log-start, last-tiered or both; unset: both, or a failure file's recorded strategy")
 	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
-	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); never on by default\n(unset, for a file recording a failure: its mutants)")
+	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); unset: none,\nor a failure file's recorded mutants")
 	fs.StringVar(&f.timeline, "timeline", "", "write an SVG timeline of the run to this file: LSO, LLSO, HW, LEO of the leader and the new follower\nand the remote range over time, each strategy in a row")
 	fs.StringVar(&f.chrome, "chrome-trace", "", "write the run in Chrome trace-event JSON to this file (opens in Perfetto or chrome://tracing),\none process per strategy, one track per broker")
 }
@@ -76,7 +77,7 @@ func newRunCmd(c *cli) *cobra.Command {
 
 func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	cliutil.TuneGC(gcPercent)
-	strategies, err := fuzz.ParseStrategies(f.strategy)
+	strategies, err := fuzz.ParseStrategies(cmp.Or(f.strategy, "both"))
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -197,7 +198,7 @@ func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Stra
 	note io.Writer) (*scenarios.Failure, error) {
 	if sc.Failure == nil {
 		if f.replay {
-			reports.NoRecord(note, f.scenario, f.strategy, (*profiles)[0].Name())
+			reports.NoRecord(note, f.scenario, cmp.Or(f.strategy, "both"), (*profiles)[0].Name())
 		}
 		return nil, nil
 	}

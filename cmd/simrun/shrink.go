@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -45,11 +46,12 @@ func newShrinkCmd(c *cli) *cobra.Command {
 		}),
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.run.strategy, "strategy", "both", "local-log-start or last-tiered (unset: the recorded one, else the first that fails)")
+	fs.StringVar(&f.run.strategy, "strategy", "", "local-log-start or last-tiered; unset: the recorded one, else the first that fails")
 	fs.StringVar(&f.run.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+" (unset: the recorded one, else kip)")
 	fs.StringVar(&f.run.mutants, "mutant", "", "deliberate bugs, comma-separated (unset: the recorded ones, else none)")
 	fs.Var(&f.run.seed, "seed", "the run's seed (default: the scenario's); the result keeps it")
 	maxStepsVar(fs, &f.run.maxSteps)
+	fs.Lookup("max-steps").DefValue += ", or the recorded budget"
 	maxInputVar(fs, &f.run.maxInput)
 	fs.IntVar(&f.runs, "shrink", 200, "runs allowed to shrink (candidate scenarios tried)")
 	fs.StringVar(&f.out, "out", "", "where to write the smallest scenario (default: FILE-min.json beside FILE, NAME-min.json for a named one)")
@@ -73,7 +75,7 @@ func cmdShrink(f shrinkFlags, stdout, stderr io.Writer) (int, error) {
 	if f.run.seed.Given {
 		sc.Seed = f.run.seed.N
 	}
-	strategies, err := fuzz.ParseStrategies(f.run.strategy)
+	strategies, err := fuzz.ParseStrategies(cmp.Or(f.run.strategy, "both"))
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
