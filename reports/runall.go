@@ -36,6 +36,9 @@ type AllInput struct {
 	// scenario, strategy and profile (a --seed given, --mutant,
 	// --max-steps).
 	ReplayFlags string
+	// Seed is the --seed every scenario ran at, "" when each ran at its
+	// own.
+	Seed string
 }
 
 // DefaultWidth is the first screen's width when standard output is not a
@@ -132,8 +135,11 @@ func writeAllTitle(w io.Writer, in AllInput, width int) {
 	if names := profileNames(in); len(names) > 1 {
 		what = strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 	}
-	fmt.Fprintln(w, wrap(fmt.Sprintf("simrun run --all: the %d named scenarios, each at its own seed, under %s",
-		len(in.Profiles[0].Runs), what), "", width))
+	seed := "each at its own seed"
+	if in.Seed != "" {
+		seed = "at seed " + in.Seed
+	}
+	fmt.Fprintln(w, wrap(fmt.Sprintf("simrun run --all: the %d named scenarios, %s, under %s", len(in.Profiles[0].Runs), seed, what), "", width))
 }
 
 func writeTally(w io.Writer, in AllInput, t AllTally) {

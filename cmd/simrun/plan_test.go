@@ -23,6 +23,9 @@ func clusterArgs() []string {
 // TestPlanCommand: the plan prints the comparison, hazards, recommendation
 // and assumptions, and the saved scenario replays its runs with simrun run.
 func TestPlanCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs three plans")
+	}
 	saved := filepath.Join(t.TempDir(), "plan.json")
 	code, stdout, stderr := simrun(t, append(clusterArgs(), "--save", saved, "--produce-bytes-per-sec", "5MiB")...)
 	if code != exitOK || stderr != "" {
@@ -88,6 +91,9 @@ func TestPlanCommand(t *testing.T) {
 // TestPlanBadInput: bad flags and bad tool output exit 2 with a message
 // naming the flag, or the file, line and what was expected; nothing is saved.
 func TestPlanBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: plans on each bad input")
+	}
 	dir := t.TempDir()
 	bad := writeTemp(t, "bad.txt", "orders:2:100\nAll configs for topic orders are:\n")
 	good := filepath.Join("..", "..", "plan", "testdata", "cluster")

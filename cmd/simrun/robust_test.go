@@ -153,6 +153,9 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 // TestLostOutputFails: a command whose standard output cannot be written, or
 // whose failure files cannot be saved, says so and exits non-zero.
 func TestLostOutputFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs every command into a full device")
+	}
 	for _, args := range [][]string{{"scenarios"}, {"gen", "--seed", "1"}, {"run", "--scenario", "tiering-off"},
 		{"run", "--scenario", "tiering-off", "--json"}, {"sweep", "--seeds", "1", "--out", t.TempDir()}} {
 		var errb bytes.Buffer

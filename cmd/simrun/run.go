@@ -157,11 +157,13 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, badInput("%v", err)
 	}
 	if f.all && !f.json {
-		replayFlags := reports.MutantFlag(f.mutants) + reports.MaxStepsFlag(int64(f.maxSteps))
+		in := reports.AllInput{Profiles: all, Width: cliutil.TerminalWidth(stdout),
+			ReplayFlags: reports.MutantFlag(f.mutants) + reports.MaxStepsFlag(int64(f.maxSteps))}
 		if f.seed.Given {
-			replayFlags = fmt.Sprintf(" --seed %d", f.seed.N) + replayFlags
+			in.Seed = fmt.Sprint(f.seed.N)
+			in.ReplayFlags = " --seed " + in.Seed + in.ReplayFlags
 		}
-		reports.AllReport(stdout, reports.AllInput{Profiles: all, Width: cliutil.TerminalWidth(stdout), ReplayFlags: replayFlags}, details.Bytes())
+		reports.AllReport(stdout, in, details.Bytes())
 	}
 	if f.json {
 		if err := reports.WriteResultsJSON(stdout, results, f.all, cliutil.Version(), f.command); err != nil {
