@@ -29,7 +29,7 @@ func SweepSummary(w io.Writer, s *fuzz.Sweeper, seedRange string) {
 	if unknown > fuzz.ListedFailures {
 		fmt.Fprintf(w, "  ... %d more (the first %d are listed)\n", unknown-fuzz.ListedFailures, fuzz.ListedFailures)
 	}
-	fmt.Fprintf(w, "\nknown findings (by kind): %d kinds\n", len(t.Findings))
+	fmt.Fprintf(w, "\nknown findings (by kind): %s\n", fuzz.Plural(int64(len(t.Findings)), "kind"))
 	writeCounts(w, t.Findings, t.Strategies)
 	for _, kind := range sortedMapKeys(t.Findings) {
 		f := t.FirstFindings[kind]

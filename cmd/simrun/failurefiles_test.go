@@ -108,3 +108,23 @@ func TestSweepOutClearsTheEarlierRun(t *testing.T) {
 		t.Errorf("the second sweep does not say what it cleared: %q", stderr)
 	}
 }
+
+// TestREADMEShrinkExample: the README's example of 'simrun shrink' is what
+// the command prints.
+func TestREADMEShrinkExample(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "for example `simrun shrink\nidle-fully-tiered --profile kafka-4.3`")
+	_, rest, ok2 := strings.Cut(rest, "```\n")
+	block, _, ok3 := strings.Cut(rest, "$ simrun replay")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README: no shrink example")
+	}
+	t.Chdir(t.TempDir())
+	_, stdout, _ := simrun(t, "shrink", "idle-fully-tiered", "--profile", "kafka-4.3")
+	if stdout != block {
+		t.Errorf("the README's shrink example is not the output; paste this:\n%s", stdout)
+	}
+}
