@@ -18,6 +18,7 @@ import (
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
+	"tierfetch/plan"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
 )
@@ -355,19 +356,26 @@ func DefaultSet() []*scenarios.Scenario {
 }
 
 // parseVary reads KEY=V1,V2,...: KEY a config field of the scenario file
-// or produce_scale, each value a JSON number or boolean, or for a field
-// that is a [min, max] range of milliseconds (network_latency_ms,
-// remote_fetch_ms, remote_upload_ms) MS (a fixed time) or MIN..MAX.
+// (or Kafka's name for it, with '.' for '_': local.retention.bytes) or
+// produce_scale, each value a JSON number or boolean, or for a byte count
+// a number with a binary unit as plan takes it (1MiB, 1.5 GiB), written as
+// the integer it is, or for a field that is a [min, max] range of
+// milliseconds (network_latency_ms, remote_fetch_ms, remote_upload_ms) MS
+// (a fixed time) or MIN..MAX.
 func parseVary(s string) (string, []string, error) {
 	key, list, ok := strings.Cut(s, "=")
-	key = strings.TrimSpace(key)
+	key = strings.ReplaceAll(strings.TrimSpace(key), ".", "_")
 	if !ok || key == "" || list == "" {
 		return "", nil, badInput("--vary: want KEY=V1,V2,..., got %q", s)
 	}
 	if key != ProduceScaleKey {
 		if _, known := ConfigKeys()[key]; !known {
+			keys := append(sortStrings(mapKeysAny(ConfigKeys())), ProduceScaleKey)
+			if near := scenarios.Closest(key, keys); near != "" {
+				return "", nil, badInput("--vary: unknown key %q (did you mean %s?)", key, near)
+			}
 			return "", nil, badInput("--vary: unknown key %q (want a config field of the scenario file, e.g. %s, or %s)",
-				key, strings.Join(sortStrings(mapKeysAny(ConfigKeys())), ", "), ProduceScaleKey)
+				key, strings.Join(keys[:len(keys)-1], ", "), ProduceScaleKey)
 		}
 	}
 	var values []string
@@ -385,8 +393,14 @@ func parseVary(s string) (string, []string, error) {
 			values = append(values, v)
 			continue
 		}
+		if n, err := plan.ParseBytes(v); err == nil && byteKey(key) && strings.ContainsAny(v, "KMGT") {
+			v = strconv.FormatInt(n, 10)
+		}
 		var x any
 		if err := json.Unmarshal([]byte(v), &x); err != nil {
+			if byteKey(key) {
+				return "", nil, badInput("--vary %s: value %q is not a number (or a byte count such as 1MiB)", key, v)
+			}
 			return "", nil, badInput("--vary %s: value %q is not a number or a boolean", key, v)
 		}
 		switch x := x.(type) {
@@ -411,6 +425,12 @@ func parseVary(s string) (string, []string, error) {
 		return "", nil, badInput("--vary %s: at most 100 values, got %d", key, len(values))
 	}
 	return key, values, nil
+}
+
+// byteKey reports whether a config field is a byte count or a rate in
+// bytes a second, whose --vary values may carry a unit.
+func byteKey(key string) bool {
+	return strings.Contains(key, "bytes") || strings.HasSuffix(key, "throttled_rate")
 }
 
 // ConfigKeys is the config fields of a scenario file.

@@ -45,6 +45,9 @@ func checkReplays(t *testing.T, cfg Config, cx *Counterexample) {
 // configurations (README, "Exhaustive exploration") are explored to their
 // bound with no violation.
 func TestUnmutatedSmallConfigs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: exhausts the six small configurations (about a minute); the clone and re-execution tests' small runs stay")
+	}
 	for _, c := range SmallConfigs(t) {
 		res, err := Run(c.Config)
 		if err != nil {

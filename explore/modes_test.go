@@ -13,6 +13,9 @@ import (
 // TestCloneMatchesReexecution: stepping clones and re-running every path
 // from the start visit the same states and find the same violations.
 func TestCloneMatchesReexecution(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: searches twice, cloning and re-executing")
+	}
 	sc := fixture(t, "tiny-join")
 	for _, c := range []Config{
 		{Scenario: sc, Strategy: harness.LastTiered, Depth: 16, Liveness: true},
@@ -39,6 +42,9 @@ func TestCloneMatchesReexecution(t *testing.T) {
 // TestRebuiltFrontierMatches: states past the cloned-frontier cap, rebuilt
 // by re-running their paths, are expanded exactly as clones are.
 func TestRebuiltFrontierMatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: searches with and without rebuilt frontiers, twice")
+	}
 	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 6, Faults: FaultKinds, Liveness: true}
 	a, _ := Run(cfg)
 	prev := maxClonedFrontier

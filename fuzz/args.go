@@ -55,7 +55,7 @@ func ParseMutants(s string) (model.Mutants, error) {
 // SweepArgs are a sweep's settings as 'simrun sweep' takes them.
 type SweepArgs struct {
 	Seeds, Strategy, Profile, Mutant, Shard, Out, JSONL string
-	Workers, Shrink                                     int
+	Workers, Shrink, MaxSaved, MaxShrunk                int
 	CheckDeterminism                                    bool
 	MaxSteps                                            int64
 	ResumeFrom                                          *uint64 // nil: from the first seed
@@ -69,7 +69,7 @@ const MaxSweepSeeds = 1_000_000_000
 // and makes the output directory.
 func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 	c := SweepConfig{Mutant: a.Mutant, CheckDeterminism: a.CheckDeterminism, Shrink: a.Shrink, MaxSteps: a.MaxSteps,
-		Workers: a.Workers, Out: a.Out, JSONL: a.JSONL}
+		Workers: a.Workers, Out: a.Out, JSONL: a.JSONL, MaxSaved: a.MaxSaved, MaxShrunk: a.MaxShrunk}
 	var err error
 	if c.From, c.To, err = ParseSeeds(a.Seeds); err != nil {
 		return c, fmt.Errorf("--seeds: %v", err)
@@ -89,6 +89,9 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 	if a.Shrink < 0 {
 		return c, fmt.Errorf("--shrink: want >= 0, got %d", a.Shrink)
 	}
+	if err := CheckCaps(a.MaxSaved, a.MaxShrunk); err != nil {
+		return c, err
+	}
 	if c.Shard, err = ParseShard(a.Shard); err != nil {
 		return c, fmt.Errorf("--shard: %v", err)
 	}
@@ -102,8 +105,24 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 		}
 		c.Resume = *r
 	}
+	c.Fresh = c.Shard == WholeSweep && c.Resume == c.From
 	if n := ShardSeedCount(c.Shard, c.From, c.Resume, c.To); n > MaxSweepSeeds {
 		return c, fmt.Errorf("--seeds: %d seeds for this process, at most %d: split the sweep with --shard K/N", n, MaxSweepSeeds)
 	}
 	return c, nil
 }
+
+// CheckCaps checks --max-saved and --max-shrunk.
+func CheckCaps(maxSaved, maxShrunk int) error {
+	if maxSaved < 0 || maxSaved > MaxSavedLimit {
+		return fmt.Errorf("--max-saved: want 0..%d, got %d", MaxSavedLimit, maxSaved)
+	}
+	if maxShrunk < 0 || maxShrunk > MaxSavedLimit {
+		return fmt.Errorf("--max-shrunk: want 0..%d, got %d", MaxSavedLimit, maxShrunk)
+	}
+	return nil
+}
+
+// MaxSavedLimit bounds --max-saved: the failures saved are kept in memory
+// until the sweep ends.
+const MaxSavedLimit = 1_000_000

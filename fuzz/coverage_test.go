@@ -13,7 +13,10 @@ import (
 // that makes a path unreachable fails here instead of going quiet in a
 // sweep's table.
 func TestGeneratedScenariosReachEveryGoal(t *testing.T) {
-	const seeds = 300
+	if testing.Short() {
+		t.Skip("-short: runs seeds 1..300 (every goal needs them)")
+	}
+	const seeds = GoalSeeds
 	totals := NewSweepTotals([]harness.Strategy{harness.LastTiered})
 	for seed := uint64(1); seed <= seeds; seed++ {
 		totals.Add(SweepSeed(seed, []harness.Strategy{harness.LastTiered}, model.KIP))

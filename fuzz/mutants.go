@@ -40,7 +40,8 @@ type MutantHunt struct {
 	Seed     uint64
 	Strategy harness.Strategy
 	Run      RunSummary
-	// Shrunk is the failing scenario reduced; Before/After its sizes.
+	// Shrunk is the failing scenario reduced, recording how it fails;
+	// Before/After its sizes.
 	Shrunk        *scenarios.Scenario
 	Before, After Size
 	Harmless      string
@@ -50,13 +51,12 @@ type MutantHunt struct {
 func (h MutantHunt) SaveFile(dir string) string { return filepath.Join(dir, h.Mutant.String()+".json") }
 
 // Save writes the shrunk case of a hunt that caught its mutant to
-// SaveFile(dir), whole.
-func (h MutantHunt) Save(dir string) error {
-	data, err := h.Shrunk.Marshal()
-	if err != nil {
+// SaveFile(dir), whole, listed in the directory's manifest m first.
+func (h MutantHunt) Save(dir string, m *outfile.Manifest) error {
+	if err := m.Add(h.SaveFile(dir)); err != nil {
 		return err
 	}
-	return outfile.WriteAtomic(h.SaveFile(dir), data)
+	return WriteScenario(h.SaveFile(dir), h.Shrunk)
 }
 
 // Baseline caches unmutated runs so hunts compare against them once.
@@ -106,9 +106,9 @@ func HuntMutant(m model.Mutant, from, to uint64, strategies []harness.Strategy, 
 			}
 			h.Caught, h.Seed, h.Strategy, h.Run = true, seed, st, Summarize(r)
 			h.Before = SizeOf(sc)
-			h.Shrunk, h.After = sc, h.Before
+			h.Shrunk, h.After = WithRecord(sc, opt, h.Run), h.Before
 			if shrinkRuns > 0 {
-				s := Shrink(sc, SameFailure(opt, r), shrinkRuns)
+				s := ShrinkRun(sc, opt, shrinkRuns)
 				h.Shrunk, h.After = s.Scenario, s.After
 			}
 			return h

@@ -18,6 +18,9 @@ const mutantSeedBudget = 300
 // KIP text's profile unless HuntProfiles names another. Harmless mutants are
 // findings and must stay uncaught.
 func TestEveryMutantIsCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: hunts every mutant in seeds 1..300")
+	}
 	bases := map[string]*Baseline{} // the unmutated runs, per profile
 	for m := model.Mutant(0); m < model.NumMutants; m++ {
 		p := HuntProfile(m, model.KIP)

@@ -51,10 +51,11 @@ func SizeOf(s *scenarios.Scenario) Size {
 }
 
 // String prints a size on one line, e.g.
-// "14 events (6 faults), 4 brokers, 12034 records, 8 segments, 265.2s".
+// "14 events (6 faults), 4 brokers, 12034 records, 8 segments, 265.2s" or
+// "1 event (0 faults), 2 brokers, 1000 records, 2 segments, 30.0s".
 func (s Size) String() string {
-	return fmt.Sprintf("%d events (%d faults), %d brokers, %d records, %d segments, %.1fs",
-		s.Events, s.Faults, s.Brokers, s.Records, s.Segments, float64(s.DurationMs)/1000)
+	return fmt.Sprintf("%s (%s), %s, %s, %s, %.1fs", Plural(int64(s.Events), "event"), Plural(int64(s.Faults), "fault"),
+		Plural(int64(s.Brokers), "broker"), Plural(s.Records, "record"), Plural(int64(s.Segments), "segment"), float64(s.DurationMs)/1000)
 }
 
 // Shrink reduces sc while stillFails(candidate) stays true, and returns the smallest
@@ -488,4 +489,31 @@ func cloneEvent(e scenarios.Event) scenarios.Event {
 	e.Value = slices.Clone(e.Value)
 	e.Brokers = slices.Clone(e.Brokers)
 	return e
+}
+
+// ShrinkRun shrinks sc, whose run under opt fails, with at most maxRuns
+// candidate runs (Shrink, keeping SameFailure), and records in the result
+// how the smallest scenario fails: its own step and time.
+func ShrinkRun(sc *scenarios.Scenario, opt harness.Options, maxRuns int) ShrinkResult {
+	opt.TraceSink, opt.StopAfter = nil, 0
+	res := Shrink(sc, SameFailure(opt, harness.Execute(sc, opt)), maxRuns)
+	res.Scenario = WithRecord(res.Scenario, opt, Summarize(harness.Execute(res.Scenario, opt)))
+	return res
+}
+
+// ShrunkLines are the two lines a shrunk case prints, in 'simrun sweep'
+// and 'simrun shrink' alike: what failed, its size before and after and
+// the runs it took, then the command that replays the file (which records
+// the strategy, profile and mutants).
+func ShrunkLines(what string, res ShrinkResult, file string) string {
+	return fmt.Sprintf("  %s: %s -> %s (%s)\n    replay: simrun replay %s", what, res.Before, res.After, Plural(int64(res.Runs), "run"), file)
+}
+
+// Plural is "1 event", "2 events": n and the noun, in the plural unless n
+// is 1.
+func Plural(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

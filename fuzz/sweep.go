@@ -84,8 +84,12 @@ type SweepTotals struct {
 	Findings map[string]map[harness.Strategy]int64
 	// Coverage per strategy, per goal: how many runs reached it.
 	Coverage map[harness.Strategy]*[model.NumGoals]int64
-	// FirstFailures holds the first few unknown failures, in seed order.
+	// FirstFailures holds the first Keep unknown failures, in seed order.
 	FirstFailures []Failed
+	// Keep bounds FirstFailures (NewSweepTotals: DefaultMaxSaved).
+	Keep int
+	// UnknownOutcomes counts the unknown failures by outcome, all of them.
+	UnknownOutcomes map[string]int64
 	// FirstFindings holds the first seed of each known kind.
 	FirstFindings map[string]Failed
 }
@@ -100,15 +104,22 @@ type Failed struct {
 func NewSweepTotals(strategies []harness.Strategy) *SweepTotals {
 	t := &SweepTotals{Strategies: strategies, Failures: map[string]map[harness.Strategy]int64{},
 		Findings: map[string]map[harness.Strategy]int64{}, Coverage: map[harness.Strategy]*[model.NumGoals]int64{},
-		FirstFindings: map[string]Failed{}}
+		FirstFindings: map[string]Failed{}, Keep: DefaultMaxSaved, UnknownOutcomes: map[string]int64{}}
 	for _, st := range strategies {
 		t.Coverage[st] = &[model.NumGoals]int64{}
 	}
 	return t
 }
 
-// maxFirstFailures bounds how many failures the totals keep in full.
-const maxFirstFailures = 1000
+// DefaultMaxSaved is how many unknown failures a sweep saves as scenario
+// files, the first in seed order (--max-saved); DefaultMaxShrunk how many
+// saved failures it shrinks (--max-shrunk); ListedFailures how many its
+// summary lists with their replay commands.
+const (
+	DefaultMaxSaved  = 1000
+	DefaultMaxShrunk = 20
+	ListedFailures   = 10
+)
 
 // Add folds one seed's result in.
 func (t *SweepTotals) Add(r SeedResult) {
@@ -130,7 +141,8 @@ func (t *SweepTotals) Add(r SeedResult) {
 			}
 		case run.Unknown():
 			count(t.Failures, run.Invariant, run.Strategy)
-			if len(t.FirstFailures) < maxFirstFailures {
+			t.UnknownOutcomes[run.Outcome]++
+			if len(t.FirstFailures) < t.Keep {
 				t.FirstFailures = append(t.FirstFailures, Failed{r.Seed, run})
 			}
 		}
@@ -154,3 +166,9 @@ func (t *SweepTotals) UnknownFailures() int64 {
 	}
 	return n
 }
+
+// GoalSeeds is the sweep size that reaches every coverage goal: seeds
+// 1..GoalSeeds do (TestGeneratedScenariosReachEveryGoal), so a goal a sweep
+// of that many seeds misses is worth a look, and one a shorter sweep
+// misses is not.
+const GoalSeeds = 300

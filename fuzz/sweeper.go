@@ -32,8 +32,15 @@ type SweepConfig struct {
 	Shrink   int
 	MaxSteps int64
 	Workers  int
-	// Out is the directory of the failing seeds' scenario files.
-	Out string
+	// MaxSaved is how many unknown failures are saved (the first in seed
+	// order; the first seed of each known kind is saved besides), and
+	// MaxShrunk how many saved failures are shrunk.
+	MaxSaved, MaxShrunk int
+	// Out is the directory of the failing seeds' scenario files; Fresh
+	// (a whole sweep or a merge, not a shard or a resumed part) removes the
+	// files an earlier run listed in its manifest first (PrepareOut).
+	Out   string
+	Fresh bool
 	// JSONL, when set, is the shard file every folded seed is written to.
 	JSONL string
 	// ReplayFlags are the flags a saved failure's replay command needs
@@ -60,11 +67,60 @@ type Sweeper struct {
 	mismatches   []string
 	saveFailed   int
 	firstSaveErr error
+	manifest     *outfile.Manifest
+	cleared      outfile.Cleared
+	// saved counts the scenario files written: unknown failures, the
+	// first seeds of known kinds.
+	savedUnknown, savedKnown int
 }
 
 // NewSweeper returns a sweeper of cfg with empty totals.
 func NewSweeper(cfg SweepConfig) *Sweeper {
-	return &Sweeper{cfg: cfg, Totals: NewSweepTotals(cfg.Strategies)}
+	s := &Sweeper{cfg: cfg, Totals: NewSweepTotals(cfg.Strategies)}
+	s.Totals.Keep = max(cfg.MaxSaved, ListedFailures)
+	return s
+}
+
+// PrepareOut readies the output directory before the first seed: with
+// Fresh it removes the files the manifest of an earlier run there lists
+// (and only those), then it opens the manifest every saved file is added
+// to.
+func (s *Sweeper) PrepareOut() error {
+	if s.cfg.Fresh {
+		c, err := outfile.ClearDir(s.cfg.Out)
+		if err != nil {
+			return fmt.Errorf("--out: clearing the earlier run's files: %v", err)
+		}
+		s.cleared = c
+	}
+	m, err := outfile.OpenManifest(s.cfg.Out)
+	if err != nil {
+		return fmt.Errorf("--out: %v", err)
+	}
+	s.manifest = m
+	return nil
+}
+
+// CloseOut closes the output directory's manifest.
+func (s *Sweeper) CloseOut() {
+	if s.manifest != nil {
+		if err := s.manifest.Close(); err != nil {
+			s.noteSaveError(0, err)
+		}
+	}
+}
+
+// SaveCounts is what a sweep saved in its --out: scenario files of unknown
+// failures and of the first seeds of known kinds, what clearing the
+// directory did first.
+type SaveCounts struct {
+	Unknown, Known int
+	Cleared        outfile.Cleared
+}
+
+// Saved says what the sweep saved.
+func (s *Sweeper) Saved() SaveCounts {
+	return SaveCounts{Unknown: s.savedUnknown, Known: s.savedKnown, Cleared: s.cleared}
 }
 
 // Config is the sweeper's configuration.
@@ -106,12 +162,7 @@ func (s *Sweeper) JSONLError() error { return s.jsonlErr }
 
 // HasUnknown reports whether an unknown failure of outcome was folded.
 func (s *Sweeper) HasUnknown(outcome string) bool {
-	for _, f := range s.Totals.FirstFailures {
-		if f.Run.Outcome == outcome {
-			return true
-		}
-	}
-	return false
+	return s.Totals.UnknownOutcomes[outcome] > 0
 }
 
 // OpenJSONL claims the shard file (outfile.Claim: new or empty, and locked
@@ -239,8 +290,8 @@ func firstDivergence(a, b []uint64) (int64, bool) {
 	return 0, false
 }
 
-// Fold adds a seed's result to the totals and saves the scenario of every
-// unknown failure and of the first seed of each known kind.
+// Fold adds a seed's result to the totals and saves the scenario of the
+// first MaxSaved unknown failures and of the first seed of each known kind.
 func (s *Sweeper) Fold(res SeedResult, mismatch string) {
 	knownBefore := len(s.Totals.FirstFindings)
 	failedBefore := len(s.Totals.FirstFailures)
@@ -248,22 +299,35 @@ func (s *Sweeper) Fold(res SeedResult, mismatch string) {
 	if mismatch != "" {
 		s.mismatches = append(s.mismatches, mismatch)
 	}
-	var save []Failed
-	save = append(save, s.Totals.FirstFailures[failedBefore:]...)
+	for i := failedBefore; i < min(len(s.Totals.FirstFailures), s.cfg.MaxSaved); i++ {
+		s.save(s.Totals.FirstFailures[i])
+		s.savedUnknown++
+	}
 	if len(s.Totals.FirstFindings) > knownBefore {
 		for _, run := range res.Runs {
 			if f, ok := s.Totals.FirstFindings[run.Kind]; ok && f.Seed == res.Seed && f.Run.Strategy == run.Strategy {
-				save = append(save, f)
+				s.save(f)
+				s.savedKnown++
 			}
 		}
 	}
-	for _, f := range save {
-		s.save(f)
-	}
 }
 
-// maxShrinks bounds how many failures one sweep shrinks.
-const maxShrinks = 20
+// SavedFile reports whether the sweep saved failure f's scenario file: an
+// unknown failure among the first MaxSaved, or the first seed of a known
+// kind.
+func (s *Sweeper) SavedFile(f Failed) bool {
+	if f.Run.Known() {
+		first, ok := s.Totals.FirstFindings[f.Run.Kind]
+		return ok && first.Seed == f.Seed && first.Run.Strategy == f.Run.Strategy
+	}
+	for i, x := range s.Totals.FirstFailures {
+		if x.Seed == f.Seed && x.Run.Strategy == f.Run.Strategy {
+			return i < s.cfg.MaxSaved
+		}
+	}
+	return false
+}
 
 // FailureFile is where a sweep saves a failing seed's scenario.
 func FailureFile(outDir string, f Failed) string {
@@ -277,31 +341,43 @@ func FailureFile(outDir string, f Failed) string {
 	return fmt.Sprintf("%s/seed-%d-%s-%s.json", outDir, f.Seed, f.Run.Strategy, name)
 }
 
-// save writes a failing seed's scenario, and, within the shrink budget, the
-// smallest scenario that still fails the same way beside it.
+// save writes a failing seed's scenario, recording how it failed, and,
+// within the shrink budget, the smallest scenario that still fails the
+// same way beside it, recording how that one fails.
 func (s *Sweeper) save(f Failed) {
-	sc := Generate(f.Seed)
-	file := FailureFile(s.cfg.Out, f)
-	if err := writeScenario(file, sc); err != nil {
-		s.noteSaveError(f.Seed, err)
-		return
-	}
-	if s.cfg.Shrink == 0 || len(s.shrunk) >= maxShrinks || f.Run.Outcome == harness.OutcomeBudget {
-		return // a run that reached its budget would take the whole budget for every try
-	}
 	opt := s.options()
 	opt.Seed, opt.Strategy = f.Seed, f.Run.Strategy
-	res := Shrink(sc, SameFailure(opt, harness.Execute(sc, opt)), s.cfg.Shrink)
-	minFile := strings.TrimSuffix(file, ".json") + "-min.json"
-	if err := writeScenario(minFile, res.Scenario); err != nil {
+	sc := WithRecord(Generate(f.Seed), opt, f.Run)
+	file := FailureFile(s.cfg.Out, f)
+	if err := s.write(file, sc); err != nil {
 		s.noteSaveError(f.Seed, err)
 		return
 	}
-	s.shrunk = append(s.shrunk, fmt.Sprintf("  seed %d %s %s: %s -> %s (%d runs)\n    replay: simrun run --scenario %s --strategy %s%s --trace",
-		f.Seed, f.Run.Strategy, f.Run.Invariant, res.Before, res.After, res.Runs, minFile, f.Run.Strategy, s.cfg.ReplayFlags))
+	if s.cfg.Shrink == 0 || len(s.shrunk) >= s.cfg.MaxShrunk || f.Run.Outcome == harness.OutcomeBudget {
+		return // a run that reached its budget would take the whole budget for every try
+	}
+	minFile := strings.TrimSuffix(file, ".json") + "-min.json"
+	res := ShrinkRun(sc, opt, s.cfg.Shrink)
+	if err := s.write(minFile, res.Scenario); err != nil {
+		s.noteSaveError(f.Seed, err)
+		return
+	}
+	s.shrunk = append(s.shrunk, ShrunkLines(fmt.Sprintf("seed %d %s %s", f.Seed, f.Run.Strategy, f.Run.Invariant), res, minFile))
 }
 
-func writeScenario(path string, sc *scenarios.Scenario) error {
+// write saves a scenario file in the output directory, listed in its
+// manifest first.
+func (s *Sweeper) write(path string, sc *scenarios.Scenario) error {
+	if s.manifest != nil {
+		if err := s.manifest.Add(path); err != nil {
+			return err
+		}
+	}
+	return WriteScenario(path, sc)
+}
+
+// WriteScenario writes sc to path whole (outfile.WriteAtomic).
+func WriteScenario(path string, sc *scenarios.Scenario) error {
 	data, err := sc.Marshal()
 	if err != nil {
 		return err
@@ -376,6 +452,7 @@ func (s *Sweeper) ResumeArgs(next uint64) (args []string, part string) {
 	}
 	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+strategy, "--profile "+c.Profile.Name(),
 		"--out "+c.Out, fmt.Sprintf("--shrink %d", c.Shrink), fmt.Sprintf("--workers %d", c.Workers))
+	args = append(args, c.capFlags()...)
 	if c.Mutant != "" {
 		args = append(args, "--mutant "+c.Mutant)
 	}
@@ -405,7 +482,8 @@ func (s *Sweeper) ResumeText(sig string, next uint64) string {
 	}
 	fmt.Fprintf(&b, "\nresume with: %s\n", strings.Join(args, " "))
 	if jsonl != "" {
-		fmt.Fprintf(&b, "then the whole sweep's summary: simrun merge --out %s --shrink %d %s %s\n", s.cfg.Out, s.cfg.Shrink, jsonl, part)
+		caps := strings.Join(append([]string{""}, s.cfg.capFlags()...), " ")
+		fmt.Fprintf(&b, "then the whole sweep's summary: simrun merge --out %s --shrink %d%s %s %s\n", s.cfg.Out, s.cfg.Shrink, caps, jsonl, part)
 	}
 	return b.String()
 }
@@ -464,5 +542,19 @@ func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
 		maxSteps = h.MaxSteps
 	}
 	return SweepConfig{From: h.From, To: h.To, Resume: h.From, Shard: WholeSweep, Strategies: h.Strategies, Profile: profile,
-		Mutants: mutants, Mutant: h.Mutant, CheckDeterminism: h.CheckDeterminism, Shrink: shrink, MaxSteps: maxSteps, Out: out}, nil
+		Mutants: mutants, Mutant: h.Mutant, CheckDeterminism: h.CheckDeterminism, Shrink: shrink, MaxSteps: maxSteps, Out: out,
+		MaxSaved: DefaultMaxSaved, MaxShrunk: DefaultMaxShrunk, Fresh: true}, nil
+}
+
+// capFlags are the --max-saved and --max-shrunk flags that differ from
+// their defaults.
+func (c SweepConfig) capFlags() []string {
+	var flags []string
+	if c.MaxSaved != DefaultMaxSaved {
+		flags = append(flags, fmt.Sprintf("--max-saved %d", c.MaxSaved))
+	}
+	if c.MaxShrunk != DefaultMaxShrunk {
+		flags = append(flags, fmt.Sprintf("--max-shrunk %d", c.MaxShrunk))
+	}
+	return flags
 }

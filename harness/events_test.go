@@ -16,6 +16,9 @@ import (
 // which encodes exactly those fields, misses nothing an event says; and
 // every event prints a line.
 func TestRunEventsSetOnlyTheirKindsFields(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs every named scenario under every profile, event by event")
+	}
 	list := scenarios.Named()
 	for seed := uint64(1); seed <= 40; seed++ {
 		list = append(list, fuzz.Generate(seed))

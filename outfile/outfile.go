@@ -185,6 +185,10 @@ type ErrWriter struct {
 	Err error
 }
 
+// Target is the writer e writes to (cliutil.TerminalWidth looks through
+// it).
+func (e *ErrWriter) Target() any { return e.W }
+
 func (e *ErrWriter) Write(p []byte) (int, error) {
 	if e.Err != nil {
 		return len(p), nil // the first error is kept; later writes are dropped

@@ -155,6 +155,9 @@ func TestPlanFromCluster(t *testing.T) {
 // TestPlanIsDeterministic: the same input gives the same bytes, whatever the
 // number of workers.
 func TestPlanIsDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: plans twice")
+	}
 	var outs [][]byte
 	for _, workers := range []int{1, 3} {
 		in := clusterFiles(t).input(t, 1)
@@ -177,6 +180,9 @@ func TestPlanIsDeterministic(t *testing.T) {
 // TestSavedScenarioReproducesThePlan: every run of the plan is what simrun
 // run prints for the saved scenario, seed and profile.
 func TestSavedScenarioReproducesThePlan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: plans, then reruns the saved scenario")
+	}
 	in := clusterFiles(t).input(t, 0)
 	in.SeedTo = 2
 	r, data := mustPlan(t, in)

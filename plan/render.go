@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 )
@@ -17,12 +19,13 @@ func (r *Result) WriteJSON(w io.Writer) error {
 }
 
 // WriteText writes the plan for people: the partition, the comparison under
-// each profile, the hazards, the recommendation, the assumptions and notes.
+// each profile (profiles whose answers read the same in one block), the
+// hazards, the recommendation, the assumptions and notes.
 func (r *Result) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	r.writeHeader(ew)
-	for i := range r.Profiles {
-		r.writeProfile(ew, &r.Profiles[i])
+	for _, g := range r.profileGroups() {
+		r.writeProfiles(ew, g)
 	}
 	fmt.Fprintf(ew, "\nrecommendation:\n%s\n", wrap(r.Recommendation, "  ", 96))
 	writeList(ew, "assumptions", r.Assumptions)
@@ -80,20 +83,104 @@ func joinIDs(ids []int32) string {
 	return strings.Join(s, ",")
 }
 
-func (r *Result) writeProfile(w io.Writer, pp *ProfilePlan) {
-	fmt.Fprintf(w, "\nprofile %s (verdict: %s)\n", pp.Profile, pp.Verdict)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "  \tjoins the ISR (median)\tmin..max\tcopied from leader\tprice: remote read from log start\tpath\n")
+// profileGroups groups the profiles whose answers read the same (the
+// same verdict, the same medians, paths and hazards as printed, a replay
+// command compared with its profile left out), in the order of their
+// first profile.
+func (r *Result) profileGroups() [][]*ProfilePlan {
+	var groups [][]*ProfilePlan
+	var keys []string
+	for i := range r.Profiles {
+		pp := &r.Profiles[i]
+		k := agreementKey(pp)
+		if j := slices.Index(keys, k); j >= 0 {
+			groups[j] = append(groups[j], pp)
+			continue
+		}
+		keys, groups = append(keys, k), append(groups, []*ProfilePlan{pp})
+	}
+	return groups
+}
+
+func agreementKey(pp *ProfilePlan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", pp.Verdict)
 	for i := range pp.Strategies {
 		sp := &pp.Strategies[i]
+		fmt.Fprintf(&b, "%s|%s|%s|%s\n", joinText(sp), distBytes(sp.BytesFromLeader), distBytes(sp.PriceRemoteBytes), pathText(sp))
+	}
+	for _, h := range pp.Hazards {
+		h.Replay = strings.Replace(h.Replay, " --profile "+pp.Profile+" ", " --profile P ", 1)
+		fmt.Fprintf(&b, "%+v\n", h)
+	}
+	return b.String()
+}
+
+// verdictWords says a verdict in words.
+var verdictWords = map[string]string{
+	"on":               "turn the flag on",
+	"off":              "leave the flag off",
+	"either":           "either way: within 10%",
+	"no-difference":    "the flag makes no difference",
+	"neither":          "neither way does a new replica always join",
+	"never-catches-up": "a new replica never catches up",
+}
+
+func profileNames(g []*ProfilePlan) string {
+	var names []string
+	for _, pp := range g {
+		names = append(names, pp.Profile)
+	}
+	return strings.Join(names, ", ")
+}
+
+// writeSummaries writes a group's summary once when its profiles' read
+// the same, else each distinct one after the profiles it is theirs (their
+// ratios, from unrounded medians, may differ in the last digit).
+func writeSummaries(w io.Writer, g []*ProfilePlan) {
+	var texts []string
+	var names [][]*ProfilePlan
+	for _, pp := range g {
+		if i := slices.Index(texts, pp.Summary); i >= 0 {
+			names[i] = append(names[i], pp)
+			continue
+		}
+		texts, names = append(texts, pp.Summary), append(names, []*ProfilePlan{pp})
+	}
+	for i, text := range texts {
+		if len(texts) > 1 {
+			text = profileNames(names[i]) + ": " + text
+		}
+		fmt.Fprintf(w, "%s\n", wrap(text, "  ", 96))
+	}
+}
+
+// writeProfiles writes the answer of a group of profiles that agree: the
+// verdict first, the table (min..max over every profile's seeds when
+// there are several), the summary and the hazards.
+func (r *Result) writeProfiles(w io.Writer, g []*ProfilePlan) {
+	pp := g[0]
+	fmt.Fprintf(w, "\n%s: %s (verdict: %s)\n", profileNames(g), cmp.Or(verdictWords[pp.Verdict], pp.Verdict), pp.Verdict)
+	spread := "min..max"
+	if len(g) > 1 {
+		spread = fmt.Sprintf("min..max (%d profiles)", len(g))
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "  \tjoins the ISR (median)\t%s\tcopied from leader\tprice: remote read from log start\tpath\n", spread)
+	for i := range pp.Strategies {
 		name := "flag off (KIP-405)"
-		if sp.Flag {
+		if pp.Strategies[i].Flag {
 			name = "flag on (KIP-1023)"
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", name, joinText(sp), spreadText(sp), distBytes(sp.BytesFromLeader), distBytes(sp.PriceRemoteBytes), pathText(sp))
+		var each []*StrategyPlan
+		for _, p := range g {
+			each = append(each, &p.Strategies[i])
+		}
+		sp := each[0]
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", name, joinText(sp), spreadText(each), distBytes(sp.BytesFromLeader), distBytes(sp.PriceRemoteBytes), pathText(sp))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "%s\n", wrap(pp.Summary, "  ", 96))
+	writeSummaries(w, g)
 	if len(pp.Hazards) == 0 {
 		fmt.Fprintf(w, "  hazards: none\n")
 	}
@@ -105,6 +192,9 @@ func (r *Result) writeProfile(w io.Writer, pp *ProfilePlan) {
 		fmt.Fprintf(w, "      shown by: %s\n", h.Command)
 		if h.Replay != "" {
 			fmt.Fprintf(w, "      replay: %s\n", h.Replay)
+			if len(g) > 1 {
+				fmt.Fprintf(w, "      (the same with --profile %s)\n", strings.ReplaceAll(profileNames(g[1:]), ", ", " or "))
+			}
 		}
 	}
 }
@@ -123,11 +213,23 @@ func joinText(sp *StrategyPlan) string {
 	return s
 }
 
-func spreadText(sp *StrategyPlan) string {
-	if sp.CatchUpMs == nil {
+// spreadText is the smallest and largest catch-up time over the seeds of
+// every strategy plan given (a group's profiles').
+func spreadText(each []*StrategyPlan) string {
+	var lo, hi int64
+	seen := false
+	for _, sp := range each {
+		if d := sp.CatchUpMs; d != nil {
+			if !seen || d.Min < lo {
+				lo = d.Min
+			}
+			hi, seen = max(hi, d.Max), true
+		}
+	}
+	if !seen {
 		return "-"
 	}
-	return formatMs(sp.CatchUpMs.Min) + ".." + formatMs(sp.CatchUpMs.Max)
+	return formatMs(lo) + ".." + formatMs(hi)
 }
 
 func distBytes(d *Distribution) string {

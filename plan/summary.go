@@ -138,18 +138,18 @@ func strategyPlan(st harness.Strategy, runs []RunOutcome, full bool) StrategyPla
 }
 
 // verdict compares the flag-off and flag-on strategies under one profile:
-// the verdict and a sentence saying why.
+// the verdict and the sentences saying why, one quantity a sentence.
 func verdict(b *builder, pp *ProfilePlan) (string, string) {
 	off, on := &pp.Strategies[0], &pp.Strategies[1]
-	both := fmt.Sprintf("flag on: %s; flag off: %s", describe(on), describe(off))
+	both := describe("With the flag", on) + " " + describe("Without it", off)
 	switch {
 	case !b.st.RemoteStorageEnable:
-		return "no-difference", "tiering is off: the flag changes nothing; " + describe(off)
+		return "no-difference", "Tiering is off: the flag changes nothing. " + describe("The new replica", off)
 	case b.neverCatchesUp && on.Joined == 0 && off.Joined == 0:
-		return "never-catches-up", fmt.Sprintf("a new replica never catches up, flag on or off: %s/s produced leaves it almost none of the %s/s it can copy (hazard %s); %s",
+		return "never-catches-up", fmt.Sprintf("A new replica never catches up, flag on or off: %s/s produced leaves it almost none of the %s/s it can copy (hazard %s). %s",
 			formatBytes(b.in.Env.ProduceBytesPerSec), formatBytes(int64(b.copyRate)+b.in.Env.ProduceBytesPerSec), HazardCannotCatchUp, both)
 	case len(on.Failures) > len(off.Failures) && hasSafety(on):
-		return "off", both + "; the flag-on runs broke an invariant (see the hazards)"
+		return "off", both + " The flag-on runs broke an invariant (see the hazards)."
 	case on.Joined < on.Seeds && off.Joined < off.Seeds:
 		return "neither", both
 	case on.Joined < on.Seeds:
@@ -158,12 +158,12 @@ func verdict(b *builder, pp *ProfilePlan) (string, string) {
 		return "on", both
 	}
 	ratio := float64(off.CatchUpMs.Median) / float64(max(on.CatchUpMs.Median, 1))
-	v, cmp := "either", "within 10% either way"
+	v, cmp := "either", "The flag-on replica joins the ISR within 10% of the flag-off one's time."
 	switch {
 	case ratio >= 1/0.9:
-		v, cmp = "on", fmt.Sprintf("%.3gx faster with the flag%s", ratio, bytesRatio(off, on))
+		v, cmp = "on", fmt.Sprintf("The flag-on replica joins the ISR %.3gx faster.%s", ratio, bytesRatio(off, on))
 	case ratio <= 1/1.1:
-		v, cmp = "off", fmt.Sprintf("%.3gx slower with the flag", 1/ratio)
+		v, cmp = "off", fmt.Sprintf("The flag-on replica joins the ISR %.3gx slower.", 1/ratio)
 	}
 	return v, cmp + priceText(off, on)
 }
@@ -172,24 +172,33 @@ func hasSafety(sp *StrategyPlan) bool {
 	return slices.ContainsFunc(sp.Failures, func(o RunOutcome) bool { return o.Outcome == harness.OutcomeSafety })
 }
 
-// describe is one strategy's result in a few words.
-func describe(sp *StrategyPlan) string {
+// describe is one strategy's result in a sentence or two, after lead:
+// the time to the ISR, then the bytes copied.
+func describe(lead string, sp *StrategyPlan) string {
 	if sp.Joined == 0 {
-		return fmt.Sprintf("never joined in %d seed(s)", sp.Seeds)
+		return fmt.Sprintf("%s it never joined the ISR in %s.", lead, plural(sp.Seeds, "seed"))
 	}
 	d := sp.CatchUpMs
-	s := fmt.Sprintf("joins in %s (median", formatMs(d.Median))
+	s := fmt.Sprintf("%s it joins the ISR in %s (median", lead, formatMs(d.Median))
 	if d.N > 1 {
 		s += fmt.Sprintf(", %s-%s", formatMs(d.Min), formatMs(d.Max))
 	}
 	if sp.Extrapolated > 0 {
 		s += fmt.Sprintf(", %d of %d extrapolated", sp.Extrapolated, d.N)
 	}
-	s += fmt.Sprintf(") copying %s from the leader", formatBytes(sp.BytesFromLeader.Median))
+	s += ")"
 	if sp.Joined < sp.Seeds {
-		s += fmt.Sprintf(", but %d of %d seeds never joined", sp.Seeds-sp.Joined, sp.Seeds)
+		s += fmt.Sprintf(", but in %d of %d seeds it never joined", sp.Seeds-sp.Joined, sp.Seeds)
 	}
-	return s
+	return s + fmt.Sprintf(". It copies %s from the leader.", formatBytes(sp.BytesFromLeader.Median))
+}
+
+// plural is "1 seed", "5 seeds".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func bytesRatio(off, on *StrategyPlan) string {
@@ -197,14 +206,14 @@ func bytesRatio(off, on *StrategyPlan) string {
 	if b <= 0 || a <= b {
 		return ""
 	}
-	return fmt.Sprintf(", %.3gx fewer bytes from the leader", float64(a)/float64(b))
+	return fmt.Sprintf(" It copies %.3gx fewer bytes from the leader.", float64(a)/float64(b))
 }
 
 func priceText(off, on *StrategyPlan) string {
 	if off.PriceRemoteBytes == nil || on.PriceRemoteBytes == nil {
 		return ""
 	}
-	return fmt.Sprintf("; if the new replica led, a read from the log start would take %s from remote storage (flag off: %s)",
+	return fmt.Sprintf(" If the new replica led, a read from the log start would take %s from remote storage (flag off: %s).",
 		formatBytes(on.PriceRemoteBytes.Median), formatBytes(off.PriceRemoteBytes.Median))
 }
 

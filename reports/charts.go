@@ -164,7 +164,10 @@ var logMantissas = [][]float64{
 type logTicks struct{ format func(float64) string }
 
 func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
-	if !(lo > 0) || !(hi > lo) {
+	if !(hi > lo) {
+		return nil // plot.DefaultTicks panics on an empty range
+	}
+	if !(lo > 0) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
 	decades := logValues(lo, hi, []float64{1})
@@ -254,7 +257,11 @@ func logRange(vals []float64) (lo, hi float64) {
 	if math.IsInf(lo, 1) {
 		return 1, 10
 	}
-	return stepDown(lo), stepUp(hi)
+	lo, hi = stepDown(lo), stepUp(hi)
+	if !(hi > lo) { // one value on a step: a range around it (an empty range has no ticks)
+		hi = stepUp(lo * 1.5)
+	}
+	return lo, hi
 }
 
 func stepDown(v float64) float64 {

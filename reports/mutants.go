@@ -20,7 +20,7 @@ func MutantRow(w io.Writer, h fuzz.MutantHunt, profile, file string, from, to ui
 	switch {
 	case h.Caught:
 		fmt.Fprintf(w, "%-24s %-8s %-6d %-16s %-20s %s -> %s\n", m, "yes", h.Seed, h.Strategy, h.Run.Invariant, h.Before, h.After)
-		fmt.Fprintf(w, "%24s replay: simrun run --scenario %s --strategy %s --profile %s --mutant %s --trace\n", "", file, h.Strategy, profile, m)
+		fmt.Fprintf(w, "%24s replay: simrun replay %s   (it records --strategy %s --profile %s --mutant %s)\n", "", file, h.Strategy, profile, m)
 	case h.Harmless != "":
 		fmt.Fprintf(w, "%-24s %-8s harmless (a finding): %s\n", m, "no", h.Harmless)
 	default:

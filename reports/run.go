@@ -16,7 +16,7 @@ func Summary(w io.Writer, res harness.Result, durationMs, healMs int64) {
 	fmt.Fprintf(w, "scenario %s  seed %d  profile %s\n", res.Scenario, res.Seed, res.Profile)
 	for _, r := range res.Runs {
 		fmt.Fprintf(w, "  %-16s %-18s steps=%d sim=%.1fs %s digest=%s\n", r.Strategy, r.Outcome, r.Steps, float64(r.SimMs)/1000,
-			simParts(r.SimMs, durationMs, healMs), short(r.Digest))
+			simParts(r.SimMs, durationMs, healMs), r.Digest)
 		if r.Violation != nil {
 			fmt.Fprintf(w, "    violation %s at %.3fs step %d: %s\n", r.Violation.Invariant, float64(r.Violation.AtMs)/1000, r.Violation.Step, r.Violation.Message)
 		}

@@ -4,34 +4,84 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
 )
 
-// SweepSummary writes a sweep's totals: runs and steps, unknown failures by
-// invariant and strategy (with the command that replays each of the first),
-// known findings by kind, and how many runs reached each coverage goal; a
-// goal no run reached is called out.
-// extraFlags (such as " --mutant NAME") is appended to every replay command.
-func SweepSummary(w io.Writer, t *fuzz.SweepTotals, seedRange, profile, outDir, extraFlags string) {
+// SweepSummary writes a sweep's totals: runs and steps, unknown failures
+// by invariant and strategy (the first ListedFailures with the command that
+// replays each), known findings by kind, what was saved in --out and what
+// was shrunk, and how many runs reached each coverage goal; a goal no run
+// of a sweep of GoalSeeds or more seeds reached is called out.
+func SweepSummary(w io.Writer, s *fuzz.Sweeper, seedRange string) {
+	t, cfg := s.Totals, s.Config()
+	profile := cfg.Profile.Name()
 	fmt.Fprintf(w, "sweep seeds %s, profile %s: %d seeds, %d runs, %d steps\n", seedRange, profile, t.Seeds, t.Runs, t.Steps)
-	fmt.Fprintf(w, "\nunknown failures: %d\n", t.UnknownFailures())
+	unknown := t.UnknownFailures()
+	fmt.Fprintf(w, "\nunknown failures: %d\n", unknown)
 	writeCounts(w, t.Failures, t.Strategies)
-	for i, f := range t.FirstFailures {
-		if i == 10 {
-			fmt.Fprintf(w, "  ... %d more, all saved in %s\n", len(t.FirstFailures)-10, outDir)
-			break
-		}
-		fmt.Fprintf(w, "  seed %d %s: %s: %s\n    replay: %s\n", f.Seed, f.Run.Strategy, f.Run.Invariant, f.Run.Message, ReplayCommand(outDir, f, extraFlags))
+	for _, f := range t.FirstFailures[:min(len(t.FirstFailures), fuzz.ListedFailures)] {
+		fmt.Fprintf(w, "  seed %d %s: %s: %s\n    %s\n", f.Seed, f.Run.Strategy, f.Run.Invariant, f.Run.Message, replayLine(s, f))
 	}
-	fmt.Fprintf(w, "\nknown findings (by kind): %d kinds\n", len(t.Findings))
+	if unknown > fuzz.ListedFailures {
+		fmt.Fprintf(w, "  ... %d more (the first %d are listed)\n", unknown-fuzz.ListedFailures, fuzz.ListedFailures)
+	}
+	fmt.Fprintf(w, "\nknown findings (by kind): %s\n", fuzz.Plural(int64(len(t.Findings)), "kind"))
 	writeCounts(w, t.Findings, t.Strategies)
 	for _, kind := range sortedMapKeys(t.Findings) {
 		f := t.FirstFindings[kind]
-		fmt.Fprintf(w, "  %s first at seed %d: %s\n", kind, f.Seed, ReplayCommand(outDir, f, extraFlags))
+		fmt.Fprintf(w, "  %s first at seed %d: %s\n", kind, f.Seed, replayLine(s, f))
 	}
+	writeSaved(w, s, unknown)
+	writeCoverage(w, t, profile)
+}
+
+// replayLine is the command that replays a failure from the file the sweep
+// saved (which records how it failed), or, when it was not saved, the
+// command that generates its scenario.
+func replayLine(s *fuzz.Sweeper, f fuzz.Failed) string {
+	if s.SavedFile(f) {
+		return "replay: " + ReplayCommand(s.Config().Out, f)
+	}
+	cfg := s.Config()
+	return fmt.Sprintf("not saved (--max-saved %d); its scenario: simrun gen --seed %d --out FILE, then simrun run --scenario FILE --strategy %s%s",
+		cfg.MaxSaved, f.Seed, f.Run.Strategy, cfg.ReplayFlags)
+}
+
+// writeSaved says what the sweep saved in --out and what it shrunk, with
+// the caps that decided it.
+func writeSaved(w io.Writer, s *fuzz.Sweeper, unknown int64) {
+	cfg, saved := s.Config(), s.Saved()
+	var parts []string
+	switch unsaved := unknown - int64(saved.Unknown); {
+	case unknown == 0:
+	case unsaved == 0:
+		parts = append(parts, fmt.Sprintf("every unknown failure (%d; --max-saved %d)", unknown, cfg.MaxSaved))
+	default:
+		parts = append(parts, fmt.Sprintf("the first %d of the %d unknown failures (--max-saved %d; %d not saved)", saved.Unknown, unknown,
+			cfg.MaxSaved, unsaved))
+	}
+	if saved.Known > 0 {
+		parts = append(parts, fmt.Sprintf("the first seed of each known kind (%d)", saved.Known))
+	}
+	if len(parts) == 0 {
+		fmt.Fprintf(w, "\nsaved in %s: nothing (no run failed)\n", cfg.Out)
+		return
+	}
+	how := fmt.Sprintf("shrunk: %d of the %d saved (--max-shrunk %d, at most %d runs each: --shrink), each to a -min.json beside it",
+		len(s.Shrunk()), saved.Unknown+saved.Known, cfg.MaxShrunk, cfg.Shrink)
+	if cfg.Shrink == 0 {
+		how = "shrunk: none (--shrink 0)"
+	}
+	text := fmt.Sprintf("saved in %s: %s, each file recording how its run failed (simrun replay FILE reruns it); %s.", cfg.Out,
+		strings.Join(parts, " and "), how)
+	fmt.Fprintf(w, "\n%s\n", wrap(text, "", 100))
+}
+
+func writeCoverage(w io.Writer, t *fuzz.SweepTotals, profile string) {
 	fmt.Fprintf(w, "\ncoverage goals (runs that reached each):\n  %-32s", "goal")
 	for _, st := range t.Strategies {
 		fmt.Fprintf(w, " %16s", st)
@@ -56,8 +106,13 @@ func SweepSummary(w io.Writer, t *fuzz.SweepTotals, seedRange, profile, outDir, 
 			fmt.Fprintln(w)
 		}
 	}
-	if len(missed) > 0 {
-		fmt.Fprintf(w, "  FINDING: no run reached %v\n", missed)
+	switch {
+	case len(missed) == 0:
+	case t.Seeds >= fuzz.GoalSeeds:
+		fmt.Fprintf(w, "  FINDING: no run reached %s\n", strings.Join(missed, ", "))
+	default:
+		fmt.Fprintf(w, "  %s\n", wrap(fmt.Sprintf("not reached in %d seeds: %d goals (seeds 1..%d reach every goal; a shorter sweep need not)",
+			t.Seeds, len(missed), fuzz.GoalSeeds), "  ", 100)[2:])
 	}
 }
 
@@ -68,10 +123,11 @@ func unreachable(profile string, g model.Goal) bool {
 	return (profile == "kafka-4.3" || profile == "kafka-trunk") && g == model.GoalEPUOBelowLSOFallback
 }
 
-// ReplayCommand is the command that replays one failing run of a sweep from
-// the scenario file the sweep saved for it.
-func ReplayCommand(outDir string, f fuzz.Failed, extraFlags string) string {
-	return fmt.Sprintf("simrun run --scenario %s --strategy %s%s --trace", fuzz.FailureFile(outDir, f), f.Run.Strategy, extraFlags)
+// ReplayCommand is the command that replays one failing run of a sweep
+// from the scenario file the sweep saved for it, which records the run's
+// strategy, profile, mutants and work budget.
+func ReplayCommand(outDir string, f fuzz.Failed) string {
+	return "simrun replay " + fuzz.FailureFile(outDir, f)
 }
 
 func writeCounts(w io.Writer, m map[string]map[harness.Strategy]int64, strategies []harness.Strategy) {
@@ -98,7 +154,7 @@ func sortedMapKeys[V any](m map[string]V) []string {
 // 'simrun sweep' and 'simrun merge' both print.
 func SweepReport(w io.Writer, s *fuzz.Sweeper, seedRange string) {
 	cfg := s.Config()
-	SweepSummary(w, s.Totals, seedRange, cfg.Profile.Name(), cfg.Out, cfg.ReplayFlags)
+	SweepSummary(w, s, seedRange)
 	SweepDetails(w, s.Shrunk(), cfg.CheckDeterminism, s.Totals.Runs, s.Mismatches())
 }
 
@@ -106,7 +162,7 @@ func SweepReport(w io.Writer, s *fuzz.Sweeper, seedRange string) {
 // --check-determinism checked (runs: how many) and each mismatch it found.
 func SweepDetails(w io.Writer, shrunk []string, determinism bool, runs int64, mismatches []string) {
 	if len(shrunk) > 0 {
-		fmt.Fprintf(w, "\nshrunk cases (saved beside the originals as -min.json):\n")
+		fmt.Fprintf(w, "\nshrunk cases (saved beside the originals as -min.json, each recording how it fails):\n")
 		for _, line := range shrunk {
 			fmt.Fprintln(w, line)
 		}

@@ -55,6 +55,9 @@ type Scenario struct {
 	// Explore (an extension to FORMATS.md, written by simrun explore) fixes every
 	// choice of the run: nil, the default, means they are drawn from the seed.
 	Explore *Schedule `json:"explore,omitempty"`
+	// Failure (an extension to FORMATS.md, written with a saved failure)
+	// records how the saved run failed: nil for a scenario that records none.
+	Failure *Failure `json:"failure,omitempty"`
 }
 
 // Config is the partition's configuration (Kafka's names with '.' as '_') plus the
@@ -393,7 +396,7 @@ func Parse(data []byte) (*Scenario, error) {
 	}
 	s, err := decodeScenario(root)
 	if err != nil {
-		return nil, err
+		return nil, withPosition(err, data)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -417,6 +420,14 @@ func (s *Scenario) Normalize() {
 	}
 	slices.SortStableFunc(s.Events, func(a, b Event) int { return cmp.Compare(a.AtMs, b.AtMs) })
 	normalizeStates(s.Initial)
+	if f := s.Failure; f != nil {
+		if len(f.Mutants) == 0 {
+			f.Mutants = nil
+		}
+		if len(f.Fixes) == 0 {
+			f.Fixes = nil
+		}
+	}
 	for i := range s.Partitions {
 		normalizeStates(s.Partitions[i].Initial)
 	}
@@ -560,6 +571,9 @@ func (s *Scenario) Validate() error {
 		return err
 	}
 	if err := s.validateSchedule(ix); err != nil {
+		return err
+	}
+	if err := s.validateFailure(); err != nil {
 		return err
 	}
 	return s.validateLimits()
@@ -1113,6 +1127,7 @@ type rawScenario struct {
 	DurationMs  int64           `json:"duration_ms"`
 	HealMs      int64           `json:"heal_ms"`
 	Explore     json.RawMessage `json:"explore"`
+	Failure     json.RawMessage `json:"failure"`
 }
 
 // rawInitial is initial as decoded, before its segments are.
@@ -1210,6 +1225,9 @@ func decodeScenario(root json.RawMessage) (*Scenario, error) {
 		}
 	}
 	if s.Explore, err = decodeSchedule(raw.Explore); err != nil {
+		return nil, err
+	}
+	if s.Failure, err = decodeFailure(raw.Failure); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -1419,7 +1437,7 @@ func decodeObject(path string, data json.RawMessage, dst any) ([]string, error) 
 	for _, m := range ms {
 		idx, ok := fields[m.key]
 		if !ok {
-			return nil, fieldErr(joinPath(path, m.key), "unknown field")
+			return nil, fieldErr(joinPath(path, m.key), "%s", unknownFieldMsg(m.key, fields))
 		}
 		if slices.Contains(seen, m.key) {
 			return nil, fieldErr(joinPath(path, m.key), "duplicate field")

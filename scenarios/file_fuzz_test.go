@@ -14,6 +14,7 @@ func FuzzParse(f *testing.F) {
 	seeds := []string{
 		exampleFile,
 		richFile,
+		recordedFile,
 		`{"brokers": 1, "duration_ms": 1}`,
 		`{"brokers": 3, "duration_ms": 1000, "events": [{"type": "set_config", "key": "retention_ms", "value": -1}]}`,
 		`{"brokers": 3, "duration_ms": 1000, "events": [{"type": "network_partition", "brokers": [0, 2], "duration_ms": 9}]}`,

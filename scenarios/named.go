@@ -2,7 +2,9 @@ package scenarios
 
 import (
 	"embed"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"sort"
@@ -61,11 +63,7 @@ func ResolveMax(arg string, maxBytes int64) (*Scenario, error) {
 		return sc, nil
 	}
 	if _, err := os.Stat(arg); err != nil {
-		var names []string
-		for _, sc := range Named() {
-			names = append(names, sc.Name)
-		}
-		return nil, fmt.Errorf("scenario %q: not a named scenario (%s) nor a readable file", arg, strings.Join(names, ", "))
+		return nil, unresolved(arg, err)
 	}
 	return LoadMax(arg, maxBytes)
 }
@@ -103,4 +101,25 @@ func Select(arg string, all bool, maxBytes int64) ([]*Scenario, error) {
 		return nil, err
 	}
 	return []*Scenario{sc}, nil
+}
+
+// unresolved says why arg is neither a named scenario nor a file: a path
+// (it has a '/' or ends in .json) that is not there is "no such file"; a
+// name gets the nearest named scenario suggested, or the list.
+func unresolved(arg string, statErr error) error {
+	var names []string
+	for _, sc := range Named() {
+		names = append(names, sc.Name)
+	}
+	looksLikeFile := strings.ContainsRune(arg, '/') || strings.HasSuffix(arg, ".json")
+	switch {
+	case errors.Is(statErr, fs.ErrNotExist) && looksLikeFile:
+		return fmt.Errorf("scenario file %s: no such file", arg)
+	case !errors.Is(statErr, fs.ErrNotExist):
+		return fmt.Errorf("scenario file %s: %v", arg, statErr)
+	}
+	if s := Closest(arg, names); s != "" {
+		return fmt.Errorf("scenario %q: no such named scenario or file; did you mean %s? ('simrun scenarios' lists them)", arg, s)
+	}
+	return fmt.Errorf("scenario %q: no such named scenario (%s) or file", arg, strings.Join(names, ", "))
 }

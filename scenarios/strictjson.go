@@ -43,7 +43,7 @@ func checkKeys(path string, data []byte, t reflect.Type) error {
 			idx, ok := fields[m.key]
 			switch {
 			case !ok:
-				return fmt.Errorf("%s: unknown field", p)
+				return fmt.Errorf("%s: %s", p, unknownFieldMsg(m.key, fields))
 			case seen[m.key]:
 				return fmt.Errorf("%s: duplicate field", p)
 			}

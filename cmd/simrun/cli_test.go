@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"tierfetch/cliutil"
-	"tierfetch/scenarios"
 )
 
 // TestHelpGoesToStdout: --help prints on standard output and exits 0, for
@@ -69,35 +68,6 @@ func TestCompletionAndVersion(t *testing.T) {
 	code, stdout, _ := simrun(t, "--version")
 	if code != exitOK || stdout != "simrun "+cliutil.Version()+"\n" {
 		t.Errorf("--version: exit %d, %q", code, stdout)
-	}
-}
-
-// TestRunAllFirstScreen: the first 40 lines of run --all are the answer:
-// a row per named scenario, each known finding with its replay command,
-// the tally and why a known finding does not fail --all.
-func TestRunAllFirstScreen(t *testing.T) {
-	code, stdout, stderr := simrun(t, "run", "--all")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	lines := strings.Split(stdout, "\n")
-	screen := strings.Join(lines[:min(40, len(lines))], "\n")
-	for _, sc := range scenarios.Named() {
-		if !strings.Contains(screen, "\n"+sc.Name+" ") {
-			t.Errorf("no row for %s in the first 40 lines", sc.Name)
-		}
-	}
-	for _, want := range []string{"tally: ", "0 unknown failures", "known findings", "replay: simrun run --scenario finding-reenable-stale-hro",
-		"alone exits 1", "ratio"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("first 40 lines lack %q:\n%s", want, screen)
-		}
-	}
-	if strings.Contains(stdout, "state diff") {
-		t.Errorf("run --all without --verbose dumps a known finding's state diff")
-	}
-	if _, verbose, _ := simrun(t, "run", "--all", "--verbose"); !strings.Contains(verbose, "state diff") || !strings.HasPrefix(verbose, lines[0]) {
-		t.Errorf("run --all --verbose: want the table first, then the full reports")
 	}
 }
 

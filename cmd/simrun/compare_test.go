@@ -148,6 +148,9 @@ func TestCompareReportsExclusions(t *testing.T) {
 // TestCompareIsDeterministic: the same command gives the same bytes, with
 // any number of workers.
 func TestCompareIsDeterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: compares twice")
+	}
 	out := t.TempDir()
 	args := []string{"compare", "--seeds", "1..2", "--vary", "replication_bytes_per_sec=1048576,104857600", "--out", out}
 	if code, _, stderr := simrun(t, append(args, "--workers", "1")...); code != exitOK {

@@ -86,7 +86,7 @@ func TestMaxLeaderEpochSkipsElections(t *testing.T) {
 // (it panicked: index out of range in the run loop).
 func TestPlanNeverCatchesUp(t *testing.T) {
 	code, stdout, stderr := simrun(t, append(clusterArgs(), "--produce-bytes-per-sec", "150MiB", "--seeds", "1..1", "--profile", "kip")...)
-	if code != exitOK || stderr != "" || !strings.Contains(stdout, "profile kip (verdict: never-catches-up)") {
+	if code != exitOK || stderr != "" || !strings.Contains(stdout, "kip: a new replica never catches up (verdict: never-catches-up)") {
 		t.Fatalf("exit %d, stderr %q:\n%s", code, stderr, stdout)
 	}
 }

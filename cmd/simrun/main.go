@@ -168,7 +168,7 @@ func newRoot(c *cli) *cobra.Command {
 	root.SetVersionTemplate("simrun {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(c), newScenariosCmd(c), newGenCmd(c), newSweepCmd(c), newMergeCmd(c),
-		newReplayCmd(c), newMutantsCmd(c), newCompareCmd(c), newPlanCmd(c), newExploreCmd(c))
+		newReplayCmd(c), newShrinkCmd(c), newMutantsCmd(c), newCompareCmd(c), newPlanCmd(c), newExploreCmd(c))
 	for _, cmd := range root.Commands() {
 		cmd.Flags().SortFlags = true
 	}
@@ -181,10 +181,17 @@ func (c *cli) commandLine() string { return cliutil.CommandLine("simrun", c.args
 
 // noArgs refuses positional arguments, naming the command and the first.
 func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return badInput("%s: unexpected argument %q", cmd.Name(), args[0])
+	if len(args) == 0 {
+		return nil
 	}
-	return nil
+	msg := fmt.Sprintf("%s: unexpected argument %q", cmd.Name(), args[0])
+	switch {
+	case args[0] == "help":
+		msg += fmt.Sprintf(": for help, simrun %s --help (or simrun help %s)", cmd.Name(), cmd.Name())
+	case cmd.Flags().Lookup("scenario") != nil:
+		msg += fmt.Sprintf(": a scenario is given with --scenario: simrun %s --scenario %s", cmd.Name(), cliutil.ShellQuote(args[0]))
+	}
+	return badInput("%s", msg)
 }
 
 // flagError makes a flag error bad input (exit 2) that names the command,

@@ -166,6 +166,9 @@ func TestGenWritesAReplayableFile(t *testing.T) {
 // TestSweepDoesNotDependOnWorkers: the same seeds give the same summary with
 // one worker or two, and --check-determinism finds nothing.
 func TestSweepDoesNotDependOnWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: sweeps with 1 and 4 workers")
+	}
 	out1 := filepath.Join(t.TempDir(), "w1")
 	out2 := filepath.Join(t.TempDir(), "w2")
 	code1, s1, e1 := simrun(t, "sweep", "--seeds", "1..24", "--workers", "1", "--out", out1, "--shrink", "0")

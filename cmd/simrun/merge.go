@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
@@ -26,8 +27,9 @@ func newMergeCmd(c *cli) *cobra.Command {
 		}),
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&f.Out, "out", "sweep-out", "directory for the scenario files of failing seeds")
+	fs.StringVar(&f.Out, "out", "", "where to write: a sweep's failing seeds' scenario files (default sweep-out), a comparison's\nreport (default compare-out), a search's counterexample file (default explore-counterexample.json)")
 	fs.IntVar(&f.Shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	capFlags(fs, &f.SweepArgs)
 	maxInputVar(fs, &maxInput)
 	fs.Lookup("max-input-bytes").Usage = "the size limit of each comparison's shard file (a sweep's are read a line at a time)"
 	return cmd
@@ -66,6 +68,7 @@ func cmdMerge(f sweepFlags, maxInput scenarios.InputFlag, files []string, fs *pf
 		}
 		return mergeCompare(files, out, int64(maxInput), stdout)
 	}
+	f.Out = cmp.Or(f.Out, "sweep-out")
 	// A first pass checks every file before anything is saved.
 	h, err := fuzz.MergeShardFiles(files, nil)
 	if err != nil {
@@ -75,11 +78,20 @@ func cmdMerge(f sweepFlags, maxInput scenarios.InputFlag, files []string, fs *pf
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
+	if err := fuzz.CheckCaps(f.MaxSaved, f.MaxShrunk); err != nil {
+		return exitBadInput, badInput("%v", err)
+	}
+	cfg.MaxSaved, cfg.MaxShrunk = f.MaxSaved, f.MaxShrunk
 	if err := ensureOutDir("--out", f.Out); err != nil {
 		return exitBadInput, err
 	}
 	s := newSweep(cfg, stderr)
-	if _, err := fuzz.MergeShardFiles(files, s.Fold); err != nil {
+	if err := prepareOut(s, stderr); err != nil {
+		return exitBadInput, err
+	}
+	_, err = fuzz.MergeShardFiles(files, s.Fold)
+	s.CloseOut()
+	if err != nil {
 		return exitBadInput, badInput("merge: %v", err) // a file changed between the passes
 	}
 	reports.SweepReport(stdout, s.Sweeper, fmt.Sprintf("%d..%d", h.From, h.To))

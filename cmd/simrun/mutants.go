@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 
@@ -9,6 +10,7 @@ import (
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/outfile"
 	"tierfetch/reports"
 )
 
@@ -28,7 +30,7 @@ func newMutantsCmd(c *cli) *cobra.Command {
 	fs.StringVar(&f.seeds, "seeds", "1..300", "seed range to hunt each mutant in")
 	fs.IntVar(&f.shrinkRuns, "shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
 	fs.StringVar(&f.out, "out", "mutants-out", "directory for each mutant's shrunk failing scenario")
-	fs.StringVar(&f.profileName, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames()+" (unset: each mutant's own hunt profile, kip for most)")
+	fs.StringVar(&f.profileName, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: each mutant's own hunt profile\n(in this build kip for every one)")
 	maxStepsVar(fs, &f.maxSteps)
 	return cmd
 }
@@ -45,7 +47,7 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("--seeds: %v", err)
 	}
-	profile, err := fuzz.ParseProfile(f.profileName)
+	profile, err := fuzz.ParseProfile(cmp.Or(f.profileName, "kip"))
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -55,12 +57,20 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 	if err := ensureOutDir("--out", f.out); err != nil {
 		return exitBadInput, err
 	}
+	if _, err := outfile.ClearDir(f.out); err != nil {
+		return exitBadInput, badInput("--out: clearing the earlier run's files: %v", err)
+	}
+	manifest, err := outfile.OpenManifest(f.out)
+	if err != nil {
+		return exitBadInput, badInput("--out: %v", err)
+	}
+	defer manifest.Close()
 	var saveErr error
 	code := exitOK
 	reports.MutantsHeader(stdout)
 	fuzz.HuntAll(from, to, profile, f.explicitProfile, int64(f.maxSteps), f.shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
 		if h.Caught {
-			if err := h.Save(f.out); err != nil {
+			if err := h.Save(f.out, manifest); err != nil {
 				fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
 				saveErr = err
 			}

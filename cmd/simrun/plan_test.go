@@ -23,13 +23,16 @@ func clusterArgs() []string {
 // TestPlanCommand: the plan prints the comparison, hazards, recommendation
 // and assumptions, and the saved scenario replays its runs with simrun run.
 func TestPlanCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs three plans")
+	}
 	saved := filepath.Join(t.TempDir(), "plan.json")
 	code, stdout, stderr := simrun(t, append(clusterArgs(), "--save", saved, "--produce-bytes-per-sec", "5MiB")...)
 	if code != exitOK || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	flat := strings.Join(strings.Fields(stdout), " ") // the text is wrapped
-	for _, want := range []string{"plan for orders-2", "profile kafka-4.3 (verdict: on)", "flag on (KIP-1023)", "hazard disable-tiering-later",
+	for _, want := range []string{"plan for orders-2", "kafka-4.3, kafka-trunk, kip: turn the flag on (verdict: on)", "flag on (KIP-1023)", "hazard disable-tiering-later",
 		"recommendation:", "Recommendation: turn the flag on", "assumptions:", "saved to " + saved} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
@@ -88,6 +91,9 @@ func TestPlanCommand(t *testing.T) {
 // TestPlanBadInput: bad flags and bad tool output exit 2 with a message
 // naming the flag, or the file, line and what was expected; nothing is saved.
 func TestPlanBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: plans on each bad input")
+	}
 	dir := t.TempDir()
 	bad := writeTemp(t, "bad.txt", "orders:2:100\nAll configs for topic orders are:\n")
 	good := filepath.Join("..", "..", "plan", "testdata", "cluster")

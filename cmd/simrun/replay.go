@@ -19,11 +19,11 @@ func newReplayCmd(c *cli) *cobra.Command {
 			}
 			return nil
 		},
-		RunE: c.action(func(_ *cobra.Command, args []string) (int, error) {
+		RunE: c.action(func(cmd *cobra.Command, args []string) (int, error) {
 			if f.scenario != "" || f.all {
 				return exitBadInput, badInput("replay: the scenario is the file argument; --scenario and --all are run's")
 			}
-			f.scenario, f.trace, f.command = args[0], true, c.commandLine()
+			f.scenario, f.trace, f.command, f.given, f.replay = args[0], true, c.commandLine(), cmd.Flags().Changed, true
 			return cmdRun(f, c.stdout, c.stderr)
 		}),
 	}

@@ -32,9 +32,12 @@ func TestWorkBudget(t *testing.T) {
 	if code != exitBudget || !strings.Contains(stdout, `"outcome": "budget-exceeded"`) || !strings.Contains(stdout, `"invariant": "work-budget"`) {
 		t.Errorf("--json at the budget: exit %d\n%s", code, stdout)
 	}
-	code, stdout, _ = simrun(t, "sweep", "--seeds", "1..2", "--max-steps", "300", "--out", t.TempDir(), "--workers", "1")
-	if code != exitBudget || !strings.Contains(stdout, "work-budget") || !strings.Contains(stdout, "--max-steps 300") {
-		t.Errorf("sweep at its budget: exit %d, want 4 naming work-budget, with --max-steps in the replay commands:\n%s", code, stdout)
+	out := t.TempDir()
+	code, stdout, _ = simrun(t, "sweep", "--seeds", "1..2", "--max-steps", "300", "--out", out, "--workers", "1")
+	saved, _ := os.ReadFile(filepath.Join(out, "seed-1-local-log-start-work-budget.json"))
+	if code != exitBudget || !strings.Contains(stdout, "work-budget") || !strings.Contains(stdout, "simrun replay "+out) ||
+		!strings.Contains(string(saved), `"max_steps": 300`) {
+		t.Errorf("sweep at its budget: exit %d, want 4 naming work-budget, the saved files recording --max-steps:\n%s", code, stdout)
 	}
 	code, stdout, _ = simrun(t, "compare", "--scenario", "omts-local-deleted", "--seeds", "1", "--profile", "kip", "--max-steps", "1000", "--out", t.TempDir())
 	if code != exitBudget || !strings.Contains(stdout, "work budget") {
@@ -150,6 +153,9 @@ func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space
 // TestLostOutputFails: a command whose standard output cannot be written, or
 // whose failure files cannot be saved, says so and exits non-zero.
 func TestLostOutputFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs every command into a full device")
+	}
 	for _, args := range [][]string{{"scenarios"}, {"gen", "--seed", "1"}, {"run", "--scenario", "tiering-off"},
 		{"run", "--scenario", "tiering-off", "--json"}, {"sweep", "--seeds", "1", "--out", t.TempDir()}} {
 		var errb bytes.Buffer

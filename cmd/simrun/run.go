@@ -5,11 +5,13 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"tierfetch/cliutil"
+	"tierfetch/compare"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -33,6 +35,10 @@ type runFlags struct {
 	mutants  string
 	timeline string
 	chrome   string
+	// given says which flags the command line set: a failure file's record
+	// fills in the others (recordedRun).
+	given  func(name string) bool
+	replay bool // 'simrun replay'
 }
 
 // runFlagSet adds run's flags to fs.
@@ -41,13 +47,14 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.BoolVar(&f.all, "all", false, "run every named scenario")
 	fs.Var(&f.seed, "seed", "the run's seed, 0..18446744073709551615 (default: the scenario's seed)")
 	maxStepsVar(fs, &f.maxSteps)
+	fs.Lookup("max-steps").DefValue += ", or a failure file's recorded budget"
 	maxInputVar(fs, &f.maxInput)
-	fs.StringVar(&f.strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
+	fs.StringVar(&f.strategy, "strategy", "", "local-log-start, last-tiered or both; unset: both, or a failure file's recorded strategy")
+	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
-	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); never on by default")
+	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); unset: none,\nor a failure file's recorded mutants")
 	fs.StringVar(&f.timeline, "timeline", "", "write an SVG timeline of the run to this file: LSO, LLSO, HW, LEO of the leader and the new follower\nand the remote range over time, each strategy in a row")
 	fs.StringVar(&f.chrome, "chrome-trace", "", "write the run in Chrome trace-event JSON to this file (opens in Perfetto or chrome://tracing),\none process per strategy, one track per broker")
 }
@@ -59,8 +66,8 @@ func newRunCmd(c *cli) *cobra.Command {
 		Short: "run a scenario under one or both follower protocols, checking invariants after every step",
 		Long:  help("run"),
 		Args:  noArgs,
-		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
-			f.command = c.commandLine()
+		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
+			f.command, f.given = c.commandLine(), cmd.Flags().Changed
 			return cmdRun(f, c.stdout, c.stderr)
 		}),
 	}
@@ -70,11 +77,11 @@ func newRunCmd(c *cli) *cobra.Command {
 
 func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	cliutil.TuneGC(gcPercent)
-	strategies, err := fuzz.ParseStrategies(f.strategy)
+	strategies, err := fuzz.ParseStrategies(cmp.Or(f.strategy, "both"))
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	profile, err := fuzz.ParseProfile(f.profile)
+	profiles, err := runProfiles(f)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -91,6 +98,16 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	if w := scenarios.ShadowWarning("--scenario", f.scenario); w != "" {
 		fmt.Fprintf(stderr, "simrun: %s\n", w)
+	}
+	note := io.Writer(stdout)
+	if f.json {
+		note = stderr
+	}
+	var recorded *scenarios.Failure
+	if !f.all {
+		if recorded, err = recordedRun(&f, list[0], &strategies, &profiles, &mutants, note); err != nil {
+			return exitBadInput, badInput("%s: %v", f.scenario, err)
+		}
 	}
 	for _, sc := range list {
 		if err := harness.CheckRunnable(sc); err != nil {
@@ -111,7 +128,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
 	worst := ""
 	var results []harness.Result
-	var all []reports.AllRun
+	var all []reports.AllProfile
 	// Under --all the first screen is the answer (reports.AllSummary); the
 	// per-scenario summaries (--verbose) and failure reports follow it.
 	var details bytes.Buffer
@@ -119,21 +136,34 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if f.all {
 		out = &details
 	}
-	for _, sc := range list {
-		seed := sc.Seed
-		if f.seed.Given {
-			seed = f.seed.N
+	for _, profile := range profiles {
+		ap := reports.AllProfile{Profile: profile.Name()}
+		for _, sc := range list {
+			seed := sc.Seed
+			if f.seed.Given {
+				seed = f.seed.N
+			}
+			o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
+			results = append(results, res)
+			ap.Runs = append(ap.Runs, reports.AllRun{Result: res, Replay: replay})
+			worst = harness.WorseOutcome(worst, o)
 		}
-		o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
-		results = append(results, res)
-		all = append(all, reports.AllRun{Result: res, Replay: replay})
-		worst = harness.WorseOutcome(worst, o)
+		all = append(all, ap)
+	}
+	if recorded != nil {
+		reports.RecordVerdict(note, f.scenario, recorded, results[0])
 	}
 	if err := rec.WriteFiles(f.timeline, f.chrome); err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
 	if f.all && !f.json {
-		reports.AllReport(stdout, all, profile.Name(), details.Bytes())
+		in := reports.AllInput{Profiles: all, Width: cliutil.TerminalWidth(stdout),
+			ReplayFlags: reports.MutantFlag(f.mutants) + reports.MaxStepsFlag(int64(f.maxSteps))}
+		if f.seed.Given {
+			in.Seed = fmt.Sprint(f.seed.N)
+			in.ReplayFlags = " --seed " + in.Seed + in.ReplayFlags
+		}
+		reports.AllReport(stdout, in, details.Bytes())
 	}
 	if f.json {
 		if err := reports.WriteResultsJSON(stdout, results, f.all, cliutil.Version(), f.command); err != nil {
@@ -141,6 +171,67 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	return outcomeExit(worst), nil
+}
+
+// runProfiles are the profiles 'simrun run' runs: --profile, or unset kip,
+// and under --all every profile (compare's default list, the KIP text's
+// first).
+func runProfiles(f runFlags) ([]model.Profile, error) {
+	names := []string{cmp.Or(f.profile, "kip")}
+	if f.all && f.profile == "" {
+		names = strings.Split(compare.DefaultProfiles, ",")
+	}
+	var list []model.Profile
+	for _, name := range names {
+		p, err := fuzz.ParseProfile(name)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, p)
+	}
+	return list, nil
+}
+
+// recordedRun lets a scenario file's failure record fill in what the
+// command line did not set (the strategy, profile, mutants and work
+// budget) and says so on note; it returns the record (nil when the file
+// holds none). 'simrun replay' of a file with no record says what it runs.
+func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Strategy, profiles *[]model.Profile, mutants *model.Mutants,
+	note io.Writer) (*scenarios.Failure, error) {
+	if sc.Failure == nil {
+		if f.replay {
+			reports.NoRecord(note, f.scenario, cmp.Or(f.strategy, "both"), (*profiles)[0].Name())
+		}
+		return nil, nil
+	}
+	r, err := fuzz.ReadRecord(sc.Failure)
+	if err != nil {
+		return nil, err
+	}
+	var overridden []string
+	given := func(name string) bool { return f.given != nil && f.given(name) }
+	if given("strategy") {
+		overridden = append(overridden, "--strategy "+f.strategy)
+	} else {
+		*strategies = []harness.Strategy{r.Strategy}
+	}
+	if given("profile") {
+		overridden = append(overridden, "--profile "+f.profile)
+	} else {
+		*profiles = []model.Profile{r.Profile}
+	}
+	if given("mutant") {
+		overridden = append(overridden, "--mutant "+f.mutants)
+	} else {
+		*mutants, f.mutants = r.Mutants, r.Mutant
+	}
+	if given("max-steps") {
+		overridden = append(overridden, "--max-steps "+f.maxSteps.String())
+	} else if r.MaxSteps != 0 {
+		f.maxSteps = harness.StepsFlag(r.MaxSteps)
+	}
+	reports.RecordHeader(note, f.scenario, sc.Failure, overridden)
+	return sc.Failure, nil
 }
 
 // runOne runs one scenario under each strategy and prints its summary and

@@ -56,6 +56,9 @@ func exitCode(t *testing.T, err error) int {
 // for byte. The second case has unknown failures (a mutant), so saving,
 // shrinking and the failure list are compared too.
 func TestShardedSweepMergesToTheWholeSweep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: sweeps in shards and whole")
+	}
 	cases := []struct {
 		name     string
 		args     []string

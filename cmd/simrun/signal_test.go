@@ -48,6 +48,9 @@ func resumeArgs(t *testing.T, stdout string) []string {
 // resumes it, keeping the result-shaping flags; and merging both files gives
 // the uninterrupted sweep's summary byte for byte.
 func TestSweepInterruptedResumesToTheSameSummary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: sweeps, interrupts, resumes and merges, then sweeps whole")
+	}
 	for _, c := range []struct {
 		sig  syscall.Signal
 		code int
@@ -107,6 +110,9 @@ func TestSweepInterruptedResumesToTheSameSummary(t *testing.T) {
 // parts writes the report and runs.csv of the uninterrupted comparison, byte
 // for byte.
 func TestCompareInterruptedResumesToTheSameReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: compares, interrupts, resumes and merges, then compares whole")
+	}
 	dir := t.TempDir()
 	args := []string{"compare", "--generated", "--seeds", "1..160", "--profile", "kip", "--workers", "1", "--out", "out"}
 	code, stdout := interruptedRun(t, dir, syscall.SIGTERM, 500*time.Millisecond, args...)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"tierfetch/cliutil"
 	"tierfetch/fuzz"
@@ -38,6 +39,7 @@ func newSweepCmd(c *cli) *cobra.Command {
 	fs.StringVar(&f.Out, "out", "sweep-out", "directory for the scenario files of failing seeds")
 	fs.BoolVar(&f.CheckDeterminism, "check-determinism", false, "run each seed twice and compare the state after every step")
 	fs.IntVar(&f.Shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
+	capFlags(fs, &f.SweepArgs)
 	fs.StringVar(&f.Mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
 	fs.StringVar(&f.Shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
@@ -56,6 +58,9 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	cliutil.TuneGC(gcPercent)
 	s := newSweep(cfg, stderr)
+	if err := prepareOut(s, stderr); err != nil {
+		return exitBadInput, err
+	}
 	if f.JSONL != "" {
 		if err := s.OpenJSONL(); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
@@ -67,6 +72,7 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	stop() // the work is done: a signal now ends the process (signals.go)
 	s.showProgress(true)
 	s.CloseJSONL(next, complete)
+	s.CloseOut()
 	reports.SweepReport(stdout, s.Sweeper, s.RangeText(next, complete))
 	if !complete {
 		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), next))
@@ -120,4 +126,24 @@ func (s *sweep) showProgress(final bool) {
 	if final {
 		fmt.Fprintln(s.stderr)
 	}
+}
+
+// capFlags adds --max-saved and --max-shrunk, the caps on what a sweep (or
+// a merge) saves and shrinks.
+func capFlags(fs *pflag.FlagSet, a *fuzz.SweepArgs) {
+	fs.IntVar(&a.MaxSaved, "max-saved", fuzz.DefaultMaxSaved, "save the scenario files of the first N unknown failures, in seed order\n(the first seed of each known kind is saved besides)")
+	fs.IntVar(&a.MaxShrunk, "max-shrunk", fuzz.DefaultMaxShrunk, "shrink the first N saved failures")
+}
+
+// prepareOut readies a sweep's (or merge's) --out and says on stderr what
+// clearing it did: that is the directory's story, not the sweep's, whose
+// summary is the same whatever the directory held.
+func prepareOut(s *sweep, stderr io.Writer) error {
+	if err := s.PrepareOut(); err != nil {
+		return badInput("%v", err)
+	}
+	if c := s.Saved().Cleared.String(); c != "" {
+		fmt.Fprintf(stderr, "simrun: --out %s: %s\n", s.Config().Out, c)
+	}
+	return nil
 }

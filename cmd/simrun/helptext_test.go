@@ -1,0 +1,34 @@
+package main
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// TestHelpSaysOneDefault: a flag whose help says what happens when it is
+// unset does not also show a plain "(default X)" that says otherwise (as
+// mutants --profile once did: "unset: each mutant's own hunt profile"
+// beside (default "kip")).
+func TestHelpSaysOneDefault(t *testing.T) {
+	root := newRoot(&cli{stdout: io.Discard, stderr: io.Discard})
+	var walk func(*cobra.Command)
+	walk = func(cmd *cobra.Command) {
+		cmd.Flags().VisitAll(func(f *pflag.Flag) {
+			if !strings.Contains(f.Usage, "unset") {
+				return
+			}
+			plain := f.DefValue != "" && f.DefValue != "0" && f.DefValue != "false" && !strings.Contains(f.DefValue, ", or ")
+			if plain {
+				t.Errorf("simrun %s --%s: the help says what unset means (%q) and shows the default %q", cmd.Name(), f.Name, f.Usage, f.DefValue)
+			}
+		})
+		for _, sub := range cmd.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+}

@@ -1,0 +1,65 @@
+package reports
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"tierfetch/fuzz"
+	"tierfetch/harness"
+	"tierfetch/model"
+)
+
+// TestSweepSummaryPastTheCaps: with more unknown failures than --max-saved
+// the summary's numbers stay true: every failure is counted, the first
+// --max-saved are saved (and only those files exist), the rest are named
+// as not saved, and an outcome seen only past the list still decides the
+// exit code.
+func TestSweepSummaryPastTheCaps(t *testing.T) {
+	const failures, maxSaved = 25, 3
+	out := t.TempDir()
+	s := fuzz.NewSweeper(fuzz.SweepConfig{From: 1, To: failures + 1, Resume: 1, Shard: fuzz.WholeSweep, Strategies: harness.Strategies,
+		Profile: model.KIP, Out: out, MaxSaved: maxSaved, MaxShrunk: 1, Shrink: 0, Fresh: true})
+	if err := s.PrepareOut(); err != nil {
+		t.Fatal(err)
+	}
+	ok := fuzz.RunSummary{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}
+	for seed := uint64(1); seed <= failures+1; seed++ {
+		bad := fuzz.RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Invariant: "no-hole", Message: "hole"}
+		if seed == failures+1 { // past every cap
+			bad.Outcome, bad.Invariant = harness.OutcomeLiveness, "liveness"
+		}
+		s.Fold(fuzz.SeedResult{Seed: seed, Runs: []fuzz.RunSummary{bad, ok}}, "")
+	}
+	s.CloseOut()
+	var b strings.Builder
+	SweepReport(&b, s, "1..26")
+	text := b.String()
+	total := failures + 1
+	for _, want := range []string{
+		"unknown failures: 26\n",
+		"  ... 16 more (the first 10 are listed)\n",
+		"seed 3 local-log-start: no-hole: hole\n    replay: simrun replay " + out + "/seed-3-local-log-start-no-hole.json\n",
+		"seed 4 local-log-start: no-hole: hole\n    not saved (--max-saved 3)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, text)
+		}
+	}
+	words := strings.Join(strings.Fields(text), " ") // the saved paragraph is wrapped
+	for _, want := range []string{
+		"saved in " + out + ": the first 3 of the 26 unknown failures (--max-saved 3; 23 not saved)",
+		"shrunk: none (--shrink 0)",
+	} {
+		if !strings.Contains(words, want) {
+			t.Errorf("summary lacks %q:\n%s", want, text)
+		}
+	}
+	entries, _ := os.ReadDir(out)
+	if len(entries) != maxSaved+1 { // and the manifest
+		t.Errorf("%d entries in --out, want the %d saved files and the manifest", len(entries), maxSaved)
+	}
+	if s.Worst() != harness.OutcomeSafety || !s.HasUnknown(harness.OutcomeLiveness) {
+		t.Errorf("the liveness failure of seed %d, past the caps, is not counted", total)
+	}
+}
