@@ -25,6 +25,7 @@ func (c *Cluster) Clone() *Cluster {
 	}
 	n.Ctrl.Replicas = slices.Clone(c.Ctrl.Replicas)
 	n.Ctrl.ISR = slices.Clone(c.Ctrl.ISR)
+	n.Ctrl.ELR = slices.Clone(c.Ctrl.ELR)
 	n.Remote.Segments = slices.Clone(c.Remote.Segments)
 	n.producers = slices.Clone(c.producers)
 	n.Consumes = slices.Clip(c.Consumes)

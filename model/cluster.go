@@ -69,7 +69,8 @@ type ReplicaStats struct {
 }
 
 // Controller is the partition's controller state: the assignment, the
-// leader and its epoch, and the ISR.
+// leader and its epoch, the ISR and the eligible leader replicas
+// (election.go).
 //
 // Invariant: Leader is -1 or a member of ISR; ISR is a subset of Replicas.
 type Controller struct {
@@ -77,6 +78,13 @@ type Controller struct {
 	Leader      int   // -1: offline
 	LeaderEpoch int32
 	ISR         []int // sorted
+	// ELR holds the eligible leader replicas (KIP-966), sorted: replicas
+	// that left an ISR smaller than min.insync.replicas, each holding every
+	// committed record; one may lead cleanly once the ISR is empty.
+	ELR []int
+	// LastKnownLeader is the leader when the ISR last became empty, -1 if
+	// none since (Kafka's lastKnownElr in balanced recovery).
+	LastKnownLeader int
 	// Unclean counts unclean elections: committed records may be lost there.
 	Unclean int
 }
@@ -161,7 +169,8 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
 			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady)})
 	}
-	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas))}
+	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas)),
+		LastKnownLeader: -1}
 	c.Remote.Segments = make([]RemoteSegment, 0, len(init.RemoteSegments))
 	for _, s := range init.RemoteSegments {
 		c.Remote.NextID++

@@ -29,10 +29,12 @@ func (c *Cluster) AddReplica(id int) error {
 }
 
 // ElectLeader makes broker id the leader. A clean election needs id alive
-// and in the ISR; an unclean one (any live replica) needs
-// unclean.leader.election.enable. It returns why it refused.
+// and in the ISR, or in the ELR when the ISR is empty (KIP-966); an unclean
+// one (any live replica) needs unclean.leader.election.enable. It returns
+// why it refused.
 func (c *Cluster) ElectLeader(id int) error {
 	b := c.Brokers[id]
+	clean := c.Ctrl.InISR(id) || len(c.Ctrl.ISR) == 0 && slices.Contains(c.Ctrl.ELR, id)
 	switch {
 	case !c.Ctrl.IsReplica(id):
 		return fmt.Errorf("b%d is not a replica", id)
@@ -40,13 +42,17 @@ func (c *Cluster) ElectLeader(id int) error {
 		return fmt.Errorf("b%d is down", id)
 	case c.Ctrl.Leader == id:
 		return fmt.Errorf("b%d is already the leader", id)
-	case !c.Ctrl.InISR(id) && !c.Cfg.UncleanLeaderElectionEnable:
+	case !clean && !c.Cfg.UncleanLeaderElectionEnable:
 		return fmt.Errorf("b%d is not in the ISR %v", id, c.Ctrl.ISR)
 	}
 	if err := c.epochRoom(); err != nil {
 		return err
 	}
-	c.elect(id)
+	how := electUnclean
+	if clean {
+		how = electClean
+	}
+	c.tryElection(id, how)
 	return nil
 }
 
@@ -84,8 +90,8 @@ func (c *Cluster) elect(id int) {
 }
 
 // Crash stops broker id: its memory (HRO, fetcher, leader state, metadata
-// readiness) is lost, its disk (the log) is kept. The controller drops it
-// from the ISR and elects a new leader if it led.
+// readiness) is lost, its disk (the log) is kept. The controller fences it:
+// it leaves the ISR, and a new leader is elected if it led (fence).
 func (c *Cluster) Crash(id int) error {
 	b := c.Brokers[id]
 	if !b.Up {
@@ -106,31 +112,7 @@ func (c *Cluster) Crash(id int) error {
 	if !c.Ctrl.IsReplica(id) {
 		return nil
 	}
-	if len(c.Ctrl.ISR) > 1 || c.Ctrl.Leader != id {
-		c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(r int) bool { return r == id })
-		c.recordISR()
-	}
-	if c.Ctrl.Leader != id {
-		return nil
-	}
-	c.Ctrl.Leader = -1
-	for _, r := range c.Ctrl.Replicas {
-		if c.Ctrl.InISR(r) && c.Brokers[r].Up {
-			c.elect(r)
-			return nil
-		}
-	}
-	if c.Cfg.UncleanLeaderElectionEnable {
-		for _, r := range c.Ctrl.Replicas {
-			if c.Brokers[r].Up {
-				c.elect(r)
-				return nil
-			}
-		}
-	}
-	e := ev(EvOffline)
-	e.Brokers = slices.Clone(c.Ctrl.ISR)
-	c.emit(e)
+	c.fence(id)
 	return nil
 }
 
@@ -146,14 +128,18 @@ func (c *Cluster) cancelAllTimers(b *Broker) {
 	}
 }
 
-// Restart brings broker id back with the log it had on disk. It leads if
-// the partition is offline and it may be elected; otherwise it follows.
+// Restart brings broker id back with the log it had on disk, after an
+// unclean shutdown: the controller takes it out of the ISR and the ELR, and
+// it leads if the partition is offline and it may be elected
+// (registerAfterUncleanShutdown); otherwise it follows.
 func (c *Cluster) Restart(id int) error {
 	b := c.Brokers[id]
 	if b.Up {
 		return fmt.Errorf("b%d is already up", id)
 	}
-	if c.Ctrl.IsReplica(id) && c.Ctrl.Leader < 0 && (c.Ctrl.InISR(id) || c.Cfg.UncleanLeaderElectionEnable) {
+	ctl := &c.Ctrl
+	if ctl.IsReplica(id) && ctl.Leader < 0 && (ctl.InISR(id) || slices.Contains(ctl.ELR, id) || ctl.LastKnownLeader == id ||
+		c.Cfg.UncleanLeaderElectionEnable) {
 		if err := c.epochRoom(); err != nil {
 			return fmt.Errorf("b%d would lead the offline partition, but %v", id, err)
 		}
@@ -171,8 +157,7 @@ func (c *Cluster) Restart(id int) error {
 	if !c.Ctrl.IsReplica(id) {
 		return nil
 	}
-	if c.Ctrl.Leader < 0 && (c.Ctrl.InISR(id) || c.Cfg.UncleanLeaderElectionEnable) {
-		c.elect(id)
+	if c.registerAfterUncleanShutdown(id) {
 		return nil
 	}
 	if c.Ctrl.Leader >= 0 {

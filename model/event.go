@@ -47,7 +47,7 @@ const (
 	EvBecomeLeader       // Broker, Epoch, Log, HRO
 	EvBecomeFollower     // Broker, Peer: the leader, Epoch
 	EvUncleanElection    // Broker
-	EvOffline            // Brokers: the ISR, none of it alive
+	EvOffline            // Brokers: the ELR (the ISR is empty), none of it alive
 	EvAppend             // Broker, Batch, Offset: LEO after
 	EvFetched            // Broker, Peer: leader, Offset..End: records appended, Bytes
 	EvBootstrapped       // Broker, Path, Offset: its local log start when it first received records
@@ -304,7 +304,7 @@ func (e *Event) appendOutcome(dst []byte) []byte {
 	case EvUncleanElection:
 		return b(append(dst, "unclean election of "...), e.Broker)
 	case EvOffline:
-		return append(appendInts(append(dst, "partition offline: no live ISR member (ISR "...), e.Brokers), ')')
+		return append(appendInts(append(dst, "partition offline: no live ISR or ELR member (ELR "...), e.Brokers), ')')
 	case EvAppend:
 		return appendInt(append(e.Batch.AppendTo(append(bb(dst), "append "...)), " leo="...), e.Offset)
 	case EvFetched:

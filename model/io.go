@@ -24,6 +24,9 @@ type Config struct {
 	RemoteLogCopyDisable        bool
 	RemoteLogDeleteOnDisable    bool
 	UncleanLeaderElectionEnable bool
+	// MinInsyncReplicas is min.insync.replicas (Kafka's default 1; 0 reads
+	// as 1): elections and the high watermark follow it (election.go).
+	MinInsyncReplicas int
 
 	LocalRetentionBytes int64 // -2: same as RetentionBytes
 	LocalRetentionMs    int64 // -2: same as RetentionMs

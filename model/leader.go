@@ -207,8 +207,12 @@ func (c *Cluster) updateFollowerFetch(b *Broker, f int, offset int64) {
 }
 
 // maybeAdvanceHighWatermark raises HW to the smallest LEO in the ISR and
-// reports whether it moved.
+// reports whether it moved; never while the ISR is below
+// min.insync.replicas (UnderMinISR).
 func (c *Cluster) maybeAdvanceHighWatermark(b *Broker) bool {
+	if c.UnderMinISR() {
+		return false
+	}
 	hw := b.Log.LogEnd
 	for _, id := range c.Ctrl.ISR {
 		if id == b.ID {
@@ -224,9 +228,9 @@ func (c *Cluster) maybeAdvanceHighWatermark(b *Broker) bool {
 }
 
 func (c *Cluster) expandISR(b *Broker, f int) {
-	c.Ctrl.ISR = append(c.Ctrl.ISR, f)
-	slices.Sort(c.Ctrl.ISR)
-	c.recordISR()
+	isr := append(slices.Clone(c.Ctrl.ISR), f)
+	slices.Sort(isr)
+	c.changeISR(isr, -1)
 	fb := c.Brokers[f]
 	c.emit(Event{Kind: EvISRJoin, Broker: f, Peer: b.ID, Brokers: slices.Clone(c.Ctrl.ISR), Offset: b.Log.HighWatermark,
 		Log: OffsetsOf(&fb.Log), Bytes: fb.Log.LocalBytes()})
@@ -252,8 +256,7 @@ func (c *Cluster) onISRExpire(b *Broker) {
 	if len(out) == 0 {
 		return
 	}
-	c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(id int) bool { return slices.Contains(out, id) })
-	c.recordISR()
+	c.changeISR(slices.DeleteFunc(slices.Clone(c.Ctrl.ISR), func(id int) bool { return slices.Contains(out, id) }), -1)
 	c.emit(Event{Kind: EvISRShrink, Broker: b.ID, Peer: -1, Brokers: slices.Clone(c.Ctrl.ISR), Dropped: out})
 	c.maybeAdvanceHighWatermark(b)
 }
@@ -310,10 +313,11 @@ func (c *Cluster) handleEpochEnd(b *Broker, m Message) {
 
 // Produce appends records to the leader with acks=all as one batch from one
 // of the workload's producers (chosen by the caller). It reports false when
-// the partition has no leader.
+// the partition has no leader, or its ISR is below min.insync.replicas
+// (NOT_ENOUGH_REPLICAS: UnderMinISR).
 func (c *Cluster) Produce(records int64, producer int) bool {
 	b := c.Leader()
-	if b == nil || !b.Up || records <= 0 {
+	if b == nil || !b.Up || records <= 0 || c.UnderMinISR() {
 		return false
 	}
 	p := &c.producers[producer%len(c.producers)]

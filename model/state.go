@@ -24,6 +24,8 @@ func (c *Cluster) AppendState(dst []byte) []byte {
 	}
 	dst = appendIntList(dst, c.Ctrl.Replicas)
 	dst = appendIntList(dst, c.Ctrl.ISR)
+	dst = appendIntList(dst, c.Ctrl.ELR)
+	dst = binary.AppendVarint(dst, int64(c.Ctrl.LastKnownLeader))
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.Leader))
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.LeaderEpoch))
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.Unclean))

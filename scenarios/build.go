@@ -29,6 +29,7 @@ func (c Config) ModelConfig() model.Config {
 		LocalRetentionMs:            c.LocalRetentionMs,
 		RetentionBytes:              c.RetentionBytes,
 		RetentionMs:                 c.RetentionMs,
+		MinInsyncReplicas:           int(c.minInsyncReplicas()),
 	}
 }
 

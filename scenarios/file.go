@@ -96,6 +96,10 @@ type Config struct {
 	// FollowerFetchLastTieredOffsetEnable (follower.fetch.last.tiered.offset.enable):
 	// nil, the default, means it is set by the strategy being run.
 	FollowerFetchLastTieredOffsetEnable *bool `json:"follower_fetch_last_tiered_offset_enable,omitempty"`
+	// MinInsyncReplicas (min.insync.replicas; absent: 1, Kafka's default): below it
+	// the leader refuses acks=all produce requests and holds its high watermark, and
+	// replicas leaving the ISR become eligible leader replicas (KIP-966).
+	MinInsyncReplicas *int64 `json:"min_insync_replicas,omitempty"`
 
 	// Broker scale (FORMATS.md "Broker scale"): broker configs, Kafka's names
 	// and defaults, and the environment's shared resources (-1: unlimited).
@@ -122,6 +126,14 @@ type Config struct {
 	// default; a partitions entry's config may override them.
 	LeaderReplicationThrottledReplicas   string `json:"leader_replication_throttled_replicas,omitempty"`
 	FollowerReplicationThrottledReplicas string `json:"follower_replication_throttled_replicas,omitempty"`
+}
+
+// minInsyncReplicas is min_insync_replicas, 1 when absent.
+func (c *Config) minInsyncReplicas() int64 {
+	if c.MinInsyncReplicas == nil {
+		return 1
+	}
+	return *c.MinInsyncReplicas
 }
 
 // Initial is the leader's log at time 0. LEO is the last local EndOffset + 1 and LLSO
@@ -616,6 +628,14 @@ var (
 	checkBytes    = checkRange(1, kafkaIntMax)
 )
 
+// checkMinInsync: min.insync.replicas is an int config of at least 1.
+func checkMinInsync(v int64) string {
+	if v < 1 || v > math.MaxInt32 {
+		return fmt.Sprintf("must be 1..%d, got %d", math.MaxInt32, v)
+	}
+	return ""
+}
+
 func checkRetention(v int64) string {
 	if v < -1 {
 		return fmt.Sprintf("must be -1 (unlimited) or >= 0, got %d", v)
@@ -649,6 +669,7 @@ func (c *Config) validate() error {
 		{"retention_ms", c.RetentionMs, checkRetention},
 		{"replication_bytes_per_sec", c.ReplicationBytesPerSec, checkPositive},
 		{"remote_metadata_ready_ms", c.RemoteMetadataReadyMs, checkDelay},
+		{"min_insync_replicas", c.minInsyncReplicas(), checkMinInsync},
 		{"replica_socket_timeout_ms", c.ReplicaSocketTimeoutMs, checkInterval},
 		{"log_retention_check_interval_ms", c.LogRetentionCheckIntervalMs, checkInterval},
 		{"num_replica_fetchers", c.NumReplicaFetchers, checkRange(1, numReplicaFetchersMax)},

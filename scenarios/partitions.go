@@ -77,6 +77,7 @@ type TopicConfig struct {
 	RetentionBytes                       *int64  `json:"retention_bytes,omitempty"`
 	RetentionMs                          *int64  `json:"retention_ms,omitempty"`
 	UncleanLeaderElectionEnable          *bool   `json:"unclean_leader_election_enable,omitempty"`
+	MinInsyncReplicas                    *int64  `json:"min_insync_replicas,omitempty"`
 	LeaderReplicationThrottledReplicas   *string `json:"leader_replication_throttled_replicas,omitempty"`
 	FollowerReplicationThrottledReplicas *string `json:"follower_replication_throttled_replicas,omitempty"`
 }
@@ -106,6 +107,9 @@ func (tc *TopicConfig) Apply(c Config) Config {
 	set(&c.RetentionBytes, tc.RetentionBytes)
 	set(&c.RetentionMs, tc.RetentionMs)
 	setBool(&c.UncleanLeaderElectionEnable, tc.UncleanLeaderElectionEnable)
+	if tc.MinInsyncReplicas != nil {
+		c.MinInsyncReplicas = tc.MinInsyncReplicas
+	}
 	if tc.LeaderReplicationThrottledReplicas != nil {
 		c.LeaderReplicationThrottledReplicas = *tc.LeaderReplicationThrottledReplicas
 	}
