@@ -276,10 +276,10 @@ func (k *Checker) historyAt(o int64) (model.Batch, bool) {
 	return k.history[j], true
 }
 
-// agree compares piece b, limited to offsets [b.Base, to), with the history
-// and returns the first offset where they differ, -1 if none.
-func (k *Checker) agree(b model.Batch, to int64) (int64, model.Batch) {
-	o := max(b.Base, k.histStart)
+// agree compares piece b, limited to offsets [max(b.Base, from), to), with
+// the history and returns the first offset where they differ, -1 if none.
+func (k *Checker) agree(b model.Batch, from, to int64) (int64, model.Batch) {
+	o := max(b.Base, k.histStart, from)
 	for o < min(b.Last()+1, to) {
 		h, ok := k.historyAt(o)
 		if !ok {
