@@ -17,6 +17,11 @@ func (c *Cluster) Clone() *Cluster {
 		nb := *b
 		nb.Log = cloneLog(b.Log)
 		nb.lead.followers = slices.Clone(b.lead.followers)
+		nb.deleteOps = slices.Clone(b.deleteOps)
+		nb.cancelledCopies = slices.Clone(b.cancelledCopies)
+		if b.cache != nil {
+			nb.cache = b.cache.clone()
+		}
 		if b.fetch.query != nil {
 			q := *b.fetch.query
 			nb.fetch.query = &q
@@ -28,6 +33,7 @@ func (c *Cluster) Clone() *Cluster {
 	n.Ctrl.ELR = slices.Clone(c.Ctrl.ELR)
 	n.Remote.Segments = slices.Clone(c.Remote.Segments)
 	n.producers = slices.Clone(c.producers)
+	n.metaLog = slices.Clip(c.metaLog)
 	n.Consumes = slices.Clip(c.Consumes)
 	n.ISRChanges = slices.Clip(c.ISRChanges)
 	return &n

@@ -18,6 +18,7 @@ func (c *Cluster) AddReplica(id int) error {
 	b.HighestRemote = -1
 	b.Stats = ReplicaStats{Added: true, AddedAt: c.Now}
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
+	c.catchUp(b)
 	b.fetch.bootstrapping = true
 	if l := c.Leader(); l != nil && c.Now > 0 && l.Log.LogEnd > l.Log.LogStart {
 		c.reached(GoalReplicaAddedMidRun)
@@ -109,6 +110,8 @@ func (c *Cluster) Crash(id int) error {
 	b.Incarnation++
 	b.HighestRemote = -1
 	b.MetadataReadyAt = 0
+	b.copyOp, b.copySeg, b.copyBase, b.copyEnd, b.cancelledCopies, b.deleteOps = 0, 0, 0, 0, nil, nil
+	c.catchUp(b)
 	if !c.Ctrl.IsReplica(id) {
 		return nil
 	}
@@ -146,10 +149,12 @@ func (c *Cluster) Restart(id int) error {
 	}
 	b.Up = true
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
+	c.catchUp(b)
+	// A log loaded again knows its local log start offset anew; with remote
+	// storage disabled it starts there (UnifiedLog.java:232-234 @004b2276).
+	b.Log.localStartLag = 0
 	if !c.Tiered() && b.Log.LogStart < b.Log.LocalLogStart {
-		// A log loaded with remote storage disabled starts at its local
-		// log start offset (Kafka's UnifiedLog constructor).
-		b.Log.IncrementLogStart(b.Log.LocalLogStart)
+		b.Log.IncrementLogStartUntiered(b.Log.LocalLogStart)
 		e := brokerEv(EvLoadLog, b.ID)
 		e.Offset = b.Log.LogStart
 		c.emit(e)
@@ -172,7 +177,7 @@ func (c *Cluster) DeleteRecords(before int64) error {
 	if b == nil {
 		return fmt.Errorf("partition offline")
 	}
-	if !b.Log.IncrementLogStart(before) {
+	if !c.incrementLogStart(&b.Log, before) {
 		return fmt.Errorf("log start offset already %d", b.Log.LogStart)
 	}
 	e := brokerEv(EvDeleteRecordsDone, b.ID)
