@@ -201,14 +201,15 @@ func (c *Cluster) unreferencedSegments(b *Broker) []uint64 {
 
 // listedEpochs returns the epochs of every segment r lists, sorted.
 func listedEpochs(r *Remote) []int32 {
-	var out []int32
+	var out []int32 // few: a partition has few leader epochs
 	for i := range r.Segments {
 		for _, e := range r.Segments[i].Epochs {
-			out = append(out, e.Epoch)
+			if j, found := slices.BinarySearch(out, e.Epoch); !found {
+				out = slices.Insert(out, j, e.Epoch)
+			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // deleteRemoteLogSegment publishes DELETE_SEGMENT_STARTED for segment id

@@ -26,8 +26,29 @@ type RemoteSegment struct {
 	// but the epoch still lists it. unlisted lists the epochs in which a
 	// later copy starting at the same offset replaced its entry
 	// (offsetToId.put): it is then neither read nor listed under that
-	// epoch. Both are nil unless copies of one range overlapped.
+	// epoch. Both are kept apart (marks, nil unless copies of one range
+	// overlapped) so that a segment stays small: fixtures hold millions.
+	marks *segMarks
+}
+
+// segMarks are a segment's unref and unlisted epochs. A segMarks is never
+// changed once set: mark replaces it (clones of a cluster share it).
+type segMarks struct {
 	unref, unlisted []int32
+}
+
+func (s *RemoteSegment) unref() []int32 {
+	if s.marks == nil {
+		return nil
+	}
+	return s.marks.unref
+}
+
+func (s *RemoteSegment) unlisted() []int32 {
+	if s.marks == nil {
+		return nil
+	}
+	return s.marks.unlisted
 }
 
 // RemoteState is the lifecycle state of a remote segment's metadata.
@@ -65,14 +86,14 @@ func RemoteStateByName(name string) (RemoteState, bool) {
 // finished and no later copy took its place in the epoch (Kafka's
 // offsetToId).
 func (s *RemoteSegment) referenced(epoch int32) bool {
-	return s.State == CopyFinished && !slices.Contains(s.unref, epoch) && !slices.Contains(s.unlisted, epoch)
+	return s.State == CopyFinished && (s.marks == nil || !slices.Contains(s.marks.unref, epoch) && !slices.Contains(s.marks.unlisted, epoch))
 }
 
 // listedUnder reports whether the metadata cache lists s under epoch
 // (RemoteLogMetadataCache.listRemoteLogSegments(epoch)): epoch begins
 // within s and no later copy replaced s's entry for it.
 func (s *RemoteSegment) listedUnder(epoch int32) bool {
-	return s.holdsEpoch(epoch) && (s.unlisted == nil || !slices.Contains(s.unlisted, epoch))
+	return s.holdsEpoch(epoch) && (s.marks == nil || !slices.Contains(s.marks.unlisted, epoch))
 }
 
 // epochStart returns the offset where epoch begins within s, ok false
@@ -340,12 +361,12 @@ func (r *Remote) unreferenceFrom(i int, epoch int32, start, end int64) {
 		if js < start {
 			break
 		}
-		r.mark(j, &r.Segments[j].unref, epoch)
+		r.mark(j, false, epoch)
 	}
 	for j := range r.Segments {
 		if js, ok := r.Segments[j].epochStart(epoch); ok && j != i && js == start && r.Segments[j].referenced(epoch) {
-			r.mark(j, &r.Segments[j].unref, epoch)
-			r.mark(j, &r.Segments[j].unlisted, epoch)
+			r.mark(j, false, epoch)
+			r.mark(j, true, epoch)
 		}
 	}
 }
@@ -367,9 +388,19 @@ func (r *Remote) latestReferenced(epoch int32, skip int) int {
 
 // mark adds epoch to the epoch list *l of segment j, copying the list (a
 // clone of the cluster shares it).
-func (r *Remote) mark(j int, l *[]int32, epoch int32) {
+func (r *Remote) mark(j int, unlisted bool, epoch int32) {
+	s := &r.Segments[j]
+	var m segMarks
+	if s.marks != nil {
+		m = *s.marks
+	}
+	l := &m.unref
+	if unlisted {
+		l = &m.unlisted
+	}
 	if !slices.Contains(*l, epoch) {
 		*l = append(slices.Clip(*l), epoch)
+		s.marks = &m
 	}
 	r.Version++
 }

@@ -53,7 +53,7 @@ func (r *Remote) index(byEpoch bool) *remoteIndex {
 		m := int64(-1 << 63)
 		for i := range r.Segments {
 			s := &r.Segments[i]
-			if s.Base <= m || s.unref != nil || s.unlisted != nil {
+			if s.Base <= m || s.marks != nil {
 				x.overlap = true
 			}
 			m = max(m, s.End)
@@ -74,50 +74,29 @@ func (r *Remote) index(byEpoch bool) *remoteIndex {
 	return x
 }
 
-// epochEntry is one (segment, epoch) pair of the list, for buildEpochs.
-type epochEntry struct {
-	epoch int32
-	pos   int
-	start int64 // where the epoch begins in the segment
-}
-
+// buildEpochs makes one pass over the list in its order (by base), so an
+// epoch's first listed segment is the first met; the epochs are few, kept
+// sorted, and nothing is allocated per segment.
 func (x *remoteIndex) buildEpochs(r *Remote) {
 	x.epochsBuilt = true
-	n := 0
-	for i := range r.Segments {
-		n += len(r.Segments[i].Epochs)
-	}
-	entries := make([]epochEntry, 0, n)
+	x.epochs = nil
 	for i := range r.Segments {
 		s := &r.Segments[i]
 		for j, e := range s.Epochs {
 			if slices.ContainsFunc(s.Epochs[:j], func(p EpochEntry) bool { return p.Epoch == e.Epoch }) {
 				continue // HighestOffsetFor answers from the first entry
 			}
-			entries = append(entries, epochEntry{e.Epoch, i, e.StartOffset})
-		}
-	}
-	// Stable by epoch keeps list order within an epoch (and is a no-op on
-	// the usual list, whose epochs rise with the offsets).
-	slices.SortStableFunc(entries, func(a, b epochEntry) int { return cmp.Compare(a.epoch, b.epoch) })
-	distinct := 0
-	for i, e := range entries {
-		if i == 0 || entries[i-1].epoch != e.epoch {
-			distinct++
-		}
-	}
-	x.epochs = make([]epochIndex, 0, distinct)
-	for _, e := range entries {
-		if n := len(x.epochs); n == 0 || x.epochs[n-1].epoch != e.epoch {
-			x.epochs = append(x.epochs, epochIndex{epoch: e.epoch, maxRefStart: -1})
-		}
-		ei := &x.epochs[len(x.epochs)-1]
-		s := &r.Segments[e.pos]
-		if !ei.firstOK && s.listedUnder(e.epoch) {
-			ei.firstBase, ei.firstOK = s.Base, true
-		}
-		if s.referenced(e.epoch) {
-			ei.maxRefStart = max(ei.maxRefStart, e.start)
+			k, ok := slices.BinarySearchFunc(x.epochs, e.Epoch, func(a epochIndex, t int32) int { return cmp.Compare(a.epoch, t) })
+			if !ok {
+				x.epochs = slices.Insert(x.epochs, k, epochIndex{epoch: e.Epoch, maxRefStart: -1})
+			}
+			ei := &x.epochs[k]
+			if !ei.firstOK && s.listedUnder(e.Epoch) {
+				ei.firstBase, ei.firstOK = s.Base, true
+			}
+			if s.referenced(e.Epoch) {
+				ei.maxRefStart = max(ei.maxRefStart, e.StartOffset)
+			}
 		}
 	}
 }

@@ -37,7 +37,7 @@ func (c *Cluster) AppendState(dst []byte) []byte {
 		s := &r.Segments[i]
 		dst = binary.AppendUvarint(dst, s.ID)
 		dst = append(dst, byte(s.State))
-		dst = appendInt32s(appendInt32s(dst, s.unref), s.unlisted)
+		dst = appendInt32s(appendInt32s(dst, s.unref()), s.unlisted())
 		dst = binary.AppendVarint(dst, s.Base)
 		dst = binary.AppendVarint(dst, s.End)
 		dst = binary.AppendVarint(dst, s.MaxTsMs-now.Ms())
@@ -71,7 +71,7 @@ func appendCache(dst []byte, r *Remote, seen int) []byte {
 	for i := range r.Segments {
 		s := &r.Segments[i]
 		dst = binary.AppendUvarint(dst, s.ID)
-		dst = appendInt32s(appendInt32s(append(dst, byte(s.State)), s.unref), s.unlisted)
+		dst = appendInt32s(appendInt32s(append(dst, byte(s.State)), s.unref()), s.unlisted())
 	}
 	return appendEpochs(dst, r.highest)
 }
