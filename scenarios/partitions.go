@@ -78,6 +78,8 @@ type TopicConfig struct {
 	RetentionMs                          *int64  `json:"retention_ms,omitempty"`
 	UncleanLeaderElectionEnable          *bool   `json:"unclean_leader_election_enable,omitempty"`
 	MinInsyncReplicas                    *int64  `json:"min_insync_replicas,omitempty"`
+	RemoteCopyLagMs                      *int64  `json:"remote_copy_lag_ms,omitempty"`
+	RemoteCopyLagBytes                   *int64  `json:"remote_copy_lag_bytes,omitempty"`
 	LeaderReplicationThrottledReplicas   *string `json:"leader_replication_throttled_replicas,omitempty"`
 	FollowerReplicationThrottledReplicas *string `json:"follower_replication_throttled_replicas,omitempty"`
 }
@@ -109,6 +111,10 @@ func (tc *TopicConfig) Apply(c Config) Config {
 	setBool(&c.UncleanLeaderElectionEnable, tc.UncleanLeaderElectionEnable)
 	if tc.MinInsyncReplicas != nil {
 		c.MinInsyncReplicas = tc.MinInsyncReplicas
+	}
+	set(&c.RemoteCopyLagMs, tc.RemoteCopyLagMs)
+	if tc.RemoteCopyLagBytes != nil {
+		c.RemoteCopyLagBytes = tc.RemoteCopyLagBytes
 	}
 	if tc.LeaderReplicationThrottledReplicas != nil {
 		c.LeaderReplicationThrottledReplicas = *tc.LeaderReplicationThrottledReplicas
