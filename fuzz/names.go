@@ -21,7 +21,7 @@ var (
 	KnownKinds = []string{invariants.KindStaleHRO, invariants.KindUncleanElection, invariants.KindStaleLogStartCopyDisabled,
 		invariants.KindStaleLogStartTieringOff, invariants.KindStaleLogStartUnfinishedSegment,
 		invariants.KindTieredFollowerAfterDisable, invariants.KindFollowerGapAfterDisable,
-		invariants.KindKafka43EPUOUnknownStall, invariants.KindKafka43AuxStateStall}
+		invariants.KindKafka43EPUOUnknownStall, invariants.KindKafka43AuxStateStall, invariants.KindStaleLocalLogStart}
 )
 
 // SafeName reports whether s can be part of a file name: lowercase letters,

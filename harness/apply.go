@@ -130,7 +130,11 @@ func (r *runner) produceChunk(ev *event) {
 		r.begin(x)
 	}
 	if !r.c.Produce(n, r.choose.Producer(3)) {
-		r.skip(scenarios.EventProduce, ev.idx, "partition offline, records dropped")
+		why := "partition offline, records dropped"
+		if r.c.Leader() != nil && r.c.UnderMinISR() {
+			why = "NOT_ENOUGH_REPLICAS (ISR below min_insync_replicas), records dropped"
+		}
+		r.skip(scenarios.EventProduce, ev.idx, why)
 	}
 	if ev.chunks > 1 {
 		r.sched.After(ev.interval, event{kind: evProduceChunk, idx: ev.idx, records: ev.records - n, chunks: ev.chunks - 1, interval: ev.interval})

@@ -179,6 +179,8 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 		"tiering-toggle-epuo-below-lso": true, "election-mid-bootstrap": true,
 		"tiered-follower-becomes-leader": true, "fast-partial-upload": true,
 		"finding-reenable-stale-hro": true, "finding-stale-log-start-copy-disabled": true,
+		"finding-reenable-stale-hro-fast-upload": true, "finding-reenable-stale-hro-restart": true,
+		"finding-stale-local-log-start":         true,
 		"finding-tiered-follower-after-disable": true, "finding-follower-gap-after-disable": true,
 		"finding-stale-log-start-unfinished-segment": true, "hazard-idle-fully-tiered": true, "hazard-log-start-above-tiered": true, "hazard-restarted-leader-copy-disabled": true,
 		"hazard-log-start-above-tiered-copy-disabled": true, "local-retention-sweep": true}
@@ -197,29 +199,89 @@ func TestEveryNamedScenarioIsTested(t *testing.T) {
 // the runs for the finding's own checks.
 func runFinding(t *testing.T, name, invariant, kind string, atMs int64) []RunJSON {
 	t.Helper()
+	return runFindingUnder(t, model.KIP, name, invariant, kind, atMs)
+}
+
+// runFindingUnder is runFinding under profile p.
+func runFindingUnder(t *testing.T, p model.Profile, name, invariant, kind string, atMs int64) []RunJSON {
+	t.Helper()
 	sc, ok := scenarios.Lookup(name)
 	if !ok {
 		t.Fatalf("no named scenario %q", name)
 	}
-	res, _ := RunAll(sc, sc.Seed, Strategies, model.KIP, nil)
+	res, _ := RunAll(sc, sc.Seed, Strategies, p, nil)
 	for _, r := range res.Runs {
 		v := r.Violation
 		if r.Outcome != OutcomeSafety || v == nil || v.Invariant != invariant || v.Kind != kind || (atMs >= 0 && v.AtMs != atMs) {
-			t.Errorf("%s %s: outcome %s violation %+v, want %s (%s) at %d ms", name, r.Strategy, r.Outcome, v, invariant, kind, atMs)
+			t.Errorf("%s %s %s: outcome %s violation %+v, want %s (%s) at %d ms", name, p.Name(), r.Strategy, r.Outcome, v, invariant, kind, atMs)
 		}
 	}
 	return res.Runs
 }
 
-// TestFindingReenableStaleHRO keeps a finding: Kafka never resets the
-// leader's in-memory highest uploaded offset when tiering is disabled with
-// remote.log.delete.on.disable, and local retention trusts it after tiering
-// is enabled again, so segments whose remote copies were deleted are
-// dropped locally before the new copy task uploads them again.
+// TestFindingReenableStaleHRO keeps a finding of Kafka's code, under every
+// profile: tiering disabled with remote.log.delete.on.disable deletes every
+// remote segment (deleteRemoteLogPartition publishes DELETE_SEGMENT_STARTED
+// and _FINISHED per segment, RemoteLogManager.java:578-600 @025293cb) but
+// lowers no epoch's highest offset in the metadata cache
+// (RemoteLogLeaderEpochState.java:132-144 @06a2dac2), so after tiering is
+// enabled again the new copy task seeds its copied offset and HRO from it
+// (maybeUpdateCopiedOffset, RemoteLogManager.java:904-913) and local
+// retention deletes segments no remote segment holds. It needs no race (the
+// fast-upload variant) and survives restarts of every replica (the restart
+// variant: the metadata topic keeps the COPY_SEGMENT_FINISHED events, its
+// retention unlimited by default, TopicBasedRemoteLogMetadataManagerConfig
+// .java:55 @0490f692, and a restarted broker's cache replays them,
+// ConsumerTask.java:239-245 @36006682).
 func TestFindingReenableStaleHRO(t *testing.T) {
-	for _, r := range runFinding(t, "finding-reenable-stale-hro", "no-hole", "stale-hro", 3000) {
-		if r.Leader == nil || r.Leader.HighestRemoteOffset != 1999 || r.Leader.LocalLogStartOffset != 2000 {
-			t.Errorf("%s: leader %+v, want the stale hro 1999 and llso 2000", r.Strategy, r.Leader)
+	cases := []struct {
+		name string
+		atMs int64
+		hro  int64
+	}{
+		// The original: the 5 s upload of [2000..2999] is still in flight.
+		{"finding-reenable-stale-hro", 3000, 1999},
+		// 100 ms uploads: [2000..2999] is uploaded after the stale seed.
+		{"finding-reenable-stale-hro-fast-upload", 3000, 2999},
+		// Both replicas restarted while tiering was off: HRO came back from
+		// the replayed metadata alone.
+		{"finding-reenable-stale-hro-restart", 3400, 1999},
+	}
+	for _, p := range []model.Profile{model.KIP, model.Kafka43, model.KafkaTrunk} {
+		for _, tc := range cases {
+			for _, r := range runFindingUnder(t, p, tc.name, "no-hole", "stale-hro", tc.atMs) {
+				if r.Leader == nil || r.Leader.Broker != 0 || r.Leader.HighestRemoteOffset != tc.hro ||
+					r.Leader.LocalLogStartOffset != 2000 || r.Leader.LogStartOffset != 0 {
+					t.Errorf("%s %s %s: leader %+v, want b0 with lso 0, llso 2000 and the stale hro %d",
+						tc.name, p.Name(), r.Strategy, r.Leader, tc.hro)
+				}
+			}
+		}
+	}
+}
+
+// TestFindingStaleLocalLogStart keeps a finding of Kafka's code under every
+// profile: a log start offset raised with remote storage disabled leaves
+// UnifiedLog's localLogStartOffset behind (maybeIncrementLogStartOffset
+// moves it only with remote storage enabled, UnifiedLog.java:1343-1346
+// @004b2276); after tiering is enabled, -4 answers it
+// (fetchOffsetByTimestamp, 1680-1688), not the log start, so a flag-on
+// follower told -6 = -1 (nothing tiered, HRO unknown) retries forever. The
+// flag-off follower joins.
+func TestFindingStaleLocalLogStart(t *testing.T) {
+	sc, _ := scenarios.Lookup("finding-stale-local-log-start")
+	for _, p := range []model.Profile{model.KIP, model.Kafka43, model.KafkaTrunk} {
+		res, _ := RunAll(sc, sc.Seed, Strategies, p, nil)
+		lls, lt := res.Runs[0], res.Runs[1]
+		if lls.Outcome != OutcomeOK {
+			t.Errorf("%s local-log-start: %s %+v, want ok", p.Name(), lls.Outcome, lls.Violation)
+		}
+		v := lt.Violation
+		if lt.Outcome != OutcomeLiveness || v == nil || v.Invariant != "liveness" || v.Kind != "stale-local-log-start" {
+			t.Errorf("%s last-tiered: %s %+v, want liveness (stale-local-log-start)", p.Name(), lt.Outcome, v)
+		}
+		if l := lt.Leader; l == nil || l.LogStartOffset != 2000 || l.LocalLogStartOffset != 2000 || l.HighestRemoteOffset != -1 {
+			t.Errorf("%s last-tiered: leader %+v, want lso = llso = 2000, HRO unknown", p.Name(), lt.Leader)
 		}
 	}
 }

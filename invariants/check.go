@@ -148,7 +148,7 @@ func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Vi
 		if !ok {
 			return &Violation{Invariant: name, Message: fmt.Sprintf("b%d lacks committed offset %d (local [%d,%d))", b.ID, o, b.Log.LocalLogStart, b.Log.LogEnd)}
 		}
-		if at, h := k.agree(bt, to); at >= 0 {
+		if at, h := k.agree(bt, 0, to); at >= 0 {
 			return &Violation{Invariant: name, Message: fmt.Sprintf("b%d offset %d holds %v, committed %v", b.ID, at, bt, h)}
 		}
 		o = bt.Last() + 1
@@ -329,8 +329,18 @@ func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.Remot
 		return &Violation{Invariant: RemoteCommitted, Message: fmt.Sprintf("remote segment [%d..%d] holds uncommitted offsets (committed below %d)",
 			s.Base, s.End, k.histEnd)}
 	}
+	// Only offsets at or above the highest log start offset are compared: a
+	// replica may keep divergent records below its leader's log start and
+	// upload them once it leads. Kafka's follower truncates to the end
+	// offset the leader gives for its last epoch, and a leader whose epoch
+	// cache was truncated at its log start (truncateFromStart keeps only
+	// the epochs from there on) answers an epoch older than its first with
+	// that first entry's start offset (LeaderEpochFileCache.endOffsetFor,
+	// LeaderEpochFileCache.java:301-314 and 369-395 in the 2024 snapshot,
+	// commit 1eb7644349cb), the log start: the follower keeps what it has
+	// below it. Remote storage then holds records no reader can fetch.
 	for _, bt := range s.Batches {
-		if at, h := k.agree(bt, s.End+1); at >= 0 {
+		if at, h := k.agree(bt, k.maxLogStart, s.End+1); at >= 0 {
 			return &Violation{Invariant: RemoteAgreement, Message: fmt.Sprintf("remote segment [%d..%d] offset %d holds %v, committed %v",
 				s.Base, s.End, at, bt, h)}
 		}

@@ -51,6 +51,14 @@ const (
 	// start differs from its log start (a fully tiered idle partition, or a
 	// restarted leader whose HRO nothing seeds because copying is disabled).
 	KindKafka43EPUOUnknownStall = "kafka43-epuo-unknown-stall"
+	// KindStaleLocalLogStart: a leader whose log start offset rose while
+	// tiering was off keeps UnifiedLog's old local log start offset (it
+	// moves only with remote storage enabled); once tiering is on again and
+	// -6 is -1 (nothing tiered and HRO unknown, or, in Kafka's code, an EPUO
+	// at the log end), -4 answers that old offset, not the log start, so a
+	// flag-on follower retries until a restart or a tiered log start raise
+	// moves it (every profile).
+	KindStaleLocalLogStart = "stale-local-log-start"
 	// KindKafka43AuxStateStall: under Kafka 4.3's code the auxiliary-state
 	// build needs a remote segment holding start-1 even when start is the
 	// log start offset; with nothing tiered below it that never exists.
@@ -276,10 +284,10 @@ func (k *Checker) historyAt(o int64) (model.Batch, bool) {
 	return k.history[j], true
 }
 
-// agree compares piece b, limited to offsets [b.Base, to), with the history
-// and returns the first offset where they differ, -1 if none.
-func (k *Checker) agree(b model.Batch, to int64) (int64, model.Batch) {
-	o := max(b.Base, k.histStart)
+// agree compares piece b, limited to offsets [max(b.Base, from), to), with
+// the history and returns the first offset where they differ, -1 if none.
+func (k *Checker) agree(b model.Batch, from, to int64) (int64, model.Batch) {
+	o := max(b.Base, k.histStart, from)
 	for o < min(b.Last()+1, to) {
 		h, ok := k.historyAt(o)
 		if !ok {

@@ -21,6 +21,12 @@ type facts struct {
 	// disabled with the remote data deleted, -1 if none since b last lost
 	// its HRO (a restart).
 	hroAtDisable []int64
+	// metaHighAtDisable is the highest per-epoch highest offset the remote
+	// metadata held at a disable that deleted the remote data, -1 if none:
+	// the deletion leaves it (RemoteLogLeaderEpochState never lowers it) and
+	// every broker's cache rebuilds it from the metadata topic, restarts
+	// included.
+	metaHighAtDisable int64
 	// disabled is set once a disable deleted the remote data;
 	// disableLeader and disableLeaderLLSO are the leader then and its local
 	// log start offset (its new log start), llsoAtDisable[b] b's local log
@@ -48,7 +54,7 @@ type facts struct {
 
 func newFacts(c *model.Cluster) facts {
 	f := facts{tiered: c.Tiered(), hroAtDisable: make([]int64, len(c.Brokers)), llsoAtDisable: make([]int64, len(c.Brokers)),
-		hroAtUnclean: make([]int64, len(c.Brokers))}
+		hroAtUnclean: make([]int64, len(c.Brokers)), metaHighAtDisable: -1}
 	for i := range c.Brokers {
 		f.hroAtDisable[i], f.hroAtUnclean[i] = -1, -1
 	}
@@ -65,8 +71,9 @@ func (k *Checker) observe(c *model.Cluster) {
 	if l := c.Leader(); f.tiered && !c.Tiered() && l != nil {
 		// The leader deleted the remote data (delete-on-disable) and moved
 		// its log start offset to its local log start; every replica keeps
-		// its in-memory HRO.
+		// its in-memory HRO, and the metadata its per-epoch highest offsets.
 		f.disabled, f.disableLeader, f.disableLeaderLLSO = true, l.ID, l.Log.LocalLogStart
+		f.metaHighAtDisable = max(f.metaHighAtDisable, c.Remote.MaxHighestOffset())
 		for _, b := range c.Brokers {
 			f.hroAtDisable[b.ID] = max(f.hroAtDisable[b.ID], b.HighestRemote)
 			f.llsoAtDisable[b.ID] = b.Log.LocalLogStart
@@ -106,8 +113,10 @@ type holeFacts struct {
 	disableLeaderLLSO, llsoAtDisable int64
 	tieredPath                       bool
 	// The leader's HRO carried across the last disable, and across the last
-	// unclean election (-1: none).
+	// unclean election (-1: none); the metadata's highest offset left by a
+	// disable (-1: none).
 	hroAtDisable, hroAtUnclean int64
+	metaHighAtDisable          int64
 	unclean                    bool // an unclean election happened in the run
 	remoteHolds                bool // a listed segment whose copy finished holds pos
 }
@@ -120,7 +129,8 @@ func (k *Checker) holeKind(c *model.Cluster, l *model.Broker, pos int64) string 
 		uncleanLeader: l.LeaderEpoch == k.uncleanEpoch, uncleanGapLo: f.uncleanGapLo, uncleanGapHi: f.uncleanGapHi,
 		disabledByOther: f.disabled && l.ID != f.disableLeader, disableLeaderLLSO: f.disableLeaderLLSO,
 		llsoAtDisable: f.llsoAtDisable[l.ID], tieredPath: l.Stats.Path == model.PathEarliestPendingUpload,
-		hroAtDisable: f.hroAtDisable[l.ID], hroAtUnclean: f.hroAtUnclean[l.ID], unclean: k.unclean > 0,
+		hroAtDisable: f.hroAtDisable[l.ID], hroAtUnclean: f.hroAtUnclean[l.ID], metaHighAtDisable: f.metaHighAtDisable,
+		unclean:     k.unclean > 0,
 		remoteHolds: remoteHolds(c, pos, model.CopyFinished, model.DeleteStarted)})
 }
 
@@ -141,9 +151,12 @@ func holeKindOf(h holeFacts) string {
 			return KindTieredFollowerAfterDisable
 		}
 		return KindFollowerGapAfterDisable
-	case h.pos <= h.hroAtDisable && !h.remoteHolds:
-		// Local retention trusted an HRO carried across a disable that
-		// deleted the remote data: the segment it names is gone.
+	case h.pos <= max(h.hroAtDisable, h.metaHighAtDisable) && !h.remoteHolds:
+		// Local retention trusted an HRO that a disable which deleted the
+		// remote data left stale: carried in memory, or (restarts and
+		// re-enables included) found again from the metadata's per-epoch
+		// highest offsets, which the deletion does not lower. The segment
+		// it names is gone.
 		return KindStaleHRO
 	case h.unclean && h.pos <= h.hroAtUnclean:
 		// Local retention trusted an HRO learned in the lineage an unclean
@@ -204,10 +217,13 @@ func staleLogStartKindOf(s staleFacts) string {
 // at: its last backoff, the leader's state and answers, and the follower's
 // latest auxiliary-state build.
 type stallFacts struct {
-	retry        model.RetryReason
-	flagOn       bool  // follower.fetch.last.tiered.offset.enable, and the follower is empty
-	answer       int64 // the leader's ListOffsets -6 answer now
-	lso, llso    int64
+	retry     model.RetryReason
+	flagOn    bool  // follower.fetch.last.tiered.offset.enable, and the follower is empty
+	answer    int64 // the leader's ListOffsets -6 answer now
+	lso, llso int64
+	// llsoVar is the leader's local log start offset as UnifiedLog keeps it
+	// (what -4 answers), which lags llso after a raise with tiering off.
+	llsoVar      int64
 	leo, hro     int64
 	endUploaded  bool // a finished segment holds LEO-1 in the leader's lineage
 	copyDisabled bool
@@ -219,8 +235,10 @@ type stallFacts struct {
 	startMinus1Held       bool // a finished remote segment holds auxStart-1
 	// metaHRO is the highest offset the remote metadata gives the leader's
 	// epochs (findHighestRemoteOffset), -1 if none.
-	metaHRO      int64
-	hroHeld      bool // a finished remote segment holds the HRO
+	metaHRO int64
+	hroHeld bool // a finished remote segment holds the HRO
+	// The leader's HRO, and the metadata's highest offset, left by a
+	// disable (facts.hroAtDisable, facts.metaHighAtDisable).
 	hroAtDisable int64
 }
 
@@ -258,13 +276,14 @@ func (k *Checker) livenessKind(c *model.Cluster, b, l *model.Broker) string {
 	p := c.Profile
 	start, logStart := b.AuxBuildTarget()
 	return stallKindOf(stallFacts{retry: b.Stats.LastRetry, flagOn: b.LastTieredEnable && b.Log.LogEnd == 0,
-		answer: p.EarliestPendingUploadOffset(c, l), lso: l.Log.LogStart, llso: l.Log.LocalLogStart, leo: l.Log.LogEnd,
+		answer: p.EarliestPendingUploadOffset(c, l), lso: l.Log.LogStart, llso: l.Log.LocalLogStart,
+		llsoVar: l.Log.LocalLogStartOffset(), leo: l.Log.LogEnd,
 		hro: l.HighestRemote, copyDisabled: c.Cfg.RemoteLogCopyDisable, endUploaded: uploadedInLineage(c, l, l.Log.LogEnd-1),
 		seededAnyway: p.SeedWhenCopyDisabled() || p.ExpirationSeedsHighestRemote(),
 		auxStart:     start, auxLogStart: logStart, auxTrivial: p.AuxStateTrivial(start, logStart),
 		startMinus1Held: remoteHolds(c, start-1, model.CopyFinished), hroHeld: remoteHolds(c, l.HighestRemote, model.CopyFinished),
 		metaHRO:      c.Remote.FindHighestRemoteOffset(&l.Log, false),
-		hroAtDisable: k.f.hroAtDisable[l.ID]})
+		hroAtDisable: max(k.f.hroAtDisable[l.ID], k.f.metaHighAtDisable)})
 }
 
 // uploadedInLineage reports whether a finished remote segment holds offset o
@@ -280,6 +299,13 @@ func stallKindOf(s stallFacts) string {
 	}
 	switch s.retry {
 	case model.RetryEPUOUnknown:
+		if s.answer == -1 && s.llso == s.lso && s.llsoVar < s.lso {
+			// No local data lies above the log start's, but -4 answers the
+			// local log start offset UnifiedLog kept from before a raise
+			// with tiering off, so the follower is not sent to the log
+			// start.
+			return KindStaleLocalLogStart
+		}
 		if s.answer != -1 || s.llso == s.lso {
 			return ""
 		}
@@ -300,8 +326,9 @@ func stallKindOf(s stallFacts) string {
 			// there, and nothing tiered holds it.
 			return KindKafka43AuxStateStall
 		case s.auxStart > s.lso && s.hro >= 0 && s.auxStart == s.hro+1 && s.hro <= s.hroAtDisable && !s.hroHeld:
-			// EPUO comes from an HRO the leader carried across a disable
-			// that deleted its segment: the build waits for it forever.
+			// EPUO comes from an HRO a disable that deleted its segment left
+			// stale (in memory or in the metadata): the build waits for it
+			// forever.
 			return KindStaleHRO
 		}
 	}

@@ -80,14 +80,18 @@ func TestStaleLogStartKinds(t *testing.T) {
 
 func TestStallKinds(t *testing.T) {
 	// idle: fully tiered [0, 3000), LLSO = LEO = 3000, Kafka answers -1.
-	idle := stallFacts{retry: model.RetryEPUOUnknown, flagOn: true, answer: -1, lso: 0, llso: 3000, leo: 3000, hro: 2999,
+	idle := stallFacts{retry: model.RetryEPUOUnknown, flagOn: true, answer: -1, lso: 0, llso: 3000, llsoVar: 3000, leo: 3000, hro: 2999,
 		endUploaded: true, hroAtDisable: -1}
 	// above: the build for the log start 1000 needs 999, nothing tiered holds it.
-	above := stallFacts{retry: model.RetryAuxUnavailable, flagOn: true, answer: 1000, lso: 1000, llso: 1000, leo: 3000, hro: -1,
+	above := stallFacts{retry: model.RetryAuxUnavailable, flagOn: true, answer: 1000, lso: 1000, llso: 1000, llsoVar: 1000, leo: 3000, hro: -1,
 		auxStart: 1000, auxLogStart: 1000, metaHRO: -1, hroAtDisable: -1}
 	// stale: EPUO 2000 from an HRO 1999 carried across a disable; LSO 0.
-	stale := stallFacts{retry: model.RetryAuxUnavailable, flagOn: true, answer: 2000, lso: 0, llso: 2000, leo: 4000, hro: 1999,
+	stale := stallFacts{retry: model.RetryAuxUnavailable, flagOn: true, answer: 2000, lso: 0, llso: 2000, llsoVar: 2000, leo: 4000, hro: 1999,
 		auxStart: 2000, auxLogStart: 0, metaHRO: -1, hroAtDisable: 1999}
+	// llso: the log start 2000 raised with tiering off; UnifiedLog's local
+	// log start stayed 0, -4 answers it; nothing tiered, HRO unknown.
+	llso := stallFacts{retry: model.RetryEPUOUnknown, flagOn: true, answer: -1, lso: 2000, llso: 2000, llsoVar: 0, leo: 3500, hro: -1,
+		metaHRO: -1, hroAtDisable: -1}
 	for _, tc := range []struct {
 		name string
 		s    stallFacts
@@ -129,6 +133,12 @@ func TestStallKinds(t *testing.T) {
 		{"idle fully tiered at HRO 0", idle, func(s *stallFacts) { s.hro, s.leo, s.llso = 0, 1, 1 }, KindKafka43EPUOUnknownStall},
 		{"near miss: HRO 0 known, copying disabled, not idle", idle, func(s *stallFacts) { s.hro, s.copyDisabled = 0, true }, ""},
 		{"stale HRO after a disable", stale, func(s *stallFacts) {}, KindStaleHRO},
+		{"stale local log start: -4 lags -2, nothing tiered", llso, func(s *stallFacts) {}, KindStaleLocalLogStart},
+		{"near miss: -4 is the log start", llso, func(s *stallFacts) { s.llsoVar = 2000 }, ""},
+		{"fully deleted log, stale HRO, -6 = -1 at the log end (seed 1060)", llso,
+			func(s *stallFacts) { s.lso, s.llso, s.leo, s.llsoVar, s.hro = 4905, 4905, 4905, 2616, 2615 }, KindStaleLocalLogStart},
+		{"near miss: the leader answers -6", llso, func(s *stallFacts) { s.answer = 2000 }, ""},
+		{"near miss: data below the local log start (tiered)", llso, func(s *stallFacts) { s.llso = 2500 }, ""},
 		{"near miss: HRO not carried across a disable", stale, func(s *stallFacts) { s.hroAtDisable = -1 }, ""},
 		{"near miss: its segment is there", stale, func(s *stallFacts) { s.hroHeld = true }, ""},
 		{"near miss: EPUO is not HRO+1", stale, func(s *stallFacts) { s.auxStart = 2500 }, ""},

@@ -121,7 +121,7 @@ func (k *Checker) checkHighestRemote(b *model.Broker) *Violation {
 // leader and every assigned replica is in the ISR.
 func (k *Checker) CheckLiveness(c *model.Cluster) *Violation {
 	if c.Ctrl.Leader < 0 {
-		return &Violation{Invariant: Liveness, Message: fmt.Sprintf("partition offline (ISR %v)", c.Ctrl.ISR)}
+		return &Violation{Invariant: Liveness, Message: fmt.Sprintf("partition offline (ISR %v, ELR %v)", c.Ctrl.ISR, c.Ctrl.ELR)}
 	}
 	for _, r := range c.Ctrl.Replicas {
 		if !c.Ctrl.InISR(r) {

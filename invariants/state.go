@@ -53,7 +53,7 @@ func (k *Checker) AppendState(dst []byte, c *model.Cluster) []byte {
 	}
 	f := &k.f
 	dst = append(dst, boolByte(f.tiered), boolByte(f.disabled))
-	for _, v := range [...]int64{int64(f.disableLeader), f.disableLeaderLLSO, f.uncleanGapLo, f.uncleanGapHi} {
+	for _, v := range [...]int64{int64(f.disableLeader), f.disableLeaderLLSO, f.uncleanGapLo, f.uncleanGapHi, f.metaHighAtDisable} {
 		dst = binary.AppendVarint(dst, v)
 	}
 	for _, list := range [...][]int64{f.hroAtDisable, f.llsoAtDisable, f.hroAtUnclean} {

@@ -278,6 +278,57 @@ func TestRemoteAgreementAlone(t *testing.T) {
 	})
 }
 
+// TestRemoteAgreementFromTheLogStart: records a remote segment holds below
+// the highest log start offset are not compared with the history. Kafka
+// lets a follower keep divergent records below its leader's log start
+// (LeaderEpochFileCache.endOffsetFor answers an epoch older than the
+// leader's first with the log start, LeaderEpochFileCache.java:301-314 in
+// the 2024 snapshot 1eb7644349cb) and upload them once it leads (the copy
+// task uploads whole segments, seed 8261): nobody can read them. At the log
+// start and above they are compared.
+func TestRemoteAgreementFromTheLogStart(t *testing.T) {
+	seg := func(c *model.Cluster, differAt int64) {
+		b := model.Batch{Base: 200, Count: 100, Bytes: 100, Epoch: 1, Origin: 4}.Slice(200, 250) // healthy()'s
+		lo, mid, hi := b.Slice(200, differAt), b.Slice(differAt, differAt+1), b.Slice(differAt+1, 250)
+		mid.Origin = 99
+		id := c.Remote.Start(model.RemoteSegment{Base: 200, End: 249, Bytes: 50, Batches: []model.Batch{lo, mid, hi},
+			Epochs: []model.EpochEntry{{Epoch: 1, StartOffset: 200}}})
+		c.Remote.SetState(id, model.CopyFinished)
+	}
+	for _, tc := range []struct {
+		logStart, differAt int64
+		want               string
+	}{
+		{220, 210, ""},
+		{220, 220, RemoteAgreement},
+		{220, 230, RemoteAgreement},
+		{0, 210, RemoteAgreement},
+	} {
+		c := healthy()
+		k := New(c)
+		if got := all(k, c); len(got) != 0 {
+			t.Fatalf("healthy: %v", got)
+		}
+		if tc.logStart > 0 {
+			// The log start rises after the checker saw the history from 0.
+			if err := c.DeleteRecords(tc.logStart); err != nil {
+				t.Fatal(err)
+			}
+			if got := all(k, c); len(got) != 0 {
+				t.Fatalf("log start %d: %v", tc.logStart, got)
+			}
+		}
+		seg(c, tc.differAt)
+		var want []string
+		if tc.want != "" {
+			want = []string{tc.want}
+		}
+		if got := all(k, c); !slices.Equal(got, want) {
+			t.Errorf("log start %d, a record at %d differs: broke %v, want %v", tc.logStart, tc.differAt, got, want)
+		}
+	}
+}
+
 // withRemote replaces the remote segment [0,99] of healthy() by segments
 // covering [0, end] in the given epochs.
 func withRemote(c *model.Cluster, specs ...model.RemoteSegment) {

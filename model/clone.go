@@ -17,6 +17,11 @@ func (c *Cluster) Clone() *Cluster {
 		nb := *b
 		nb.Log = cloneLog(b.Log)
 		nb.lead.followers = slices.Clone(b.lead.followers)
+		nb.deleteOps = slices.Clone(b.deleteOps)
+		nb.cancelledCopies = slices.Clone(b.cancelledCopies)
+		if b.cache != nil {
+			nb.cache = b.cache.clone()
+		}
 		if b.fetch.query != nil {
 			q := *b.fetch.query
 			nb.fetch.query = &q
@@ -25,8 +30,10 @@ func (c *Cluster) Clone() *Cluster {
 	}
 	n.Ctrl.Replicas = slices.Clone(c.Ctrl.Replicas)
 	n.Ctrl.ISR = slices.Clone(c.Ctrl.ISR)
+	n.Ctrl.ELR = slices.Clone(c.Ctrl.ELR)
 	n.Remote.Segments = slices.Clone(c.Remote.Segments)
 	n.producers = slices.Clone(c.producers)
+	n.metaLog = slices.Clip(c.metaLog)
 	n.Consumes = slices.Clip(c.Consumes)
 	n.ISRChanges = slices.Clip(c.ISRChanges)
 	return &n

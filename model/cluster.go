@@ -39,12 +39,36 @@ type Broker struct {
 	LeaderEpoch      int32 // the latest leader epoch this broker knows
 	// HighestRemote is the highest offset known to be in remote storage
 	// (HRO), -1 when unknown. In memory only; it only ever rises.
-	HighestRemote   int64
+	HighestRemote int64
+	// MetadataReadyAt is when the broker's remote log metadata cache for the
+	// partition is ready: it replays the metadata topic from its start when
+	// the broker starts, is assigned the partition, or tiering is enabled
+	// again (ConsumerTask.java:239-245 @36006682), and stays ready through
+	// leadership changes.
 	MetadataReadyAt sim.Time
+	// The upload in flight of the broker's copy task: remote op, segment
+	// and its base and end; 0 when none. The uploads of cancelled copy
+	// tasks, whose threads go on (cancelledCopies), and the remote
+	// deletions in flight. Lost with the broker.
+	copyOp, copySeg   uint64
+	copyBase, copyEnd int64
+	cancelledCopies   []copyInFlight
+	deleteOps         []uint64
+	// cache is the broker's fold of the metadata topic while it lags the
+	// published events (nil: it is c.Remote); seen indexes the next event
+	// of c.metaLog it folds.
+	cache *Remote
+	seen  int
 
 	lead  leaderState
 	fetch fetcher
 	Stats ReplicaStats
+}
+
+// copyInFlight is an upload a cancelled copy task left running.
+type copyInFlight struct {
+	op, seg   uint64
+	base, end int64
 }
 
 // ReplicaStats is what a run reports of one replica added by add_replica.
@@ -69,7 +93,8 @@ type ReplicaStats struct {
 }
 
 // Controller is the partition's controller state: the assignment, the
-// leader and its epoch, and the ISR.
+// leader and its epoch, the ISR and the eligible leader replicas
+// (election.go).
 //
 // Invariant: Leader is -1 or a member of ISR; ISR is a subset of Replicas.
 type Controller struct {
@@ -77,6 +102,13 @@ type Controller struct {
 	Leader      int   // -1: offline
 	LeaderEpoch int32
 	ISR         []int // sorted
+	// ELR holds the eligible leader replicas (KIP-966), sorted: replicas
+	// that left an ISR smaller than min.insync.replicas, each holding every
+	// committed record; one may lead cleanly once the ISR is empty.
+	ELR []int
+	// LastKnownLeader is the leader when the ISR last became empty, -1 if
+	// none since (Kafka's lastKnownElr in balanced recovery).
+	LastKnownLeader int
 	// Unclean counts unclean elections: committed records may be lost there.
 	Unclean int
 }
@@ -125,6 +157,9 @@ type Cluster struct {
 	Mutants Mutants
 	// ISRChanges records every change of the ISR, in order.
 	ISRChanges []ISRChange
+	// metaLog holds the published metadata events some lagging broker has
+	// not folded yet (metadata.go).
+	metaLog []metaEvent
 }
 
 type producerClient struct {
@@ -161,13 +196,15 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
 			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady)})
 	}
-	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas))}
+	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas)),
+		LastKnownLeader: -1}
 	c.Remote.Segments = make([]RemoteSegment, 0, len(init.RemoteSegments))
 	for _, s := range init.RemoteSegments {
 		c.Remote.NextID++
 		s.ID = c.Remote.NextID
 		c.Remote.Segments = append(c.Remote.Segments, s)
 	}
+	c.Remote.InitHighest()
 	for _, id := range replicas {
 		b := c.Brokers[id]
 		b.Log = cloneLog(init.Log)
@@ -236,6 +273,16 @@ func (c *Cluster) startRemote(op RemoteOp) uint64 {
 
 // Tiered reports whether the topic has remote storage enabled.
 func (c *Cluster) Tiered() bool { return c.Cfg.RemoteStorageEnable }
+
+// incrementLogStart raises l's log start offset to to as Kafka's
+// maybeIncrementLogStartOffset does with remote storage enabled or not
+// (Log.LocalLogStartOffset).
+func (c *Cluster) incrementLogStart(l *Log, to int64) bool {
+	if c.Tiered() {
+		return l.IncrementLogStart(to)
+	}
+	return l.IncrementLogStartUntiered(to)
+}
 
 // Deliver hands message m to its destination broker. Messages to a crashed
 // broker are dropped (the sender's request timer covers it).

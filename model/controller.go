@@ -18,6 +18,7 @@ func (c *Cluster) AddReplica(id int) error {
 	b.HighestRemote = -1
 	b.Stats = ReplicaStats{Added: true, AddedAt: c.Now}
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
+	c.catchUp(b)
 	b.fetch.bootstrapping = true
 	if l := c.Leader(); l != nil && c.Now > 0 && l.Log.LogEnd > l.Log.LogStart {
 		c.reached(GoalReplicaAddedMidRun)
@@ -29,10 +30,12 @@ func (c *Cluster) AddReplica(id int) error {
 }
 
 // ElectLeader makes broker id the leader. A clean election needs id alive
-// and in the ISR; an unclean one (any live replica) needs
-// unclean.leader.election.enable. It returns why it refused.
+// and in the ISR, or in the ELR when the ISR is empty (KIP-966); an unclean
+// one (any live replica) needs unclean.leader.election.enable. It returns
+// why it refused.
 func (c *Cluster) ElectLeader(id int) error {
 	b := c.Brokers[id]
+	clean := c.Ctrl.InISR(id) || len(c.Ctrl.ISR) == 0 && slices.Contains(c.Ctrl.ELR, id)
 	switch {
 	case !c.Ctrl.IsReplica(id):
 		return fmt.Errorf("b%d is not a replica", id)
@@ -40,13 +43,17 @@ func (c *Cluster) ElectLeader(id int) error {
 		return fmt.Errorf("b%d is down", id)
 	case c.Ctrl.Leader == id:
 		return fmt.Errorf("b%d is already the leader", id)
-	case !c.Ctrl.InISR(id) && !c.Cfg.UncleanLeaderElectionEnable:
+	case !clean && !c.Cfg.UncleanLeaderElectionEnable:
 		return fmt.Errorf("b%d is not in the ISR %v", id, c.Ctrl.ISR)
 	}
 	if err := c.epochRoom(); err != nil {
 		return err
 	}
-	c.elect(id)
+	how := electUnclean
+	if clean {
+		how = electClean
+	}
+	c.tryElection(id, how)
 	return nil
 }
 
@@ -84,8 +91,8 @@ func (c *Cluster) elect(id int) {
 }
 
 // Crash stops broker id: its memory (HRO, fetcher, leader state, metadata
-// readiness) is lost, its disk (the log) is kept. The controller drops it
-// from the ISR and elects a new leader if it led.
+// readiness) is lost, its disk (the log) is kept. The controller fences it:
+// it leaves the ISR, and a new leader is elected if it led (fence).
 func (c *Cluster) Crash(id int) error {
 	b := c.Brokers[id]
 	if !b.Up {
@@ -103,34 +110,12 @@ func (c *Cluster) Crash(id int) error {
 	b.Incarnation++
 	b.HighestRemote = -1
 	b.MetadataReadyAt = 0
+	b.copyOp, b.copySeg, b.copyBase, b.copyEnd, b.cancelledCopies, b.deleteOps = 0, 0, 0, 0, nil, nil
+	c.catchUp(b)
 	if !c.Ctrl.IsReplica(id) {
 		return nil
 	}
-	if len(c.Ctrl.ISR) > 1 || c.Ctrl.Leader != id {
-		c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(r int) bool { return r == id })
-		c.recordISR()
-	}
-	if c.Ctrl.Leader != id {
-		return nil
-	}
-	c.Ctrl.Leader = -1
-	for _, r := range c.Ctrl.Replicas {
-		if c.Ctrl.InISR(r) && c.Brokers[r].Up {
-			c.elect(r)
-			return nil
-		}
-	}
-	if c.Cfg.UncleanLeaderElectionEnable {
-		for _, r := range c.Ctrl.Replicas {
-			if c.Brokers[r].Up {
-				c.elect(r)
-				return nil
-			}
-		}
-	}
-	e := ev(EvOffline)
-	e.Brokers = slices.Clone(c.Ctrl.ISR)
-	c.emit(e)
+	c.fence(id)
 	return nil
 }
 
@@ -146,24 +131,30 @@ func (c *Cluster) cancelAllTimers(b *Broker) {
 	}
 }
 
-// Restart brings broker id back with the log it had on disk. It leads if
-// the partition is offline and it may be elected; otherwise it follows.
+// Restart brings broker id back with the log it had on disk, after an
+// unclean shutdown: the controller takes it out of the ISR and the ELR, and
+// it leads if the partition is offline and it may be elected
+// (registerAfterUncleanShutdown); otherwise it follows.
 func (c *Cluster) Restart(id int) error {
 	b := c.Brokers[id]
 	if b.Up {
 		return fmt.Errorf("b%d is already up", id)
 	}
-	if c.Ctrl.IsReplica(id) && c.Ctrl.Leader < 0 && (c.Ctrl.InISR(id) || c.Cfg.UncleanLeaderElectionEnable) {
+	ctl := &c.Ctrl
+	if ctl.IsReplica(id) && ctl.Leader < 0 && (ctl.InISR(id) || slices.Contains(ctl.ELR, id) || ctl.LastKnownLeader == id ||
+		c.Cfg.UncleanLeaderElectionEnable) {
 		if err := c.epochRoom(); err != nil {
 			return fmt.Errorf("b%d would lead the offline partition, but %v", id, err)
 		}
 	}
 	b.Up = true
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
+	c.catchUp(b)
+	// A log loaded again knows its local log start offset anew; with remote
+	// storage disabled it starts there (UnifiedLog.java:232-234 @004b2276).
+	b.Log.localStartLag = 0
 	if !c.Tiered() && b.Log.LogStart < b.Log.LocalLogStart {
-		// A log loaded with remote storage disabled starts at its local
-		// log start offset (Kafka's UnifiedLog constructor).
-		b.Log.IncrementLogStart(b.Log.LocalLogStart)
+		b.Log.IncrementLogStartUntiered(b.Log.LocalLogStart)
 		e := brokerEv(EvLoadLog, b.ID)
 		e.Offset = b.Log.LogStart
 		c.emit(e)
@@ -171,8 +162,7 @@ func (c *Cluster) Restart(id int) error {
 	if !c.Ctrl.IsReplica(id) {
 		return nil
 	}
-	if c.Ctrl.Leader < 0 && (c.Ctrl.InISR(id) || c.Cfg.UncleanLeaderElectionEnable) {
-		c.elect(id)
+	if c.registerAfterUncleanShutdown(id) {
 		return nil
 	}
 	if c.Ctrl.Leader >= 0 {
@@ -187,7 +177,7 @@ func (c *Cluster) DeleteRecords(before int64) error {
 	if b == nil {
 		return fmt.Errorf("partition offline")
 	}
-	if !b.Log.IncrementLogStart(before) {
+	if !c.incrementLogStart(&b.Log, before) {
 		return fmt.Errorf("log start offset already %d", b.Log.LogStart)
 	}
 	e := brokerEv(EvDeleteRecordsDone, b.ID)

@@ -68,6 +68,14 @@ func TestElectLeader(t *testing.T) {
 	if err := c.Restart(1); err != nil {
 		t.Fatal(err)
 	}
+	// Back after a crash, b1 registers with a new incarnation and the
+	// controller takes it out of the ISR (handleBrokerUncleanShutdown,
+	// ReplicationControlManager.java:1381-1387 @1eb76443): it must catch up
+	// again.
+	if c.Ctrl.InISR(1) {
+		t.Errorf("b1 restarted after a crash and stayed in the ISR %v", c.Ctrl.ISR)
+	}
+	c.Ctrl.ISR = []int{0, 1}
 	sent(c)
 	if err := c.ElectLeader(1); err != nil {
 		t.Fatal(err)
@@ -142,14 +150,22 @@ func TestCrashElectsFromTheISR(t *testing.T) {
 	if err := c.Crash(2); err != nil {
 		t.Fatal(err)
 	}
-	if c.Ctrl.Leader != -1 || !slices.Equal(c.Ctrl.ISR, []int{2}) || c.Leader() != nil {
-		t.Errorf("last ISR member crashed: %+v (the ISR keeps it)", c.Ctrl)
+	// With ELR (KIP-966) the fenced last member leaves the ISR for the ELR
+	// (min.insync.replicas 1: the ISR is below it only when empty) and is
+	// remembered as the last known leader (PartitionChangeBuilder.java:
+	// 539-570, 496-507 @1eb76443).
+	if c.Ctrl.Leader != -1 || len(c.Ctrl.ISR) != 0 || !slices.Equal(c.Ctrl.ELR, []int{2}) || c.Ctrl.LastKnownLeader != 2 || c.Leader() != nil {
+		t.Errorf("last ISR member crashed: %+v, want offline, ISR [], ELR [2], last known leader b2", c.Ctrl)
 	}
 	if err := c.Restart(1); err != nil || c.Ctrl.Leader != -1 {
 		t.Errorf("an out-of-sync replica restarted into an offline partition: leader %d", c.Ctrl.Leader)
 	}
-	if err := c.Restart(2); err != nil || c.Ctrl.Leader != 2 || c.Brokers[2].Role != RoleLeader {
-		t.Errorf("the last ISR member restarted: leader %d", c.Ctrl.Leader)
+	// b2 comes back after a crash: it leaves the ELR, and, ISR and ELR
+	// empty, is elected as the last known leader (canElectLastKnownLeader,
+	// 291-320), which is no unclean election: it held every committed record.
+	if err := c.Restart(2); err != nil || c.Ctrl.Leader != 2 || c.Brokers[2].Role != RoleLeader ||
+		!slices.Equal(c.Ctrl.ISR, []int{2}) || len(c.Ctrl.ELR) != 0 || c.Ctrl.LastKnownLeader != -1 || c.Ctrl.Unclean != 0 {
+		t.Errorf("the last ISR member restarted: %+v, want b2 leading, ISR [2], no unclean election", c.Ctrl)
 	}
 	if err := c.Restart(2); err == nil {
 		t.Errorf("restarted a live broker")

@@ -515,8 +515,10 @@ func TestHighWatermarkIsTheSmallestISRFetchOffset(t *testing.T) {
 	}
 }
 
-// TestListOffsetsAnswers: -1 LEO, -2 LSO, -4 LLSO (LSO when tiering is off),
-// each with the leader epoch of its offset (the latest epoch at LEO).
+// TestListOffsetsAnswers: -1 LEO, -2 LSO, -4 LLSO, tiering on or off
+// (UnifiedLog.fetchOffsetByTimestamp answers localLogStartOffset() for -4
+// whatever remote storage is, UnifiedLog.java:1680-1688 @004b2276), each
+// with the leader epoch of its offset (the latest epoch at LEO).
 func TestListOffsetsAnswers(t *testing.T) {
 	f := fixture{logStart: 150, hw: 450, hro: 299, epoch: 2,
 		remote: []segSpec{{100, 199, 0}, {200, 299, 1}},
@@ -525,11 +527,7 @@ func TestListOffsetsAnswers(t *testing.T) {
 		cfg := testConfig()
 		cfg.RemoteStorageEnable = tiered
 		c := leaderOf(f, cfg, KIP)
-		llso := int64(200)
-		llsoEpoch := int32(1)
-		if !tiered {
-			llso, llsoEpoch = 150, 0
-		}
+		llso, llsoEpoch := int64(200), int32(1)
 		for _, w := range []struct {
 			ts     int64
 			offset int64

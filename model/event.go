@@ -47,7 +47,7 @@ const (
 	EvBecomeLeader       // Broker, Epoch, Log, HRO
 	EvBecomeFollower     // Broker, Peer: the leader, Epoch
 	EvUncleanElection    // Broker
-	EvOffline            // Brokers: the ISR, none of it alive
+	EvOffline            // Brokers: the ELR (the ISR is empty), none of it alive
 	EvAppend             // Broker, Batch, Offset: LEO after
 	EvFetched            // Broker, Peer: leader, Offset..End: records appended, Bytes
 	EvBootstrapped       // Broker, Path, Offset: its local log start when it first received records
@@ -76,6 +76,7 @@ const (
 	EvRemoteState        // Offset..End: the finished remote range after a step that changed it (End < Offset: none)
 	EvRemoteDeleteRetry  // Broker, Segment: the expiration task deletes again a segment left DELETE_SEGMENT_STARTED
 	EvExpirationSeedsHRO // Broker: the expiration task seeds an unknown HRO from remote metadata (KAFKA-20732)
+	EvExpirationAborted  // Broker: an expiration run was abandoned: Offset, End: the log start it would set above HW, or Segment: the deletion that failed
 	NumEventKinds
 )
 
@@ -86,7 +87,7 @@ var eventNames = [...]string{"run-start", "add-replica", "produce", "produce-chu
 	"start-at", "aux-build-start", "aux-build-end", "rlm-copy-skipped", "log-start-from-remote", "highest-remote",
 	"upload-start", "upload-end", "remote-expire", "remote-deleted", "local-retention", "roll-for-retention",
 	"tiering-disabled", "load-log", "delete-records-done", "consumed", "broker-state", "remote-state",
-	"remote-delete-retry", "expiration-seeds-hro"}
+	"remote-delete-retry", "expiration-seeds-hro", "expiration-aborted"}
 
 func (k EventKind) String() string { return eventNames[k] }
 
@@ -120,7 +121,7 @@ const (
 	// EvUploadEnd.
 	UploadDone
 	UploadFailed
-	UploadAbandoned // leadership was lost while the upload ran
+	UploadAbandoned // the broker crashed while the upload ran: nobody publishes its end
 	// EvDropped (explored runs only): the chooser lost the message.
 	DropLost
 )
@@ -304,7 +305,7 @@ func (e *Event) appendOutcome(dst []byte) []byte {
 	case EvUncleanElection:
 		return b(append(dst, "unclean election of "...), e.Broker)
 	case EvOffline:
-		return append(appendInts(append(dst, "partition offline: no live ISR member (ISR "...), e.Brokers), ')')
+		return append(appendInts(append(dst, "partition offline: no live ISR or ELR member (ELR "...), e.Brokers), ')')
 	case EvAppend:
 		return appendInt(append(e.Batch.AppendTo(append(bb(dst), "append "...)), " leo="...), e.Offset)
 	case EvFetched:
@@ -384,7 +385,7 @@ func (e *Event) appendTiering(dst []byte) []byte {
 			return append(dst, " failed; retried on a later run"...)
 		}
 		dst = strconv.AppendUint(append(bb(dst), "upload of remote segment "...), e.Segment.ID, 10)
-		return append(dst, " abandoned: no longer leader"...)
+		return append(dst, " abandoned: its broker crashed meanwhile"...)
 	case EvRemoteExpire:
 		dst = seg(append(bb(dst), "expires remote segment "...))
 		return appendInt(append(dst, " lso="...), e.Offset)
@@ -399,6 +400,13 @@ func (e *Event) appendTiering(dst []byte) []byte {
 		return seg(append(bb(dst), "retries deleting remote segment "...))
 	case EvExpirationSeedsHRO:
 		return append(bb(dst), "rlm-expire seeds the highest remote offset"...)
+	case EvExpirationAborted:
+		if e.Segment.ID != 0 {
+			dst = strconv.AppendUint(append(bb(dst), "rlm-expire run abandoned: deleting remote segment "...), e.Segment.ID, 10)
+			return append(dst, " failed"...)
+		}
+		dst = appendInt(append(bb(dst), "rlm-expire run abandoned: lso "...), e.Offset)
+		return appendInt(append(dst, " would pass hw "...), e.End)
 	case EvTieringDisabled:
 		if e.Broker < 0 {
 			return append(dst, "tiering disabled with no leader: remote data left in place"...)
@@ -593,6 +601,7 @@ var kindFields = [NumEventKinds]uint32{
 	EvRemoteState:        fOffset | fEnd,
 	EvRemoteDeleteRetry:  fBroker | fSegment,
 	EvExpirationSeedsHRO: fBroker,
+	EvExpirationAborted:  fBroker | fOffset | fEnd | fSegment,
 }
 
 // AppendBinary appends the event's canonical binary encoding at time now:

@@ -36,10 +36,12 @@ func remoteSeg(base, end int64, st RemoteState) RemoteSegment {
 }
 
 // TestRemoteStatesAsKafkasMetadataCache pins what each remote segment state
-// makes visible, as RemoteLogMetadataCache does: every state is listed
+// makes visible, as RemoteLogMetadataCache does
+// (RemoteLogMetadataCache.java:76-92 @120e6887): every state is listed
 // (findLogStartOffset), only a finished copy is readable (the aux-state
-// build, reads), and a finished copy counts for the highest offset of its
-// epoch (findHighestRemoteOffset) until its deletion finishes.
+// build, reads), and a finished copy raises the highest offset of its epoch
+// (findHighestRemoteOffset), which its deletion, started or finished, does
+// not lower (RemoteLogLeaderEpochState.java:127-144 @06a2dac2).
 func TestRemoteStatesAsKafkasMetadataCache(t *testing.T) {
 	for _, tc := range []struct {
 		st                       RemoteState
@@ -50,12 +52,18 @@ func TestRemoteStatesAsKafkasMetadataCache(t *testing.T) {
 		{DeleteStarted, true, false, true},
 	} {
 		r := Remote{Segments: []RemoteSegment{remoteSeg(0, 999, tc.st)}}
+		r.InitHighest()
 		_, listed := r.FirstOffsetFor(0)
 		_, readable := r.Lookup(0, 500)
 		copied := r.HighestOffsetFor(0) == 999
 		if listed != tc.listed || readable != tc.readable || copied != tc.copied {
 			t.Errorf("%s: listed %v readable %v counted by HRO %v, want %v %v %v", tc.st, listed, readable, copied,
 				tc.listed, tc.readable, tc.copied)
+		}
+		r.Remove(r.Segments[0].ID) // DELETE_SEGMENT_FINISHED
+		if _, listed := r.FirstOffsetFor(0); listed || (r.HighestOffsetFor(0) == 999) != tc.copied {
+			t.Errorf("%s deleted: listed %v, highest of epoch 0 %d, want unlisted and %d", tc.st, listed,
+				r.HighestOffsetFor(0), map[bool]int64{true: 999, false: -1}[tc.copied])
 		}
 	}
 }
@@ -169,6 +177,8 @@ func TestCopyDisabledRetentionMovesTheLogStart(t *testing.T) {
 
 // TestExpirationTaskSeedsHRO: KAFKA-20732. Only kafka-trunk's expiration
 // task seeds an unknown HRO from the metadata, and only while it is unknown.
+// Under the KIP text the leader's RLM task seeds it whatever copying does:
+// with copying disabled, and no copy task, the expiration task stands in.
 func TestExpirationTaskSeedsHRO(t *testing.T) {
 	for _, tc := range []struct {
 		p       Profile
@@ -178,7 +188,7 @@ func TestExpirationTaskSeedsHRO(t *testing.T) {
 		{KafkaTrunk, -1, 1999},
 		{KafkaTrunk, 999, 999}, // known: left alone (the copy task raises it)
 		{Kafka43, -1, -1},
-		{KIP, -1, -1},
+		{KIP, -1, 1999},
 	} {
 		cfg := fidelityConfig()
 		cfg.RemoteLogCopyDisable = true
@@ -213,8 +223,8 @@ func TestFailedDeletionStaysDeleteStarted(t *testing.T) {
 	}
 	c.Out = c.Out[:0]
 	c.RemoteDone(ops[0], true)
-	if s := c.Remote.Segments[0]; s.State != DeleteStarted || s.deleting {
-		t.Fatalf("after a failed delete: %s deleting=%v", s.State, s.deleting)
+	if s := c.Remote.Segments[0]; s.State != DeleteStarted {
+		t.Fatalf("after a failed delete: %s", s.State)
 	}
 	c.Now = sim.AtMs(30_000)
 	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})

@@ -235,7 +235,7 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 	if hw := min(m.HighWatermark, l.LogEnd); hw > l.HighWatermark {
 		l.HighWatermark = hw
 	}
-	l.IncrementLogStart(m.LogStart)
+	c.incrementLogStart(l, m.LogStart)
 }
 
 // decide asks the profile what to do after OOR/OMTS and does it.
@@ -350,7 +350,7 @@ func (c *Cluster) readAuxState(b *Broker) {
 		c.backoff(b, RetryMetadataNotReady)
 		return
 	}
-	seg, ok := c.Remote.Lookup(a.target, a.start-1)
+	seg, ok := c.view(b).Lookup(a.target, a.start-1)
 	if !ok {
 		e := brokerEv(EvAuxBuildEnd, b.ID)
 		e.Cause, e.Offset, e.Epoch, e.Path = AuxNoSegment, a.start-1, a.target, a.path

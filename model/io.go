@@ -19,16 +19,27 @@ type Config struct {
 	ReplicaSocketTimeout   sim.Duration
 	RetentionCheckInterval sim.Duration
 	RemoteMetadataReady    sim.Duration
+	// RemoteMetadataLag is how long after another broker publishes a remote
+	// log metadata event a broker's metadata cache folds it (0: at once).
+	RemoteMetadataLag sim.Duration
 
 	RemoteStorageEnable         bool
 	RemoteLogCopyDisable        bool
 	RemoteLogDeleteOnDisable    bool
 	UncleanLeaderElectionEnable bool
+	// MinInsyncReplicas is min.insync.replicas (Kafka's default 1; 0 reads
+	// as 1): elections and the high watermark follow it (election.go).
+	MinInsyncReplicas int
 
 	LocalRetentionBytes int64 // -2: same as RetentionBytes
 	LocalRetentionMs    int64 // -2: same as RetentionMs
 	RetentionBytes      int64 // -1: unlimited
 	RetentionMs         int64 // -1: unlimited
+	// RemoteCopyLagMs and RemoteCopyLagBytes are KIP-1241's remote.copy.lag.ms
+	// (default 0: no delay) and remote.copy.lag.bytes (default -1: the local
+	// retention), read only by profiles that have it (Profile.CopyLag).
+	RemoteCopyLagMs    int64
+	RemoteCopyLagBytes int64
 }
 
 // ErrCode is a protocol error code carried by a response.

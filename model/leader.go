@@ -11,18 +11,17 @@ import (
 // RLM tasks; it is rebuilt on every becomeLeader.
 type leaderState struct {
 	followers []followerView // indexed by broker id
-	// copy task
+	// copy task (Kafka's RLMCopyTask): copyTask is set while one exists;
+	// copying disabled cancels it and enabled again creates a fresh one.
+	copyTask   bool
 	copySeeded bool // the task's first run has set copiedOffset from remote metadata
 	// copiedOffset is the copy task's own record of the last offset it knows
 	// is uploaded (Kafka's copiedOffsetOption): a new task starts from the
 	// remote metadata, not from the log's HRO.
 	copiedOffset int64
 	// logStartChecked is set once the copy task has raised the log start
-	// offset from the remote metadata after this broker became leader
-	// (KAFKA-15351).
+	// offset from the remote metadata (KAFKA-15351).
 	logStartChecked bool
-	uploading       uint64 // remote op id of the upload in flight, 0 when none
-	uploadSeg       uint64 // remote segment id being uploaded
 	// epochStart is the offset where this leader's epoch began.
 	epochStart int64
 	// expiration task
@@ -31,6 +30,14 @@ type leaderState struct {
 	// (Kafka's RLMExpirationTask.isAllSegmentsValid); from then on the size
 	// counts every finished segment without checking.
 	allSegmentsValid bool
+	// The expiration run under way: the segments it still deletes, in
+	// order; whether its deletion of unreferenced segments is still to come,
+	// with the epochs remote storage held when it began; the deletion in
+	// flight (0: none).
+	expiring     []uint64
+	unrefPending bool
+	remoteEpochs []int32
+	deleteOp     uint64
 }
 
 type followerView struct {
@@ -54,7 +61,11 @@ func (c *Cluster) becomeLeader(b *Broker) {
 	for i := range b.lead.followers {
 		b.lead.followers[i] = followerView{fetchOffset: -1, lastCaughtUpAt: c.Now, lastFetchLeaderEnd: math.MaxInt64}
 	}
-	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
+	// Readiness stays: a follower that becomes leader keeps its metadata
+	// (TopicBasedRemoteLogMetadataManager.onPartitionLeadershipChanges
+	// assigns the partition again, and ConsumerTask.updateAssignments keeps
+	// the existing, initialized entry: putIfAbsent,
+	// ConsumerTask.java:300 @36006682).
 	e := brokerEv(EvBecomeLeader, b.ID)
 	e.Epoch, e.Log, e.HRO = b.LeaderEpoch, OffsetsOf(&b.Log), b.HighestRemote
 	c.emit(e)
@@ -65,15 +76,61 @@ func (c *Cluster) becomeLeader(b *Broker) {
 	c.maybeAdvanceHighWatermark(b)
 }
 
-// startTieringTasks schedules the RLM copy and expiration tasks of a leader
-// (Kafka schedules them with no initial delay).
+// startTieringTasks creates a leader's RLM tasks, each scheduled with no
+// initial delay (doHandleLeaderPartition, RemoteLogManager.java:2170-2194
+// @025293cb): a copy task unless copying is disabled, and the expiration
+// task.
 func (c *Cluster) startTieringTasks(b *Broker) {
 	if !c.Tiered() {
 		return
 	}
-	b.lead.copySeeded, b.lead.copiedOffset, b.lead.logStartChecked = false, -1, false
-	c.setTimer(b, TimerRLMCopy, 0, 0)
+	if !c.Cfg.RemoteLogCopyDisable {
+		c.startCopyTask(b)
+	}
 	c.setTimer(b, TimerRLMExpire, 0, 0)
+}
+
+// cancelCopyTask cancels the copy task's upload in flight, if any: the task
+// is cancelled and its thread interrupted (RLMTaskWithFuture.cancel,
+// RemoteLogManager.java:2227-2234 @025293cb), but the copy goes on
+// (onUploadDone) while a new task may start its own.
+func (b *Broker) cancelCopyTask() {
+	if b.copyOp != 0 {
+		b.cancelledCopies = append(b.cancelledCopies, copyInFlight{op: b.copyOp, seg: b.copySeg, base: b.copyBase, end: b.copyEnd})
+		b.copyOp, b.copySeg, b.copyBase, b.copyEnd = 0, 0, 0, 0
+	}
+}
+
+// copying reports whether segment id is being copied by b, by its copy task
+// or a cancelled one (RemoteLogManager's segmentIdsBeingCopied).
+func (b *Broker) copying(id uint64) bool {
+	if b.copyOp != 0 && b.copySeg == id {
+		return true
+	}
+	for _, x := range b.cancelledCopies {
+		if x.seg == id {
+			return true
+		}
+	}
+	return false
+}
+
+// startCopyTask creates a fresh copy task, which runs at once: its copied
+// offset and the log start offset are found anew from the metadata on its
+// first run (RLMCopyTask's copiedOffsetOption and isLogStartOffsetUpdated
+// start empty, RemoteLogManager.java:870-875 @025293cb).
+func (c *Cluster) startCopyTask(b *Broker) {
+	b.lead.copyTask, b.lead.copySeeded, b.lead.copiedOffset, b.lead.logStartChecked = true, false, -1, false
+	c.setTimer(b, TimerRLMCopy, 0, 0)
+}
+
+// stopCopyTask cancels the leader's copy task (stopLeaderCopyRLMTasks,
+// RemoteLogManager.java:502-516 @025293cb). An upload in flight runs on to
+// its end (onUploadDone).
+func (c *Cluster) stopCopyTask(b *Broker) {
+	b.cancelCopyTask()
+	b.lead.copyTask = false
+	c.cancelTimer(b, TimerRLMCopy, 0)
 }
 
 // resignLeadership ends b's leader role: parked fetches and leader timers go.
@@ -86,6 +143,7 @@ func (c *Cluster) resignLeadership(b *Broker) {
 			c.cancelTimer(b, TimerParkedFetch, id)
 		}
 	}
+	b.cancelCopyTask()
 	b.lead = leaderState{}
 	for _, k := range []TimerKind{TimerISRExpire, TimerRLMCopy, TimerRLMExpire} {
 		c.cancelTimer(b, k, 0)
@@ -207,8 +265,12 @@ func (c *Cluster) updateFollowerFetch(b *Broker, f int, offset int64) {
 }
 
 // maybeAdvanceHighWatermark raises HW to the smallest LEO in the ISR and
-// reports whether it moved.
+// reports whether it moved; never while the ISR is below
+// min.insync.replicas (UnderMinISR).
 func (c *Cluster) maybeAdvanceHighWatermark(b *Broker) bool {
+	if c.UnderMinISR() {
+		return false
+	}
 	hw := b.Log.LogEnd
 	for _, id := range c.Ctrl.ISR {
 		if id == b.ID {
@@ -224,9 +286,9 @@ func (c *Cluster) maybeAdvanceHighWatermark(b *Broker) bool {
 }
 
 func (c *Cluster) expandISR(b *Broker, f int) {
-	c.Ctrl.ISR = append(c.Ctrl.ISR, f)
-	slices.Sort(c.Ctrl.ISR)
-	c.recordISR()
+	isr := append(slices.Clone(c.Ctrl.ISR), f)
+	slices.Sort(isr)
+	c.changeISR(isr, -1)
 	fb := c.Brokers[f]
 	c.emit(Event{Kind: EvISRJoin, Broker: f, Peer: b.ID, Brokers: slices.Clone(c.Ctrl.ISR), Offset: b.Log.HighWatermark,
 		Log: OffsetsOf(&fb.Log), Bytes: fb.Log.LocalBytes()})
@@ -252,8 +314,7 @@ func (c *Cluster) onISRExpire(b *Broker) {
 	if len(out) == 0 {
 		return
 	}
-	c.Ctrl.ISR = slices.DeleteFunc(c.Ctrl.ISR, func(id int) bool { return slices.Contains(out, id) })
-	c.recordISR()
+	c.changeISR(slices.DeleteFunc(slices.Clone(c.Ctrl.ISR), func(id int) bool { return slices.Contains(out, id) }), -1)
 	c.emit(Event{Kind: EvISRShrink, Broker: b.ID, Peer: -1, Brokers: slices.Clone(c.Ctrl.ISR), Dropped: out})
 	c.maybeAdvanceHighWatermark(b)
 }
@@ -278,10 +339,9 @@ func (c *Cluster) listOffset(b *Broker, ts int64) (int64, int32) {
 	case ListEarliest:
 		o = l.LogStart
 	case ListEarliestLocal:
-		o = l.LocalLogStart
-		if !c.Tiered() {
-			o = l.LogStart
-		}
+		// UnifiedLog's local log start offset, tiered or not
+		// (fetchOffsetByTimestamp, UnifiedLog.java:1680-1688 @004b2276).
+		o = l.LocalLogStartOffset()
 	case ListEarliestPendingUpload:
 		o = c.Profile.EarliestPendingUploadOffset(c, b)
 		if o >= 0 && o < l.active().Base && o < l.HighWatermark {
@@ -310,10 +370,11 @@ func (c *Cluster) handleEpochEnd(b *Broker, m Message) {
 
 // Produce appends records to the leader with acks=all as one batch from one
 // of the workload's producers (chosen by the caller). It reports false when
-// the partition has no leader.
+// the partition has no leader, or its ISR is below min.insync.replicas
+// (NOT_ENOUGH_REPLICAS: UnderMinISR).
 func (c *Cluster) Produce(records int64, producer int) bool {
 	b := c.Leader()
-	if b == nil || !b.Up || records <= 0 {
+	if b == nil || !b.Up || records <= 0 || c.UnderMinISR() {
 		return false
 	}
 	p := &c.producers[producer%len(c.producers)]

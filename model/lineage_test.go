@@ -67,8 +67,7 @@ func TestExpirationFollowsTheLeaderLineage(t *testing.T) {
 			}
 		}
 		cl.Now = c.now
-		cl.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
-		if got := remoteBases(cl, DeleteStarted); !slices.Equal(got, c.wantDeleting) {
+		if got := expirationRun(cl, -1); !slices.Equal(got, c.wantDeleting) {
 			t.Errorf("%s: deleting %v, want %v", c.name, got, c.wantDeleting)
 		}
 		if lso := cl.Brokers[0].Log.LogStart; lso != c.wantLSO {
@@ -129,8 +128,7 @@ func TestUnreferencedCopyInFlight(t *testing.T) {
 		b.Log.Epochs = []EpochEntry{{Epoch: 1, StartOffset: 0}}
 	}
 	cl.Remote.Start(RemoteSegment{Base: 200, End: 299, Bytes: 1000, Epochs: []EpochEntry{{Epoch: 0, StartOffset: 200}}})
-	cl.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
-	if got := remoteBases(cl, DeleteStarted); !slices.Equal(got, []int64{0, 100, 200}) {
+	if got := expirationRun(cl, -1); !slices.Equal(got, []int64{0, 100, 200}) {
 		t.Errorf("deleting %v, want [0 100 200]", got)
 	}
 	if h := cl.Remote.HighestOffsetFor(0); h != 199 {

@@ -104,7 +104,24 @@ type Log struct {
 	// Gen rises whenever records below LogEnd are removed or the log is
 	// restarted, so observers can tell an append from a rewrite.
 	Gen uint64
+	// localStartLag is how far the local log start offset Kafka's UnifiedLog
+	// keeps (localLogStartOffset) lies below LocalLogStart, the first offset
+	// on disk: raising the log start offset while remote storage is
+	// disabled leaves it behind (LocalLogStartOffset). 0: in step.
+	localStartLag int64
 }
+
+// LocalLogStartOffset returns the local log start offset as Kafka's
+// UnifiedLog keeps it, which ListOffsets -4 answers with remote storage
+// enabled (UnifiedLog.fetchOffsetByTimestamp, UnifiedLog.java:1680-1688
+// @004b2276). It follows LocalLogStart except that
+// maybeIncrementLogStartOffset raises it only while remote storage is
+// enabled (1343-1346): a log start offset raised with tiering off (local
+// retention, deleteRecords, a follower's fetch) leaves it where it was until
+// the log is loaded again (the UnifiedLog constructor, 232) or tiering, on
+// again, moves it (a local deletion, a log start raise). Under every
+// profile: the KIPs take UnifiedLog's offsets as given.
+func (l *Log) LocalLogStartOffset() int64 { return l.LocalLogStart - l.localStartLag }
 
 // NewLog returns an empty log starting at offset start.
 func NewLog(start int64) Log {

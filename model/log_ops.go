@@ -53,22 +53,47 @@ func (l *Log) TruncateFullyAndStartAt(start, logStart int64) {
 	l.Gen++
 	l.Segments = []Segment{{Base: start, End: start - 1}}
 	l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd = min(logStart, start), start, start, start
+	l.localStartLag = 0
 	l.Epochs = nil
 	l.Producers = nil
 }
 
 // IncrementLogStart raises the log start offset to to (bounded by the high
 // watermark), dragging the local log start offset with it and dropping local
-// segments that lie wholly below it. It reports whether anything moved.
+// segments that lie wholly below it, as a log with remote storage enabled
+// does. It reports whether anything moved.
 func (l *Log) IncrementLogStart(to int64) bool {
+	return l.incrementLogStart(to, true)
+}
+
+// IncrementLogStartUntiered is IncrementLogStart for a log with remote
+// storage disabled: Kafka's UnifiedLog leaves its local log start offset
+// behind (LocalLogStartOffset).
+func (l *Log) IncrementLogStartUntiered(to int64) bool {
+	return l.incrementLogStart(to, false)
+}
+
+func (l *Log) incrementLogStart(to int64, tiered bool) bool {
 	to = min(to, l.HighWatermark)
+	if tiered && l.localStartLag > 0 && to <= l.LogStart {
+		// With remote storage enabled maybeIncrementLogStartOffset raises
+		// UnifiedLog's local log start offset to the offset asked for even
+		// when the log start offset stays (UnifiedLog.java:1343-1349
+		// @004b2276).
+		l.localStartLag = l.LocalLogStart - max(l.LocalLogStartOffset(), to)
+	}
 	if to <= l.LogStart {
 		return false
+	}
+	kept := l.LocalLogStartOffset()
+	if tiered {
+		kept = max(kept, to)
 	}
 	l.LogStart = to
 	if to > l.LocalLogStart {
 		l.IncrementLocalLogStart(to)
 	}
+	l.localStartLag = l.LocalLogStart - kept
 	l.truncateEpochsFromStart(to)
 	return true
 }
@@ -83,7 +108,7 @@ func (l *Log) IncrementLocalLogStart(to int64) {
 	if to > l.HighWatermark {
 		panic(fmt.Sprintf("model: local log start %d past high watermark %d", to, l.HighWatermark))
 	}
-	l.LocalLogStart = to
+	l.LocalLogStart, l.localStartLag = to, 0
 	drop := 0
 	for drop < len(l.Segments)-1 && l.Segments[drop].End < to {
 		drop++

@@ -120,6 +120,9 @@ type Profile interface {
 	// ProbeLatestAfterAux reports whether the follower asks the leader's
 	// LEO (ListOffsets -1) after building auxiliary state, before fetching.
 	ProbeLatestAfterAux() bool
+	// CopyLag reports whether the copy task holds segments back by
+	// KIP-1241's remote.copy.lag.ms and remote.copy.lag.bytes.
+	CopyLag() bool
 }
 
 // KIP is the profile that follows the KIP-1023 text (and PROTOCOL.md).
@@ -152,6 +155,8 @@ func (kipProfile) ExpirationSeedsHighestRemote() bool { return false }
 func (kipProfile) AskPreviousEpoch(epoch int32) bool { return epoch > 0 }
 
 func (kipProfile) ProbeLatestAfterAux() bool { return false }
+
+func (kipProfile) CopyLag() bool { return false }
 
 func ask(ts int64) Decision { return Decision{Kind: DecideAsk, Ts: ts} }
 

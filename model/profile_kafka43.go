@@ -23,7 +23,7 @@ func (kafka43Profile) EarliestPendingUploadOffset(c *Cluster, b *Broker) int64 {
 	switch {
 	case !c.Tiered():
 		return -1
-	case b.HighestRemote < 0 && l.LocalLogStart == l.LogStart:
+	case b.HighestRemote < 0 && l.LocalLogStartOffset() == l.LogStart:
 		o = l.LogStart
 	case b.HighestRemote < 0:
 		return -1
@@ -45,12 +45,15 @@ func (kafka43Profile) AuxStateTrivial(start, leaderLogStart int64) bool { return
 func (kafka43Profile) AskPreviousEpoch(epoch int32) bool { return epoch != 0 }
 
 // SeedWhenCopyDisabled: with remote.log.copy.disable there is no copy task,
-// so nothing seeds HRO (the expiration task does from 4.3.2 on).
+// so nothing seeds HRO (the expiration task does on the 4.3 branch since KAFKA-20732, unreleased).
 func (kafka43Profile) SeedWhenCopyDisabled() bool { return false }
 
 // ExpirationSeedsHighestRemote: 4.3.0 and 4.3.1's expiration task never
-// touches HRO (KAFKA-20732 is queued for 4.3.2).
+// touches HRO (KAFKA-20732 is merged to the 4.3 branch, unreleased).
 func (kafka43Profile) ExpirationSeedsHighestRemote() bool { return false }
+
+// CopyLag: KIP-1241 is not in 4.3 (it reached trunk after the 4.3 branch).
+func (kafka43Profile) CopyLag() bool { return false }
 
 // ProbeLatestAfterAux: TierStateMachine.start asks the leader's LEO (-1) to
 // compute the lag before the follower fetches.

@@ -23,3 +23,8 @@ func (kafkaTrunkProfile) Name() string { return "kafka-trunk" }
 
 // ExpirationSeedsHighestRemote: KAFKA-20732.
 func (kafkaTrunkProfile) ExpirationSeedsHighestRemote() bool { return true }
+
+// CopyLag: KIP-1241 (apache/kafka#20913), whose remote.copy.lag.ms and
+// remote.copy.lag.bytes hold segments back from upload, so HRO, and with it
+// EPUO, lags further behind the log end.
+func (kafkaTrunkProfile) CopyLag() bool { return true }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 )
@@ -19,29 +20,48 @@ type RemoteSegment struct {
 	Checkpt  []EpochEntry // the leader's epoch cache up to End, uploaded with the segment
 	Snapshot []ProducerEntry
 	State    RemoteState
-	// deleting is set while a deletion of the segment is in flight; a
-	// DeleteStarted segment without one is dangling and is retried by the
-	// leader's expiration task.
-	deleting bool
-	// uncopied is set when the deletion of a copy that never finished
-	// starts: Kafka's metadata cache raises an epoch's highest offset only
-	// when a copy finishes (RemoteLogLeaderEpochState), so such a segment
-	// never counts for it.
-	uncopied bool
+	// unref lists the epochs in which a later copy of the same range took
+	// this finished segment's place: Kafka's RemoteLogLeaderEpochState moves
+	// it to unreferencedSegmentIds, so no read finds it under that epoch
+	// but the epoch still lists it. unlisted lists the epochs in which a
+	// later copy starting at the same offset replaced its entry
+	// (offsetToId.put): it is then neither read nor listed under that
+	// epoch. Both are kept apart (marks, nil unless copies of one range
+	// overlapped) so that a segment stays small: fixtures hold millions.
+	marks *segMarks
+}
+
+// segMarks are a segment's unref and unlisted epochs. A segMarks is never
+// changed once set: mark replaces it (clones of a cluster share it).
+type segMarks struct {
+	unref, unlisted []int32
+}
+
+func (s *RemoteSegment) unref() []int32 {
+	if s.marks == nil {
+		return nil
+	}
+	return s.marks.unref
+}
+
+func (s *RemoteSegment) unlisted() []int32 {
+	if s.marks == nil {
+		return nil
+	}
+	return s.marks.unlisted
 }
 
 // RemoteState is the lifecycle state of a remote segment's metadata.
 type RemoteState uint8
 
 // Remote segment states, as in Kafka's RemoteLogSegmentState. What each
-// state makes visible follows Kafka's RemoteLogMetadataCache: every state is
-// listed (findLogStartOffset and the expiration task see it); only
-// CopyFinished is readable (reads and the auxiliary-state build find it by
-// epoch and offset); CopyFinished and DeleteStarted count for the highest
-// offset of an epoch (findHighestRemoteOffset), which the cache raises when
-// a copy finishes and never lowers while the segment is listed.
-// CopyFinished is the zero value: a segment given without a state (a
-// fixture, a test) is a finished copy.
+// state makes visible follows Kafka's RemoteLogMetadataCache
+// (RemoteLogMetadataCache.java:76-92 @120e6887): every state is listed
+// (findLogStartOffset and the expiration task see it); only CopyFinished is
+// readable (reads and the auxiliary-state build find it by epoch and
+// offset). The highest offset of an epoch is not a property of the listed
+// segments: see Remote.HighestOffsetFor. CopyFinished is the zero value: a
+// segment given without a state (a fixture, a test) is a finished copy.
 const (
 	CopyFinished RemoteState = iota
 	CopyStarted
@@ -62,10 +82,29 @@ func RemoteStateByName(name string) (RemoteState, bool) {
 	return 0, false
 }
 
-// copied reports whether the segment's copy finished at some point: its
-// offsets count for the highest offset of its epochs.
-func (s *RemoteSegment) copied() bool {
-	return s.State == CopyFinished || (s.State == DeleteStarted && !s.uncopied)
+// referenced reports whether a read may find s under epoch: its copy
+// finished and no later copy took its place in the epoch (Kafka's
+// offsetToId).
+func (s *RemoteSegment) referenced(epoch int32) bool {
+	return s.State == CopyFinished && (s.marks == nil || !slices.Contains(s.marks.unref, epoch) && !slices.Contains(s.marks.unlisted, epoch))
+}
+
+// listedUnder reports whether the metadata cache lists s under epoch
+// (RemoteLogMetadataCache.listRemoteLogSegments(epoch)): epoch begins
+// within s and no later copy replaced s's entry for it.
+func (s *RemoteSegment) listedUnder(epoch int32) bool {
+	return s.holdsEpoch(epoch) && (s.marks == nil || !slices.Contains(s.marks.unlisted, epoch))
+}
+
+// epochStart returns the offset where epoch begins within s, ok false
+// when it does not (the segment's segmentLeaderEpochs entry).
+func (s *RemoteSegment) epochStart(epoch int32) (int64, bool) {
+	for _, e := range s.Epochs {
+		if e.Epoch == epoch {
+			return e.StartOffset, true
+		}
+	}
+	return 0, false
 }
 
 // HighestOffsetFor returns the last offset of epoch inside the segment, -1
@@ -94,22 +133,43 @@ func (s *RemoteSegment) EpochAt(o int64) int32 {
 	return e
 }
 
-// Remote is remote storage and its metadata for the partition. It is shared
-// by every broker; the metadata view is the same everywhere once a broker's
-// metadata is ready.
+// Remote is remote storage and the partition's remote log metadata as
+// Kafka's RemoteLogMetadataCache folds it from the metadata topic
+// (__remote_log_metadata): the segments not yet DELETE_SEGMENT_FINISHED and
+// each leader epoch's highest copied offset. It is the fold of every event
+// published so far; a broker whose metadata cache lags (Cluster.view) sees
+// an earlier fold.
 type Remote struct {
 	Segments      []RemoteSegment // sorted by (Base, ID)
 	NextID        uint64
 	OutageUntilUs int64 // remote operations fail until then
 	// Version rises on every change, so observers can skip unchanged state.
 	Version uint64
-	idx     remoteIndex // rebuilt on demand after a change (remote_index.go)
+	// highest is each leader epoch's highest offset over every segment whose
+	// copy ever finished, sorted by epoch (Kafka's
+	// RemoteLogLeaderEpochState.highestLogOffset): raised on
+	// COPY_SEGMENT_FINISHED, lowered by nothing, and kept when the segments
+	// go (the cache never drops an epoch's entry, KAFKA-12641).
+	highest []EpochEntry // StartOffset holds the highest offset
+	idx     remoteIndex  // rebuilt on demand after a change (remote_index.go)
 }
 
 // Start records a new upload (COPY_SEGMENT_STARTED) and returns its id.
 func (r *Remote) Start(seg RemoteSegment) uint64 {
 	r.NextID++
 	seg.ID, seg.State = r.NextID, CopyStarted
+	r.insert(seg)
+	return seg.ID
+}
+
+// clone returns a copy of r that shares nothing r writes.
+func (r *Remote) clone() *Remote {
+	n := &Remote{Segments: slices.Clone(r.Segments), NextID: r.NextID, Version: r.Version, highest: slices.Clip(r.highest)}
+	return n
+}
+
+// insert adds segment seg, its id set, in list order.
+func (r *Remote) insert(seg RemoteSegment) {
 	i := sort.Search(len(r.Segments), func(i int) bool {
 		x := &r.Segments[i]
 		return x.Base > seg.Base || (x.Base == seg.Base && x.ID > seg.ID)
@@ -118,7 +178,6 @@ func (r *Remote) Start(seg RemoteSegment) uint64 {
 	copy(r.Segments[i+1:], r.Segments[i:])
 	r.Segments[i] = seg
 	r.Version++
-	return seg.ID
 }
 
 // Find returns the index of segment id, -1 if gone.
@@ -136,11 +195,16 @@ func (r *Remote) Find(id uint64) int {
 	return -1
 }
 
-// SetState moves segment id to state st and reports whether it exists.
+// SetState moves segment id to state st and reports whether it exists. A
+// move to CopyFinished is COPY_SEGMENT_FINISHED (finishCopy); a move to
+// DeleteStarted takes the segment out of reads.
 func (r *Remote) SetState(id uint64, st RemoteState) bool {
 	i := r.Find(id)
 	if i < 0 {
 		return false
+	}
+	if st == CopyFinished && r.Segments[i].State != CopyFinished {
+		r.finishCopy(i)
 	}
 	r.Segments[i].State = st
 	r.Version++
@@ -166,9 +230,16 @@ func (r *Remote) Remove(id uint64) {
 	r.Version++
 }
 
-// Lookup finds a finished segment that holds offset o in leader epoch epoch
-// (Kafka's fetchRemoteLogSegmentMetadata).
+// Lookup finds the finished segment that holds offset o in leader epoch
+// epoch (Kafka's RemoteLogMetadataCache.remoteLogSegmentMetadata,
+// RemoteLogMetadataCache.java:127-151 @120e6887): the referenced segment
+// of the epoch starting latest at or before o in the epoch, if o lies
+// within the epoch's range in it. When copies overlapped that segment may
+// end before o although another holds it: the lookup then finds none.
 func (r *Remote) Lookup(epoch int32, o int64) (*RemoteSegment, bool) {
+	if r.index(false).overlap {
+		return r.lookupOverlapping(epoch, o)
+	}
 	for i := r.FirstEndingAtOrAfter(o); i < len(r.Segments) && r.Segments[i].Base <= o; i++ {
 		s := &r.Segments[i]
 		if s.State == CopyFinished && s.Base <= o && o <= s.End && s.EpochAt(o) == epoch {
@@ -178,6 +249,22 @@ func (r *Remote) Lookup(epoch int32, o int64) (*RemoteSegment, bool) {
 	return nil, false
 }
 
+// lookupOverlapping is Lookup when segments overlap or a copy took another's
+// place: the floor entry of the epoch's referenced segments, by a scan.
+func (r *Remote) lookupOverlapping(epoch int32, o int64) (*RemoteSegment, bool) {
+	best, bestStart := -1, int64(-1)
+	for j := range r.Segments {
+		s := &r.Segments[j]
+		if js, ok := s.epochStart(epoch); ok && js <= o && js > bestStart && s.referenced(epoch) {
+			best, bestStart = j, js
+		}
+	}
+	if best < 0 || o > r.Segments[best].HighestOffsetFor(epoch) {
+		return nil, false
+	}
+	return &r.Segments[best], true
+}
+
 // Finished returns the range [start, end] of finished remote segments, ok
 // false when there are none.
 func (r *Remote) Finished() (start, end int64, ok bool) {
@@ -185,13 +272,137 @@ func (r *Remote) Finished() (start, end int64, ok bool) {
 	return x.finStart, x.finEnd, x.finOK
 }
 
-// HighestOffsetFor returns the highest offset of epoch over the segments
-// whose copy finished and that are still listed (Kafka's
-// highestOffsetForEpoch: a segment being deleted still counts), -1 when
-// none holds it.
+// HighestOffsetFor returns the highest offset of epoch over every segment
+// whose copy ever finished, -1 when none did (Kafka's
+// RemoteLogMetadataCache.highestOffsetForEpoch,
+// RemoteLogMetadataCache.java:286-289 @120e6887, which returns
+// RemoteLogLeaderEpochState.highestLogOffset: set only on
+// COPY_SEGMENT_FINISHED, RemoteLogLeaderEpochState.java:127-129
+// @06a2dac2, and never lowered: the DELETE_SEGMENT_* handlers, 132-144,
+// leave it). A segment deleted since, even every segment of the epoch,
+// still counts: the metadata topic keeps its COPY_SEGMENT_FINISHED event
+// and a cache rebuilt from it raises the offset again.
 func (r *Remote) HighestOffsetFor(epoch int32) int64 {
-	e, _ := r.index(true).epoch(epoch)
-	return e.highest
+	i, ok := slices.BinarySearchFunc(r.highest, epoch, func(e EpochEntry, t int32) int { return cmp.Compare(e.Epoch, t) })
+	if !ok {
+		return -1
+	}
+	return r.highest[i].StartOffset
+}
+
+// MaxHighestOffset returns the highest of every epoch's highest copied
+// offset (HighestOffsetFor), -1 when no copy ever finished.
+func (r *Remote) MaxHighestOffset() int64 {
+	h := int64(-1)
+	for _, e := range r.highest {
+		h = max(h, e.StartOffset)
+	}
+	return h
+}
+
+// raiseHighest raises epoch's highest copied offset to h.
+func (r *Remote) raiseHighest(epoch int32, h int64) {
+	i, ok := slices.BinarySearchFunc(r.highest, epoch, func(e EpochEntry, t int32) int { return cmp.Compare(e.Epoch, t) })
+	switch {
+	case !ok:
+		r.highest = slices.Insert(slices.Clip(r.highest), i, EpochEntry{Epoch: epoch, StartOffset: h})
+	case h > r.highest[i].StartOffset:
+		r.highest = slices.Clone(r.highest) // a clone of the cluster may share the old array
+		r.highest[i].StartOffset = h
+	}
+}
+
+// InitHighest raises every epoch's highest copied offset for the segments
+// listed at the start of a run whose copy finished (CopyFinished, or
+// DeleteStarted: a deletion starts only after the copy finished).
+func (r *Remote) InitHighest() {
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		if s.State == CopyStarted {
+			continue
+		}
+		for _, e := range s.Epochs {
+			r.raiseHighest(e.Epoch, s.HighestOffsetFor(e.Epoch))
+		}
+	}
+}
+
+// finishCopy applies COPY_SEGMENT_FINISHED for segment i to every epoch it
+// holds (RemoteLogMetadataCache.handleSegmentWithCopySegmentFinishedState,
+// RemoteLogMetadataCache.java:196-206 @120e6887, and
+// RemoteLogLeaderEpochState.handleSegmentWithCopySegmentFinishedState,
+// RemoteLogLeaderEpochState.java:101-130 @06a2dac2): while the epoch's
+// latest referenced segment starts at or after this one's start in the
+// epoch and the epoch's highest offset is at most this one's end in it,
+// that segment becomes unreferenced (a duplicate or an overlapped copy);
+// then this segment takes the entry at its start (replacing one left
+// there) and the epoch's highest offset rises to its end in the epoch.
+func (r *Remote) finishCopy(i int) {
+	s := &r.Segments[i]
+	for _, e := range s.Epochs {
+		start, end := e.StartOffset, s.HighestOffsetFor(e.Epoch)
+		if r.maxReferencedStart(e.Epoch) >= start {
+			r.unreferenceFrom(i, e.Epoch, start, end)
+		}
+		r.raiseHighest(e.Epoch, end)
+	}
+}
+
+// unreferenceFrom is the slow path of finishCopy for one epoch, when a
+// referenced segment of the epoch starts at or after start: segment i's
+// copy overlaps an earlier one.
+func (r *Remote) unreferenceFrom(i int, epoch int32, start, end int64) {
+	for r.HighestOffsetFor(epoch) <= end {
+		j := r.latestReferenced(epoch, i)
+		if j < 0 {
+			break
+		}
+		js, _ := r.Segments[j].epochStart(epoch)
+		if js < start {
+			break
+		}
+		r.mark(j, false, epoch)
+	}
+	for j := range r.Segments {
+		if js, ok := r.Segments[j].epochStart(epoch); ok && j != i && js == start && r.Segments[j].referenced(epoch) {
+			r.mark(j, false, epoch)
+			r.mark(j, true, epoch)
+		}
+	}
+}
+
+// latestReferenced returns the index of the referenced segment of epoch
+// with the highest start in the epoch, other than skip, -1 when none.
+func (r *Remote) latestReferenced(epoch int32, skip int) int {
+	best, bestStart := -1, int64(-1)
+	for j := range r.Segments {
+		if j == skip || !r.Segments[j].referenced(epoch) {
+			continue
+		}
+		if js, ok := r.Segments[j].epochStart(epoch); ok && js > bestStart {
+			best, bestStart = j, js
+		}
+	}
+	return best
+}
+
+// mark adds epoch to the epoch list *l of segment j, copying the list (a
+// clone of the cluster shares it).
+func (r *Remote) mark(j int, unlisted bool, epoch int32) {
+	s := &r.Segments[j]
+	var m segMarks
+	if s.marks != nil {
+		m = *s.marks
+	}
+	l := &m.unref
+	if unlisted {
+		l = &m.unlisted
+	}
+	if !slices.Contains(*l, epoch) {
+		*l = append(slices.Clip(*l), epoch)
+		s.marks = &m
+	}
+	r.Version++
 }
 
 // FindHighestRemoteOffset walks the leader-epoch cache from the newest epoch
@@ -221,7 +432,10 @@ func (r *Remote) FindHighestRemoteOffset(l *Log, withoutEpochEnd bool) int64 {
 func (r *Remote) Bytes() int64 { return r.index(false).finBytes }
 
 // FirstOffsetFor returns the lowest base offset of a segment (in any state)
-// holding epoch, ok false when none does.
+// the metadata lists under epoch, ok false when none (the first segment of
+// RemoteLogMetadataCache.listRemoteLogSegments(epoch), which
+// RemoteLogManager.findLogStartOffset takes, RemoteLogManager.java:2141-2156
+// @025293cb).
 func (r *Remote) FirstOffsetFor(epoch int32) (int64, bool) {
 	e, _ := r.index(true).epoch(epoch)
 	if !e.firstOK {

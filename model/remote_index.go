@@ -7,9 +7,9 @@ import (
 )
 
 // remoteIndex summarises the segment list for the lookups the RLM tasks
-// make on every run (the highest remote offset of an epoch, the first offset
-// of an epoch, the finished bytes and range), so that a run costs a binary
-// search instead of a pass over every segment. It is rebuilt, in one pass,
+// make on every run (the first offset of an epoch, the finished bytes and
+// range), so that a run costs a binary search instead of a pass over every
+// segment. It is rebuilt, in one pass,
 // the first time it is asked after the list changed (Remote.Version, or the
 // length for a list built without one). A rebuild allocates afresh: a copy
 // of a Remote shares the old index, never a half-rebuilt one.
@@ -26,18 +26,22 @@ type remoteIndex struct {
 	finBytes         int64
 	finStart, finEnd int64
 	finOK            bool
+	// overlap is set when two segments share an offset, or a copy took an
+	// earlier one's place (a segment carries unref or unlisted epochs):
+	// lookups then take Kafka's floor entry exactly (Remote.Lookup).
+	overlap bool
 }
 
 // epochIndex is what the list says about one leader epoch.
 type epochIndex struct {
 	epoch int32
-	// highest is the highest offset of the epoch over the segments whose
-	// copy finished (CopyFinished, DeleteStarted), -1 when none.
-	highest int64
 	// firstBase is the base of the first segment in the list (any state)
-	// that holds the epoch, ok false when none does.
+	// listed under the epoch, ok false when none is.
 	firstBase int64
 	firstOK   bool
+	// maxRefStart is the highest start of the epoch in a segment a read
+	// may find under it (RemoteSegment.referenced), -1 when none.
+	maxRefStart int64
 }
 
 // index returns the index with its ends and sums built; byEpoch builds the
@@ -49,6 +53,9 @@ func (r *Remote) index(byEpoch bool) *remoteIndex {
 		m := int64(-1 << 63)
 		for i := range r.Segments {
 			s := &r.Segments[i]
+			if s.Base <= m || s.marks != nil {
+				x.overlap = true
+			}
 			m = max(m, s.End)
 			x.maxEnd[i] = m
 			if s.State == CopyFinished {
@@ -67,52 +74,29 @@ func (r *Remote) index(byEpoch bool) *remoteIndex {
 	return x
 }
 
-// epochEntry is one (segment, epoch) pair of the list, for buildEpochs.
-type epochEntry struct {
-	epoch int32
-	pos   int
-	h     int64 // the segment's highest offset of the epoch
-}
-
+// buildEpochs makes one pass over the list in its order (by base), so an
+// epoch's first listed segment is the first met; the epochs are few, kept
+// sorted, and nothing is allocated per segment.
 func (x *remoteIndex) buildEpochs(r *Remote) {
 	x.epochsBuilt = true
-	n := 0
-	for i := range r.Segments {
-		n += len(r.Segments[i].Epochs)
-	}
-	entries := make([]epochEntry, 0, n)
+	x.epochs = nil
 	for i := range r.Segments {
 		s := &r.Segments[i]
 		for j, e := range s.Epochs {
 			if slices.ContainsFunc(s.Epochs[:j], func(p EpochEntry) bool { return p.Epoch == e.Epoch }) {
 				continue // HighestOffsetFor answers from the first entry
 			}
-			entries = append(entries, epochEntry{e.Epoch, i, s.HighestOffsetFor(e.Epoch)})
-		}
-	}
-	// Stable by epoch keeps list order within an epoch (and is a no-op on
-	// the usual list, whose epochs rise with the offsets).
-	slices.SortStableFunc(entries, func(a, b epochEntry) int { return cmp.Compare(a.epoch, b.epoch) })
-	distinct := 0
-	for i, e := range entries {
-		if i == 0 || entries[i-1].epoch != e.epoch {
-			distinct++
-		}
-	}
-	x.epochs = make([]epochIndex, 0, distinct)
-	for _, e := range entries {
-		if n := len(x.epochs); n == 0 || x.epochs[n-1].epoch != e.epoch {
-			x.epochs = append(x.epochs, epochIndex{epoch: e.epoch, highest: -1})
-		}
-		ei := &x.epochs[len(x.epochs)-1]
-		if e.h < 0 {
-			continue
-		}
-		if !ei.firstOK {
-			ei.firstBase, ei.firstOK = r.Segments[e.pos].Base, true
-		}
-		if r.Segments[e.pos].copied() {
-			ei.highest = max(ei.highest, e.h)
+			k, ok := slices.BinarySearchFunc(x.epochs, e.Epoch, func(a epochIndex, t int32) int { return cmp.Compare(a.epoch, t) })
+			if !ok {
+				x.epochs = slices.Insert(x.epochs, k, epochIndex{epoch: e.Epoch, maxRefStart: -1})
+			}
+			ei := &x.epochs[k]
+			if !ei.firstOK && s.listedUnder(e.Epoch) {
+				ei.firstBase, ei.firstOK = s.Base, true
+			}
+			if s.referenced(e.Epoch) {
+				ei.maxRefStart = max(ei.maxRefStart, e.StartOffset)
+			}
 		}
 	}
 }
@@ -120,9 +104,16 @@ func (x *remoteIndex) buildEpochs(r *Remote) {
 func (x *remoteIndex) epoch(epoch int32) (epochIndex, bool) {
 	i, ok := slices.BinarySearchFunc(x.epochs, epoch, func(e epochIndex, t int32) int { return cmp.Compare(e.epoch, t) })
 	if !ok {
-		return epochIndex{epoch: epoch, highest: -1}, false
+		return epochIndex{epoch: epoch, maxRefStart: -1}, false
 	}
 	return x.epochs[i], true
+}
+
+// maxReferencedStart returns the highest start of epoch in a segment a
+// read may find under it, -1 when none.
+func (r *Remote) maxReferencedStart(epoch int32) int64 {
+	e, _ := r.index(true).epoch(epoch)
+	return e.maxRefStart
 }
 
 // FirstEndingAtOrAfter returns the index of the first segment in the list

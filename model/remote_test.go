@@ -122,8 +122,7 @@ func TestRetentionBoundaries(t *testing.T) {
 	for lso, want := range map[int64][]int64{99: nil, 100: {0}} {
 		c := expiring(testConfig())
 		c.Brokers[0].Log.LogStart = lso
-		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
-		if got := remoteBases(c, DeleteStarted); !slices.Equal(got, want) {
+		if got := expirationRun(c, -1); !slices.Equal(got, want) {
 			t.Errorf("LSO %d: deleting %v, want %v", lso, got, want)
 		}
 	}
@@ -132,8 +131,7 @@ func TestRetentionBoundaries(t *testing.T) {
 	cfg.RetentionMs = 0
 	c := expiring(cfg)
 	c.Now = sim.AtMs(1)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
-	if got := remoteBases(c, DeleteStarted); len(got) != 3 {
+	if got := expirationRun(c, -1); len(got) != 3 {
 		t.Errorf("retention.ms 0: deleting %v", got)
 	}
 	// Local: local.retention.ms -2 takes retention.ms; 0 deletes at once

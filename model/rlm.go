@@ -1,10 +1,18 @@
 package model
 
-// onRLMCopy is one run of the leader's RLM copy task: seed HRO from remote
-// metadata on the task's first run (KIP-1023), then upload the next
-// eligible segment.
+import (
+	"slices"
+	"sort"
+)
+
+// onRLMCopy is one run of the leader's RLM copy task
+// (RLMCopyTask.copyLogSegmentsToRemote, RemoteLogManager.java:998-1079
+// @025293cb): on the task's first run with metadata ready, raise the log
+// start offset from the remote metadata (KAFKA-15351) and seed the copied
+// offset and HRO from it (maybeUpdateCopiedOffset, 904-913, which predates
+// KIP-1023); then upload the next eligible segment.
 func (c *Cluster) onRLMCopy(b *Broker) {
-	if b.Role != RoleLeader || !c.Tiered() {
+	if b.Role != RoleLeader || !c.Tiered() || !b.lead.copyTask {
 		return
 	}
 	c.setTimer(b, TimerRLMCopy, 0, c.Cfg.RLMTaskInterval)
@@ -12,15 +20,12 @@ func (c *Cluster) onRLMCopy(b *Broker) {
 		c.emit(brokerEv(EvRLMCopySkipped, b.ID))
 		return
 	}
-	copyDisabled := c.Cfg.RemoteLogCopyDisable
-	if !b.lead.copySeeded && (!copyDisabled || c.Profile.SeedWhenCopyDisabled()) {
+	c.maybeUpdateLogStartOnBecomingLeader(b)
+	if !b.lead.copySeeded {
 		b.lead.copySeeded = true
 		c.maybeSeedHighestRemote(b)
 	}
-	if !copyDisabled {
-		c.maybeUpdateLogStartOnBecomingLeader(b)
-		c.maybeUpload(b)
-	}
+	c.maybeUpload(b)
 }
 
 // maybeUpdateLogStartOnBecomingLeader raises a new leader's log start offset
@@ -33,9 +38,9 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 		return
 	}
 	b.lead.logStartChecked = true
-	start := b.Log.LocalLogStart
+	start := b.Log.LocalLogStartOffset()
 	for _, e := range b.Log.Epochs {
-		if s, ok := c.Remote.FirstOffsetFor(e.Epoch); ok {
+		if s, ok := c.view(b).FirstOffsetFor(e.Epoch); ok {
 			start = s
 			break
 		}
@@ -50,7 +55,7 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 // maybeSeedHighestRemote sets the copy task's copied offset from the
 // remote metadata (Kafka's maybeUpdateCopiedOffset) and raises HRO to it.
 func (c *Cluster) maybeSeedHighestRemote(b *Broker) {
-	h := c.Remote.FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd))
+	h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd))
 	b.lead.copiedOffset = h
 	if !c.Mutants.Has(MutantHROOnlyFromUpload) {
 		c.raiseHighestRemote(b, h)
@@ -69,33 +74,52 @@ func (c *Cluster) raiseHighestRemote(b *Broker, h int64) bool {
 	return true
 }
 
-// maybeUpload starts uploading the first inactive segment past HRO whose
-// next segment starts at or below the last stable offset (= HW here).
+// maybeUpload starts uploading the first inactive segment past the copied
+// offset whose next segment starts at or below the last stable offset (= HW
+// here), when KIP-1241's copy lag lets it go (candidateLogSegments,
+// RemoteLogManager.java:927-949 @025293cb).
 func (c *Cluster) maybeUpload(b *Broker) bool {
-	if b.lead.uploading != 0 || !b.lead.copySeeded {
+	if b.copyOp != 0 || !b.lead.copySeeded {
 		return false
 	}
 	l := &b.Log
 	from := max(b.lead.copiedOffset+1, l.LocalLogStart)
-	for i := 0; i+1 < len(l.Segments); i++ {
-		seg := &l.Segments[i]
-		if seg.End < from || seg.Bytes == 0 {
-			continue
+	first := sort.Search(len(l.Segments), func(i int) bool { return l.Segments[i].End >= from })
+	var total, cumulative int64
+	if c.Profile.CopyLag() {
+		for i := first; i < len(l.Segments); i++ {
+			total += l.Segments[i].Bytes
 		}
+	}
+	for i := first; i+1 < len(l.Segments); i++ {
+		seg := &l.Segments[i]
 		if l.Segments[i+1].Base > l.HighWatermark && !c.Mutants.Has(MutantUploadAboveHW) {
 			return false
 		}
-		rs := RemoteSegment{Base: seg.Base, End: seg.End, Bytes: seg.Bytes, MaxTsMs: seg.MaxTsMs,
-			Epochs: segmentEpochs(seg), Batches: seg.Batches, Checkpt: l.EpochsUpTo(seg.End), Snapshot: seg.Snapshot}
-		id := c.Remote.Start(rs)
-		b.lead.uploadSeg = id
-		b.lead.uploading = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteUpload, Segment: id, Bytes: seg.Bytes})
-		e := brokerEv(EvUploadStart, b.ID)
-		e.Segment = SegmentRef{ID: id, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
-		c.emit(e)
+		cumulative += seg.Bytes
+		if seg.Bytes == 0 {
+			continue
+		}
+		if c.Profile.CopyLag() && !c.eligibleForUpload(seg, total, cumulative) {
+			return false
+		}
+		c.startUpload(b, seg)
 		return true
 	}
 	return false
+}
+
+// startUpload copies seg to remote storage, publishing COPY_SEGMENT_STARTED.
+func (c *Cluster) startUpload(b *Broker, seg *Segment) {
+	l := &b.Log
+	rs := RemoteSegment{Base: seg.Base, End: seg.End, Bytes: seg.Bytes, MaxTsMs: seg.MaxTsMs,
+		Epochs: segmentEpochs(seg), Batches: seg.Batches, Checkpt: l.EpochsUpTo(seg.End), Snapshot: seg.Snapshot}
+	id := c.publish(b, metaCopyStarted, rs)
+	b.copySeg, b.copyBase, b.copyEnd = id, seg.Base, seg.End
+	b.copyOp = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteUpload, Segment: id, Bytes: seg.Bytes})
+	e := brokerEv(EvUploadStart, b.ID)
+	e.Segment = SegmentRef{ID: id, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
+	c.emit(e)
 }
 
 func segmentEpochs(seg *Segment) []EpochEntry {
@@ -108,244 +132,66 @@ func segmentEpochs(seg *Segment) []EpochEntry {
 	return out
 }
 
+// onUploadDone ends an upload (RLMCopyTask.copyLogSegment,
+// RemoteLogManager.java:1081-1166 @025293cb). Nothing between the copy to
+// remote storage and COPY_SEGMENT_FINISHED checks whether the task was
+// cancelled (1151): a copy that completes after its broker lost leadership,
+// or after copying or tiering was disabled, is still published. But a
+// cancelled task's thread was interrupted (RLMTaskWithFuture.cancel:
+// future.cancel(true), 2230), so the wait for the publish to be consumed
+// (the .get() at 1151) throws InterruptedException and the broker's HRO is
+// not raised (1162) nor does the task go on: HRO comes from the metadata
+// then. The model takes the remote storage manager's copy itself to be
+// deaf to the interrupt; one that fails on it leaves the same dangling
+// COPY_SEGMENT_STARTED a crash leaves (its cleanup is skipped once
+// cancelled, 1119). A broker that died meanwhile publishes nothing: its
+// COPY_SEGMENT_STARTED metadata stays, dangling, until an expiration task
+// deletes it.
 func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
-	if !b.Up || b.Role != RoleLeader || b.lead.uploading != op.ID {
-		// Leadership or the broker was lost meanwhile: the copy is abandoned.
-		if i := c.Remote.Find(op.Segment); i >= 0 && c.Remote.Segments[i].State == CopyStarted {
-			c.Remote.Remove(op.Segment)
-		}
+	cancelled := slices.IndexFunc(b.cancelledCopies, func(x copyInFlight) bool { return x.op == op.ID })
+	if !b.Up || b.copyOp != op.ID && cancelled < 0 {
 		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadAbandoned})
 		return
 	}
-	b.lead.uploading = 0
-	if i := c.Remote.Find(op.Segment); i < 0 || c.Remote.Segments[i].State != CopyStarted {
-		// The segment was deleted as unreferenced while it was copied (the
-		// unreferenced deletion, unlike the walk, does not skip a segment
-		// being copied): the copy does not count.
-		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadAbandoned})
-		return
+	base, end := b.copyBase, b.copyEnd
+	if cancelled >= 0 {
+		base, end = b.cancelledCopies[cancelled].base, b.cancelledCopies[cancelled].end
+		b.cancelledCopies = slices.Delete(slices.Clone(b.cancelledCopies), cancelled, cancelled+1)
+	} else {
+		b.copyOp, b.copySeg, b.copyBase, b.copyEnd = 0, 0, 0, 0
 	}
+	i := c.Remote.Find(op.Segment)
 	if failed {
-		c.Remote.Remove(op.Segment)
+		// The copy's cleanup deletes what was written (deleteRemoteLogSegment
+		// of the COPY_SEGMENT_STARTED metadata, 1120-1128), unless the task
+		// was cancelled (its predicate is !isCancelled(), 1119): that copy's
+		// COPY_SEGMENT_STARTED stays, dangling.
+		if i >= 0 && c.Remote.Segments[i].State == CopyStarted && cancelled < 0 {
+			c.publish(b, metaDeleteFinished, RemoteSegment{ID: op.Segment})
+		}
 		c.reached(GoalUploadFailed)
 		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadFailed})
 		return
 	}
-	c.Remote.SetState(op.Segment, CopyFinished)
-	seg := c.Remote.Segments[c.Remote.Find(op.Segment)]
-	b.lead.copiedOffset = max(b.lead.copiedOffset, seg.End)
-	c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: seg.ID, Base: seg.Base, End: seg.End, Bytes: seg.Bytes},
-		Cause: UploadDone})
-	c.raiseHighestRemote(b, seg.End)
-	c.maybeUpload(b)
-}
-
-// onRLMExpire is one run of the leader's RLM expiration task (Kafka's
-// RLMExpirationTask.cleanupExpiredRemoteLogSegments,
-// RemoteLogManager.java:1426-1593 @025293cb). It walks the leader's epochs from the oldest and, for each,
-// the remote segments holding that epoch (listRemoteLogSegments(tp, epoch),
-// 1475-1526): a segment wholly below the log start offset whose epochs are
-// all at or before the leader's first epoch is deleted
-// (isSegmentBreachByLogStartOffset); otherwise a segment within the
-// leader's epoch lineage (isRemoteSegmentWithinLeaderEpochs) is deleted
-// when past retention.ms or retention.bytes, raising the log start offset
-// past it first (KAFKA-15352), and the walk stops at the first one kept; a
-// segment outside the lineage is skipped. Segments whose deletion started
-// but did not finish are deleted again (Kafka retries dangling
-// DELETE_SEGMENT_STARTED segments on every run); a copy still in flight
-// stops the walk, a copy that was abandoned is deleted once it lies below
-// the log start offset. Last, the segments whose epochs all precede the
-// leader's earliest epoch (an ended lineage, after an unclean election)
-// are deleted as unreferenced without moving the log start offset
-// (1555-1592).
-func (c *Cluster) onRLMExpire(b *Broker) {
-	if b.Role != RoleLeader || !c.Tiered() {
-		return
-	}
-	c.setTimer(b, TimerRLMExpire, 0, c.Cfg.RLMTaskInterval)
-	if c.Now < b.MetadataReadyAt {
-		return
-	}
-	if c.Profile.ExpirationSeedsHighestRemote() {
-		c.maybeSeedHighestRemoteOnExpiration(b)
-	}
-	// Kafka reads the log start offset and the epoch cache (its epochs with
-	// records) once, before the walk; raising the log start offset gives
-	// l.Epochs a new slice (truncateEpochsFromStart), so epochs keeps the
-	// cache the walk began with.
-	l := &b.Log
-	epochs, logStart := filteredEpochs(l.Epochs), l.LogStart
-	w := expireWalk{remaining: c.retentionBreach(b), nowMs: c.Now.Ms()}
-	for _, e := range epochs {
-		for i := 0; i < len(c.Remote.Segments) && !w.stop; i++ {
-			if s := &c.Remote.Segments[i]; s.holdsEpoch(e.Epoch) {
-				c.expireSegment(b, s, epochs, logStart, &w)
-			}
-		}
-		if w.stop {
-			break
-		}
-	}
-	c.deleteUnreferenced(b)
-}
-
-// expireWalk is the state of one expiration run's walk: the bytes still
-// over retention.bytes (Kafka's remainingBreachedSize), the clock and
-// whether the walk stopped.
-type expireWalk struct {
-	remaining int64
-	nowMs     int64
-	stop      bool
-}
-
-// expireSegment is one step of the expiration walk over segment s, listed
-// under one of epochs (the leader's cache when the run began).
-func (c *Cluster) expireSegment(b *Broker, s *RemoteSegment, epochs []EpochEntry, logStart int64, w *expireWalk) {
-	switch {
-	case s.State == DeleteStarted:
-		if !s.deleting {
-			c.emit(Event{Kind: EvRemoteDeleteRetry, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}})
-			c.startRemoteDelete(b, s)
-		}
-		return
-	case s.State == CopyStarted && b.lead.uploading != 0 && s.ID == b.lead.uploadSeg:
-		w.stop = true // Kafka stops the walk at a segment being copied
-		return
-	case s.State == CopyStarted && s.End >= logStart:
-		return
-	}
-	l := &b.Log
-	below := s.End < logStart && s.epochsAtMost(epochs[0].Epoch)
-	valid, byTime, bySize := false, false, false
-	if !below {
-		valid = withinLineage(s, l.LogEnd, epochs)
-		if valid {
-			byTime = c.Cfg.RetentionMs >= 0 && w.nowMs >= c.Cfg.RetentionMs && s.MaxTsMs < w.nowMs-c.Cfg.RetentionMs
-			bySize = !byTime && w.remaining > 0 && w.remaining-s.Bytes >= 0
-		}
-	}
-	if !below && !byTime && !bySize {
-		w.stop = valid // a segment of the lineage that is kept ends the walk
-		return
-	}
-	if s.End >= l.HighWatermark {
-		w.stop = true
-		return
-	}
-	switch {
-	case byTime:
-		w.remaining = max(0, w.remaining-s.Bytes)
-	case bySize:
-		w.remaining -= s.Bytes
-	case s.State == CopyFinished:
-		// Not Kafka's: its remainingBreachedSize keeps the bytes of a
-		// segment deleted below the log start offset, so the same run can
-		// delete a segment above it by size (seed 3753). The model still
-		// subtracts them, as it did before the lineage rules; see FINDINGS.md.
-		w.remaining = max(0, w.remaining-s.Bytes)
-	}
-	if byTime || bySize {
-		c.reached(GoalRemoteRetention)
-		if !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
-			l.IncrementLogStart(s.End + 1)
-		}
-	}
-	c.expire(b, s)
-}
-
-// expire marks s DELETE_SEGMENT_STARTED and deletes it.
-func (c *Cluster) expire(b *Broker, s *RemoteSegment) {
-	s.uncopied = s.State == CopyStarted
-	s.State = DeleteStarted
-	c.Remote.Version++
-	c.emit(Event{Kind: EvRemoteExpire, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes},
-		Offset: b.Log.LogStart})
-	c.startRemoteDelete(b, s)
-}
-
-// deleteUnreferenced deletes the remote segments whose epochs all precede
-// the leader's earliest epoch, which an unclean election leaves behind, and
-// leaves the log start offset alone (Kafka's
-// deleteLogSegmentsDueToLeaderEpochCacheTruncation, RemoteLogManager.java:1555-1592
-// @025293cb, run after the walk on the cache as the walk left it). A segment
-// holding an older and a later epoch is listed but kept.
-func (c *Cluster) deleteUnreferenced(b *Broker) {
-	if len(b.Log.Epochs) == 0 {
-		return
-	}
-	earliest := b.Log.Epochs[0].Epoch
-	for i := range c.Remote.Segments {
+	ref := SegmentRef{ID: op.Segment, Base: base, End: end, Bytes: op.Bytes}
+	if i >= 0 {
 		s := &c.Remote.Segments[i]
-		if len(s.Epochs) == 0 || s.Epochs[0].Epoch >= earliest || !s.epochsAtMost(earliest-1) {
-			continue
-		}
-		if s.State == DeleteStarted {
-			if !s.deleting {
-				c.emit(Event{Kind: EvRemoteDeleteRetry, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}})
-				c.startRemoteDelete(b, s)
-			}
-			continue
-		}
-		c.expire(b, s)
+		ref = SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}
 	}
-}
-
-// retentionBreach is the number of bytes the partition exceeds
-// retention.bytes by, 0 when it does not (Kafka's
-// RLMExpirationTask.buildRetentionSizeData, RemoteLogManager.java @025293cb): the local segments not yet
-// uploaded plus the finished remote segments; when that exceeds the limit,
-// only the finished segments within the leader's epoch lineage count,
-// until one run finds them all within it.
-func (c *Cluster) retentionBreach(b *Broker) int64 {
-	limit := c.Cfg.RetentionBytes
-	if limit < 0 {
-		return 0
-	}
-	local, finished := c.localOnlyBytes(b), c.Remote.Bytes()
-	if local+finished <= limit {
-		return 0
-	}
-	remote := finished
-	if !b.lead.allSegmentsValid {
-		l := &b.Log
-		epochs := filteredEpochs(l.Epochs)
-		var valid int64
-		all := true
-		for i := range c.Remote.Segments {
-			s := &c.Remote.Segments[i]
-			if s.State != CopyFinished || !s.holdsAnyEpochOf(epochs) {
-				continue // not listed under the leader's epochs
-			}
-			if withinLineage(s, l.LogEnd, epochs) {
-				valid += s.Bytes
-			} else {
-				all = false
-			}
-		}
-		b.lead.allSegmentsValid = all && valid == finished
-		remote = valid
-	}
-	return max(0, local+remote-limit)
-}
-
-// startRemoteDelete deletes segment s from remote storage.
-func (c *Cluster) startRemoteDelete(b *Broker, s *RemoteSegment) {
-	s.deleting = true
-	c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: s.ID})
-}
-
-// maybeSeedHighestRemoteOnExpiration seeds an unknown HRO from the remote
-// metadata on an expiration-task run that lists at least one segment
-// (KAFKA-20732, in trunk and 4.3.2: RemoteLogManager's
-// maybeSeedHighestOffsetInRemoteStorage).
-func (c *Cluster) maybeSeedHighestRemoteOnExpiration(b *Broker) {
-	if b.HighestRemote != -1 || len(c.Remote.Segments) == 0 {
+	// A segment another broker deleted meanwhile (a dangling copy it took
+	// for abandoned) cannot move to COPY_SEGMENT_FINISHED: the cache drops
+	// the event (RemoteLogMetadataCache.java:153-171 @120e6887).
+	c.publish(b, metaCopyFinished, RemoteSegment{ID: op.Segment})
+	c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: ref, Cause: UploadDone})
+	if cancelled >= 0 {
 		return
 	}
-	if h := c.Remote.FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)); h >= 0 &&
-		!c.Mutants.Has(MutantHROOnlyFromUpload) {
-		c.emit(brokerEv(EvExpirationSeedsHRO, b.ID))
-		c.raiseHighestRemote(b, h)
+	if c.Tiered() {
+		c.raiseHighestRemote(b, end)
+	}
+	if b.Role == RoleLeader && b.lead.copyTask {
+		b.lead.copiedOffset = max(b.lead.copiedOffset, end)
+		c.maybeUpload(b)
 	}
 }
 
@@ -360,26 +206,6 @@ func (c *Cluster) localOnlyBytes(b *Broker) int64 {
 	return n
 }
 
-func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
-	i := c.Remote.Find(op.Segment)
-	if i < 0 {
-		return
-	}
-	if failed {
-		// The metadata stays DELETE_SEGMENT_STARTED: the segment is no
-		// longer readable, and the next expiration run deletes it again.
-		c.Remote.Segments[i].deleting = false
-		return
-	}
-	if c.Mutants.Has(MutantLSOAfterRemoteDelete) {
-		if l := c.Leader(); l != nil {
-			l.Log.IncrementLogStart(c.Remote.Segments[i].End + 1)
-		}
-	}
-	c.Remote.Remove(op.Segment)
-	c.emit(Event{Kind: EvRemoteDeleted, Broker: -1, Peer: -1, Segment: SegmentRef{ID: op.Segment}})
-}
-
 // onRLMFollower refreshes a follower's HRO from the remote metadata.
 func (c *Cluster) onRLMFollower(b *Broker) {
 	if b.Role != RoleFollower || !c.Tiered() {
@@ -387,7 +213,7 @@ func (c *Cluster) onRLMFollower(b *Broker) {
 	}
 	c.setTimer(b, TimerRLMFollower, 0, c.Cfg.RLMTaskInterval)
 	if c.Now >= b.MetadataReadyAt {
-		c.raiseHighestRemote(b, c.Remote.FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)))
+		c.raiseHighestRemote(b, c.view(b).FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)))
 	}
 }
 
@@ -421,7 +247,7 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	case localOnly:
 		l.IncrementLocalLogStart(newStart)
 	default:
-		l.IncrementLogStart(newStart)
+		c.incrementLogStart(l, newStart)
 	}
 	e := brokerEv(EvLocalRetention, b.ID)
 	e.Log = OffsetsOf(l)
@@ -490,10 +316,10 @@ func (s *RemoteSegment) holdsEpoch(epoch int32) bool {
 	return false
 }
 
-// holdsAnyEpochOf reports whether s is listed under one of epochs.
-func (s *RemoteSegment) holdsAnyEpochOf(epochs []EpochEntry) bool {
+// listedUnderAnyOf reports whether s is listed under one of epochs.
+func (s *RemoteSegment) listedUnderAnyOf(epochs []EpochEntry) bool {
 	for _, e := range epochs {
-		if s.holdsEpoch(e.Epoch) {
+		if s.listedUnder(e.Epoch) {
 			return true
 		}
 	}

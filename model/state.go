@@ -24,6 +24,8 @@ func (c *Cluster) AppendState(dst []byte) []byte {
 	}
 	dst = appendIntList(dst, c.Ctrl.Replicas)
 	dst = appendIntList(dst, c.Ctrl.ISR)
+	dst = appendIntList(dst, c.Ctrl.ELR)
+	dst = binary.AppendVarint(dst, int64(c.Ctrl.LastKnownLeader))
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.Leader))
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.LeaderEpoch))
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.Unclean))
@@ -34,7 +36,8 @@ func (c *Cluster) AppendState(dst []byte) []byte {
 	for i := range r.Segments {
 		s := &r.Segments[i]
 		dst = binary.AppendUvarint(dst, s.ID)
-		dst = append(dst, byte(s.State), boolByte(s.deleting))
+		dst = append(dst, byte(s.State))
+		dst = appendInt32s(appendInt32s(dst, s.unref()), s.unlisted())
 		dst = binary.AppendVarint(dst, s.Base)
 		dst = binary.AppendVarint(dst, s.End)
 		dst = binary.AppendVarint(dst, s.MaxTsMs-now.Ms())
@@ -43,8 +46,40 @@ func (c *Cluster) AppendState(dst []byte) []byte {
 		dst = appendProducers(dst, s.Snapshot)
 		dst = appendBatches(dst, s.Batches, now)
 	}
+	dst = appendEpochs(dst, r.highest)
+	dst = binary.AppendUvarint(dst, uint64(len(c.metaLog)))
+	for i := range c.metaLog {
+		ev := &c.metaLog[i]
+		dst = appendRel(append(dst, byte(ev.kind)), ev.at, now)
+		dst = binary.AppendUvarint(dst, ev.id)
+	}
 	for _, b := range c.Brokers {
 		dst = b.appendState(dst, now)
+	}
+	return dst
+}
+
+// appendCache appends what a lagging broker's metadata fold holds: each
+// segment's id, state and marks, and the epochs' highest offsets (the
+// segments' contents are those of c.Remote's, which are encoded).
+func appendCache(dst []byte, r *Remote, seen int) []byte {
+	if r == nil {
+		return append(dst, 0)
+	}
+	dst = binary.AppendUvarint(append(dst, 1), uint64(seen))
+	dst = binary.AppendUvarint(dst, uint64(len(r.Segments)))
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		dst = binary.AppendUvarint(dst, s.ID)
+		dst = appendInt32s(appendInt32s(append(dst, byte(s.State)), s.unref()), s.unlisted())
+	}
+	return appendEpochs(dst, r.highest)
+}
+
+func appendInt32s(dst []byte, v []int32) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(v)))
+	for _, x := range v {
+		dst = binary.AppendVarint(dst, int64(x))
 	}
 	return dst
 }
@@ -58,8 +93,19 @@ func (b *Broker) appendState(dst []byte, now sim.Time) []byte {
 	dst = binary.AppendVarint(dst, int64(b.LeaderEpoch))
 	dst = binary.AppendVarint(dst, b.HighestRemote)
 	dst = appendRel(dst, b.MetadataReadyAt, now)
+	for _, v := range [...]int64{int64(b.copyOp), int64(b.copySeg), b.copyBase, b.copyEnd} {
+		dst = binary.AppendVarint(dst, v)
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(b.cancelledCopies)))
+	for _, x := range b.cancelledCopies {
+		for _, v := range [...]int64{int64(x.op), int64(x.seg), x.base, x.end} {
+			dst = binary.AppendVarint(dst, v)
+		}
+	}
+	dst = appendU64s(dst, b.deleteOps)
+	dst = appendCache(dst, b.cache, b.seen)
 	l := &b.Log
-	for _, v := range [...]int64{l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd} {
+	for _, v := range [...]int64{l.LogStart, l.LocalLogStart, l.localStartLag, l.HighWatermark, l.LogEnd} {
 		dst = binary.AppendVarint(dst, v)
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(l.Segments)))
@@ -95,10 +141,12 @@ func (b *Broker) appendState(dst []byte, now sim.Time) []byte {
 	}
 	// Leader state.
 	ld := &b.lead
-	dst = append(dst, boolByte(ld.copySeeded), boolByte(ld.logStartChecked))
-	for _, v := range [...]int64{ld.copiedOffset, int64(ld.uploading), int64(ld.uploadSeg), ld.epochStart} {
+	dst = append(dst, boolByte(ld.copyTask), boolByte(ld.copySeeded), boolByte(ld.logStartChecked), boolByte(ld.unrefPending),
+		boolByte(ld.allSegmentsValid))
+	for _, v := range [...]int64{ld.copiedOffset, ld.epochStart, int64(ld.deleteOp)} {
 		dst = binary.AppendVarint(dst, v)
 	}
+	dst = appendInt32s(appendU64s(dst, ld.expiring), ld.remoteEpochs)
 	dst = binary.AppendUvarint(dst, uint64(len(ld.followers)))
 	for i := range ld.followers {
 		v := &ld.followers[i]
@@ -166,6 +214,14 @@ func appendBatches(dst []byte, bs []Batch, now sim.Time) []byte {
 			b.TsMs - now.Ms()} {
 			dst = binary.AppendVarint(dst, v)
 		}
+	}
+	return dst
+}
+
+func appendU64s(dst []byte, v []uint64) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(v)))
+	for _, x := range v {
+		dst = binary.AppendUvarint(dst, x)
 	}
 	return dst
 }

@@ -104,14 +104,43 @@ func TestUploadFailureAndLostLeadership(t *testing.T) {
 	if err := c.ElectLeader(1); err != nil {
 		t.Fatal(err)
 	}
+	// Kafka checks no cancellation between the copy and its
+	// COPY_SEGMENT_FINISHED (RemoteLogManager.java:1138-1151 @025293cb):
+	// the upload is published. But the cancelled task's thread was
+	// interrupted (RLMTaskWithFuture.cancel, future.cancel(true), 2230), so
+	// waiting for the publish throws and the old leader's HRO is not raised
+	// (1162) until its follower task reads it from the metadata.
 	c.RemoteDone(again[0], false)
-	if len(c.Remote.Segments) != 0 || c.Brokers[0].HighestRemote != -1 {
-		t.Errorf("an upload finished after losing leadership left %v, HRO %d", c.Remote.Segments, c.Brokers[0].HighestRemote)
+	if s := c.Remote.Segments; len(s) != 1 || s[0].State != CopyFinished || c.Brokers[0].HighestRemote != -1 {
+		t.Errorf("an upload finished after losing leadership left %v, HRO %d, want [0..99] finished and HRO -1", s, c.Brokers[0].HighestRemote)
 	}
-	if ends := eventsOf(c, EvUploadEnd); len(ends) != 1 || ends[0].Cause != UploadAbandoned || ends[0].Broker != 0 {
-		t.Errorf("an upload finished after losing leadership: upload ends %+v, want one abandoned on b0", ends)
+	if c.Brokers[0].Role == RoleFollower {
+		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMFollower})
+		if c.Brokers[0].HighestRemote != 99 {
+			t.Errorf("the old leader's follower task set HRO %d, want 99 from the metadata", c.Brokers[0].HighestRemote)
+		}
+	} else {
+		t.Errorf("b0 is %v after b1's election, want a follower", c.Brokers[0].Role)
+	}
+	if ends := eventsOf(c, EvUploadEnd); len(ends) != 1 || ends[0].Cause != UploadDone || ends[0].Broker != 0 {
+		t.Errorf("an upload finished after losing leadership: upload ends %+v, want one done on b0", ends)
 	}
 	checkEventFields(c)
+	// A broker that crashed while it copied publishes nothing: the
+	// segment's COPY_SEGMENT_STARTED metadata stays.
+	c = leaderOf(untiered(250), testConfig(), KIP)
+	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	ups = uploads(c)
+	if err := c.Crash(0); err != nil {
+		t.Fatal(err)
+	}
+	c.RemoteDone(ups[0], false)
+	if s := c.Remote.Segments; len(s) != 1 || s[0].State != CopyStarted {
+		t.Errorf("a copy its crashed broker never finished: remote %v, want it copy-started", s)
+	}
+	if ends := eventsOf(c, EvUploadEnd); len(ends) != 1 || ends[0].Cause != UploadAbandoned {
+		t.Errorf("upload ends %+v, want one abandoned", ends)
+	}
 	// An outage fails what completes before it ends.
 	c = leaderOf(untiered(250), testConfig(), KIP)
 	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
@@ -126,8 +155,10 @@ func TestUploadFailureAndLostLeadership(t *testing.T) {
 // TestCopyTaskSeedsHRO (KIP-1023): a leader that does not know HRO learns it
 // on its copy task's first run with metadata ready, from the remote
 // metadata, clamped to where its epoch ends; a run before the metadata is
-// ready does nothing. With copying disabled KIP still seeds it, Kafka 4.3
-// does not (no copy task), and neither uploads.
+// ready does nothing. With copying disabled there is no copy task
+// (doHandleLeaderPartition, RemoteLogManager.java:2170-2186 @025293cb): the
+// KIP text still has the leader's task seed it (the expiration task stands
+// in), Kafka 4.3 does not, and neither uploads.
 func TestCopyTaskSeedsHRO(t *testing.T) {
 	f := tieredFixture()
 	f.hro = -1
@@ -148,6 +179,7 @@ func TestCopyTaskSeedsHRO(t *testing.T) {
 		cfg.RemoteLogCopyDisable = true
 		c := leaderOf(f, cfg, p)
 		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
 		want := int64(299)
 		if p == Kafka43 {
 			want = -1
@@ -239,6 +271,29 @@ func expiring(cfg Config) *Cluster {
 	return leaderOf(tieredFixture(), cfg, KIP)
 }
 
+// expirationRun fires b0's expiration task and completes its remote
+// deletions one by one as the run starts them, failing the one numbered
+// fail (-1: none); it returns the bases of the segments the run began to
+// delete, in order.
+func expirationRun(c *Cluster, fail int) []int64 {
+	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+	var bases []int64
+	for n := 0; ; n++ {
+		for _, e := range c.Events {
+			if e.Kind == EvRemoteExpire || e.Kind == EvRemoteDeleteRetry {
+				bases = append(bases, e.Segment.Base)
+			}
+		}
+		ops := remoteOps(c)
+		if len(ops) == 0 {
+			return bases
+		}
+		for _, op := range ops {
+			c.RemoteDone(op, n == fail)
+		}
+	}
+}
+
 func remoteBases(c *Cluster, st RemoteState) []int64 {
 	var out []int64
 	for _, s := range c.Remote.Segments {
@@ -252,7 +307,9 @@ func remoteBases(c *Cluster, st RemoteState) []int64 {
 // TestRemoteRetention: the expiration task deletes remote segments from the
 // oldest while the partition's size less the segment still meets
 // retention.bytes, or the segment is older than retention.ms, or it lies
-// below the log start offset; it raises LSO before it deletes.
+// below the log start offset; it raises LSO before it deletes, then deletes
+// them one at a time, and a failed deletion abandons the rest of the run
+// (RemoteLogManager.java:1529-1547 and 1716-1723 @025293cb).
 func TestRemoteRetention(t *testing.T) {
 	for _, c := range []struct {
 		name         string
@@ -273,8 +330,7 @@ func TestRemoteRetention(t *testing.T) {
 		cl := expiring(cfg)
 		cl.Brokers[0].Log.LogStart = c.lso
 		cl.Now = c.now
-		cl.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
-		if got := remoteBases(cl, DeleteStarted); !slices.Equal(got, c.wantDeleting) {
+		if got := expirationRun(cl, -1); !slices.Equal(got, c.wantDeleting) {
 			t.Errorf("%s: deleting %v, want %v", c.name, got, c.wantDeleting)
 			continue
 		}
@@ -282,45 +338,78 @@ func TestRemoteRetention(t *testing.T) {
 		if n := len(c.wantDeleting); n > 0 {
 			wantLSO = max(wantLSO, c.wantDeleting[n-1]+100)
 		}
-		if lso := cl.Brokers[0].Log.LogStart; lso != wantLSO {
-			t.Errorf("%s: LSO %d, want %d (raised before deleting)", c.name, lso, wantLSO)
+		if lso := cl.Brokers[0].Log.LogStart; lso != wantLSO || len(cl.Remote.Segments) != 3-len(c.wantDeleting) {
+			t.Errorf("%s: LSO %d, want %d; remote %v", c.name, lso, wantLSO, cl.Remote.Segments)
 		}
-		dels := remoteOps(cl)
-		if len(dels) != len(c.wantDeleting) {
-			t.Errorf("%s: %d delete operations", c.name, len(dels))
+		if len(c.wantDeleting) < 2 {
+			continue
 		}
-		for i, op := range dels {
-			if op.Kind != RemoteDelete {
-				t.Fatalf("%s: %v", c.name, op)
-			}
-			cl.RemoteDone(op, i == 0) // the first deletion fails: the segment stays
+		// The first deletion fails: the run ends there. Its segment stays
+		// DELETE_SEGMENT_STARTED (no longer readable), the others are not
+		// touched; the LSO was raised past all of them before deleting.
+		cl = expiring(cfg)
+		cl.Brokers[0].Log.LogStart = c.lso
+		cl.Now = c.now
+		if got := expirationRun(cl, 0); len(got) != 1 || got[0] != 0 {
+			t.Errorf("%s: the first deletion failed, the run went on: %v", c.name, got)
 		}
-		if n := len(c.wantDeleting); n > 0 {
-			// A failed deletion leaves the metadata DELETE_SEGMENT_STARTED
-			// (Kafka's metadata cache): no longer readable, deleted again
-			// by the next run of the task.
-			if got := remoteBases(cl, DeleteStarted); !slices.Equal(got, c.wantDeleting[:1]) || len(cl.Remote.Segments) != 3-n+1 {
-				t.Errorf("%s: after the deletions (the first failed) remote %v", c.name, cl.Remote.Segments)
-			}
-			cl.Out = cl.Out[:0]
-			cl.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
-			if ops := remoteOps(cl); len(ops) != 1 || ops[0].Kind != RemoteDelete {
-				t.Errorf("%s: the next run does not delete the failed segment again: %v", c.name, ops)
-			}
+		if got := remoteBases(cl, CopyFinished); !slices.Equal(got, c.wantDeleting[1:]) || cl.Brokers[0].Log.LogStart != wantLSO {
+			t.Errorf("%s: after the failed deletion: finished %v, LSO %d", c.name, got, cl.Brokers[0].Log.LogStart)
+		}
+		// The next run deletes the failed segment again, and the rest, now
+		// below the log start offset.
+		cl.Now = cl.Now.Add(30 * sim.Second)
+		if got := expirationRun(cl, -1); !slices.Equal(got, c.wantDeleting) {
+			t.Errorf("%s: the next run deletes %v, want %v", c.name, got, c.wantDeleting)
 		}
 	}
 }
 
-// TestRemoteRetentionStopsAtHW: the task never deletes a segment reaching
-// HW, however old.
-func TestRemoteRetentionStopsAtHW(t *testing.T) {
+// TestBreachedSizeIgnoresLogStartDeletions: the expiration task's
+// remainingBreachedSize shrinks only for segments it deletes by size or by
+// time (isSegmentBreachedByRetentionSize and ...Time,
+// RemoteLogManager.java:1279-1319 @025293cb), not for those below the log
+// start offset (isSegmentBreachByLogStartOffset, 1321-1338, which the walk
+// checks first, 1508). With 4500 bytes against retention.bytes 3500 and
+// the log start at 150, [0..99] goes below the log start and [100..199]
+// goes by size too: 1000 bytes more than retention asks (seed 3753's
+// mechanism).
+func TestBreachedSizeIgnoresLogStartDeletions(t *testing.T) {
 	cfg := testConfig()
-	cfg.RetentionBytes = 0
+	cfg.RetentionBytes = 3500
 	c := expiring(cfg)
-	c.Brokers[0].Log.HighWatermark = 299
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
-	if got := remoteBases(c, DeleteStarted); !slices.Equal(got, []int64{0, 100}) {
-		t.Errorf("deleting %v with HW 299, want [0 100]", got)
+	c.Brokers[0].Log.LogStart = 150
+	if got := expirationRun(c, -1); !slices.Equal(got, []int64{0, 100}) {
+		t.Errorf("deleting %v, want [0 100]: the log-start deletion leaves the 1000 bytes of excess", got)
+	}
+	if lso := c.Brokers[0].Log.LogStart; lso != 200 {
+		t.Errorf("LSO %d, want 200", lso)
+	}
+}
+
+// TestRemoteRetentionAbortsPastHW: when what a run would delete by
+// retention takes the log start offset past HW, the whole run is abandoned:
+// Kafka raises the log start offset before deleting, and
+// maybeIncrementLogStartOffset throws OffsetOutOfRangeException above the
+// high watermark (UnifiedLog.java:1338-1341 @004b2276), which ends
+// cleanupExpiredRemoteLogSegments (RemoteLogManager.java:1529 @025293cb)
+// before any deletion.
+func TestRemoteRetentionAbortsPastHW(t *testing.T) {
+	for hw, want := range map[int64][]int64{299: nil, 300: {0, 100, 200}} {
+		cfg := testConfig()
+		cfg.RetentionBytes = 0
+		c := expiring(cfg)
+		c.Brokers[0].Log.HighWatermark = hw
+		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+		aborts := eventsOf(c, EvExpirationAborted)
+		c.Out, c.Events = c.Out[:0], c.Events[:0]
+		c.Now = c.Now.Add(30 * sim.Second)
+		if got := expirationRun(c, -1); !slices.Equal(got, want) || (len(aborts) == 1) != (want == nil) {
+			t.Errorf("HW %d: deleting %v, want %v; aborted %v", hw, got, want, aborts)
+		}
+		if want == nil && c.Brokers[0].Log.LogStart != 0 {
+			t.Errorf("HW %d: an abandoned run moved the log start offset to %d", hw, c.Brokers[0].Log.LogStart)
+		}
 	}
 }
 
@@ -513,7 +602,8 @@ func TestSetConfig(t *testing.T) {
 	}
 	g := c.Cfg
 	if !g.RemoteLogCopyDisable || !g.RemoteLogDeleteOnDisable || g.LocalRetentionBytes != 1234 || g.LocalRetentionMs != 1234 ||
-		g.RetentionBytes != 1234 || g.RetentionMs != 1234 || g.RLMTaskInterval != sim.Ms(1234) {
+		g.RetentionBytes != 1234 || g.RetentionMs != 1234 || g.RLMTaskInterval != sim.Ms(1234) ||
+		g.RemoteCopyLagMs != 1234 || g.RemoteCopyLagBytes != 1234 {
 		t.Errorf("config after setting every key: %+v", g)
 	}
 	for _, b := range c.Brokers {

@@ -187,13 +187,20 @@ func TestPlanLogStartAboveTiered(t *testing.T) {
 
 // TestPlanCopyDisabled: copying disabled and the leader does not know its
 // highest uploaded offset: Kafka 4.3 has no copy task to seed it, so the
-// flag-on replica never joins; the KIP text's task seeds it.
+// leader answers -6 with -1 while its log start is below its local log
+// start; the KIP text's task seeds it. Here the plan's retention makes the
+// expiration task raise the log start to the local log start at once and
+// then delete the segments below it one at a time
+// (RemoteLogManager.java:1529-1547 @025293cb): -6 then answers the log start
+// and a flag-on replica may build from the segment holding it - 1 before
+// that one's deletion starts, so whether it joins is a race; the hazard and
+// the verdict stand.
 func TestPlanCopyDisabled(t *testing.T) {
 	in := smallInput(t, map[Time]int64{TimeEarliest: 0, TimeEarliestLocal: 20480, TimeLatestTiered: -1, TimeLatest: 71680},
 		map[string]string{"remote.log.copy.disable": "true"})
 	r, _ := mustPlan(t, in)
 	k43, kip := profilePlan(t, r, "kafka-4.3"), profilePlan(t, r, "kip")
-	if !slices.Contains(hazardIDs(k43), HazardCopyDisabled) || k43.Strategies[1].Joined != 0 || k43.Verdict != "off" {
+	if !slices.Contains(hazardIDs(k43), HazardCopyDisabled) || k43.Verdict != "off" {
 		t.Errorf("kafka-4.3: hazards %v, flag on joined %d, verdict %s", hazardIDs(k43), k43.Strategies[1].Joined, k43.Verdict)
 	}
 	if slices.Contains(hazardIDs(kip), HazardCopyDisabled) || kip.Strategies[1].Joined != kip.Strategies[1].Seeds {

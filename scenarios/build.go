@@ -21,6 +21,7 @@ func (c Config) ModelConfig() model.Config {
 		ReplicaSocketTimeout:        sim.Ms(c.ReplicaSocketTimeoutMs),
 		RetentionCheckInterval:      sim.Ms(c.LogRetentionCheckIntervalMs),
 		RemoteMetadataReady:         sim.Ms(c.RemoteMetadataReadyMs),
+		RemoteMetadataLag:           sim.Ms(c.RemoteMetadataLagMs),
 		RemoteStorageEnable:         c.RemoteStorageEnable,
 		RemoteLogCopyDisable:        c.RemoteLogCopyDisable,
 		RemoteLogDeleteOnDisable:    c.RemoteLogDeleteOnDisable,
@@ -29,6 +30,9 @@ func (c Config) ModelConfig() model.Config {
 		LocalRetentionMs:            c.LocalRetentionMs,
 		RetentionBytes:              c.RetentionBytes,
 		RetentionMs:                 c.RetentionMs,
+		RemoteCopyLagMs:             c.RemoteCopyLagMs,
+		RemoteCopyLagBytes:          c.copyLagBytes(),
+		MinInsyncReplicas:           int(c.minInsyncReplicas()),
 	}
 }
 

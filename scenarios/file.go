@@ -82,8 +82,10 @@ type Config struct {
 	RemoteUploadMs                 [2]int64 `json:"remote_upload_ms"`   // [min, max]
 	RemoteFetchMs                  [2]int64 `json:"remote_fetch_ms"`    // [min, max]
 	ReplicationBytesPerSec         int64    `json:"replication_bytes_per_sec"`
-	// RemoteMetadataReadyMs is how long after a broker starts or gains leadership the
-	// remote log metadata for the partition becomes ready.
+	// RemoteMetadataReadyMs is how long after a broker starts, is assigned the
+	// partition, or sees tiering enabled again the remote log metadata for the
+	// partition becomes ready (its metadata cache replays the metadata topic); a
+	// follower that becomes leader stays ready.
 	RemoteMetadataReadyMs int64 `json:"remote_metadata_ready_ms"`
 
 	// Extensions to FORMATS.md (new optional fields).
@@ -99,6 +101,20 @@ type Config struct {
 	// FollowerFetchLastTieredOffsetEnable (follower.fetch.last.tiered.offset.enable):
 	// nil, the default, means it is set by the strategy being run.
 	FollowerFetchLastTieredOffsetEnable *bool `json:"follower_fetch_last_tiered_offset_enable,omitempty"`
+	// RemoteMetadataLagMs (default 0) is how long after a broker publishes a remote
+	// log segment event (COPY_SEGMENT_STARTED/FINISHED, DELETE_SEGMENT_STARTED/FINISHED)
+	// every other broker's metadata cache applies it; the publisher's own cache has it
+	// at once.
+	RemoteMetadataLagMs int64 `json:"remote_metadata_lag_ms,omitempty"`
+	// RemoteCopyLagMs (remote.copy.lag.ms, KIP-1241, Kafka trunk; default 0, no delay)
+	// and RemoteCopyLagBytes (remote.copy.lag.bytes; absent: -1, the local retention)
+	// hold segments back from upload; only the kafka-trunk profile reads them.
+	RemoteCopyLagMs    int64  `json:"remote_copy_lag_ms,omitempty"`
+	RemoteCopyLagBytes *int64 `json:"remote_copy_lag_bytes,omitempty"`
+	// MinInsyncReplicas (min.insync.replicas; absent: 1, Kafka's default): below it
+	// the leader refuses acks=all produce requests and holds its high watermark, and
+	// replicas leaving the ISR become eligible leader replicas (KIP-966).
+	MinInsyncReplicas *int64 `json:"min_insync_replicas,omitempty"`
 
 	// Broker scale (FORMATS.md "Broker scale"): broker configs, Kafka's names
 	// and defaults, and the environment's shared resources (-1: unlimited).
@@ -267,6 +283,8 @@ var setConfigIntChecks = map[string]func(int64) string{
 	"retention_bytes":                     checkRetention,
 	"retention_ms":                        checkRetention,
 	"remote_log_manager_task_interval_ms": checkInterval,
+	"remote_copy_lag_ms":                  checkRetention,
+	"remote_copy_lag_bytes":               checkRetention,
 }
 
 // SetConfigBool reports whether key is a boolean set_config key.
@@ -630,6 +648,30 @@ var (
 	checkBytes    = checkRange(1, kafkaIntMax)
 )
 
+// copyLagBytes is remote.copy.lag.bytes, -1 when absent (Kafka's default).
+func (c *Config) copyLagBytes() int64 {
+	if c.RemoteCopyLagBytes == nil {
+		return -1
+	}
+	return *c.RemoteCopyLagBytes
+}
+
+// minInsyncReplicas is min_insync_replicas, 1 when absent.
+func (c *Config) minInsyncReplicas() int64 {
+	if c.MinInsyncReplicas == nil {
+		return 1
+	}
+	return *c.MinInsyncReplicas
+}
+
+// checkMinInsync: min.insync.replicas is an int config of at least 1.
+func checkMinInsync(v int64) string {
+	if v < 1 || v > math.MaxInt32 {
+		return fmt.Sprintf("must be 1..%d, got %d", math.MaxInt32, v)
+	}
+	return ""
+}
+
 func checkRetention(v int64) string {
 	if v < -1 {
 		return fmt.Sprintf("must be -1 (unlimited) or >= 0, got %d", v)
@@ -663,6 +705,10 @@ func (c *Config) validate() error {
 		{"retention_ms", c.RetentionMs, checkRetention},
 		{"replication_bytes_per_sec", c.ReplicationBytesPerSec, checkPositive},
 		{"remote_metadata_ready_ms", c.RemoteMetadataReadyMs, checkDelay},
+		{"remote_metadata_lag_ms", c.RemoteMetadataLagMs, checkDelay},
+		{"remote_copy_lag_ms", c.RemoteCopyLagMs, checkRetention},
+		{"remote_copy_lag_bytes", c.copyLagBytes(), checkRetention},
+		{"min_insync_replicas", c.minInsyncReplicas(), checkMinInsync},
 		{"replica_socket_timeout_ms", c.ReplicaSocketTimeoutMs, checkInterval},
 		{"log_retention_check_interval_ms", c.LogRetentionCheckIntervalMs, checkInterval},
 		{"num_replica_fetchers", c.NumReplicaFetchers, checkRange(1, numReplicaFetchersMax)},

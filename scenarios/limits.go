@@ -226,6 +226,10 @@ var ConfigRanges = map[string][2]int64{
 	"retention_ms":                        {-1, math.MaxInt64},
 	"replication_bytes_per_sec":           {1, math.MaxInt64},
 	"remote_metadata_ready_ms":            {0, 1e12},
+	"remote_metadata_lag_ms":              {0, 1e12},
+	"remote_copy_lag_ms":                  {-1, math.MaxInt64},
+	"remote_copy_lag_bytes":               {-1, math.MaxInt64},
+	"min_insync_replicas":                 {1, math.MaxInt32},
 	"replica_socket_timeout_ms":           {1, 1e12},
 	"log_retention_check_interval_ms":     {1, 1e12},
 	// Broker scale: -1 is unlimited; 0 is refused for the last three.

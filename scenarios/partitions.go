@@ -77,6 +77,9 @@ type TopicConfig struct {
 	RetentionBytes                       *int64  `json:"retention_bytes,omitempty"`
 	RetentionMs                          *int64  `json:"retention_ms,omitempty"`
 	UncleanLeaderElectionEnable          *bool   `json:"unclean_leader_election_enable,omitempty"`
+	MinInsyncReplicas                    *int64  `json:"min_insync_replicas,omitempty"`
+	RemoteCopyLagMs                      *int64  `json:"remote_copy_lag_ms,omitempty"`
+	RemoteCopyLagBytes                   *int64  `json:"remote_copy_lag_bytes,omitempty"`
 	LeaderReplicationThrottledReplicas   *string `json:"leader_replication_throttled_replicas,omitempty"`
 	FollowerReplicationThrottledReplicas *string `json:"follower_replication_throttled_replicas,omitempty"`
 }
@@ -106,6 +109,13 @@ func (tc *TopicConfig) Apply(c Config) Config {
 	set(&c.RetentionBytes, tc.RetentionBytes)
 	set(&c.RetentionMs, tc.RetentionMs)
 	setBool(&c.UncleanLeaderElectionEnable, tc.UncleanLeaderElectionEnable)
+	if tc.MinInsyncReplicas != nil {
+		c.MinInsyncReplicas = tc.MinInsyncReplicas
+	}
+	set(&c.RemoteCopyLagMs, tc.RemoteCopyLagMs)
+	if tc.RemoteCopyLagBytes != nil {
+		c.RemoteCopyLagBytes = tc.RemoteCopyLagBytes
+	}
 	if tc.LeaderReplicationThrottledReplicas != nil {
 		c.LeaderReplicationThrottledReplicas = *tc.LeaderReplicationThrottledReplicas
 	}
