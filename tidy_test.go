@@ -14,7 +14,7 @@ import (
 )
 
 // layers lists, for each package, the project packages it may import
-// (STYLE.md: cmd/simrun -> reports -> scenarios -> invariants -> model -> sim,
+// (docs/design/architecture.md: cmd/simrun -> reports -> scenarios -> invariants -> model -> sim,
 // with the run harness, random exploration and the plan split out of the
 // old scenarios package: scenarios is the format, harness runs one scenario,
 // fuzz searches many, plan answers for one real partition, compare runs

@@ -12,7 +12,7 @@ import (
 	"tierfetch/sim"
 )
 
-// Benchmarks report speed; no test asserts it. BENCHMARKS.md holds the
+// Benchmarks report speed; no test asserts it. docs/contributing/BENCHMARKS.md holds the
 // figures and scripts/bench.sh regenerates them.
 
 // BenchmarkRun runs a fixed set of generated scenarios with every invariant

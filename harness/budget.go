@@ -12,7 +12,7 @@ import (
 // The work budget of a run: a number of steps (events popped off the
 // scheduler), never wall time, so a run that reaches it stops at the same
 // step on every machine. The default is about 50 times the largest run of the
-// benchmarks (a 10 TiB bootstrap, 2.2 million steps, BENCHMARKS.md) and takes
+// benchmarks (a 10 TiB bootstrap, 2.2 million steps, docs/contributing/BENCHMARKS.md) and takes
 // a few seconds of one core; a run keeps at most a few hundred bytes a step,
 // so the default also keeps a run's memory well under 1 GiB.
 const (

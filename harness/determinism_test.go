@@ -14,7 +14,9 @@ import (
 // goldenDigests pins the digest of a few runs (XXH64 of every event's
 // canonical encoding, model.Event.AppendBinary), the way math/rand/v2's
 // regress_test pins its outputs. A change here changes what a seed means:
-// make it on purpose, and say why in the commit.
+// make it on purpose, and say why in the commit. testdata/traces holds a few
+// runs as readable text beside them (TestGoldenTraces), so that the diff of a
+// change shows what it did.
 var goldenDigests = []struct {
 	scenario string
 	seed     uint64

@@ -148,7 +148,7 @@ func TestHazardLogStartAboveTieredCopyDisabled(t *testing.T) {
 }
 
 // TestProfilesAgreeOffTheHazards: on the core named scenarios the two
-// profiles take the same paths (they differ only where PROTOCOL.md says).
+// profiles take the same paths (they differ only where docs/design/protocol.md says).
 func TestProfilesAgreeOffTheHazards(t *testing.T) {
 	for _, name := range []string{"omts-local-deleted", "leader-knows-hro", "tiering-off", "tiered-follower-becomes-leader"} {
 		kl, kt := profileRuns(t, name, model.KIP)

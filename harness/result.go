@@ -11,7 +11,7 @@ import (
 // SchemaVersion is the result object's schema_version.
 const SchemaVersion = 1
 
-// Result is the result object of FORMATS.md: one scenario, one seed, one
+// Result is the result object (docs/reference/result.md): one scenario, one seed, one
 // profile, one entry per strategy run.
 type Result struct {
 	SchemaVersion int       `json:"schema_version"`

@@ -7,7 +7,7 @@ import (
 )
 
 // CheckRunnable returns why this build cannot run sc, nil if it can: the
-// broker-scale format (FORMATS.md "Broker scale") is parsed and validated
+// broker-scale format (docs/reference/scenario-format.md, "Broker scale") is parsed and validated
 // before the model and the harness can run it (issue 21, built in steps).
 // A knob the model does not read yet is refused when it is set to anything
 // but the value today's run behaves as, so that no run silently ignores it.

@@ -10,7 +10,7 @@ import (
 // Bootstrap tests: an empty replica is assigned to a tiered partition and
 // the test follows it to its ISR join, checking where each protocol starts
 // it and what it copies. Expected values follow from the fixture and the
-// rules in PROTOCOL.md, never from a previous run.
+// rules in docs/design/protocol.md, never from a previous run.
 
 // bootstrap adds broker 1 as an empty replica of the fixture's leader b0
 // and runs until it joins the ISR (or d passes).

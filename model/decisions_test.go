@@ -8,7 +8,7 @@ import (
 
 // Decision edges of the follower and the leader, each tested on both sides
 // of its boundary. Expected values come from the rule the edge implements
-// (PROTOCOL.md and the comments on the code), not from a previous run.
+// (docs/design/protocol.md and the comments on the code), not from a previous run.
 
 // query builds a TierQuery for an empty, flag-on follower of a tiered topic
 // that got err, with the leader's ListOffsets answers so far (ts -> offset;

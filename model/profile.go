@@ -125,7 +125,7 @@ type Profile interface {
 	CopyLag() bool
 }
 
-// KIP is the profile that follows the KIP-1023 text (and PROTOCOL.md).
+// KIP is the profile that follows the KIP-1023 text (docs/design/protocol.md).
 var KIP Profile = kipProfile{}
 
 // Profiles lists every profile by name.

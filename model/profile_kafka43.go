@@ -1,7 +1,8 @@
 package model
 
 // Kafka43 is the profile that follows Apache Kafka 4.3.0's broker code where
-// it differs from the KIP text (PROTOCOL.md, last table): the leader's -6
+// it differs from the KIP text (docs/design/protocol.md, "Behaviour
+// profiles"): the leader's -6
 // answer (UnifiedLog.fetchEarliestPendingUploadOffset and ReplicaManager),
 // the follower's requests and decision (AbstractFetcherThread), the
 // auxiliary-state build (TierStateMachine) and the RLM tasks (no copy task

@@ -4,7 +4,7 @@ package model
 // models: the version of
 // storage/src/main/java/org/apache/kafka/server/log/remote/storage/RemoteLogManager.java
 // that was read, which carries KAFKA-20732. The other files read for this
-// profile, each at the version read, are named in README.md.
+// profile, each at the version read, are named in docs/upstream/README.md.
 const KafkaTrunkCommit = "025293cb08b2997a40bc1c369c78e194c00dd9af"
 
 // KafkaTrunk is the profile that follows Apache Kafka's trunk at

@@ -10,7 +10,7 @@ import (
 	"tierfetch/scenarios"
 )
 
-// Benchmarks report speed; no test asserts it (DEVELOPERS.md). The plan's
+// Benchmarks report speed; no test asserts it (docs/contributing/TESTING.md). The plan's
 // goal is an answer in under 10 s on two cores for real partitions; the
 // step budget (StepBudget) is what keeps it there.
 
@@ -68,7 +68,7 @@ func BenchmarkPlan(b *testing.B) {
 
 // benchmarkReference runs the workload of scenarios' BenchmarkRun (the
 // scenarios generated from seeds 1..10, last-tiered, one goroutine), whose
-// events a second BENCHMARKS.md records on an idle machine: the ratio of a
+// events a second docs/contributing/BENCHMARKS.md records on an idle machine: the ratio of a
 // plan's events a second to it, measured in the same run, carries over.
 func benchmarkReference(b *testing.B) {
 	var list []*scenarios.Scenario

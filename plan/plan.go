@@ -10,7 +10,7 @@ import (
 )
 
 // Result is the plan: the documented object simrun plan --json prints
-// (README, "Plan from your cluster").
+// (docs/reference/result.md, "Plan object").
 type Result struct {
 	SchemaVersion  int           `json:"schema_version"`
 	Topic          string        `json:"topic"`

@@ -109,7 +109,7 @@ func (b *builder) steadyRemoteEnd() int64 {
 // checkEPUO compares the -6 answer with what Kafka 4.3's broker answers for
 // the other offsets (UnifiedLog.fetchEarliestPendingUploadOffset: max(HRO+1,
 // LSO), and -1 when HRO is unknown with data tiered or when it is at or past
-// the log end; PROTOCOL.md, last table).
+// the log end; docs/design/protocol.md, "Behaviour profiles").
 func (b *builder) checkEPUO(lt Offset, hasLT bool, ep Offset, hasEP bool) {
 	st := &b.st
 	if !hasEP {

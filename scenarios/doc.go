@@ -1,5 +1,5 @@
 // Package scenarios is what a scenario is: the scenario file format of
-// FORMATS.md (strict decoding, every range and relation validated, a
+// docs/reference/scenario-format.md (strict decoding, every range and relation validated, a
 // canonical form that round-trips), the named scenarios under named/, and the
 // translation of a fixture into the model's initial cluster.
 //

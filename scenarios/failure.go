@@ -6,8 +6,8 @@ import (
 	"slices"
 )
 
-// Failure is the "failure" member of a scenario file (an extension to
-// FORMATS.md): how a saved run failed, written by simrun sweep, merge,
+// Failure is the "failure" member of a scenario file (an extension of the
+// format): how a saved run failed, written by simrun sweep, merge,
 // mutants and shrink beside the scenario, so that 'simrun run' and 'simrun
 // replay' of the file rerun that run (its strategy, profile, mutants, fixes
 // and work budget unless a flag says otherwise) and say whether it failed

@@ -44,7 +44,7 @@ type Scenario struct {
 	Replicas []int    `json:"replicas,omitempty"`
 	Config   Config   `json:"config"`
 	Initial  *Initial `json:"initial,omitempty"`
-	// Partitions (broker scale, FORMATS.md): the partitions of a
+	// Partitions (broker scale, docs/reference/scenario-format.md): the partitions of a
 	// many-partition file, compact (an entry with Count stands for Count
 	// partitions sharing one Initial); nil in a one-partition file.
 	// EachPartition expands them.
@@ -52,10 +52,10 @@ type Scenario struct {
 	Events     []Event         `json:"events"`
 	DurationMs int64           `json:"duration_ms"`
 	HealMs     int64           `json:"heal_ms"`
-	// Explore (an extension to FORMATS.md, written by simrun explore) fixes every
+	// Explore (an extension of the format, written by simrun explore) fixes every
 	// choice of the run: nil, the default, means they are drawn from the seed.
 	Explore *Schedule `json:"explore,omitempty"`
-	// Failure (an extension to FORMATS.md, written with a saved failure)
+	// Failure (an extension of the format, written with a saved failure)
 	// records how the saved run failed: nil for a scenario that records none.
 	Failure *Failure `json:"failure,omitempty"`
 }
@@ -88,7 +88,7 @@ type Config struct {
 	// follower that becomes leader stays ready.
 	RemoteMetadataReadyMs int64 `json:"remote_metadata_ready_ms"`
 
-	// Extensions to FORMATS.md (new optional fields).
+	// Extensions of the format's first version (new optional fields).
 
 	// ReplicaSocketTimeoutMs (replica.socket.timeout.ms, default 30000): a request whose
 	// answer never comes (network partition, crashed peer) fails after this.
@@ -116,7 +116,7 @@ type Config struct {
 	// replicas leaving the ISR become eligible leader replicas (KIP-966).
 	MinInsyncReplicas *int64 `json:"min_insync_replicas,omitempty"`
 
-	// Broker scale (FORMATS.md "Broker scale"): broker configs, Kafka's names
+	// Broker scale (docs/reference/scenario-format.md, "Broker scale"): broker configs, Kafka's names
 	// and defaults, and the environment's shared resources (-1: unlimited).
 
 	NumReplicaFetchers               int64 `json:"num_replica_fetchers"`

@@ -11,7 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// exampleFile is the scenario file of FORMATS.md, verbatim.
+// exampleFile is the format's original example, fast-partial-upload with
+// every config key, verbatim.
 const exampleFile = `{
   "name": "fast-partial-upload",
   "description": "Leader tiered [0,149] and still holds [10,199]; an empty follower joins.",
@@ -104,7 +105,7 @@ func TestParseExample(t *testing.T) {
 }
 
 // TestDefaultConfigIsKafkas pins every default against the literal values Kafka uses
-// (and FORMATS.md shows), so that a typo in DefaultConfig cannot pass unnoticed.
+// (and docs/reference/scenario-format.md lists), so that a typo in DefaultConfig cannot pass unnoticed.
 func TestDefaultConfigIsKafkas(t *testing.T) {
 	want := Config{
 		SegmentBytes: 1073741824, RecordBytes: 1024, ReplicaFetchMaxBytes: 1048576,

@@ -9,7 +9,7 @@ import (
 	"tierfetch/sim"
 )
 
-// Ranges beyond those of file.go: every number of a scenario file has one (README,
+// Ranges beyond those of file.go: every number of a scenario file has one (docs/reference/scenario-format.md,
 // "Ranges"), chosen so that no sum or product the simulator forms can overflow.
 const (
 	// kafkaIntMax bounds the byte sizes Kafka itself keeps in an int:
@@ -163,7 +163,7 @@ func bytesText(n int64) string {
 }
 
 // checkRange returns a check that v is in lo..hi (its messages keep the
-// FORMATS.md wording below lo: "must be > 0, got -5").
+// documented wording below lo: "must be > 0, got -5").
 func checkRange(lo, hi int64) func(int64) string {
 	return func(v int64) string {
 		switch {
@@ -210,7 +210,7 @@ func checkLimit(lo, hi int64) func(int64) string {
 }
 
 // ConfigRanges is the documented range, [min, max], of every integer config
-// field (README, "Ranges"): validation refuses a value outside it, and
+// field (docs/reference/scenario-format.md): validation refuses a value outside it, and
 // TestConfigRangesCoverEveryField keeps the table complete.
 var ConfigRanges = map[string][2]int64{
 	"segment_bytes":                       {1, math.MaxInt32},

@@ -22,7 +22,7 @@ func TestConfigRangesCoverEveryField(t *testing.T) {
 		name, _, _ := strings.Cut(ct.Field(i).Tag.Get("json"), ",")
 		if ct.Field(i).Type.Kind() == reflect.Int64 {
 			if _, ok := scenarios.ConfigRanges[name]; !ok {
-				t.Errorf("config.%s has no documented range in scenarios.ConfigRanges (and README)", name)
+				t.Errorf("config.%s has no documented range in scenarios.ConfigRanges (and docs/reference/scenario-format.md)", name)
 			}
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// brokerScaleFile is FORMATS.md's broker-scale example with the one key it
+// brokerScaleFile is the broker-scale format's original example with the one key it
 // lacks to be valid: its initial log has remote segments, and
 // remote_storage_enable defaults to false (Kafka's default).
 const brokerScaleFile = `{
@@ -37,7 +37,7 @@ func bs(partitions, events, extra string) string {
 	return `{"brokers": 4, "duration_ms": 10000` + extra + `, "partitions": [` + partitions + `], "events": [` + events + `]}`
 }
 
-// TestFormatsBrokerScaleExample: FORMATS.md's example is refused only for
+// TestFormatsBrokerScaleExample: that example is refused only for
 // the remote data it holds without remote_storage_enable; with that key it
 // parses, compactly: one entry of 2000 partitions, one initial log.
 func TestFormatsBrokerScaleExample(t *testing.T) {

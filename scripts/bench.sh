@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Regenerates BENCHMARKS.md: runs every benchmark of issue 5 (go test -bench
+# Regenerates docs/contributing/BENCHMARKS.md: runs every benchmark of issue 5 (go test -bench
 # with -benchmem, and the simrun CLI for sweeps), profiles a standard run, and
 # writes the figures beside their goals. Needs Go, bash, awk and /usr/bin/time.
 #
-#   scripts/bench.sh              # writes BENCHMARKS.md at the repository root
-#   scripts/bench.sh OUT.md       # writes elsewhere
+#   scripts/bench.sh              # writes docs/contributing/BENCHMARKS.md
+#   scripts/bench.sh other.md     # writes elsewhere
 #   COUNT=5 scripts/bench.sh      # repetitions (best of COUNT is reported)
 #   BASE=e8ab486 scripts/bench.sh # the commit BenchmarkRun is compared with,
 #                                 # built in a temporary worktree, run alternately
@@ -12,7 +12,7 @@
 # Speed is reported, never asserted: no test fails on these numbers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-BENCHMARKS.md}
+out=${1:-docs/contributing/BENCHMARKS.md}
 count=${COUNT:-3}
 sweep_seeds=${SWEEP_SEEDS:-1..1000}
 base_commit=${BASE:-e8ab486}
@@ -174,7 +174,7 @@ steady() { best "$H" "BenchmarkSteadyMemory/hours=$1" "$2" max; }
 field() { echo "$1" | cut -d' ' -f"$2"; }
 
 # notes: what the profiles showed and what was changed; kept here so that
-# the whole of BENCHMARKS.md comes from this script.
+# the whole of docs/contributing/BENCHMARKS.md comes from this script.
 notes() {
 	cat <<'EOF'
 ## What the profiles showed, and what was changed
@@ -396,16 +396,18 @@ remote ones; the live heap is what the finished run's cluster keeps.
   file with the explicit list (Marshal) is parsed, validated and run in the timing, every
   invariant after every step. The follower's work is the same at every n. Peak heap is
   HeapAlloc sampled every 4096 steps (garbage included). The \`simrun run\` rows time the
-  whole CLI process on the same partition written with \`"count"\` (README, "Runs of
-  segments").
+  whole CLI process on the same partition written with \`"count"\` (runs of segments,
+  [the scenario format](../reference/scenario-format.md#initial)).
 - (g) \`BenchmarkSteadyMemory\`: 3 replicas in sync, 1 MiB/s produced, 128 MiB segments,
   1 GiB retained (256 MiB locally): what is held plateaus after about 20 minutes. Peak live
   heap is taken after a forced collection every 8192 steps.
 
 ## Commands
 
-\`\`\`sh
-scripts/bench.sh                                   # all of the below, into BENCHMARKS.md
+(Benchmarks, not examples: the documentation test skips them.)
+
+\`\`\`sh illustrative
+scripts/bench.sh                                   # all of the below, into docs/contributing/BENCHMARKS.md
 go test ./sim -run '^\$' -bench Hold -benchmem -cpu 1 -count $count
 go test ./harness -run '^\$' -bench '^BenchmarkRun\$' -benchmem -cpu 1 -count $count -benchtime 3s
 go test ./harness -run '^\$' -bench TimeAcceleration -benchmem -cpu 1 -count $count -benchtime 5x

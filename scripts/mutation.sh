@@ -3,7 +3,7 @@
 # gremlins (github.com/go-gremlins/gremlins v0.6.0) mutates one line at a
 # time (boundaries, negated conditions, arithmetic, increments) and runs the
 # package's own tests against each mutant. A mutant the tests do not notice
-# "lived": a change nothing guards. TESTING.md records the scores.
+# "lived": a change nothing guards. docs/contributing/TESTING.md records the scores.
 #
 #   scripts/mutation.sh                      # sim, model and invariants (tens of minutes)
 #   scripts/mutation.sh model                # one package

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestDefaultReportIsCurrent: the README's command regenerates the
+// TestDefaultReportIsCurrent: the command docs/guide/compare.md gives regenerates the
 // committed reports/default byte for byte (the report records the simrun
 // version; a test binary, like go run -buildvcs=false, says "(devel)").
 // It writes beside it, at the same depth, so the report's relative link to

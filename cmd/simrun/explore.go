@@ -68,7 +68,7 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBudget, err
 	}
 	fmt.Fprint(stderr, explore.IgnoredScheduleWarning(f.Scenario, cfg.Scenario))
-	cliutil.TuneGC(gcPercent) // as run and sweep: about a third more states/s (README)
+	cliutil.TuneGC(gcPercent) // as run and sweep: about a third more states/s (docs/history.md)
 	ctx, received, stop := catchSignals()
 	defer stop()
 	cfg.Stopped = func() bool { return ctx.Err() != nil }

@@ -109,22 +109,27 @@ func TestSweepOutClearsTheEarlierRun(t *testing.T) {
 	}
 }
 
-// TestREADMEShrinkExample: the README's example of 'simrun shrink' is what
-// the command prints.
-func TestREADMEShrinkExample(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+// TestShrinkGuideExample: docs/guide/sweep.md's example of 'simrun shrink'
+// is what the command prints (the output block up to its '$ simrun replay').
+func TestShrinkGuideExample(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide", "sweep.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(data), "for example `simrun shrink\nidle-fully-tiered --profile kafka-4.3`")
-	_, rest, ok2 := strings.Cut(rest, "```\n")
-	block, _, ok3 := strings.Cut(rest, "$ simrun replay")
-	if !ok || !ok2 || !ok3 {
-		t.Fatal("README: no shrink example")
+	blocks := fencedBlocks(string(data))
+	i := slices.IndexFunc(blocks, func(b docBlock) bool {
+		return b.lang == "sh" && len(b.body) > 0 && b.body[0] == "simrun shrink idle-fully-tiered --profile kafka-4.3"
+	})
+	if i < 0 || i+1 >= len(blocks) {
+		t.Fatal("docs/guide/sweep.md: no shrink example (a sh block opening with 'simrun shrink idle-fully-tiered --profile kafka-4.3', then its output)")
+	}
+	block, _, ok := strings.Cut(strings.Join(blocks[i+1].body, "\n")+"\n", "$ simrun replay")
+	if !ok {
+		t.Fatal("docs/guide/sweep.md: the shrink example's output has no '$ simrun replay' line")
 	}
 	t.Chdir(t.TempDir())
 	_, stdout, _ := simrun(t, "shrink", "idle-fully-tiered", "--profile", "kafka-4.3")
 	if stdout != block {
-		t.Errorf("the README's shrink example is not the output; paste this:\n%s", stdout)
+		t.Errorf("docs/guide/sweep.md's shrink example is not the output; paste this:\n%s", stdout)
 	}
 }

@@ -81,7 +81,7 @@ func TestMaxLeaderEpochSkipsElections(t *testing.T) {
 	}
 }
 
-// TestPlanNeverCatchesUp: the README's plan example with produce above what
+// TestPlanNeverCatchesUp: docs/guide/plan.md's example with produce above what
 // a new replica can copy answers with the verdict never-catches-up, exit 0
 // (it panicked: index out of range in the run loop).
 func TestPlanNeverCatchesUp(t *testing.T) {

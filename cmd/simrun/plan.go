@@ -48,7 +48,7 @@ func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
 	fs.StringVar(&f.SavePath, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
 	maxInputVar(fs, &f.maxInput)
 	fs.Lookup("max-input-bytes").Usage = "the size limit of each tool output file: a longer (or endless) file is refused"
-	fs.BoolVar(&f.json, "json", false, "print the plan object (README, \"Plan from your cluster\") instead of text")
+	fs.BoolVar(&f.json, "json", false, "print the plan object (docs/reference/result.md) instead of text")
 	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "simulations run in parallel (the output does not depend on it)")
 	envFlags(fs, &f.Env)
 }
@@ -57,7 +57,7 @@ func newPlanCmd(c *cli) *cobra.Command {
 	var f planFlags
 	cmd := &cobra.Command{
 		Use:   "plan --offsets earliest=FILE --offsets latest=FILE [--offsets TIME=FILE ...] [--configs FILE] [--log-dirs FILE] [--topics FILE] [--topic T] [--partition P]",
-		Short: "from Kafka's tools' saved output for one partition: should the flag be on? (README, \"Plan from your cluster\")",
+		Short: "from Kafka's tools' saved output for one partition: should the flag be on? (docs/guide/plan.md)",
 		Long:  help("plan"),
 		Args:  noArgs,
 		RunE:  c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdPlan(&f, c.stdout) }),

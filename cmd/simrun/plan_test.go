@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,26 +138,41 @@ func TestPlanBadInput(t *testing.T) {
 	}
 }
 
-// TestREADMEPlanExample: the example output in the README's "Plan from
-// your cluster" is what the command the README states prints, run from the
-// repository root (the notes name the files by that path).
-func TestREADMEPlanExample(t *testing.T) {
+// TestPlanGuideExample: the example output in docs/guide/plan.md is what
+// the command in the sh block before it prints, run from the repository
+// root (the notes name the files by that path).
+func TestPlanGuideExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the plan's 30 simulations")
 	}
-	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "guide", "plan.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	readme := string(data)
-	_, rest, ok := strings.Cut(readme, "with `D=plan/testdata/cluster`: `simrun ")
-	command, rest2, ok2 := strings.Cut(rest, "`")
-	_, rest3, ok3 := strings.Cut(rest2, "```\n")
-	want, _, ok4 := strings.Cut(rest3, "```\n")
-	if !ok || !ok2 || !ok3 || !ok4 {
-		t.Fatal("README: no plan example (the command after \"with `D=plan/testdata/cluster`: `simrun \", then its output in a fenced block)")
+	blocks := fencedBlocks(string(data))
+	i := slices.IndexFunc(blocks, func(b docBlock) bool {
+		return b.lang == "sh" && strings.Contains(strings.Join(b.body, "\n"), "simrun plan --offsets earliest=$D/earliest.txt")
+	})
+	if i < 0 || i+1 >= len(blocks) || blocks[i+1].lang != "" {
+		t.Fatal("docs/guide/plan.md: no plan example (a sh block with 'simrun plan --offsets earliest=$D/earliest.txt', then its output in a plain fenced block)")
 	}
-	args := strings.Fields(strings.ReplaceAll(command, "$D", "plan/testdata/cluster"))
+	var args []string
+	vars := map[string]string{}
+	for _, l := range blocks[i].body {
+		words, err := shellWords(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(words) == 1 && assignment.MatchString(words[0]) {
+			k, v, _ := strings.Cut(words[0], "=")
+			vars[k] = v
+		} else if a, ok := simrunArgs(words); ok {
+			for _, w := range a {
+				args = append(args, strings.ReplaceAll(w, "$D", vars["D"]))
+			}
+		}
+	}
+	want := strings.Join(blocks[i+1].body, "\n") + "\n"
 	// Run from a directory that shows the repository's plan/ as plan/, so
 	// the paths print as from the root and --save writes a scratch file.
 	root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -173,6 +189,6 @@ func TestREADMEPlanExample(t *testing.T) {
 		t.Fatalf("simrun %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
 	if stdout != want {
-		t.Errorf("the README's plan example is not the output of 'simrun %s'; paste this:\n%s", strings.Join(args, " "), stdout)
+		t.Errorf("docs/guide/plan.md's plan example is not the output of 'simrun %s'; paste this:\n%s", strings.Join(args, " "), stdout)
 	}
 }

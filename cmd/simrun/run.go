@@ -53,7 +53,7 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
-	fs.BoolVar(&f.json, "json", false, "print the result object (FORMATS.md) instead of a summary")
+	fs.BoolVar(&f.json, "json", false, "print the result object (docs/reference/result.md) instead of a summary")
 	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); unset: none,\nor a failure file's recorded mutants")
 	fs.StringVar(&f.timeline, "timeline", "", "write an SVG timeline of the run to this file: LSO, LLSO, HW, LEO of the leader and the new follower\nand the remote range over time, each strategy in a row")
 	fs.StringVar(&f.chrome, "chrome-trace", "", "write the run in Chrome trace-event JSON to this file (opens in Perfetto or chrome://tracing),\none process per strategy, one track per broker")

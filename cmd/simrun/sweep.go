@@ -92,7 +92,7 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 // gcPercent is the GC target run and sweep set unless GOGC says otherwise.
 // A run's live heap is a few MiB, so at Go's default of 100 the collector
 // runs every few MiB allocated; with two workers its cycles and assists
-// cost about a fifth of the throughput (BENCHMARKS.md). At 400 the heap may
+// cost about a fifth of the throughput (docs/contributing/BENCHMARKS.md). At 400 the heap may
 // grow to five times what is live (a fixture of a million segments keeps a
 // few hundred MiB live): main's memoryLimit makes it collect more near 1 GiB.
 const gcPercent = 400

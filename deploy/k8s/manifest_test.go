@@ -54,7 +54,7 @@ func decodeManifest(t *testing.T, path string) []any {
 
 // TestSweepJobManifest decodes deploy/k8s/sweep-job.yaml strictly and checks
 // what the sweep needs of it: a shard per completion index, a grace period
-// for the clean stop on SIGTERM, and the exit codes mapped as the README says.
+// for the clean stop on SIGTERM, and the exit codes mapped as docs/reference/exit-codes.md says.
 func TestSweepJobManifest(t *testing.T) {
 	var job *batchv1.Job
 	for _, obj := range decodeManifest(t, "sweep-job.yaml") {
