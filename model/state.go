@@ -15,6 +15,14 @@ import (
 // (Stats, Coverage, Consumes, ISRChanges), observers' version counters
 // (Remote.Version, Log.Gen), configuration and profile (fixed for a run).
 func (c *Cluster) AppendState(dst []byte) []byte {
+	dst, _ = c.AppendStateMarked(dst, nil)
+	return dst
+}
+
+// AppendStateMarked is AppendState that also appends to marks, for each
+// broker in order, where its part of the encoding begins in dst: simrun
+// explore tells from them which brokers a step changed.
+func (c *Cluster) AppendStateMarked(dst []byte, marks []int) ([]byte, []int) {
 	now := c.Now
 	dst = binary.AppendUvarint(dst, c.nextReq)
 	dst = binary.AppendUvarint(dst, c.nextOrigin)
@@ -54,9 +62,10 @@ func (c *Cluster) AppendState(dst []byte) []byte {
 		dst = binary.AppendUvarint(dst, ev.id)
 	}
 	for _, b := range c.Brokers {
+		marks = append(marks, len(dst))
 		dst = b.appendState(dst, now)
 	}
-	return dst
+	return dst, marks
 }
 
 // appendCache appends what a lagging broker's metadata fold holds: each
