@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"testing"
 
 	"tierfetch/fuzz"
@@ -93,48 +95,53 @@ func SmallConfigs(t testing.TB) []SmallConfig {
 	return out
 }
 
-// zooCases are the bug zoo's mutants with the fixture explore starts from:
-// the scenario 'simrun mutants --seeds 1..300 --shrink 300' shrank for it
-// (testdata/zoo), the strategy and profile of that hunt, and where the
-// search starts (FromMs: reached with alternative 0 at every choice).
+// zooCases are the bug zoo's mutants with the strategy of the hunt that
+// caught them: testdata/zoo holds the scenario 'simrun mutants --seeds
+// 1..300 --shrink 300' shrank for each (TestZooIsCurrent).
 var zooCases = []struct {
 	mutant   model.Mutant
 	strategy harness.Strategy
-	profile  model.Profile
-	fromMs   int64
-	depth    int
 }{
-	{model.MutantHROOnlyFromUpload, harness.LastTiered, model.KIP, 14400, 6},
-	{model.MutantRetentionBeforeUpload, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantUploadAboveHW, harness.LocalLogStart, model.KIP, 59900, 60},
-	{model.MutantLSOAfterRemoteDelete, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantLLSOAfterLocalDelete, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantStaleLLSOAfterAux, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantHWNotReset, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantHROWithoutEpochEnd, harness.LastTiered, model.KIP, 23100, 6},
-	{model.MutantEPUOBelowLSO, harness.LocalLogStart, model.KIP, 0, 6},
-	{model.MutantEmptyAgain, harness.LastTiered, model.Kafka43, 15000, 6},
+	{model.MutantHROOnlyFromUpload, harness.LastTiered},
+	{model.MutantRetentionBeforeUpload, harness.LocalLogStart},
+	{model.MutantUploadAboveHW, harness.LocalLogStart},
+	{model.MutantLSOAfterRemoteDelete, harness.LocalLogStart},
+	{model.MutantLLSOAfterLocalDelete, harness.LocalLogStart},
+	{model.MutantStaleLLSOAfterAux, harness.LocalLogStart},
+	{model.MutantHWNotReset, harness.LocalLogStart},
+	{model.MutantHROWithoutEpochEnd, harness.LastTiered},
+	{model.MutantEPUOBelowLSO, harness.LastTiered},
+	{model.MutantEmptyAgain, harness.LocalLogStart},
 }
 
-// TestRefindsEveryMutant: from each bug-zoo mutant's shrunk scenario,
-// explore finds a violation no known finding explains, whose counterexample
-// replays through the harness and is no longer than the shrunk scenario
-// (its events plus the faults the path injected).
+// zooMaxStates is the state budget the issue asks the defaults to find
+// every mutant within.
+const zooMaxStates = 200_000
+
+// TestRefindsEveryMutant: from each bug-zoo mutant's shrunk scenario, with
+// simrun explore's defaults (no depth bound, no --from-ms, liveness on,
+// the reduction on) and --max-states 200000, explore finds a violation no
+// known finding explains, whose counterexample replays through the
+// harness and is no longer than the shrunk scenario (its events plus the
+// faults the path injected).
 func TestRefindsEveryMutant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about a minute of one core: four mutants take the whole state budget")
+	}
 	if len(zooCases) != int(model.NumMutants) {
 		t.Fatalf("%d zoo cases for %d mutants", len(zooCases), model.NumMutants)
 	}
 	for _, c := range zooCases {
 		sc := fixture(t, "zoo/"+c.mutant.String())
-		cfg := Config{Scenario: sc, Strategy: c.strategy, Profile: c.profile, Depth: c.depth, FromMs: c.fromMs,
-			MaxStates: 50_000, Liveness: true, Mutants: model.Mutants(0).With(c.mutant)}
+		cfg := Config{Scenario: sc, Strategy: c.strategy, MaxStates: zooMaxStates, Liveness: true,
+			Mutants: model.Mutants(0).With(c.mutant)}
 		res, err := Run(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cx := res.Violation
 		if cx == nil {
-			t.Errorf("%s: not found (%d states, depth %d)", c.mutant, res.States, res.Depth)
+			t.Errorf("%s: not found (%d states, depth %d, stopped: %s)", c.mutant, res.States, res.Depth, res.Stop)
 			continue
 		}
 		checkReplays(t, cfg, cx)
@@ -143,9 +150,39 @@ func TestRefindsEveryMutant(t *testing.T) {
 			t.Errorf("%s: counterexample has %d events and %d injected faults, the shrunk scenario %d events", c.mutant,
 				found.Events, len(cx.Faults), shrunk.Events)
 		}
-		t.Logf("%-24s %s %s at step %d, %d choices, %d states", c.mutant, cx.Outcome, cx.Failure.Invariant, cx.Steps,
-			cx.Choices, res.States)
+		t.Logf("%-24s %s %s at step %d, %d choices, %d states, depth %d, %d continuations", c.mutant, cx.Outcome,
+			cx.Failure.Invariant, cx.Steps, cx.Choices, res.States, res.Depth, res.LivenessChecked)
 	}
+}
+
+// TestZooIsCurrent: testdata/zoo holds, for every mutant, the scenario
+// 'simrun mutants --seeds 1..300 --shrink 300' shrinks today (under the
+// strategy zooCases names), so TestRefindsEveryMutant starts from what a
+// user gets.
+func TestZooIsCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hunts every mutant: about 15 s")
+	}
+	strategy := map[model.Mutant]harness.Strategy{}
+	for _, c := range zooCases {
+		strategy[c.mutant] = c.strategy
+	}
+	fuzz.HuntAll(1, 300, model.KIP, false, 0, 300, func(h fuzz.MutantHunt, _ model.Profile) {
+		if !h.Caught {
+			t.Errorf("%s: not caught", h.Mutant)
+			return
+		}
+		want, err := h.Shrunk.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(h.SaveFile("testdata/zoo"))
+		if err != nil || !bytes.Equal(got, want) || h.Strategy != strategy[h.Mutant] {
+			t.Errorf("%s: testdata/zoo is stale (strategy %s, zooCases %s; %v): regenerate with "+
+				"'simrun mutants --seeds 1..300 --shrink 300 --out explore/testdata/zoo'", h.Mutant, h.Strategy,
+				strategy[h.Mutant], err)
+		}
+	})
 }
 
 // TestRefindsMutantsFromTinyJoin: the mutants whose trigger fits the

@@ -39,25 +39,30 @@ func TestCloneMatchesReexecution(t *testing.T) {
 	}
 }
 
-// TestRebuiltFrontierMatches: states past the cloned-frontier cap, rebuilt
-// by re-running their paths, are expanded exactly as clones are.
+// TestRebuiltFrontierMatches: states the memory budget does not let the
+// search keep, rebuilt by re-running their paths, are expanded exactly as
+// kept ones are: the same states, transitions and findings; only the
+// runs, the rebuilt count, the memory estimate and the memo's hits (it is
+// bounded by the budget too) differ.
 func TestRebuiltFrontierMatches(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: searches with and without rebuilt frontiers, twice")
 	}
 	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 6, Faults: FaultKinds, Liveness: true}
 	a, _ := Run(cfg)
-	prev := maxClonedFrontier
-	maxClonedFrontier = 3
-	defer func() { maxClonedFrontier = prev }()
+	cfg.MaxMemoryMiB = 8 // the visited set fits (about 3 MiB), few states kept whole (8 KiB and more each)
 	b, _ := Run(cfg)
 	ra, _ := ReportOf(a)
 	rb, _ := ReportOf(b)
-	if fmt.Sprintf("%+v", ra) != fmt.Sprintf("%+v", rb) {
-		t.Fatalf("cloned %+v\nrebuilt %+v", ra, rb)
+	if b.Rebuilt == 0 || b.Runs <= a.Runs || b.MemoryMiB > 8 {
+		t.Fatalf("the small budget rebuilt nothing: %d rebuilt, %d runs vs %d, %.1f MiB", b.Rebuilt, b.Runs, a.Runs, b.MemoryMiB)
 	}
-	if b.Runs <= a.Runs {
-		t.Fatalf("the capped search rebuilt nothing (%d runs vs %d)", b.Runs, a.Runs)
+	for _, r := range []*Report{&ra, &rb} {
+		r.Rebuilt, r.MemoryMiB = 0, 0
+		r.MemoHits, r.ContSteps = 0, 0 // the memo is bounded by the budget too: fewer continuations meet
+	}
+	if fmt.Sprintf("%+v", ra) != fmt.Sprintf("%+v", rb) {
+		t.Fatalf("kept %+v\nrebuilt %+v", ra, rb)
 	}
 }
 
