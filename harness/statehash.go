@@ -90,7 +90,7 @@ func (r *runner) appendEvent(dst []byte, ev *event, now sim.Time) []byte {
 	switch ev.kind {
 	case evDeliver:
 		dst = binary.AppendUvarint(dst, uint64(ev.senderInc))
-		dst = r.msgs.at(ev.msg).AppendState(dst, now)
+		dst = r.c.AppendMessageState(dst, r.msgs.at(ev.msg), now)
 	case evTimer:
 		dst = append(dst, byte(ev.timer.Kind), byte(ev.timer.Broker), byte(ev.timer.Peer))
 	case evRemoteDone:
