@@ -12,12 +12,13 @@ import "tierfetch/harness"
 
 // memoFirst is how many first steps of a continuation are hashed (two
 // continuations from siblings tend to meet within a few steps); after
-// those, the state is hashed at the first step of every memoPeriods-th of
-// the scenario's simulated time (continuations that met stay together, so
-// they meet again at those instants).
+// those, the state is hashed at the first step of every period of
+// simulated time that a seeded run takes about memoEvery steps to cross
+// (continuations that met stay together, so they meet again at those
+// instants; a hash costs tens of steps on a long scenario's large states).
 const (
-	memoFirst   = 8
-	memoPeriods = 256
+	memoFirst = 8
+	memoEvery = 64
 )
 
 // continuation runs n's path on to the end with alternative 0 at every
@@ -33,7 +34,7 @@ func (x *explorer) continuation(n *node) {
 		run = x.rebuild(n, int(n.depth))
 	}
 	c := run.Clone(&harness.Script{Lost: x.cfg.Lost})
-	period := max(1, x.res.ScenarioMs/memoPeriods)
+	period := max(1, x.res.ScenarioMs*memoEvery/max(1, x.res.ScenarioSteps))
 	mark := c.NowMs()/period + 1
 	hashes := []uint64{n.hash}
 	steps := 0
