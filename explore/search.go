@@ -22,6 +22,9 @@ type node struct {
 	nowMs int64
 	sleep []asleep
 	only  []uint64
+	// parts are the state's parts, taken when it was visited (nil
+	// Brokers: not taken), for the footprints of the steps from it.
+	parts harness.Parts
 }
 
 // explorer is one search.
@@ -57,8 +60,8 @@ type explorer struct {
 	// shedNext and shedLevel: see shed; cur is the index in level of the
 	// state being expanded.
 	shedNext, shedLevel, cur int
-	// parent, child: scratch for the state parts.
-	parent, child harness.Parts
+	// child: scratch for the state parts.
+	child harness.Parts
 	// audited collects, when auditReduction is set, the states of the
 	// steps the reduction skipped.
 	audited []uint64
@@ -428,7 +431,12 @@ func (x *explorer) visit(parent *path, picks []int, run *harness.Run, sleep []as
 	if visitHook != nil {
 		visitHook(run)
 	}
-	x.add(node{path: parent.extend(picks), hash: h, run: run, nowMs: x.child.NowUs / 1000, sleep: sleep}, x.child.Size)
+	n := node{path: parent.extend(picks), hash: h, run: run, nowMs: x.child.NowUs / 1000, sleep: sleep}
+	if !x.cfg.NoReduction {
+		n.parts = x.child
+		n.parts.Brokers = slices.Clone(x.child.Brokers)
+	}
+	x.add(n, x.child.Size)
 	x.checkBudgets()
 }
 
@@ -568,9 +576,10 @@ func (x *explorer) expand(n *node, depth int) {
 	if n.run == nil {
 		n.run = x.rebuild(n, depth)
 	}
-	n.run.Parts(&x.parent)
-	parent := x.parent
-	parent.Brokers = slices.Clone(x.parent.Brokers)
+	parent := n.parts
+	if parent.Brokers == nil && !x.cfg.NoReduction {
+		n.run.Parts(&parent)
+	}
 	var taken []asleep // the inputs taken before, with their footprints
 	var group asleep   // the input being taken
 	var groupPicks []int
@@ -649,6 +658,9 @@ func (x *explorer) take(n *node, parent *harness.Parts, group *asleep, taken []a
 	c.Parts(&x.child)
 	fp := footprintOf(parent, &x.child, c.Input())
 	group.fp = union(group.fp, fp)
+	if ref, dup := x.seen[x.child.Hash]; dup && ref == 0 {
+		return // seen with nothing asleep: every step from it is taken
+	}
 	var sleep []asleep
 	switch {
 	case x.cfg.NoReduction:
