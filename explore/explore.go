@@ -143,6 +143,10 @@ type Result struct {
 	// MemoHits those that reached a state an earlier continuation went
 	// through and took its verdict; ContinuationSteps the steps they took.
 	LivenessChecked, MemoHits, ContinuationSteps int64
+	// LivenessCut counts cut states whose continuation the continuation
+	// budget (MaxStates*64 steps in all) left unchecked: the search is
+	// then not exhausted.
+	LivenessCut int64
 	// MemoryMiB is the search's peak memory estimate; Rebuilt counts
 	// frontier states kept as paths only (past the memory budget) and
 	// rebuilt when expanded.

@@ -65,6 +65,34 @@ func TestUnmutatedSmallConfigs(t *testing.T) {
 	}
 }
 
+// TestReductionKeepsEveryState: on each documented small configuration
+// the reduced search visits as many states as the full one (the brute
+// force compares the sets themselves on smaller ones), finds the same
+// verdict, and every step it skipped leads to a state it visited (the
+// audit takes the skipped steps anyway). The factors go to the log.
+func TestReductionKeepsEveryState(t *testing.T) {
+	auditReduction = true
+	defer func() { auditReduction = false }()
+	for _, c := range SmallConfigs(t) {
+		cfg := c.Config
+		cfg.Liveness = false
+		red, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(auditMissing) > 0 {
+			t.Errorf("%s: %d skipped steps lead to states the search never visited", c.Name, len(auditMissing))
+		}
+		cfg.NoReduction = true
+		full, _ := Run(cfg)
+		if full.States != red.States || (full.Violation == nil) != (red.Violation == nil) || full.Stop != red.Stop {
+			t.Errorf("%s: full %d states (%s), reduced %d (%s)", c.Name, full.States, full.Stop, red.States, red.Stop)
+		}
+		t.Logf("%s: %d states; transitions %d full, %d reduced (%.3fx), %d inputs skipped", c.Name, red.States,
+			full.Transitions, red.Transitions, float64(full.Transitions)/float64(red.Transitions), red.Skipped)
+	}
+}
+
 // SmallConfig is a documented bounded configuration.
 type SmallConfig struct {
 	Name string
@@ -123,7 +151,7 @@ const zooMaxStates = 200_000
 // the reduction on) and --max-states 200000, explore finds a violation no
 // known finding explains, whose counterexample replays through the
 // harness and is no longer than the shrunk scenario (its events plus the
-// faults the path injected).
+// faults the path injected); the full search (no reduction) finds the same.
 func TestRefindsEveryMutant(t *testing.T) {
 	if testing.Short() {
 		t.Skip("about a minute of one core: four mutants take the whole state budget")
@@ -145,6 +173,17 @@ func TestRefindsEveryMutant(t *testing.T) {
 			continue
 		}
 		checkReplays(t, cfg, cx)
+		// The full search (no reduction) visits the same states in the
+		// same order, so it stops at the same violation.
+		full := cfg
+		full.NoReduction = true
+		if fr, err := Run(full); err != nil || fr.Violation == nil || fr.States != res.States ||
+			fr.Violation.Failure.Invariant != cx.Failure.Invariant || fr.Violation.Steps != cx.Steps {
+			t.Errorf("%s: the full search differs: %v, %+v (reduced: %d states, %s at step %d)", c.mutant, err, fr,
+				res.States, cx.Failure.Invariant, cx.Steps)
+		} else {
+			t.Logf("%-24s transitions %d reduced, %d full", c.mutant, res.Transitions, fr.Transitions)
+		}
 		shrunk, found := fuzz.SizeOf(sc), fuzz.SizeOf(cx.Scenario)
 		if found.Events+len(cx.Faults) > shrunk.Events {
 			t.Errorf("%s: counterexample has %d events and %d injected faults, the shrunk scenario %d events", c.mutant,

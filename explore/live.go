@@ -21,11 +21,15 @@ const (
 	memoEvery = 64
 )
 
+// memoOff, set by tests and benchmarks, runs every continuation to its
+// end (to measure what the memo saves and check it changes no verdict).
+var memoOff bool
+
 // continuation runs n's path on to the end with alternative 0 at every
 // later choice (no further faults, fast network, no remote failure).
-func (x *explorer) continuation(n *node) {
+func (x *explorer) continuation(n *node, budget int64) {
 	x.res.LivenessChecked++
-	if v, ok := x.memo[n.hash]; ok {
+	if v, ok := x.memo[n.hash]; ok && !memoOff {
 		x.memoHit(v)
 		return
 	}
@@ -39,13 +43,18 @@ func (x *explorer) continuation(n *node) {
 	hashes := []uint64{n.hash}
 	steps := 0
 	for c.Done() == nil {
+		if x.res.ContinuationSteps >= budget {
+			x.res.LivenessCut++ // the budget ran out inside it: not checked
+			x.res.LivenessChecked--
+			return
+		}
 		c.Step()
 		steps++
 		x.res.ContinuationSteps++
 		if c.Done() != nil {
 			break
 		}
-		if steps > memoFirst && c.NowMs() < mark*period {
+		if memoOff || steps > memoFirst && c.NowMs() < mark*period {
 			continue
 		}
 		mark = c.NowMs()/period + 1

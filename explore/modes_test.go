@@ -8,6 +8,7 @@ import (
 
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/scenarios"
 )
 
 // TestCloneMatchesReexecution: stepping clones and re-running every path
@@ -100,5 +101,72 @@ func TestNondeterminismIsAnError(t *testing.T) {
 	}
 	if res == nil || res.Exhausted || res.Violation != nil || res.States == 0 {
 		t.Errorf("result: %+v", res)
+	}
+}
+
+// TestMemoKeepsVerdicts: continuations that take a memoized verdict end
+// the search as running each to its end does: the same violation or none,
+// the same known findings counted as often; and, when no violation stops
+// them early, they take fewer steps (how many go to the log).
+func TestMemoKeepsVerdicts(t *testing.T) {
+	stale, ok := scenarios.Lookup("finding-reenable-stale-hro")
+	if !ok {
+		t.Fatal("no finding-reenable-stale-hro")
+	}
+	tiny := fixture(t, "tiny-join")
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"tiny-join/depth-24", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 24, Liveness: true}},
+		{"tiny-join/crash-restart-elect/depth-6", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 6, Liveness: true,
+			Faults: []string{FaultCrash, FaultRestart, FaultElect}}},
+		{"tiny-join/hw-not-reset/depth-8", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 8, Liveness: true,
+			Mutants: model.Mutants(0).With(model.MutantHWNotReset)}},
+		{"finding-reenable-stale-hro/depth-12", Config{Scenario: stale, Strategy: harness.LastTiered, Depth: 12, Liveness: true}},
+	} {
+		memoOff = true
+		plain, err := Run(c.cfg)
+		memoOff = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		memo, _ := Run(c.cfg)
+		rp, _ := ReportOf(plain)
+		rm, _ := ReportOf(memo)
+		if fmt.Sprint(rp.Violation, rp.Known, rp.KnownCount, rp.Stop, rp.States) != fmt.Sprint(rm.Violation, rm.Known, rm.KnownCount, rm.Stop, rm.States) {
+			t.Errorf("%s: the memo changed the verdict:\nwithout %+v\nwith    %+v", c.name, rp, rm)
+		}
+		if memo.Violation == nil && (memo.MemoHits == 0 || memo.ContinuationSteps >= plain.ContinuationSteps) {
+			t.Errorf("%s: the memo saved nothing (%d hits, %d steps, %d without)", c.name, memo.MemoHits,
+				memo.ContinuationSteps, plain.ContinuationSteps)
+		}
+		t.Logf("%s: %d continuations, %d met an earlier one: %d steps, %d without the memo (%.1fx); known %d, violation %v",
+			c.name, memo.LivenessChecked, memo.MemoHits, memo.ContinuationSteps, plain.ContinuationSteps,
+			float64(plain.ContinuationSteps)/float64(memo.ContinuationSteps), memo.KnownCount, memo.Violation != nil)
+	}
+}
+
+// TestContinuationBudget: the continuations from the cut states take at
+// most --max-states x 64 steps in all; the cut states left unchecked are
+// counted, the search is not exhausted, and the text says so.
+func TestContinuationBudget(t *testing.T) {
+	// 20 states, about 15 cut, continuations of about 180 steps: 1,280
+	// steps run out first.
+	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, MaxStates: 20, Liveness: true,
+		Faults: []string{FaultCrash}}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ContinuationSteps > int64(cfg.MaxStates)*continuationSteps || res.LivenessCut == 0 || res.Exhausted ||
+		res.LivenessChecked+res.LivenessCut != int64(res.Frontier) {
+		t.Fatalf("%d steps (budget %d), %d checked + %d cut of %d cut states, exhausted %v", res.ContinuationSteps,
+			cfg.MaxStates*continuationSteps, res.LivenessChecked, res.LivenessCut, res.Frontier, res.Exhausted)
+	}
+	rep, _ := ReportOf(res)
+	if text := Text(Header{Liveness: true, MaxStates: cfg.MaxStates}, rep, 0); !strings.Contains(text,
+		fmt.Sprintf("%d cut states NOT checked (the continuations' budget, --max-states x 64 steps, ran out)", res.LivenessCut)) {
+		t.Errorf("text:\n%s", text)
 	}
 }

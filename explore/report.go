@@ -91,6 +91,7 @@ type Report struct {
 	Stop            string    `json:"stop"`
 	LivenessChecked int64     `json:"liveness_checked"`
 	MemoHits        int64     `json:"memo_hits"`
+	LivenessCut     int64     `json:"liveness_cut"`
 	ContSteps       int64     `json:"continuation_steps"`
 	MemoryMiB       float64   `json:"memory_mib"`
 	Rebuilt         int64     `json:"rebuilt"`
@@ -121,7 +122,7 @@ func ReportOf(res *Result) (Report, error) {
 		ReachedMaxMs: res.ReachedMaxMs, ScenarioSteps: res.ScenarioSteps, ScenarioMs: res.ScenarioMs,
 		SeededOutcome: res.SeededOutcome, BaseSteps: res.BaseSteps, BaseMs: res.BaseMs, Frontier: res.Frontier,
 		Ended: res.Ended, Exhausted: res.Exhausted, Complete: res.Complete, Stop: res.Stop,
-		LivenessChecked: res.LivenessChecked, MemoHits: res.MemoHits, ContSteps: res.ContinuationSteps,
+		LivenessChecked: res.LivenessChecked, MemoHits: res.MemoHits, LivenessCut: res.LivenessCut, ContSteps: res.ContinuationSteps,
 		MemoryMiB: res.MemoryMiB, Rebuilt: res.Rebuilt, KnownCount: res.KnownCount, Interrupted: res.Interrupted,
 		BudgetCut: res.BudgetCut}
 	if res.Violation != nil {
@@ -222,6 +223,7 @@ func Merge(reports []Report, shards []Shard) (Report, error) {
 		}
 		m.LivenessChecked += r.LivenessChecked
 		m.MemoHits += r.MemoHits
+		m.LivenessCut += r.LivenessCut
 		m.ContSteps += r.ContSteps
 		m.MemoryMiB = max(m.MemoryMiB, r.MemoryMiB)
 		m.Rebuilt += r.Rebuilt

@@ -265,6 +265,7 @@ func (x *explorer) cut(from int) {
 		return
 	}
 	x.stop = false
+	budget := int64(x.cfg.MaxStates) * continuationSteps
 	for i := range frontier {
 		if frontier[i].only != nil {
 			continue // a state expanded before: its continuation ran or will
@@ -273,14 +274,28 @@ func (x *explorer) cut(from int) {
 			x.res.Stop = StopInterrupted
 			return
 		}
-		if x.continuation(&frontier[i]); x.stop {
+		if x.res.ContinuationSteps >= budget {
+			x.res.LivenessCut++
+			continue
+		}
+		if x.continuation(&frontier[i], budget); x.stop {
 			if x.res.Violation != nil {
 				x.res.Stop = StopViolation
 			}
 			return
 		}
 	}
+	if x.res.LivenessCut > 0 && (x.res.Stop == StopDepth || x.res.Stop == StopComplete) {
+		x.res.Stop = StopStates
+	}
 }
+
+// continuationSteps is how many continuation steps each state of
+// --max-states allows: the continuations from the cut states take at
+// most MaxStates*continuationSteps steps in all (a continuation hashes
+// about one state every memoEvery steps, so they record about as many
+// states as the search visits).
+const continuationSteps = memoEvery
 
 // prefix runs alternative 0 at every choice up to FromMs and makes the
 // state there the search's root (level 0); false when the run ended (or

@@ -35,8 +35,13 @@ func Text(h Header, r Report, seconds float64) string {
 	fmt.Fprintf(&w, "  states %d  transitions %d  inputs skipped by the reduction %d  depth reached %d  frontier %d  ended %d\n",
 		r.States, r.Transitions, r.Skipped, r.Depth, r.Frontier, r.Ended)
 	if h.Liveness {
-		fmt.Fprintf(&w, "  liveness: %d continuations from the states the bound cut, %d took a memoized verdict, %d steps\n",
+		fmt.Fprintf(&w, "  liveness: %d continuations from the states the bound cut, %d took a memoized verdict, %d steps",
 			r.LivenessChecked, r.MemoHits, r.ContSteps)
+		if r.LivenessCut > 0 {
+			fmt.Fprintf(&w, "; %d cut states NOT checked (the continuations' budget, --max-states x %d steps, ran out)",
+				r.LivenessCut, continuationSteps)
+		}
+		fmt.Fprintln(&w)
 	}
 	if seconds > 0 {
 		fmt.Fprintf(&w, "  %.2f s, %.0f states/s, memory estimate %.0f MiB\n", seconds, float64(r.States)/seconds, r.MemoryMiB)
