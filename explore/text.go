@@ -74,7 +74,7 @@ func onOff(b bool) string {
 // scenarioLength says how long the scenario is: a seeded run's steps and
 // the simulated time.
 func scenarioLength(r Report) string {
-	s := fmt.Sprintf("a seeded run takes %d steps; %s simulated", r.ScenarioSteps, seconds(r.ScenarioMs))
+	s := fmt.Sprintf("a seeded run takes %s; %s simulated", plural(r.ScenarioSteps, "step"), seconds(r.ScenarioMs))
 	if r.SeededOutcome != "" && r.SeededOutcome != harness.OutcomeOK {
 		s = fmt.Sprintf("a seeded run stops at step %d (%s); %s simulated", r.ScenarioSteps, r.SeededOutcome, seconds(r.ScenarioMs))
 	}
@@ -119,6 +119,14 @@ func stopText(h Header, r Report) string {
 		return fmt.Sprintf("NOT exhausted: --max-memory %d MiB reached at depth %d: %s", h.MaxMemory, r.Depth, covered(r))
 	}
 	return fmt.Sprintf("NOT exhausted: --max-states %d reached at depth %d: %s", h.MaxStates, r.Depth, covered(r))
+}
+
+// plural prints n things, e.g. "1 step", "186 steps".
+func plural(n int64, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // seconds prints simulated milliseconds as seconds, e.g. "90.000 s".
