@@ -10,9 +10,9 @@
 #     simrun explore of it at both commits, one core, alternating;
 #   - tiny-join exhausted to the end of the scenario, with and without the
 #     reduction, one core;
-#   - tiny-join with every fault and lost messages for LONG seconds of one
-#     core (SIGINT then: the part searched is printed), with and without
-#     the reduction;
+#   - tiny-join with every fault and lost messages for LONG seconds of CPU
+#     on one core (SIGINT then: the part searched is printed), with and
+#     without the reduction;
 #   - local-retention-sweep with every fault and lost messages from 60 s
 #     to 90,000 states: peak resident memory at two --max-memory budgets.
 #
@@ -40,6 +40,15 @@ echo "building this commit's and $base's explore test binaries and simrun" >&2
 go test -c -o "$tmp/new.test" ./explore
 go build -o "$tmp/simrun" ./cmd/simrun
 git worktree add --detach "$tmp/base" "$base" >/dev/null 2>&1
+if ! grep -q cpuSeconds "$tmp/base/explore/bench_test.go"; then
+	# The base's benchmark reports wall-clock rates only: give it this
+	# commit's CPU-time metric (the same getrusage) beside them.
+	sed -n '/^\/\/ cpuSeconds is/,/^}/p' explore/bench_test.go |
+		{ printf 'package explore\n\nimport "syscall"\n\n'; cat; } >"$tmp/base/explore/cpu_bench_test.go"
+	sed -i -e 's|^\(\t*\)var states int64$|&\n\1cpu0 := cpuSeconds()|' \
+		-e 's|^\(\t*\)b.ReportMetric(float64(states)/b.Elapsed().Seconds(), "states/s")$|&\n\1b.ReportMetric(float64(states)/(cpuSeconds()-cpu0), "states/cpu-s")|' \
+		"$tmp/base/explore/bench_test.go"
+fi
 (cd "$tmp/base" && go test -c -o "$tmp/base.test" ./explore && go build -o "$tmp/simrun-base" ./cmd/simrun)
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -72,12 +81,17 @@ for _ in $(seq "$count"); do
 done
 load_omts_after=$(load)
 
-# cli NAME BINARY ARGS...: simrun explore on one core, "NAME: states/s line".
+# cli NAME BINARY ARGS...: simrun explore on one core: "NAME: STATES
+# states, CPU s, STATES/CPU states/cpu-s (wall s)".
 cli() {
 	local name=$1 bin=$2
 	shift 2
 	echo "  $name simrun explore $*" >&2
-	GOMAXPROCS=1 nice "$bin" explore "$@" --out "$tmp/cx.json" 2>/dev/null | grep -E 'states/s' | sed "s/^ */$name: /" || true
+	GOMAXPROCS=1 nice /usr/bin/time -f '%U %S %e' -o "$tmp/cli-time" "$bin" explore "$@" --out "$tmp/cx.json" \
+		>"$tmp/cli-out" 2>/dev/null || true
+	local states
+	states=$(sed -nE 's/^ *states ([0-9]+) .*/\1/p' "$tmp/cli-out")
+	awk -v n="$name" -v s="$states" '{ cpu = $1 + $2; printf "%s: %d states, %.2f CPU s, %.0f states/cpu-s (%.2f s wall)\n", n, s, cpu, s / cpu, $3 }' "$tmp/cli-time"
 }
 load_cli_before=$(load)
 for _ in $(seq "$count"); do
@@ -93,19 +107,36 @@ for r in on off; do
 	flag=()
 	[ "$r" = off ] && flag=(--no-reduction)
 	echo "  tiny-join to the end, reduction $r" >&2
-	GOMAXPROCS=1 nice /usr/bin/time -f '%e s wall, %M KiB max RSS' "$tmp/simrun" explore --scenario "$tiny" --max-states "$end_states" \
+	GOMAXPROCS=1 nice /usr/bin/time -f '%e s wall, %U s user, %S s system, %M KiB max RSS' "$tmp/simrun" explore --scenario "$tiny" --max-states "$end_states" \
 		--max-memory 8192 "${flag[@]}" --out "$tmp/cx.json" >"$tmp/end-$r.txt" 2>"$tmp/end-$r.err" || true
 	{ summary "reduction $r" "$tmp/end-$r.txt"; echo "reduction $r: $(tail -1 "$tmp/end-$r.err")"; } >>"$E"
 done
 load_end_after=$(load)
 
+# cpu_limit PID SECONDS: SIGINT to PID once it has used SECONDS of CPU
+# (user and system, from /proc: a shared machine's load does not shorten
+# it), then wait for it.
+cpu_limit() {
+	local pid=$1 limit=$(($2 * $(getconf CLK_TCK)))
+	while kill -0 "$pid" 2>/dev/null; do
+		local ticks
+		ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+		if [ "$ticks" -ge "$limit" ]; then
+			kill -INT "$pid"
+			break
+		fi
+		sleep 2
+	done
+	wait "$pid" || true
+}
 load_long_before=$(load)
 for r in on off; do
 	flag=()
 	[ "$r" = off ] && flag=(--no-reduction)
-	echo "  tiny-join, every fault and lost messages, $long s, reduction $r" >&2
-	GOMAXPROCS=1 nice timeout -s INT "$long" "$tmp/simrun" explore --scenario "$tiny" --faults "$all" --lost \
-		--max-states 100000000 --max-memory 8192 "${flag[@]}" --out "$tmp/cx.json" >"$tmp/long-$r.txt" 2>/dev/null || true
+	echo "  tiny-join, every fault and lost messages, $long s of CPU, reduction $r" >&2
+	GOMAXPROCS=1 nice "$tmp/simrun" explore --scenario "$tiny" --faults "$all" --lost \
+		--max-states 100000000 --max-memory 8192 "${flag[@]}" --out "$tmp/cx.json" >"$tmp/long-$r.txt" 2>/dev/null &
+	cpu_limit $! "$long"
 	summary "reduction $r" "$tmp/long-$r.txt" >>"$L"
 done
 load_long_after=$(load)
@@ -122,12 +153,12 @@ load_mem_after=$(load)
 
 # median NAME VARIANT: the median states/s of a benchmark's runs.
 median() {
-	awk -v v="$2" -v name="$1" '$1 == v && $2 == name { for (i = 3; i < NF; i++) if ($(i+1) == "states/s") print $i }' "$S" "$O" |
+	awk -v v="$2" -v name="$1" '$1 == v && $2 == name { for (i = 3; i < NF; i++) if ($(i+1) == "states/cpu-s") print $i }' "$S" "$O" |
 		sort -n | awk '{ a[NR] = $1 } END { if (NR == 0) print "n/a"; else printf "%.0f", a[int((NR + 1) / 2)] }'
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "n/a" || b == "n/a" || b == 0) print "n/a"; else printf "%.2f", a / b }'; }
 cli_median() {
-	grep "^$1:" "$C" | sed -E 's/.* ([0-9]+) states\/s.*/\1/' | sort -n |
+	grep "^$1:" "$C" | sed -E 's/.* ([0-9]+) states\/cpu-s.*/\1/' | sort -n |
 		awk '{ a[NR] = $1 } END { if (NR == 0) print "n/a"; else printf "%.0f", a[int((NR + 1) / 2)] }'
 }
 
@@ -137,11 +168,13 @@ section=$(
 ## Exploration (issue 24)
 
 Generated by \`scripts/bench-explore.sh\` on $(date -u +%Y-%m-%d) at $(git rev-parse --short HEAD), base $base, $count rounds
-(medians), one core (\`-cpu 1\`, \`GOMAXPROCS=1\`), niced. Load average before / after each part
-is given: the machine has 2 cores and was shared, so absolute figures swing with the other
-load; the ratios of runs alternated in one part are what to read.
+(medians), one core (\`-cpu 1\`, \`GOMAXPROCS=1\`), niced. Rates are states per CPU second of
+the process (getrusage, /usr/bin/time): on a shared 2-core machine the wall clock measures the
+other load as much as the search (the load average before / after each part is given; the
+raw output has the wall-clock rates too); the ratios of runs alternated in one part are what
+to read. The base's benchmark is given the same CPU-time metric for the run.
 
-| search, states/s (median) | $base | this commit | ratio |
+| search, states per CPU second (median) | $base | this commit | ratio |
 | --- | --- | --- | --- |
 | tiny-join, depth 24 (goal >= 100,000) | $(median BenchmarkExplore/tiny-join/depth-24/clone base) | $(median BenchmarkExplore/tiny-join/depth-24/clone new) | $(ratio "$(median BenchmarkExplore/tiny-join/depth-24/clone new)" "$(median BenchmarkExplore/tiny-join/depth-24/clone base)") |
 | tiny-join, every fault and lost messages, depth 5 | $(median BenchmarkExplore/tiny-join/all-faults-lost/depth-5/clone base) | $(median BenchmarkExplore/tiny-join/all-faults-lost/depth-5/clone new) | $(ratio "$(median BenchmarkExplore/tiny-join/all-faults-lost/depth-5/clone new)" "$(median BenchmarkExplore/tiny-join/all-faults-lost/depth-5/clone base)") |
@@ -152,7 +185,7 @@ Load: benchmarks $load_side_before / $load_side_after; simrun $load_cli_before /
 
 This commit alone (BenchmarkExplore, $count runs, load $load_omts_before / $load_omts_after):
 
-| search | states/s (median) | with the reduction off (-full) |
+| search | states per CPU second (median) | with the reduction off (-full) |
 | --- | --- | --- |
 | tiny-join, depth 24 | $(median BenchmarkExplore/tiny-join/depth-24/clone new) | $(median BenchmarkExplore/tiny-join/depth-24/full new) |
 | tiny-join, every fault and lost messages, depth 5 | $(median BenchmarkExplore/tiny-join/all-faults-lost/depth-5/clone new) | $(median BenchmarkExplore/tiny-join/all-faults-lost/depth-5/full new) |
@@ -166,8 +199,9 @@ one core; load $load_end_before / $load_end_after):
 $(cat "$E")
 \`\`\`
 
-tiny-join with every fault kind and lost messages (\`--faults $all --lost\`), $long s of one core
-each, then SIGINT (load $load_long_before / $load_long_after):
+tiny-join with every fault kind and lost messages (\`--faults $all --lost\`), $long s of CPU on
+one core each (from /proc, so the other load does not shorten it), then SIGINT (load
+$load_long_before / $load_long_after):
 
 \`\`\`
 $(cat "$L")
