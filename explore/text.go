@@ -2,7 +2,6 @@ package explore
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -179,13 +178,13 @@ func KnownFile(out, kind string) string {
 	return filepath.Join(dir, strings.TrimSuffix(base, ext)+"-"+kind+ext)
 }
 
-// CheckOut checks, before the search, that out can take a scenario file
-// (--out): nothing there yet, or a regular file (a link to one is
-// followed), in a directory that exists and is writable. A device, a pipe
-// or a directory is refused: the file is a scenario to replay, and known
-// findings go beside it.
+// CheckOut checks that out can take a scenario file (--out): nothing
+// there yet, or a regular file (a link to one is followed), in a
+// directory that exists. A device, a pipe or a directory is refused: the
+// file is a scenario to replay, and known findings go beside it. (simrun
+// also checks, before the search, that the directory is writable.)
 func CheckOut(out string) error {
-	target, fi, err := outfile.Target(out)
+	_, fi, err := outfile.Target(out)
 	if err != nil {
 		return err
 	}
@@ -193,17 +192,10 @@ func CheckOut(out string) error {
 		return fmt.Errorf("%s is not a regular file (%s): a counterexample is a scenario file, and known findings are "+
 			"written beside it; give a file name", out, fi.Mode().Type())
 	}
-	dir := filepath.Dir(target)
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
-		return fmt.Errorf("%s: directory %s does not exist", out, dir)
+	if err := outfile.CheckFile(out); err != nil {
+		return fmt.Errorf("%s: %v", out, err)
 	}
-	f, err := os.CreateTemp(dir, ".simrun-check-*")
-	if err != nil {
-		return fmt.Errorf("%s: directory %s is not writable: %v", out, dir, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
+	return nil
 }
 
 // IgnoredScheduleWarning is the warning line simrun explore prints when the

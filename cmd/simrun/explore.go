@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -137,6 +138,9 @@ func checkExploreOutputs(f exploreFlags) error {
 	if err := explore.CheckOut(f.Out); err != nil {
 		return badInput("--out: %v", err)
 	}
+	if err := writableDir(f.Out); err != nil {
+		return badInput("--out: %v", err)
+	}
 	if f.JSONL != "" {
 		if err := outfile.CheckFile(f.JSONL); err != nil {
 			return badInput("--jsonl: %v", err)
@@ -151,6 +155,22 @@ func checkExploreOutputs(f exploreFlags) error {
 		}
 	}
 	return nil
+}
+
+// writableDir checks that a file can be created beside path (in its
+// directory, through a link to it).
+func writableDir(path string) error {
+	target, _, err := outfile.Target(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(target)
+	f, err := os.CreateTemp(dir, ".simrun-check-*")
+	if err != nil {
+		return fmt.Errorf("%s: directory %s is not writable: %v", path, dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // sameFile reports whether a and b name one existing file.
