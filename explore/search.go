@@ -436,8 +436,14 @@ func (x *explorer) ended(parent *path, picks []int, done *harness.RunResult, run
 // visit takes a state a step led to (its parts in x.child): new, or
 // reached before with a sleep set that may leave steps to take.
 func (x *explorer) visit(parent *path, picks []int, run *harness.Run, sleep []asleep) {
+	ref, dup := x.seen[x.child.Hash]
+	x.visitSeen(parent, picks, run, sleep, ref, dup)
+}
+
+// visitSeen is visit with the state's entry in the visited set looked up.
+func (x *explorer) visitSeen(parent *path, picks []int, run *harness.Run, sleep []asleep, ref uint64, dup bool) {
 	h := x.child.Hash
-	if ref, dup := x.seen[h]; dup {
+	if dup {
 		x.revisit(parent, picks, run, sleep, ref)
 		return
 	}
@@ -673,7 +679,8 @@ func (x *explorer) take(n *node, parent *harness.Parts, group *asleep, taken []a
 	c.Parts(&x.child)
 	fp := footprintOf(parent, &x.child, c.Input())
 	group.fp = union(group.fp, fp)
-	if ref, dup := x.seen[x.child.Hash]; dup && ref == 0 {
+	ref, dup := x.seen[x.child.Hash]
+	if dup && ref == 0 {
 		return // seen with nothing asleep: every step from it is taken
 	}
 	var sleep []asleep
@@ -684,7 +691,7 @@ func (x *explorer) take(n *node, parent *harness.Parts, group *asleep, taken []a
 	default:
 		sleep = sleepAfter(n.sleep, taken, fp)
 	}
-	x.visit(n.path, picks, c, sleep)
+	x.visitSeen(n.path, picks, c, sleep, ref, dup)
 }
 
 // asleep reports whether the input id is not to be taken from n: asleep,

@@ -201,11 +201,10 @@ type Input struct {
 // Input returns what the last step took.
 func (x *Run) Input() Input { return x.r.s.in }
 
-// noteInput records the identity of the step's input event ev, before it
-// is applied (a message leaves the slab then).
+// noteInput records what the step's input event ev is, before it is
+// applied (a message leaves the slab then).
 func (r *runner) noteInput(ev *event) {
-	in := Input{Fault: -1, Brokers: [2]int{-1, -1}}
-	buf := r.appendEvent(r.s.inBuf[:0], ev, r.sched.Now())
+	in := Input{ID: r.inputID(ev), Fault: -1, Brokers: [2]int{-1, -1}}
 	switch ev.kind {
 	case evDeliver:
 		m := r.msgs.at(ev.msg)
@@ -228,14 +227,49 @@ func (r *runner) noteInput(ev *event) {
 	default:
 		in.Global = true
 	}
-	r.s.inBuf = buf
-	in.ID = xxhash.Sum64(buf)
 	r.s.in = in
+}
+
+// inputID names the event ev by the fields that tell events apart (a
+// message's kind, endpoints, request id, the sender's incarnation, its
+// offsets and epochs and its batches' ends; a timer's key; a remote
+// operation's id, broker, kind and segment; a scenario event's index, a
+// produce chunk's place), without encoding the whole message: the same
+// event has the same name wherever it is taken.
+func (r *runner) inputID(ev *event) uint64 {
+	var f [24]uint64
+	f[0] = uint64(ev.kind)<<1 | uint64(boolByte(ev.failed))
+	switch ev.kind {
+	case evDeliver:
+		m := r.msgs.at(ev.msg)
+		copy(f[1:], []uint64{uint64(m.Kind), uint64(m.From), uint64(m.To), m.ReqID, uint64(ev.senderInc),
+			uint64(m.LeaderEpoch), uint64(m.Err), uint64(m.FetchOffset), uint64(m.LastFetchedEpoch), uint64(m.MaxBytes),
+			uint64(m.HighWatermark), uint64(m.LogStart), uint64(boolByte(m.Diverging)), uint64(m.Timestamp),
+			uint64(m.Epoch), uint64(m.Offset), uint64(len(m.Batches))})
+		if n := len(m.Batches); n > 0 {
+			first, last := &m.Batches[0], &m.Batches[n-1]
+			copy(f[18:], []uint64{uint64(first.Base), uint64(first.Origin), uint64(last.Base + last.Count),
+				uint64(last.Origin), uint64(last.Epoch)})
+		}
+	case evTimer:
+		copy(f[1:], []uint64{uint64(ev.timer.Kind), uint64(ev.timer.Broker), uint64(ev.timer.Peer)})
+	case evRemoteDone:
+		o := r.ops.at(ev.op)
+		copy(f[1:], []uint64{o.ID, uint64(o.Broker), uint64(o.Kind), o.Segment, uint64(o.Bytes)})
+	default:
+		copy(f[1:], []uint64{uint64(ev.idx), uint64(ev.records), uint64(ev.chunks), uint64(ev.interval)})
+	}
+	buf := r.s.inBuf[:0]
+	for _, v := range f {
+		buf = binary.LittleEndian.AppendUint64(buf, v)
+	}
+	r.s.inBuf = buf
+	return xxhash.Sum64(buf)
 }
 
 // FaultInputID is Input().ID of a step that injects fault i: the search
 // knows it before taking the step.
 func FaultInputID(i int) uint64 {
-	var r runner
-	return xxhash.Sum64(r.appendEvent(nil, &event{kind: evFault, idx: i}, 0))
+	r := runner{s: &scratch{}}
+	return r.inputID(&event{kind: evFault, idx: i})
 }
