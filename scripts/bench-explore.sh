@@ -63,6 +63,37 @@ bench() {
 }
 
 S=$tmp/side.txt O=$tmp/omts.txt C=$tmp/cli.txt E=$tmp/end.txt L=$tmp/long.txt M=$tmp/mem.txt
+# cpu_limit PID SECONDS: SIGINT to PID once it has used SECONDS of CPU
+# (user and system, from /proc: a shared machine's load does not shorten
+# it). The caller waits for PID.
+cpu_limit() {
+	local pid=$1 limit=$(($2 * $(getconf CLK_TCK)))
+	while kill -0 "$pid" 2>/dev/null; do
+		local ticks
+		ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
+		if [ "$ticks" -ge "$limit" ]; then
+			kill -INT "$pid"
+			return
+		fi
+		sleep 2
+	done
+}
+
+# The long searches are limited by CPU time, so they run beside the rest
+# (each on one core: GOMAXPROCS=1), started first and waited for last.
+load_long_before=$(load)
+long_pids=()
+for r in on off; do
+	flag=()
+	[ "$r" = off ] && flag=(--no-reduction)
+	echo "  tiny-join, every fault and lost messages, $long s of CPU, reduction $r (in the background)" >&2
+	GOMAXPROCS=1 nice "$tmp/simrun" explore --scenario "$tiny" --faults "$all" --lost \
+		--max-states 100000000 --max-memory 8192 "${flag[@]}" --out "$tmp/cx-$r.json" >"$tmp/long-$r.txt" 2>/dev/null &
+	pid=$!
+	cpu_limit "$pid" "$long" &
+	long_pids+=("$pid" $!)
+done
+
 load_side_before=$(load)
 for _ in $(seq "$count"); do
 	for v in base new; do
@@ -113,34 +144,6 @@ for r in on off; do
 done
 load_end_after=$(load)
 
-# cpu_limit PID SECONDS: SIGINT to PID once it has used SECONDS of CPU
-# (user and system, from /proc: a shared machine's load does not shorten
-# it), then wait for it.
-cpu_limit() {
-	local pid=$1 limit=$(($2 * $(getconf CLK_TCK)))
-	while kill -0 "$pid" 2>/dev/null; do
-		local ticks
-		ticks=$(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)
-		if [ "$ticks" -ge "$limit" ]; then
-			kill -INT "$pid"
-			break
-		fi
-		sleep 2
-	done
-	wait "$pid" || true
-}
-load_long_before=$(load)
-for r in on off; do
-	flag=()
-	[ "$r" = off ] && flag=(--no-reduction)
-	echo "  tiny-join, every fault and lost messages, $long s of CPU, reduction $r" >&2
-	GOMAXPROCS=1 nice "$tmp/simrun" explore --scenario "$tiny" --faults "$all" --lost \
-		--max-states 100000000 --max-memory 8192 "${flag[@]}" --out "$tmp/cx.json" >"$tmp/long-$r.txt" 2>/dev/null &
-	cpu_limit $! "$long"
-	summary "reduction $r" "$tmp/long-$r.txt" >>"$L"
-done
-load_long_after=$(load)
-
 load_mem_before=$(load)
 for mm in 2048 512; do
 	echo "  local-retention-sweep, --max-memory $mm" >&2
@@ -150,6 +153,12 @@ for mm in 2048 512; do
 	{ summary "--max-memory $mm" "$tmp/mem-$mm.txt"; echo "--max-memory $mm: $(tail -1 "$tmp/mem-$mm.err")"; } >>"$M"
 done
 load_mem_after=$(load)
+
+wait "${long_pids[@]}" || true
+for r in on off; do
+	summary "reduction $r" "$tmp/long-$r.txt" >>"$L"
+done
+load_long_after=$(load)
 
 # median NAME VARIANT: the median states/s of a benchmark's runs.
 median() {
