@@ -179,10 +179,10 @@ func KnownFile(out, kind string) string {
 }
 
 // CheckOut checks that out can take a scenario file (--out): nothing
-// there yet, or a regular file (a link to one is followed), in a
-// directory that exists. A device, a pipe or a directory is refused: the
-// file is a scenario to replay, and known findings go beside it. (simrun
-// also checks, before the search, that the directory is writable.)
+// there yet, or a regular file (a link to one is followed) that can be
+// replaced, in a directory where files can be made (outfile.CheckFile). A
+// device, a pipe or a directory is refused: the file is a scenario to
+// replay, and known findings go beside it.
 func CheckOut(out string) error {
 	_, fi, err := outfile.Target(out)
 	if err != nil {

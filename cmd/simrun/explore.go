@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -132,55 +130,22 @@ const exploreHeapSlack = 256 << 20
 // checkExploreOutputs checks --out and --jsonl before the search, so that
 // a counterexample found is not lost to an output that cannot be written:
 // --out must be able to take a scenario file (a regular file, in a
-// writable directory), --jsonl must not be a directory or lack one, and
-// neither may be the scenario file itself.
+// writable directory: explore.CheckOut), --jsonl an output
+// (outfile.CheckFile), and neither may be the scenario file or the other.
 func checkExploreOutputs(f exploreFlags) error {
 	if err := explore.CheckOut(f.Out); err != nil {
-		return badInput("--out: %v", err)
-	}
-	if err := writableDir(f.Out); err != nil {
 		return badInput("--out: %v", err)
 	}
 	if f.JSONL != "" {
 		if err := outfile.CheckFile(f.JSONL); err != nil {
 			return badInput("--jsonl: %v", err)
 		}
-		if sameFile(f.JSONL, f.Out) {
-			return badInput("--jsonl: %s is also --out", f.JSONL)
-		}
 	}
-	for _, o := range []struct{ flag, path string }{{"--out", f.Out}, {"--jsonl", f.JSONL}} {
-		if o.path != "" && sameFile(o.path, f.Scenario) {
-			return badInput("%s: %s is the scenario file (--scenario): writing it would replace the input", o.flag, o.path)
-		}
+	outs := []outfile.Named{{Flag: "--out", Path: f.Out}, {Flag: "--jsonl", Path: f.JSONL}}
+	if err := outfile.CheckDistinct(outs, []outfile.Named{{Flag: "--scenario", Path: f.Scenario}}); err != nil {
+		return badInput("%v", err)
 	}
 	return nil
-}
-
-// writableDir checks that a file can be created beside path (in its
-// directory, through a link to it).
-func writableDir(path string) error {
-	target, _, err := outfile.Target(path)
-	if err != nil {
-		return err
-	}
-	dir := filepath.Dir(target)
-	f, err := os.CreateTemp(dir, ".simrun-check-*")
-	if err != nil {
-		return fmt.Errorf("%s: directory %s is not writable: %v", path, dir, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// sameFile reports whether a and b name one existing file.
-func sameFile(a, b string) bool {
-	sa, err := os.Stat(a)
-	if err != nil {
-		return false
-	}
-	sb, err := os.Stat(b)
-	return err == nil && os.SameFile(sa, sb)
 }
 
 // printExplore prints a search's figures and findings and saves the
