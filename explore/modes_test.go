@@ -49,9 +49,9 @@ func TestRebuiltFrontierMatches(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: searches with and without rebuilt frontiers, twice")
 	}
-	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 6, Faults: FaultKinds, Liveness: true}
+	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 5, Faults: FaultKinds, Liveness: true}
 	a, _ := Run(cfg)
-	cfg.MaxMemoryMiB = 8 // the visited set fits (about 3 MiB), few states kept whole (8 KiB and more each)
+	cfg.MaxMemoryMiB = 8 // the visited set fits (about 1 MiB), few states kept whole (8 KiB and more each)
 	b, _ := Run(cfg)
 	ra, _ := ReportOf(a)
 	rb, _ := ReportOf(b)
