@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -295,6 +296,11 @@ func (x *explorer) counterexample(picks []int, r *harness.RunResult, pts []harne
 	}
 	sc := *x.cfg.Scenario
 	sc.Explore = &scenarios.Schedule{Faults: used, Lost: x.cfg.Lost, Choices: out}
+	// The failure record, as sweep's saved failures carry: 'simrun replay
+	// FILE' reruns the path with this strategy, profile, mutants and work
+	// budget and says whether it failed the same way.
+	sc.Failure = fuzz.Record(harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
+		MaxSteps: x.cfg.MaxSteps}, fuzz.Summarize(r))
 	if used == nil {
 		sc.Explore.Faults = []scenarios.Event{}
 	}

@@ -139,13 +139,9 @@ func seconds(ms int64) string { return fmt.Sprintf("%d.%03d s", ms/1000, ms%1000
 func SaveFindings(out string, h Header, r Report) (string, error) {
 	var w strings.Builder
 	var first error
-	replay := func(file string) string {
-		s := fmt.Sprintf("simrun run --scenario %s --strategy %s --profile %s", file, h.Strategy, h.Profile)
-		if h.Mutant != "" {
-			s += " --mutant " + h.Mutant
-		}
-		return s + " --trace"
-	}
+	// The file records its strategy, profile, mutants and work budget
+	// (its failure member): 'simrun replay FILE' reruns the path alone.
+	replay := func(file string) string { return "simrun replay " + file }
 	save := func(file string, data []byte) bool {
 		err := CheckOut(file)
 		if err == nil {

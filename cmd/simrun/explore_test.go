@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,17 +55,30 @@ func TestExploreBadInput(t *testing.T) {
 }
 
 // TestExploreCounterexampleReplays: a violation's file, run by simrun run,
-// breaks the same invariant; the bound and budget exit codes.
+// breaks the same invariant, and replayed alone (no flags: its failure
+// record) fails as recorded; the bound and budget exit codes.
 func TestExploreCounterexampleReplays(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cx.json")
-	code, stdout, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
-	if code != exitSafety || !strings.Contains(stdout, "VIOLATION safety-violation offset-order at step 12") {
-		t.Fatalf("explore: exit %d\n%s%s", code, stdout, stderr)
+	code, explored, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
+	if code != exitSafety || !strings.Contains(explored, "VIOLATION safety-violation offset-order at step 12") {
+		t.Fatalf("explore: exit %d\n%s%s", code, explored, stderr)
 	}
-	code, stdout, stderr = simrun(t, "run", "--scenario", out, "--strategy", "last-tiered", "--mutant", "hw-not-reset")
+	code, stdout, stderr := simrun(t, "run", "--scenario", out, "--strategy", "last-tiered", "--mutant", "hw-not-reset")
 	if code != exitSafety || !strings.Contains(stdout, "violation offset-order at 0.015s step 12") {
 		t.Fatalf("replay: exit %d\n%s%s", code, stdout, stderr)
+	}
+	step := regexp.MustCompile(`VIOLATION safety-violation offset-order at step (\d+)`).FindStringSubmatch(explored)[1]
+	// Alone: the file's failure record names the strategy, profile and
+	// mutant, so 'simrun replay FILE' needs no flag, and says the run
+	// failed as the search found.
+	code, stdout, stderr = simrun(t, "replay", out)
+	if code != exitSafety || !strings.Contains(stdout, out+" records a failure: last-tiered, profile kip, mutant hw-not-reset: "+
+		"safety-violation offset-order at step "+step) || !strings.Contains(stdout, "as recorded: safety-violation offset-order at step "+step+" ") {
+		t.Fatalf("replay with no flags: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(explored, "replay: simrun replay "+out+"\n") {
+		t.Errorf("explore does not print the replay command:\n%s", explored)
 	}
 	code, stdout, _ = simrun(t, "explore", "--scenario", exploreFixture, "--depth", "8", "--out", out+"2")
 	if code != exitOK || !strings.Contains(stdout, "exhausted to --depth 8, not to the scenario's end: every state of the first 8 steps (8 of the 186 steps of a seeded run: 4.3%)") {
@@ -232,8 +246,8 @@ func TestExploreKnownFindingsBesideOut(t *testing.T) {
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("%s written with no unknown violation", out)
 	}
-	code, stdout, _ = simrun(t, "run", "--scenario", known, "--strategy", "last-tiered")
-	if code != exitSafety || !strings.Contains(stdout, "stale-hro") {
+	code, stdout, _ = simrun(t, "replay", known)
+	if code != exitSafety || !strings.Contains(stdout, "as recorded: safety-violation") || !strings.Contains(stdout, "known finding stale-hro") {
 		t.Errorf("replay: exit %d\n%s", code, stdout)
 	}
 }
