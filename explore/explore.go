@@ -74,8 +74,10 @@ type Config struct {
 	// counterexample's schedule); the prefix's alternatives are not
 	// explored. It must be before the scenario's end.
 	FromMs int64
-	// Stopped, when set, is asked before each state is expanded: true
-	// stops the search (Result.Interrupted), e.g. on a signal.
+	// Stopped, when set, is asked before each state is expanded and
+	// every stopEvery steps of a long run (a liveness continuation, the
+	// --from-ms prefix): true stops the search (Result.Interrupted), e.g.
+	// on a signal.
 	Stopped func() bool
 	// Progress, when set, is called after each level with the depth
 	// reached, the distinct states so far and the level's size.
@@ -104,6 +106,13 @@ const (
 	StopSteps       = "max-steps"   // a run's work budget cut a path
 	StopViolation   = "violation"   // an unknown violation
 	StopInterrupted = "interrupted" // Config.Stopped
+)
+
+// The parts of a search Config.Stopped can cut short (Result.InterruptedIn).
+const (
+	PartPrefix   = "prefix"   // the run to --from-ms
+	PartSearch   = "search"   // the breadth-first search
+	PartLiveness = "liveness" // the continuations from the cut states
 )
 
 // Result is what a search found.
@@ -168,6 +177,9 @@ type Result struct {
 	// Interrupted: Config.Stopped stopped the search; the figures are
 	// those of the part done.
 	Interrupted bool
+	// InterruptedIn says which part Stopped cut short: PartPrefix,
+	// PartSearch or PartLiveness.
+	InterruptedIn string
 	// BudgetCut counts paths a run's work budget (MaxSteps) cut: the
 	// search is then not exhausted.
 	BudgetCut int64

@@ -43,6 +43,10 @@ func (x *explorer) continuation(n *node, budget int64) {
 	hashes := []uint64{n.hash}
 	steps := 0
 	for c.Done() == nil {
+		if steps%stopEvery == 0 && x.interrupted() {
+			x.res.LivenessChecked-- // cut short: not checked
+			return
+		}
 		if x.res.ContinuationSteps >= budget {
 			x.res.LivenessCut++ // the budget ran out inside it: not checked
 			x.res.LivenessChecked--

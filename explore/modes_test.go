@@ -68,17 +68,44 @@ func TestRebuiltFrontierMatches(t *testing.T) {
 }
 
 // TestStoppedSearch: a search Config.Stopped stops reports the part done,
-// interrupted and not exhausted.
+// interrupted and not exhausted, and which part it cut short: the search,
+// the liveness continuations (within stopEvery steps of one: a signal does
+// not wait for a long continuation's end) or the --from-ms prefix.
 func TestStoppedSearch(t *testing.T) {
-	calls := 0
-	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 20,
-		Stopped: func() bool { calls++; return calls > 50 }}
-	res, err := Run(cfg)
+	tiny := fixture(t, "tiny-join")
+	stopAfter := func(n int) func() bool {
+		calls := 0
+		return func() bool { calls++; return calls > n }
+	}
+	res, err := Run(Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 20, Stopped: stopAfter(50)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Interrupted || res.Exhausted || res.States == 0 {
+	if !res.Interrupted || res.Exhausted || res.States == 0 || res.InterruptedIn != PartSearch || res.Stop != StopInterrupted {
 		t.Fatalf("want an interrupted partial search, got %+v", *res)
+	}
+
+	// The liveness part: the questions a search of omts-local-deleted to
+	// depth 2 asks without liveness, then two more: before the first
+	// continuation and at its first step; the next, at its stopEvery-th
+	// step (of about 1,850 to the scenario's end), stops it there.
+	omts, ok := scenarios.Lookup("omts-local-deleted")
+	if !ok {
+		t.Fatal("no omts-local-deleted")
+	}
+	calls := 0
+	cfg := Config{Scenario: omts, Strategy: harness.LastTiered, Depth: 2, Stopped: func() bool { calls++; return false }}
+	whole, _ := Run(cfg)
+	cfg.Liveness, cfg.Stopped = true, stopAfter(calls+2)
+	res, _ = Run(cfg)
+	if !res.Interrupted || res.Exhausted || res.InterruptedIn != PartLiveness || res.States != whole.States ||
+		res.LivenessChecked != 0 || res.ContinuationSteps != stopEvery {
+		t.Fatalf("want the first continuation stopped at step %d, got %+v", stopEvery, *res)
+	}
+
+	res, _ = Run(Config{Scenario: tiny, Strategy: harness.LastTiered, FromMs: 2000, Stopped: stopAfter(0)})
+	if !res.Interrupted || res.InterruptedIn != PartPrefix || res.States != 0 || res.Stop != StopInterrupted {
+		t.Fatalf("want the prefix stopped, got %+v", *res)
 	}
 }
 

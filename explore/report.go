@@ -97,6 +97,7 @@ type Report struct {
 	Rebuilt         int64     `json:"rebuilt"`
 	KnownCount      int64     `json:"known_count"`
 	Interrupted     bool      `json:"interrupted,omitempty"`
+	InterruptedIn   string    `json:"-"` // never in a shard file: an interrupted search writes none
 	BudgetCut       int64     `json:"budget_cut"`
 	Violation       *Finding  `json:"violation,omitempty"`
 	Known           []Finding `json:"known,omitempty"`
@@ -124,7 +125,7 @@ func ReportOf(res *Result) (Report, error) {
 		Ended: res.Ended, Exhausted: res.Exhausted, Complete: res.Complete, Stop: res.Stop,
 		LivenessChecked: res.LivenessChecked, MemoHits: res.MemoHits, LivenessCut: res.LivenessCut, ContSteps: res.ContinuationSteps,
 		MemoryMiB: res.MemoryMiB, Rebuilt: res.Rebuilt, KnownCount: res.KnownCount, Interrupted: res.Interrupted,
-		BudgetCut: res.BudgetCut}
+		InterruptedIn: res.InterruptedIn, BudgetCut: res.BudgetCut}
 	if res.Violation != nil {
 		f, err := FindingOf(res.Violation)
 		if err != nil {

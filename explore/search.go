@@ -65,6 +65,8 @@ type explorer struct {
 	// audited collects, when auditReduction is set, the states of the
 	// steps the reduction skipped.
 	audited []uint64
+	// part is the part of the search under way (PartSearch, ...).
+	part string
 }
 
 // Memoized verdicts: a continuation that ended with no violation, or in
@@ -171,6 +173,7 @@ func (x *explorer) run(picks []int, stop int64, record bool) *harness.RunResult 
 // from the root.
 func (x *explorer) search() {
 	x.levelIdx, x.nextIdx = map[uint64]int{}, map[uint64]int{}
+	x.part = PartPrefix
 	if x.cfg.FromMs > 0 {
 		if !x.prefix() {
 			return
@@ -178,6 +181,7 @@ func (x *explorer) search() {
 	} else {
 		x.expandRoot()
 	}
+	x.part = PartSearch
 	split := x.cfg.Shard.N <= 1
 	for depth := 0; ; depth++ {
 		x.level, x.levelIdx = x.next, x.nextIdx
@@ -265,6 +269,7 @@ func (x *explorer) cut(from int) {
 		return
 	}
 	x.stop = false
+	x.part = PartLiveness
 	budget := int64(x.cfg.MaxStates) * continuationSteps
 	for i := range frontier {
 		if frontier[i].only != nil {
@@ -279,8 +284,11 @@ func (x *explorer) cut(from int) {
 			continue
 		}
 		if x.continuation(&frontier[i], budget); x.stop {
-			if x.res.Violation != nil {
+			switch {
+			case x.res.Violation != nil:
 				x.res.Stop = StopViolation
+			case x.res.Interrupted:
+				x.res.Stop = StopInterrupted
 			}
 			return
 		}
@@ -304,6 +312,10 @@ func (x *explorer) prefix() bool {
 	s := &harness.Script{Lost: x.cfg.Lost, Record: true}
 	run := harness.Start(x.sc, x.options(s, 0))
 	for run.Done() == nil && run.NowMs() < x.cfg.FromMs {
+		if run.Steps()%stopEvery == 0 && x.interrupted() {
+			x.res.Stop = StopInterrupted
+			return false
+		}
 		run.Step()
 		x.res.StepsRun++
 	}
@@ -381,10 +393,16 @@ func nextPicks(pts []harness.Point, from int) ([]int, bool) {
 	return out, true
 }
 
+// stopEvery is how many steps of one run (a liveness continuation, the
+// --from-ms prefix) go between two questions to Config.Stopped: a signal
+// stops a long run within a fraction of a second, not at its end.
+const stopEvery = 256
+
 // interrupted asks Config.Stopped.
 func (x *explorer) interrupted() bool {
-	if x.cfg.Stopped != nil && x.cfg.Stopped() {
+	if !x.res.Interrupted && x.cfg.Stopped != nil && x.cfg.Stopped() {
 		x.res.Interrupted, x.stop = true, true
+		x.res.InterruptedIn = x.part
 	}
 	return x.res.Interrupted
 }

@@ -208,9 +208,20 @@ func IgnoredScheduleWarning(arg string, sc *scenarios.Scenario) string {
 }
 
 // InterruptedText is the line simrun explore prints when the signal named
-// sig stopped the search; jsonl is the shard file not written ("" none).
-func InterruptedText(sig, jsonl string) string {
-	s := fmt.Sprintf("  stopped by %s: the figures are those of the part searched", sig)
+// sig stopped the search r: what it cut short, and that the figures are of
+// the part done; jsonl is the shard file not written ("" none).
+func InterruptedText(sig string, r Report, jsonl string) string {
+	var what string
+	switch r.InterruptedIn {
+	case PartPrefix:
+		what = "the run to --from-ms, before the search began"
+	case PartLiveness:
+		what = fmt.Sprintf("the liveness continuations from the %s the bound cut (%d run)", plural(int64(r.Frontier), "state"),
+			r.LivenessChecked)
+	default:
+		what = fmt.Sprintf("the search at depth %d (%s visited)", r.Depth, plural(r.States, "state"))
+	}
+	s := fmt.Sprintf("  stopped by %s during %s: the figures are those of the part done", sig, what)
 	if jsonl != "" {
 		s += fmt.Sprintf("; %s not written (a partial shard would pass for a whole one)", jsonl)
 	}

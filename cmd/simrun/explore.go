@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -83,6 +84,19 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	ctx, received, stop := catchSignals()
 	defer stop()
 	cfg.Stopped = func() bool { return ctx.Err() != nil }
+	// The search asks Stopped before each state and every few hundred
+	// steps of a long run, so a signal stops it within a fraction of a
+	// second; should some step take longer, the process ends anyway
+	// exploreStopGrace after the signal, with nothing half-written.
+	context.AfterFunc(ctx, func() {
+		if sig := received(); sig != nil {
+			time.AfterFunc(exploreStopGrace, func() {
+				fmt.Fprintf(stderr, "simrun: explore: the search did not stop within %v of %s; ended without its figures "+
+					"(no file is left half-written)\n", exploreStopGrace, cliutil.SignalName(sig))
+				exitOnSignal(sig)
+			})
+		}
+	})
 	begin := time.Now()
 	cfg.Progress = func(depth int, states int64, level int) {
 		fmt.Fprintf(stderr, "explore: depth %d, %d states, %d in the last level, %.1f s\n", depth, states, level,
@@ -109,7 +123,7 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if rep.Interrupted {
-		fmt.Fprint(stdout, explore.InterruptedText(cliutil.SignalName(received()), f.JSONL))
+		fmt.Fprint(stdout, explore.InterruptedText(cliutil.SignalName(received()), rep, f.JSONL))
 		return cliutil.SignalExit(received()), nil
 	}
 	if f.JSONL != "" {
@@ -122,6 +136,10 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	return code, nil
 }
+
+// exploreStopGrace is how long the search has to stop after a signal
+// before the process ends without it.
+const exploreStopGrace = 5 * time.Second
 
 // exploreHeapSlack is what the process needs beside the search's estimate
 // (the runtime, the binary, a run's scratch).
