@@ -36,10 +36,12 @@ type Config struct {
 	// MaxStates stops the search after that many distinct states (0:
 	// DefaultMaxStates): the work budget.
 	MaxStates int
-	// MaxMemoryMiB bounds what the search keeps (0: DefaultMaxMemoryMiB),
-	// as estimated from the states' sizes: past it a frontier state keeps
-	// only its path and is rebuilt when expanded, and when the visited set
-	// alone would pass it the search stops (StopMemory). The estimate is a
+	// MaxMemoryMiB is the memory of the process running the search (0:
+	// DefaultMaxMemoryMiB; memory.go): the search's estimate of what it
+	// keeps, made from the states' sizes, stays within three quarters of
+	// RuntimeLimit: past it a frontier state keeps only its path and is
+	// rebuilt when expanded, and when the visited set and the levels alone
+	// would pass it the search stops (StopMemory). The estimate is a
 	// function of the search, not of the machine: the same search stops at
 	// the same state everywhere.
 	MaxMemoryMiB int

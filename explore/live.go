@@ -29,6 +29,9 @@ var memoOff bool
 // later choice (no further faults, fast network, no remote failure).
 func (x *explorer) continuation(n *node, budget int64) {
 	x.res.LivenessChecked++
+	if memoryHook != nil {
+		memoryHook(x)
+	}
 	if v, ok := x.memo[n.hash]; ok && !memoOff {
 		x.memoHit(v)
 		return

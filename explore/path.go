@@ -43,7 +43,3 @@ func (p *path) all() []int {
 	}
 	return out
 }
-
-// pathBytes is about what one link costs (the struct, its picks and the
-// allocator's rounding): the memory estimate counts one a state.
-const pathBytes = 64

@@ -76,6 +76,10 @@ const (
 	memoKnown
 )
 
+// memoryHook, set by tests, sees the search after each new state's
+// memory estimate.
+var memoryHook func(x *explorer)
+
 // visitHook, set by tests, sees every new state the search visits.
 var visitHook func(run *harness.Run)
 
@@ -118,7 +122,7 @@ func Run(cfg Config) (*Result, error) {
 	sc := *cfg.Scenario
 	sc.Explore = &scenarios.Schedule{Faults: faults, Lost: cfg.Lost, Choices: []int{}}
 	x := &explorer{cfg: cfg, sc: &sc, seen: map[uint64]uint64{}, sleeps: []uint64{0}, memo: map[uint64]int{},
-		mem: memory{budget: int64(cfg.MaxMemoryMiB) << 20}, depth: -1}
+		mem: memory{budget: searchBudget(cfg.MaxMemoryMiB)}, depth: -1}
 	x.measureScenario()
 	x.search()
 	if auditReduction {
@@ -186,6 +190,8 @@ func (x *explorer) search() {
 	for depth := 0; ; depth++ {
 		x.level, x.levelIdx = x.next, x.nextIdx
 		x.next, x.nextIdx = nil, map[uint64]int{}
+		x.mem.nodes -= x.mem.levelNodes // the level expanded is dropped
+		x.mem.levelNodes = x.mem.nodes
 		x.shedLevel, x.shedNext = len(x.level), 0
 		if x.stop {
 			x.cut(0)
@@ -259,10 +265,14 @@ func (x *explorer) cut(from int) {
 	if x.res.Interrupted {
 		x.res.Stop = StopInterrupted
 	}
-	frontier := append(x.level[from:len(x.level):len(x.level)], x.next...)
-	for _, n := range frontier {
-		if n.only == nil {
-			x.res.Frontier++
+	// The frontier, in two parts (not copied into one: it may hold
+	// millions of nodes).
+	frontier := [2][]node{x.level[from:], x.next}
+	for _, part := range frontier {
+		for i := range part {
+			if part[i].only == nil {
+				x.res.Frontier++
+			}
 		}
 	}
 	if !x.cfg.Liveness || x.res.Stop == StopViolation || x.res.Stop == StopInterrupted || x.nondet != nil {
@@ -271,26 +281,28 @@ func (x *explorer) cut(from int) {
 	x.stop = false
 	x.part = PartLiveness
 	budget := int64(x.cfg.MaxStates) * continuationSteps
-	for i := range frontier {
-		if frontier[i].only != nil {
-			continue // a state expanded before: its continuation ran or will
-		}
-		if x.interrupted() {
-			x.res.Stop = StopInterrupted
-			return
-		}
-		if x.res.ContinuationSteps >= budget {
-			x.res.LivenessCut++
-			continue
-		}
-		if x.continuation(&frontier[i], budget); x.stop {
-			switch {
-			case x.res.Violation != nil:
-				x.res.Stop = StopViolation
-			case x.res.Interrupted:
-				x.res.Stop = StopInterrupted
+	for _, part := range frontier {
+		for i := range part {
+			if part[i].only != nil {
+				continue // a state expanded before: its continuation ran or will
 			}
-			return
+			if x.interrupted() {
+				x.res.Stop = StopInterrupted
+				return
+			}
+			if x.res.ContinuationSteps >= budget {
+				x.res.LivenessCut++
+				continue
+			}
+			if x.continuation(&part[i], budget); x.stop {
+				switch {
+				case x.res.Violation != nil:
+					x.res.Stop = StopViolation
+				case x.res.Interrupted:
+					x.res.Stop = StopInterrupted
+				}
+				return
+			}
 		}
 	}
 	if x.res.LivenessCut > 0 && (x.res.Stop == StopDepth || x.res.Stop == StopComplete) {
@@ -418,9 +430,12 @@ func (x *explorer) keepShard() {
 		}
 	}
 	x.level, x.levelIdx = out, map[uint64]int{}
-	for i, n := range out {
-		x.levelIdx[n.hash] = i
+	x.mem.nodes, x.mem.levelNodes = 0, 0
+	for i := range out {
+		x.levelIdx[out[i].hash] = i
+		x.mem.nodes += nodeBytes(&out[i])
 	}
+	x.mem.levelNodes = x.mem.nodes
 }
 
 // ended takes a step that ended its run (from parent, nil for the initial
@@ -491,6 +506,7 @@ func (x *explorer) add(n node, size int) {
 		n.bytes = cloneBytes(size)
 	}
 	n.depth = int32(x.depth + 1)
+	x.mem.nodes += nodeBytes(&n)
 	x.res.Depth = max(x.res.Depth, int(n.depth))
 	x.nextIdx[n.hash] = len(x.next)
 	x.next = append(x.next, n)
@@ -501,9 +517,12 @@ func (x *explorer) add(n node, size int) {
 // states alone pass the memory budget, and sheds kept states while the
 // estimate is over it.
 func (x *explorer) checkBudgets() {
-	x.mem.fixed = x.res.States*stateBytes + int64(len(x.memo))*memoBytes + int64(len(x.sleeps))*8
+	x.mem.fixed = x.res.States*stateBytes + int64(len(x.memo))*memoBytes + int64(len(x.sleeps))*sleepWordBytes + x.mem.nodes
 	x.shed()
 	x.mem.note()
+	if memoryHook != nil {
+		memoryHook(x)
+	}
 	if x.stop {
 		return
 	}

@@ -43,7 +43,8 @@ func Text(h Header, r Report, seconds float64) string {
 		fmt.Fprintln(&w)
 	}
 	if seconds > 0 {
-		fmt.Fprintf(&w, "  %.2f s, %.0f states/s, memory estimate %.0f MiB\n", seconds, float64(r.States)/seconds, r.MemoryMiB)
+		fmt.Fprintf(&w, "  %.2f s, %.0f states/s, memory estimate %.0f of the search's %.0f MiB (--max-memory %d)\n", seconds,
+			float64(r.States)/seconds, r.MemoryMiB, float64(searchBudget(h.MaxMemory))/(1<<20), h.MaxMemory)
 	}
 	fmt.Fprintf(&w, "  %s\n", stopText(h, r))
 	for _, k := range r.Known {

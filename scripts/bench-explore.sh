@@ -14,7 +14,12 @@
 #     on one core (SIGINT then: the part searched is printed), with and
 #     without the reduction;
 #   - local-retention-sweep with every fault and lost messages from 60 s
-#     to 90,000 states: peak resident memory at two --max-memory budgets.
+#     to 90,000 states, and tiny-join with every fault and lost messages
+#     to 200,000 states: peak resident memory at two --max-memory budgets
+#     (the process's bound: max RSS must stay within it).
+#
+# The long and to-the-end searches take --max-memory $MEM (default 2048:
+# the machine is shared; both long searches run at once).
 #
 #   scripts/bench-explore.sh              # into BENCHMARKS.md
 #   COUNT=5 LONG=600 BASE=22fbfbd scripts/bench-explore.sh
@@ -29,9 +34,10 @@ count=${COUNT:-3}
 long=${LONG:-600}
 base=${BASE:-22fbfbd}
 # SMOKE=1 checks the script itself in a minute: every bound made tiny.
-omts_depth=40 end_states=20000000 mem_states=90000 bench_time=3s omts_bench=omts-local-deleted
+omts_depth=40 end_states=20000000 mem_states=90000 tj_mem_states=200000 bench_time=3s omts_bench=omts-local-deleted
+mem=${MEM:-2048}
 if [ -n "${SMOKE:-}" ]; then
-	omts_depth=3 end_states=2000 mem_states=300 bench_time=1x long=3 omts_bench=tiny-three
+	omts_depth=3 end_states=2000 mem_states=300 tj_mem_states=3000 bench_time=1x long=3 omts_bench=tiny-three
 fi
 tmp=$(mktemp -d)
 trap 'git worktree remove --force "$tmp/base" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -88,7 +94,7 @@ for r in on off; do
 	[ "$r" = off ] && flag=(--no-reduction)
 	echo "  tiny-join, every fault and lost messages, $long s of CPU, reduction $r (in the background)" >&2
 	GOMAXPROCS=1 nice "$tmp/simrun" explore --scenario "$tiny" --faults "$all" --lost \
-		--max-states 100000000 --max-memory 8192 "${flag[@]}" --out "$tmp/cx-$r.json" >"$tmp/long-$r.txt" 2>/dev/null &
+		--max-states 100000000 --max-memory "$mem" "${flag[@]}" --out "$tmp/cx-$r.json" >"$tmp/long-$r.txt" 2>/dev/null &
 	pid=$!
 	cpu_limit "$pid" "$long" &
 	long_pids+=("$pid" $!)
@@ -139,18 +145,25 @@ for r in on off; do
 	[ "$r" = off ] && flag=(--no-reduction)
 	echo "  tiny-join to the end, reduction $r" >&2
 	GOMAXPROCS=1 nice /usr/bin/time -f '%e s wall, %U s user, %S s system, %M KiB max RSS' "$tmp/simrun" explore --scenario "$tiny" --max-states "$end_states" \
-		--max-memory 8192 "${flag[@]}" --out "$tmp/cx.json" >"$tmp/end-$r.txt" 2>"$tmp/end-$r.err" || true
+		--max-memory "$mem" "${flag[@]}" --out "$tmp/cx.json" >"$tmp/end-$r.txt" 2>"$tmp/end-$r.err" || true
 	{ summary "reduction $r" "$tmp/end-$r.txt"; echo "reduction $r: $(tail -1 "$tmp/end-$r.err")"; } >>"$E"
 done
 load_end_after=$(load)
 
 load_mem_before=$(load)
-for mm in 2048 512; do
+for mm in 1024 512; do
 	echo "  local-retention-sweep, --max-memory $mm" >&2
 	nice /usr/bin/time -f '%e s wall, %U s user, %M KiB max RSS' "$tmp/simrun" explore --scenario local-retention-sweep \
 		--faults "$all" --lost --max-states "$mem_states" --from-ms 60000 --max-memory "$mm" --out "$tmp/cx.json" \
 		>"$tmp/mem-$mm.txt" 2>"$tmp/mem-$mm.err" || true
-	{ summary "--max-memory $mm" "$tmp/mem-$mm.txt"; echo "--max-memory $mm: $(tail -1 "$tmp/mem-$mm.err")"; } >>"$M"
+	{ summary "local-retention-sweep --max-memory $mm" "$tmp/mem-$mm.txt"
+		echo "local-retention-sweep --max-memory $mm: $(tail -1 "$tmp/mem-$mm.err")"; } >>"$M"
+	echo "  tiny-join, every fault and lost messages, --max-memory $mm" >&2
+	nice /usr/bin/time -f '%e s wall, %U s user, %M KiB max RSS' "$tmp/simrun" explore --scenario "$tiny" \
+		--faults "$all" --lost --max-states "$tj_mem_states" --max-memory "$mm" --out "$tmp/cx.json" \
+		>"$tmp/tjmem-$mm.txt" 2>"$tmp/tjmem-$mm.err" || true
+	{ summary "tiny-join --max-memory $mm" "$tmp/tjmem-$mm.txt"
+		echo "tiny-join --max-memory $mm: $(tail -1 "$tmp/tjmem-$mm.err")"; } >>"$M"
 done
 load_mem_after=$(load)
 
@@ -201,14 +214,14 @@ This commit alone (BenchmarkExplore, $count runs, load $load_omts_before / $load
 | omts-local-deleted, depth 40, no liveness | $(median BenchmarkExplore/omts-local-deleted/depth-40/clone new) | - |
 | omts-local-deleted, depth 40, liveness (goal >= 30,000) | $(median BenchmarkExplore/omts-local-deleted/depth-40/liveness/clone new) | $(median BenchmarkExplore/omts-local-deleted/depth-40/liveness/full new) |
 
-tiny-join to the end of the scenario (no faults; \`--max-states 20000000 --max-memory 8192\`,
+tiny-join to the end of the scenario (no faults; \`--max-states $end_states --max-memory $mem\`,
 one core; load $load_end_before / $load_end_after):
 
 \`\`\`
 $(cat "$E")
 \`\`\`
 
-tiny-join with every fault kind and lost messages (\`--faults $all --lost\`), $long s of CPU on
+tiny-join with every fault kind and lost messages (\`--faults $all --lost --max-memory $mem\`), $long s of CPU on
 one core each (from /proc, so the other load does not shorten it), then SIGINT (load
 $load_long_before / $load_long_after):
 
@@ -216,9 +229,10 @@ $load_long_before / $load_long_after):
 $(cat "$L")
 \`\`\`
 
-Memory: local-retention-sweep with every fault and lost messages, \`--from-ms 60000
---max-states 90000\` (before the memory bound: 4.9 GB max RSS and 530 s; load
-$load_mem_before / $load_mem_after):
+Memory (\`--max-memory\` bounds the process: max RSS must stay within it): local-retention-sweep
+with every fault and lost messages, \`--from-ms 60000 --max-states $mem_states\` (before any
+memory bound: 4.9 GB max RSS and 530 s), and tiny-join with every fault and lost messages,
+\`--max-states $tj_mem_states\`; load $load_mem_before / $load_mem_after:
 
 \`\`\`
 $(cat "$M")

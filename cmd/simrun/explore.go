@@ -43,8 +43,8 @@ func newExploreCmd(c *cli) *cobra.Command {
 	fs.StringVar(&f.Mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
 	fs.IntVar(&f.Depth, "depth", 0, "bound the steps of a path, 1..100000 (0: none, to the scenario's end)")
 	fs.IntVar(&f.MaxStates, "max-states", explore.DefaultMaxStates, "the work budget: distinct states, 1..100000000")
-	fs.IntVar(&f.MaxMemory, "max-memory", explore.DefaultMaxMemoryMiB, "the memory budget in MiB, 64..1048576, as estimated "+
-		"from the states' sizes (deterministic): past it states are rebuilt instead of kept, then the search stops")
+	fs.IntVar(&f.MaxMemory, "max-memory", explore.DefaultMaxMemoryMiB, "the process's memory in MiB, 64..1048576: the search "+
+		"keeps its estimate (deterministic) within 3/4 of it, rebuilding states past that, then stops")
 	fs.BoolVar(&f.NoReduce, "no-reduction", false, "take every order of steps that commute (the full search; the partial-order reduction is on by default)")
 	fs.StringVar(&f.Faults, "faults", "", "faults that may be injected before any step until the heal, comma-separated: "+
 		strings.Join(explore.FaultKinds, ", ")+" (on every replica)")
@@ -77,10 +77,11 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	fmt.Fprint(stderr, explore.IgnoredScheduleWarning(f.Scenario, cfg.Scenario))
 	cliutil.TuneGC(gcPercent) // as run and sweep: about a third more states/s (docs/history.md)
-	// The search keeps about --max-memory (its estimate); the collector
-	// is asked to stay near it instead of letting GOGC grow the heap to
-	// several times what is live.
-	cliutil.LimitMemory(int64(f.MaxMemory)<<20 + exploreHeapSlack)
+	// --max-memory bounds the process: the runtime is limited to it (less
+	// the binary), the search's estimate to three quarters of that, the
+	// rest being the collector's room (explore.RuntimeLimit). The limit
+	// paces the collector only; what is kept is decided by the estimate.
+	cliutil.LimitMemory(explore.RuntimeLimit(f.MaxMemory))
 	ctx, received, stop := catchSignals()
 	defer stop()
 	cfg.Stopped = func() bool { return ctx.Err() != nil }
@@ -140,10 +141,6 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 // exploreStopGrace is how long the search has to stop after a signal
 // before the process ends without it.
 const exploreStopGrace = 5 * time.Second
-
-// exploreHeapSlack is what the process needs beside the search's estimate
-// (the runtime, the binary, a run's scratch).
-const exploreHeapSlack = 256 << 20
 
 // checkExploreOutputs checks --out and --jsonl before the search, so that
 // a counterexample found is not lost to an output that cannot be written:
