@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the exploration section of BENCHMARKS.md (between its
+# Regenerates the exploration section of docs/contributing/BENCHMARKS.md (between its
 # "explore:begin" and "explore:end" lines; scripts/bench.sh carries the
 # section over when it rewrites the file):
 #
@@ -21,7 +21,7 @@
 # The long and to-the-end searches take --max-memory $MEM (default 2048:
 # the machine is shared; both long searches run at once).
 #
-#   scripts/bench-explore.sh              # into BENCHMARKS.md
+#   scripts/bench-explore.sh              # into docs/contributing/BENCHMARKS.md
 #   COUNT=5 LONG=600 BASE=22fbfbd scripts/bench-explore.sh
 #
 # Speed is reported, never asserted. Runs are niced; the load average
@@ -29,7 +29,7 @@
 # processes took CPU, and only the ratios measured side by side mean much).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${1:-BENCHMARKS.md}
+out=${1:-docs/contributing/BENCHMARKS.md}
 count=${COUNT:-3}
 long=${LONG:-600}
 base=${BASE:-22fbfbd}
@@ -247,16 +247,16 @@ EOF
 	echo "<!-- explore:end -->"
 )
 
-printf '%s\n' "$section" >"$tmp/section.md"
+printf '%s\n' "$section" >"$tmp/section.txt"
 if grep -q '^<!-- explore:begin' "$out"; then
-	awk -v secfile="$tmp/section.md" '
+	awk -v secfile="$tmp/section.txt" '
 		/^<!-- explore:begin/ { while ((getline line < secfile) > 0) print line; skip = 1; next }
 		/^<!-- explore:end/ { skip = 0; next }
-		!skip' "$out" >"$tmp/out.md"
+		!skip' "$out" >"$tmp/out.new"
 else
-	awk -v secfile="$tmp/section.md" '
+	awk -v secfile="$tmp/section.txt" '
 		/^## Raw output/ && !done { while ((getline line < secfile) > 0) print line; print ""; done = 1 }
-		{ print }' "$out" >"$tmp/out.md"
+		{ print }' "$out" >"$tmp/out.new"
 fi
-cp "$tmp/out.md" "$out"
+cp "$tmp/out.new" "$out"
 echo "wrote the exploration section of $out" >&2
