@@ -18,6 +18,8 @@ type Args struct {
 	Mutant     string
 	Depth      int
 	MaxStates  int
+	MaxMemory  int // MiB
+	NoReduce   bool
 	Faults     string // comma-separated FaultKinds
 	FaultMs    int64
 	Lost       bool
@@ -48,11 +50,14 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 	if err != nil {
 		return cfg, Header{}, err
 	}
-	if a.Depth < 1 || a.Depth > 100_000 {
-		return cfg, Header{}, fmt.Errorf("--depth: want 1..100000, got %d", a.Depth)
+	if a.Depth < 0 || a.Depth > 100_000 {
+		return cfg, Header{}, fmt.Errorf("--depth: want 0 (to the scenario's end) or 1..100000, got %d", a.Depth)
 	}
 	if a.MaxStates < 1 || a.MaxStates > 100_000_000 {
 		return cfg, Header{}, fmt.Errorf("--max-states: want 1..100000000, got %d", a.MaxStates)
+	}
+	if a.MaxMemory < 64 || a.MaxMemory > 1<<20 {
+		return cfg, Header{}, fmt.Errorf("--max-memory: want 64..1048576 MiB, got %d", a.MaxMemory)
 	}
 	if a.FaultMs < 1 || a.FaultMs > 3_600_000 {
 		return cfg, Header{}, fmt.Errorf("--fault-ms: want 1..3600000, got %d", a.FaultMs)
@@ -84,16 +89,22 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 	if err := harness.CheckRunnable(sc); err != nil {
 		return cfg, Header{}, fmt.Errorf("%s: %w", a.Scenario, err)
 	}
+	if end := sc.DurationMs + sc.HealMs; a.FromMs >= end {
+		return cfg, Header{}, fmt.Errorf("--from-ms: %d is at or past the end of %s (%d ms: duration_ms %d + heal_ms %d)",
+			a.FromMs, sc.Name, end, sc.DurationMs, sc.HealMs)
+	}
 	cfg = Config{Scenario: sc, Strategy: harness.Strategy(a.Strategy), Profile: profile, Mutants: mutants,
-		Depth: a.Depth, MaxStates: a.MaxStates, Faults: faults, FaultMs: a.FaultMs, Lost: a.Lost, Liveness: !a.NoLiveness,
-		Shard: shard, MaxSteps: maxSteps, Reexecute: a.Reexecute, FromMs: a.FromMs}
+		Depth: a.Depth, MaxStates: a.MaxStates, MaxMemoryMiB: a.MaxMemory, NoReduction: a.NoReduce, Faults: faults,
+		FaultMs: a.FaultMs, Lost: a.Lost, Liveness: !a.NoLiveness, Shard: shard, MaxSteps: maxSteps, Reexecute: a.Reexecute,
+		FromMs: a.FromMs}
 	if len(faults) == 0 {
 		cfg.Faults = nil
 	}
-	h := Header{Explore: 1, Scenario: sc.Name, Strategy: a.Strategy, Profile: profile.Name(), Mutant: a.Mutant,
-		Depth: a.Depth, FromMs: a.FromMs, MaxStates: a.MaxStates, Faults: faults, FaultMs: a.FaultMs, Lost: a.Lost,
-		Liveness: !a.NoLiveness, Shard: shard.String()}
-	return cfg, h, nil
+	h := Header{Explore: HeaderVersion, Scenario: sc.Name, Strategy: a.Strategy, Profile: profile.Name(), Mutant: a.Mutant,
+		Depth: a.Depth, FromMs: a.FromMs, MaxStates: a.MaxStates, MaxMemory: a.MaxMemory, Reduction: !a.NoReduce,
+		Faults: faults, FaultMs: a.FaultMs, Lost: a.Lost, Liveness: !a.NoLiveness, MaxSteps: maxSteps, Shard: shard.String()}
+	h.ContentDigest, err = ContentDigest(sc, h)
+	return cfg, h, err
 }
 
 // Outcome is the harness outcome the search's exit code follows: an

@@ -13,7 +13,7 @@ import (
 
 func goodArgs() Args {
 	return Args{Scenario: "testdata/tiny-join.json", Strategy: string(harness.LastTiered), Profile: "kip", Depth: 5,
-		MaxStates: 100_000, FaultMs: DefaultFaultMs, Out: "cx.json", Shard: "0/1"}
+		MaxStates: 100_000, MaxMemory: DefaultMaxMemoryMiB, FaultMs: DefaultFaultMs, Out: "cx.json", Shard: "0/1"}
 }
 
 // TestArgsConfig: each bad flag is an error naming it; good flags build
@@ -28,7 +28,9 @@ func TestArgsConfig(t *testing.T) {
 		{func(a *Args) { a.Strategy = "both" }, "--strategy"},
 		{func(a *Args) { a.Profile = "kafka-9" }, "--profile"},
 		{func(a *Args) { a.Mutant = "nope" }, "--mutant"},
-		{func(a *Args) { a.Depth = 0 }, "--depth"},
+		{func(a *Args) { a.Depth = -1 }, "--depth"},
+		{func(a *Args) { a.MaxMemory = 10 }, "--max-memory"},
+		{func(a *Args) { a.FromMs = 2300 }, "--from-ms: 2300 is at or past the end of tiny-join (2300 ms"},
 		{func(a *Args) { a.MaxStates = 0 }, "--max-states"},
 		{func(a *Args) { a.FaultMs = 0 }, "--fault-ms"},
 		{func(a *Args) { a.Faults = "crash,meteor" }, "--faults"},
@@ -102,7 +104,7 @@ func TestShardFilesMerge(t *testing.T) {
 	if err != nil || h.Shard != "0/1" || !m.Exhausted || m.States == 0 || m.Depth != 5 {
 		t.Fatalf("merge: %v, %+v, %+v", err, h, m)
 	}
-	if !strings.Contains(Text(h, m, 0), "exhausted: every state within depth 5 visited") {
+	if !strings.Contains(Text(h, m, 0), "exhausted to --depth 5, not to the scenario's end: every state of the first 5 steps") {
 		t.Errorf("text:\n%s", Text(h, m, 0))
 	}
 	if _, _, err := MergeFiles(names[:1]); err == nil || !strings.Contains(err.Error(), "shard 1/2 missing") {
@@ -114,7 +116,7 @@ func TestShardFilesMerge(t *testing.T) {
 	if _, _, err := MergeFiles([]string{write("bad", []byte("{}\n"))}); err == nil || !strings.Contains(err.Error(), "bad: want 2 lines") {
 		t.Errorf("one line: %v", err)
 	}
-	extra := write("extra", []byte(`{"tierfetch_explore":1,"x":1}`+"\n{}\n"))
+	extra := write("extra", []byte(`{"tierfetch_explore":2,"x":1}`+"\n{}\n"))
 	if _, _, err := MergeFiles([]string{extra}); err == nil || !strings.Contains(err.Error(), "not an explore header") {
 		t.Errorf("unknown field: %v", err)
 	}

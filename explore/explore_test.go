@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"testing"
 
 	"tierfetch/fuzz"
@@ -43,11 +45,15 @@ func checkReplays(t *testing.T, cfg Config, cx *Counterexample) {
 
 // TestUnmutatedSmallConfigs: on the unmutated model the documented small
 // configurations (README, "Exhaustive exploration") are explored to their
-// bound with no violation.
+// bound with no violation; the reduced search skips only steps whose
+// states it visits (an audit takes them anyway) and visits as many states
+// as the full one, whose transitions the log compares.
 func TestUnmutatedSmallConfigs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: exhausts the six small configurations (about a minute); the clone and re-execution tests' small runs stay")
 	}
+	auditReduction = true
+	defer func() { auditReduction = false }()
 	for _, c := range SmallConfigs(t) {
 		res, err := Run(c.Config)
 		if err != nil {
@@ -59,7 +65,18 @@ func TestUnmutatedSmallConfigs(t *testing.T) {
 		if !res.Exhausted {
 			t.Errorf("%s: bound not exhausted: %+v", c.Name, *res)
 		}
-		t.Logf("%s: %d states, %d transitions, depth %d, frontier %d", c.Name, res.States, res.Transitions, res.Depth, res.Frontier)
+		if len(auditMissing) > 0 {
+			t.Errorf("%s: %d skipped steps lead to states the search never visited", c.Name, len(auditMissing))
+		}
+		cfg := c.Config
+		cfg.NoReduction, cfg.Liveness = true, false
+		full, _ := Run(cfg)
+		if full.States != res.States || full.Stop != res.Stop {
+			t.Errorf("%s: full %d states (%s), reduced %d (%s)", c.Name, full.States, full.Stop, res.States, res.Stop)
+		}
+		t.Logf("%s: %d states, depth %d, frontier %d; transitions %d full, %d reduced (%.3fx), %d inputs skipped", c.Name,
+			res.States, res.Depth, res.Frontier, full.Transitions, res.Transitions,
+			float64(full.Transitions)/float64(res.Transitions), res.Skipped)
 	}
 }
 
@@ -93,48 +110,54 @@ func SmallConfigs(t testing.TB) []SmallConfig {
 	return out
 }
 
-// zooCases are the bug zoo's mutants with the fixture explore starts from:
-// the scenario 'simrun mutants --seeds 1..300 --shrink 300' shrank for it
-// (testdata/zoo), the strategy and profile of that hunt, and where the
-// search starts (FromMs: reached with alternative 0 at every choice).
+// zooCases are the bug zoo's mutants with the strategy of the hunt that
+// caught them: testdata/zoo holds the scenario 'simrun mutants --seeds
+// 1..300 --shrink 300' shrank for each (TestZooIsCurrent).
 var zooCases = []struct {
 	mutant   model.Mutant
 	strategy harness.Strategy
-	profile  model.Profile
-	fromMs   int64
-	depth    int
 }{
-	{model.MutantHROOnlyFromUpload, harness.LastTiered, model.KIP, 14400, 6},
-	{model.MutantRetentionBeforeUpload, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantUploadAboveHW, harness.LocalLogStart, model.KIP, 59900, 60},
-	{model.MutantLSOAfterRemoteDelete, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantLLSOAfterLocalDelete, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantStaleLLSOAfterAux, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantHWNotReset, harness.LocalLogStart, model.KIP, 0, 40},
-	{model.MutantHROWithoutEpochEnd, harness.LastTiered, model.KIP, 23100, 6},
-	{model.MutantEPUOBelowLSO, harness.LocalLogStart, model.KIP, 0, 6},
-	{model.MutantEmptyAgain, harness.LastTiered, model.Kafka43, 15000, 6},
+	{model.MutantHROOnlyFromUpload, harness.LastTiered},
+	{model.MutantRetentionBeforeUpload, harness.LocalLogStart},
+	{model.MutantUploadAboveHW, harness.LocalLogStart},
+	{model.MutantLSOAfterRemoteDelete, harness.LocalLogStart},
+	{model.MutantLLSOAfterLocalDelete, harness.LocalLogStart},
+	{model.MutantStaleLLSOAfterAux, harness.LocalLogStart},
+	{model.MutantHWNotReset, harness.LocalLogStart},
+	{model.MutantHROWithoutEpochEnd, harness.LastTiered},
+	{model.MutantEPUOBelowLSO, harness.LastTiered},
+	{model.MutantEmptyAgain, harness.LocalLogStart},
 }
 
-// TestRefindsEveryMutant: from each bug-zoo mutant's shrunk scenario,
-// explore finds a violation no known finding explains, whose counterexample
-// replays through the harness and is no longer than the shrunk scenario
-// (its events plus the faults the path injected).
+// zooMaxStates is the state budget the issue asks the defaults to find
+// every mutant within.
+const zooMaxStates = 200_000
+
+// TestRefindsEveryMutant: from each bug-zoo mutant's shrunk scenario, with
+// simrun explore's defaults (no depth bound, no --from-ms, liveness on,
+// the reduction on) and --max-states 200000, explore finds a violation no
+// known finding explains, whose counterexample replays through the
+// harness and is no longer than the shrunk scenario (its events plus the
+// faults the path injected). TestReductionOnEveryMutant compares it with
+// the full search.
 func TestRefindsEveryMutant(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about a minute of one core: four mutants take the whole state budget")
+	}
 	if len(zooCases) != int(model.NumMutants) {
 		t.Fatalf("%d zoo cases for %d mutants", len(zooCases), model.NumMutants)
 	}
 	for _, c := range zooCases {
 		sc := fixture(t, "zoo/"+c.mutant.String())
-		cfg := Config{Scenario: sc, Strategy: c.strategy, Profile: c.profile, Depth: c.depth, FromMs: c.fromMs,
-			MaxStates: 50_000, Liveness: true, Mutants: model.Mutants(0).With(c.mutant)}
+		cfg := Config{Scenario: sc, Strategy: c.strategy, MaxStates: zooMaxStates, Liveness: true,
+			Mutants: model.Mutants(0).With(c.mutant)}
 		res, err := Run(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cx := res.Violation
 		if cx == nil {
-			t.Errorf("%s: not found (%d states, depth %d)", c.mutant, res.States, res.Depth)
+			t.Errorf("%s: not found (%d states, depth %d, stopped: %s)", c.mutant, res.States, res.Depth, res.Stop)
 			continue
 		}
 		checkReplays(t, cfg, cx)
@@ -143,9 +166,76 @@ func TestRefindsEveryMutant(t *testing.T) {
 			t.Errorf("%s: counterexample has %d events and %d injected faults, the shrunk scenario %d events", c.mutant,
 				found.Events, len(cx.Faults), shrunk.Events)
 		}
-		t.Logf("%-24s %s %s at step %d, %d choices, %d states", c.mutant, cx.Outcome, cx.Failure.Invariant, cx.Steps,
-			cx.Choices, res.States)
+		t.Logf("%-24s %s %s at step %d, %d choices, %d states, depth %d, %d continuations", c.mutant, cx.Outcome,
+			cx.Failure.Invariant, cx.Steps, cx.Choices, res.States, res.Depth, res.LivenessChecked)
 	}
+}
+
+// TestReductionOnEveryMutant: from each bug-zoo mutant's shrunk
+// scenario, within a small state budget (the full search of the 200,000
+// states above would double a minute of test), the reduced search visits
+// as many states as the full one, stops for the same reason, and finds the
+// same violation (or none) at the same step; every step it skipped leads
+// to a state it visited.
+func TestReductionOnEveryMutant(t *testing.T) {
+	auditReduction = true
+	defer func() { auditReduction = false }()
+	for _, c := range zooCases {
+		cfg := Config{Scenario: fixture(t, "zoo/"+c.mutant.String()), Strategy: c.strategy, MaxStates: 5_000, Liveness: true,
+			Mutants: model.Mutants(0).With(c.mutant)}
+		red, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(auditMissing) > 0 {
+			t.Errorf("%s: %d skipped steps lead to states the search never visited", c.mutant, len(auditMissing))
+		}
+		cfg.NoReduction = true
+		full, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := full.States == red.States && full.Stop == red.Stop && (full.Violation == nil) == (red.Violation == nil)
+		if same && full.Violation != nil {
+			same = full.Violation.Failure.Invariant == red.Violation.Failure.Invariant && full.Violation.Steps == red.Violation.Steps
+		}
+		if !same {
+			t.Errorf("%s: full %d states (%s, %v), reduced %d (%s, %v)", c.mutant, full.States, full.Stop, full.Violation,
+				red.States, red.Stop, red.Violation)
+		}
+		t.Logf("%-24s %d states (%s); transitions %d full, %d reduced", c.mutant, red.States, red.Stop, full.Transitions,
+			red.Transitions)
+	}
+}
+
+// TestZooIsCurrent: testdata/zoo holds, for every mutant, the scenario
+// 'simrun mutants --seeds 1..300 --shrink 300' shrinks today (under the
+// strategy zooCases names), so TestRefindsEveryMutant starts from what a
+// user gets.
+func TestZooIsCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hunts every mutant: about 15 s")
+	}
+	strategy := map[model.Mutant]harness.Strategy{}
+	for _, c := range zooCases {
+		strategy[c.mutant] = c.strategy
+	}
+	fuzz.HuntAll(1, 300, model.KIP, false, 0, 300, func(h fuzz.MutantHunt, _ model.Profile) {
+		if !h.Caught {
+			t.Errorf("%s: not caught", h.Mutant)
+			return
+		}
+		want, err := h.Shrunk.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(h.SaveFile("testdata/zoo"))
+		if err != nil || !bytes.Equal(got, want) || h.Strategy != strategy[h.Mutant] {
+			t.Errorf("%s: testdata/zoo is stale (strategy %s, zooCases %s; %v): regenerate with "+
+				"'simrun mutants --seeds 1..300 --shrink 300 --out explore/testdata/zoo'", h.Mutant, h.Strategy,
+				strategy[h.Mutant], err)
+		}
+	})
 }
 
 // TestRefindsMutantsFromTinyJoin: the mutants whose trigger fits the

@@ -8,6 +8,7 @@ import (
 
 	"tierfetch/harness"
 	"tierfetch/model"
+	"tierfetch/scenarios"
 )
 
 // TestCloneMatchesReexecution: stepping clones and re-running every path
@@ -39,40 +40,75 @@ func TestCloneMatchesReexecution(t *testing.T) {
 	}
 }
 
-// TestRebuiltFrontierMatches: states past the cloned-frontier cap, rebuilt
-// by re-running their paths, are expanded exactly as clones are.
+// TestRebuiltFrontierMatches: states the memory budget does not let the
+// search keep, rebuilt by re-running their paths, are expanded exactly as
+// kept ones are: the same states, transitions and findings; only the
+// runs, the rebuilt count, the memory estimate and the memo's hits (it is
+// bounded by the budget too) differ.
 func TestRebuiltFrontierMatches(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: searches with and without rebuilt frontiers, twice")
 	}
-	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 6, Faults: FaultKinds, Liveness: true}
+	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 5, Faults: FaultKinds, Liveness: true}
 	a, _ := Run(cfg)
-	prev := maxClonedFrontier
-	maxClonedFrontier = 3
-	defer func() { maxClonedFrontier = prev }()
+	// A search budget of about 8 MiB: the visited set and the levels fit
+	// (about 2 MiB), few states kept whole (8 KiB and more each).
+	cfg.MaxMemoryMiB = 27
+	budget := float64(searchBudget(cfg.MaxMemoryMiB)) / (1 << 20)
 	b, _ := Run(cfg)
 	ra, _ := ReportOf(a)
 	rb, _ := ReportOf(b)
-	if fmt.Sprintf("%+v", ra) != fmt.Sprintf("%+v", rb) {
-		t.Fatalf("cloned %+v\nrebuilt %+v", ra, rb)
+	if b.Rebuilt == 0 || b.Runs <= a.Runs || b.MemoryMiB > budget {
+		t.Fatalf("the small budget rebuilt nothing: %d rebuilt, %d runs vs %d, %.1f MiB", b.Rebuilt, b.Runs, a.Runs, b.MemoryMiB)
 	}
-	if b.Runs <= a.Runs {
-		t.Fatalf("the capped search rebuilt nothing (%d runs vs %d)", b.Runs, a.Runs)
+	for _, r := range []*Report{&ra, &rb} {
+		r.Rebuilt, r.MemoryMiB = 0, 0
+		r.MemoHits, r.ContSteps = 0, 0 // the memo is bounded by the budget too: fewer continuations meet
+	}
+	if fmt.Sprintf("%+v", ra) != fmt.Sprintf("%+v", rb) {
+		t.Fatalf("kept %+v\nrebuilt %+v", ra, rb)
 	}
 }
 
 // TestStoppedSearch: a search Config.Stopped stops reports the part done,
-// interrupted and not exhausted.
+// interrupted and not exhausted, and which part it cut short: the search,
+// the liveness continuations (within stopEvery steps of one: a signal does
+// not wait for a long continuation's end) or the --from-ms prefix.
 func TestStoppedSearch(t *testing.T) {
-	calls := 0
-	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 20,
-		Stopped: func() bool { calls++; return calls > 50 }}
-	res, err := Run(cfg)
+	tiny := fixture(t, "tiny-join")
+	stopAfter := func(n int) func() bool {
+		calls := 0
+		return func() bool { calls++; return calls > n }
+	}
+	res, err := Run(Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 20, Stopped: stopAfter(50)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Interrupted || res.Exhausted || res.States == 0 {
+	if !res.Interrupted || res.Exhausted || res.States == 0 || res.InterruptedIn != PartSearch || res.Stop != StopInterrupted {
 		t.Fatalf("want an interrupted partial search, got %+v", *res)
+	}
+
+	// The liveness part: the questions a search of omts-local-deleted to
+	// depth 2 asks without liveness, then two more: before the first
+	// continuation and at its first step; the next, at its stopEvery-th
+	// step (of about 1,850 to the scenario's end), stops it there.
+	omts, ok := scenarios.Lookup("omts-local-deleted")
+	if !ok {
+		t.Fatal("no omts-local-deleted")
+	}
+	calls := 0
+	cfg := Config{Scenario: omts, Strategy: harness.LastTiered, Depth: 2, Stopped: func() bool { calls++; return false }}
+	whole, _ := Run(cfg)
+	cfg.Liveness, cfg.Stopped = true, stopAfter(calls+2)
+	res, _ = Run(cfg)
+	if !res.Interrupted || res.Exhausted || res.InterruptedIn != PartLiveness || res.States != whole.States ||
+		res.LivenessChecked != 0 || res.ContinuationSteps != stopEvery {
+		t.Fatalf("want the first continuation stopped at step %d, got %+v", stopEvery, *res)
+	}
+
+	res, _ = Run(Config{Scenario: tiny, Strategy: harness.LastTiered, FromMs: 2000, Stopped: stopAfter(0)})
+	if !res.Interrupted || res.InterruptedIn != PartPrefix || res.States != 0 || res.Stop != StopInterrupted {
+		t.Fatalf("want the prefix stopped, got %+v", *res)
 	}
 }
 
@@ -95,5 +131,72 @@ func TestNondeterminismIsAnError(t *testing.T) {
 	}
 	if res == nil || res.Exhausted || res.Violation != nil || res.States == 0 {
 		t.Errorf("result: %+v", res)
+	}
+}
+
+// TestMemoKeepsVerdicts: continuations that take a memoized verdict end
+// the search as running each to its end does: the same violation or none,
+// the same known findings counted as often; and, when no violation stops
+// them early, they take fewer steps (how many go to the log).
+func TestMemoKeepsVerdicts(t *testing.T) {
+	stale, ok := scenarios.Lookup("finding-reenable-stale-hro")
+	if !ok {
+		t.Fatal("no finding-reenable-stale-hro")
+	}
+	tiny := fixture(t, "tiny-join")
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"tiny-join/depth-24", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 24, Liveness: true}},
+		{"tiny-join/crash-restart-elect/depth-6", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 6, Liveness: true,
+			Faults: []string{FaultCrash, FaultRestart, FaultElect}}},
+		{"tiny-join/hw-not-reset/depth-8", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 8, Liveness: true,
+			Mutants: model.Mutants(0).With(model.MutantHWNotReset)}},
+		{"finding-reenable-stale-hro/depth-12", Config{Scenario: stale, Strategy: harness.LastTiered, Depth: 12, Liveness: true}},
+	} {
+		memoOff = true
+		plain, err := Run(c.cfg)
+		memoOff = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		memo, _ := Run(c.cfg)
+		rp, _ := ReportOf(plain)
+		rm, _ := ReportOf(memo)
+		if fmt.Sprint(rp.Violation, rp.Known, rp.KnownCount, rp.Stop, rp.States) != fmt.Sprint(rm.Violation, rm.Known, rm.KnownCount, rm.Stop, rm.States) {
+			t.Errorf("%s: the memo changed the verdict:\nwithout %+v\nwith    %+v", c.name, rp, rm)
+		}
+		if memo.Violation == nil && (memo.MemoHits == 0 || memo.ContinuationSteps >= plain.ContinuationSteps) {
+			t.Errorf("%s: the memo saved nothing (%d hits, %d steps, %d without)", c.name, memo.MemoHits,
+				memo.ContinuationSteps, plain.ContinuationSteps)
+		}
+		t.Logf("%s: %d continuations, %d met an earlier one: %d steps, %d without the memo (%.1fx); known %d, violation %v",
+			c.name, memo.LivenessChecked, memo.MemoHits, memo.ContinuationSteps, plain.ContinuationSteps,
+			float64(plain.ContinuationSteps)/float64(memo.ContinuationSteps), memo.KnownCount, memo.Violation != nil)
+	}
+}
+
+// TestContinuationBudget: the continuations from the cut states take at
+// most --max-states x 64 steps in all; the cut states left unchecked are
+// counted, the search is not exhausted, and the text says so.
+func TestContinuationBudget(t *testing.T) {
+	// 20 states, about 15 cut, continuations of about 180 steps: 1,280
+	// steps run out first.
+	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, MaxStates: 20, Liveness: true,
+		Faults: []string{FaultCrash}}
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ContinuationSteps > int64(cfg.MaxStates)*continuationSteps || res.LivenessCut == 0 || res.Exhausted ||
+		res.LivenessChecked+res.LivenessCut != int64(res.Frontier) {
+		t.Fatalf("%d steps (budget %d), %d checked + %d cut of %d cut states, exhausted %v", res.ContinuationSteps,
+			cfg.MaxStates*continuationSteps, res.LivenessChecked, res.LivenessCut, res.Frontier, res.Exhausted)
+	}
+	rep, _ := ReportOf(res)
+	if text := Text(Header{Liveness: true, MaxStates: cfg.MaxStates}, rep, 0); !strings.Contains(text,
+		fmt.Sprintf("%d cut states NOT checked (the continuations' budget, --max-states x 64 steps, ran out)", res.LivenessCut)) {
+		t.Errorf("text:\n%s", text)
 	}
 }

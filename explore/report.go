@@ -6,25 +6,58 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cespare/xxhash/v2"
+
 	"tierfetch/scenarios"
 )
 
+// HeaderVersion is the format of a shard file's header (tierfetch_explore).
+const HeaderVersion = 2
+
 // Header names one search: what a shard's --jsonl file begins with, so
-// that merge folds only the shards of one search.
+// that merge folds only the shards of one search. ContentDigest covers the
+// scenario's content and the other fields, so shards of two scenarios
+// that share a name are not folded together.
 type Header struct {
-	Explore   int      `json:"tierfetch_explore"` // format version: 1
-	Scenario  string   `json:"scenario"`
-	Strategy  string   `json:"strategy"`
-	Profile   string   `json:"profile"`
-	Mutant    string   `json:"mutant"`
-	Depth     int      `json:"depth"`
-	FromMs    int64    `json:"from_ms"`
-	MaxStates int      `json:"max_states"`
-	Faults    []string `json:"faults"`
-	FaultMs   int64    `json:"fault_ms"`
-	Lost      bool     `json:"lost"`
-	Liveness  bool     `json:"liveness"`
-	Shard     string   `json:"shard"` // K/N
+	Explore       int      `json:"tierfetch_explore"` // format version: HeaderVersion
+	Scenario      string   `json:"scenario"`
+	ContentDigest string   `json:"content_digest"`
+	Strategy      string   `json:"strategy"`
+	Profile       string   `json:"profile"`
+	Mutant        string   `json:"mutant"`
+	Depth         int      `json:"depth"` // 0: to the scenario's end
+	FromMs        int64    `json:"from_ms"`
+	MaxStates     int      `json:"max_states"`
+	MaxMemory     int      `json:"max_memory_mib"`
+	MaxSteps      int64    `json:"max_steps"`
+	Reduction     bool     `json:"reduction"`
+	Faults        []string `json:"faults"`
+	FaultMs       int64    `json:"fault_ms"`
+	Lost          bool     `json:"lost"`
+	Liveness      bool     `json:"liveness"`
+	Shard         string   `json:"shard"` // K/N
+}
+
+// ContentDigest is the header's content_digest: the XXH64, in hex, of the
+// scenario's canonical file (its explore schedule left out: the search
+// ignores it) and of h's other fields, shard and digest aside.
+func ContentDigest(sc *scenarios.Scenario, h Header) (string, error) {
+	plain := *sc
+	plain.Explore = nil
+	data, err := plain.Marshal()
+	if err != nil {
+		return "", err
+	}
+	h.Shard, h.ContentDigest = "", ""
+	opts, err := json.Marshal(h)
+	if err != nil {
+		return "", err
+	}
+	d := xxhash.New()
+	d.Write(data)
+	d.Write([]byte{0})
+	d.Write(opts)
+	return fmt.Sprintf("%016x", d.Sum64()), nil
 }
 
 // Same reports whether h and o name the same search (shards aside).
@@ -40,14 +73,31 @@ type Report struct {
 	States          int64     `json:"states"`
 	SharedStates    int64     `json:"shared_states"`
 	Transitions     int64     `json:"transitions"`
+	Skipped         int64     `json:"skipped"`
+	Reexpanded      int64     `json:"reexpanded"`
 	Depth           int       `json:"depth_reached"`
+	Covered         int       `json:"depth_covered"`
+	ReachedMinMs    int64     `json:"reached_min_ms"`
+	ReachedMaxMs    int64     `json:"reached_max_ms"`
+	ScenarioSteps   int64     `json:"scenario_steps"`
+	ScenarioMs      int64     `json:"scenario_ms"`
+	SeededOutcome   string    `json:"seeded_outcome"`
+	BaseSteps       int64     `json:"base_steps"`
+	BaseMs          int64     `json:"base_ms"`
 	Frontier        int       `json:"frontier"`
 	Ended           int64     `json:"ended"`
 	Exhausted       bool      `json:"exhausted"`
 	Complete        bool      `json:"complete"`
+	Stop            string    `json:"stop"`
 	LivenessChecked int64     `json:"liveness_checked"`
+	MemoHits        int64     `json:"memo_hits"`
+	LivenessCut     int64     `json:"liveness_cut"`
+	ContSteps       int64     `json:"continuation_steps"`
+	MemoryMiB       float64   `json:"memory_mib"`
+	Rebuilt         int64     `json:"rebuilt"`
 	KnownCount      int64     `json:"known_count"`
 	Interrupted     bool      `json:"interrupted,omitempty"`
+	InterruptedIn   string    `json:"-"` // never in a shard file: an interrupted search writes none
 	BudgetCut       int64     `json:"budget_cut"`
 	Violation       *Finding  `json:"violation,omitempty"`
 	Known           []Finding `json:"known,omitempty"`
@@ -68,10 +118,14 @@ type Finding struct {
 
 // ReportOf turns a result into a report.
 func ReportOf(res *Result) (Report, error) {
-	r := Report{States: res.States, SharedStates: res.SharedStates, Transitions: res.Transitions, Depth: res.Depth,
-		Frontier: res.Frontier, Ended: res.Ended, Exhausted: res.Exhausted, Complete: res.Complete,
-		LivenessChecked: res.LivenessChecked, KnownCount: res.KnownCount, Interrupted: res.Interrupted,
-		BudgetCut: res.BudgetCut}
+	r := Report{States: res.States, SharedStates: res.SharedStates, Transitions: res.Transitions, Skipped: res.Skipped,
+		Reexpanded: res.Reexpanded, Depth: res.Depth, Covered: res.Covered, ReachedMinMs: res.ReachedMinMs,
+		ReachedMaxMs: res.ReachedMaxMs, ScenarioSteps: res.ScenarioSteps, ScenarioMs: res.ScenarioMs,
+		SeededOutcome: res.SeededOutcome, BaseSteps: res.BaseSteps, BaseMs: res.BaseMs, Frontier: res.Frontier,
+		Ended: res.Ended, Exhausted: res.Exhausted, Complete: res.Complete, Stop: res.Stop,
+		LivenessChecked: res.LivenessChecked, MemoHits: res.MemoHits, LivenessCut: res.LivenessCut, ContSteps: res.ContinuationSteps,
+		MemoryMiB: res.MemoryMiB, Rebuilt: res.Rebuilt, KnownCount: res.KnownCount, Interrupted: res.Interrupted,
+		InterruptedIn: res.InterruptedIn, BudgetCut: res.BudgetCut}
 	if res.Violation != nil {
 		f, err := FindingOf(res.Violation)
 		if err != nil {
@@ -123,8 +177,10 @@ func DescribeFault(in Injected) string {
 // states visited before the split once; a state two shards reach below
 // the split is counted by both, so it is an upper bound on the distinct
 // states. The violation kept is the one at the lowest step (then the
-// lowest shard); exhausted and complete hold when they hold for every
-// shard.
+// lowest shard); the depth covered is the least any shard covered (each
+// covered its own part of that level), and the merged search stopped for
+// the reason the worst shard did: exhausted and complete hold when they
+// hold for every shard.
 func Merge(reports []Report, shards []Shard) (Report, error) {
 	if len(reports) == 0 {
 		return Report{}, fmt.Errorf("no shards")
@@ -143,7 +199,9 @@ func Merge(reports []Report, shards []Shard) (Report, error) {
 	if i := slices.Index(seen, false); i >= 0 {
 		return Report{}, fmt.Errorf("shard %d/%d missing", i, n)
 	}
-	m := Report{Exhausted: true, Complete: true}
+	m := Report{Exhausted: true, Complete: true, Covered: reports[0].Covered, ReachedMinMs: reports[0].ReachedMinMs,
+		ScenarioSteps: reports[0].ScenarioSteps, ScenarioMs: reports[0].ScenarioMs, SeededOutcome: reports[0].SeededOutcome,
+		BaseSteps: reports[0].BaseSteps, BaseMs: reports[0].BaseMs, Stop: StopComplete}
 	for i, r := range reports {
 		m.States += r.States
 		if i > 0 {
@@ -151,12 +209,25 @@ func Merge(reports []Report, shards []Shard) (Report, error) {
 		}
 		m.SharedStates = max(m.SharedStates, r.SharedStates)
 		m.Transitions += r.Transitions
+		m.Skipped += r.Skipped
+		m.Reexpanded += r.Reexpanded
 		m.Depth = max(m.Depth, r.Depth)
+		m.Covered = min(m.Covered, r.Covered)
+		m.ReachedMinMs = min(m.ReachedMinMs, r.ReachedMinMs)
+		m.ReachedMaxMs = max(m.ReachedMaxMs, r.ReachedMaxMs)
 		m.Frontier += r.Frontier
 		m.Ended += r.Ended
 		m.Exhausted = m.Exhausted && r.Exhausted
 		m.Complete = m.Complete && r.Complete
+		if stopRank[r.Stop] > stopRank[m.Stop] {
+			m.Stop = r.Stop
+		}
 		m.LivenessChecked += r.LivenessChecked
+		m.MemoHits += r.MemoHits
+		m.LivenessCut += r.LivenessCut
+		m.ContSteps += r.ContSteps
+		m.MemoryMiB = max(m.MemoryMiB, r.MemoryMiB)
+		m.Rebuilt += r.Rebuilt
 		m.KnownCount += r.KnownCount
 		m.BudgetCut += r.BudgetCut
 		if v := r.Violation; v != nil && (m.Violation == nil || v.Step < m.Violation.Step) {
@@ -175,6 +246,11 @@ func Merge(reports []Report, shards []Shard) (Report, error) {
 	slices.SortFunc(m.Known, func(a, b Finding) int { return strings.Compare(a.Kind, b.Kind) })
 	return m, nil
 }
+
+// stopRank orders the reasons a search stopped, from the one that says
+// the most about the search to the one that says the least.
+var stopRank = map[string]int{StopComplete: 0, StopDepth: 1, StopSteps: 2, StopStates: 3, StopMemory: 4,
+	StopInterrupted: 5, StopViolation: 6}
 
 // ParseShard reads "K/N" with 0 <= K < N <= 1,000,000.
 func ParseShard(s string) (Shard, error) {

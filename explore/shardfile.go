@@ -43,13 +43,27 @@ func ParseShardFile(name string, data []byte) (Header, Report, error) {
 	if len(lines) != 2 {
 		return h, r, fmt.Errorf("%s: want 2 lines (header, result), got %d", name, len(lines))
 	}
-	if err := strictUnmarshal(lines[0], &h); err != nil || h.Explore != 1 {
+	var version struct {
+		Explore int `json:"tierfetch_explore"`
+	}
+	if err := json.Unmarshal(lines[0], &version); err == nil && version.Explore > 0 && version.Explore != HeaderVersion {
+		return h, r, fmt.Errorf("%s: line 1: explore header version %d, want %d (written by another simrun: run the shard again)",
+			name, version.Explore, HeaderVersion)
+	}
+	if err := strictUnmarshal(lines[0], &h); err != nil || h.Explore != HeaderVersion {
 		return h, r, fmt.Errorf("%s: line 1: not an explore header (%v)", name, err)
 	}
 	if err := strictUnmarshal(lines[1], &r); err != nil {
 		return h, r, fmt.Errorf("%s: line 2: %v", name, err)
 	}
 	return h, r, nil
+}
+
+// sameOptions reports whether h and o differ at most in their shard and
+// content digest.
+func sameOptions(h, o Header) bool {
+	h.ContentDigest, o.ContentDigest = "", ""
+	return h.Same(o)
 }
 
 func strictUnmarshal(data []byte, v any) error {
@@ -89,9 +103,13 @@ func MergeFiles(files []string) (Header, Report, error) {
 		if err != nil {
 			return first, Report{}, err
 		}
-		if i == 0 {
+		switch {
+		case i == 0:
 			first = h
-		} else if !h.Same(first) {
+		case h.Scenario == first.Scenario && h.ContentDigest != first.ContentDigest && sameOptions(h, first):
+			return first, Report{}, fmt.Errorf("%s is a shard of another search than %s: scenario %q, but its content differs "+
+				"(content_digest %s, not %s)", name, files[0], h.Scenario, h.ContentDigest, first.ContentDigest)
+		case !h.Same(first):
 			return first, Report{}, fmt.Errorf("%s is a shard of another search than %s", name, files[0])
 		}
 		s, err := ParseShard(h.Shard)

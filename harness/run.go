@@ -236,6 +236,10 @@ type scratch struct {
 	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
 	pend              [][2]int
+	offs              stateOffsets
+	// in and inBuf: explore's input identity.
+	in    Input
+	inBuf []byte
 	// cloneTail is the empty one-line trace tail every clone starts with
 	// (its array shared: a clone's failure report shows its last line).
 	cloneTail sim.Ring[timedEvent]

@@ -7,13 +7,24 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"tierfetch/invariants"
+	"tierfetch/model"
+	"tierfetch/scenarios"
 	"tierfetch/sim"
 )
 
 // StateHash is the XXH64 of the run's canonical state encoding (AppendState).
 func (r *runner) stateHash() uint64 {
-	r.s.stateBuf = r.appendState(r.s.stateBuf[:0])
+	r.s.stateBuf = r.appendState(r.s.stateBuf[:0], &r.s.offs)
 	return xxhash.Sum64(r.s.stateBuf)
+}
+
+// stateOffsets are where appendState's parts begin: each broker's part of
+// the cluster's (model.Cluster.AppendStateMarked), then the checker's, the
+// heal flag, the links' backlogs, the partitions, the pending events.
+type stateOffsets struct {
+	brokers                             []int
+	checker, healed, egress, cuts, pend int
 }
 
 // appendState appends the canonical encoding of everything the rest of the
@@ -25,24 +36,39 @@ func (r *runner) stateHash() uint64 {
 // (invariants.Checker.AppendState: the committed history as kept, the
 // uploaded offsets, the stale-log-start clock, ...), so that two paths to the
 // same cluster state that committed by different routes are told apart when
-// the checker could judge their continuations differently.
-func (r *runner) appendState(dst []byte) []byte {
+// the checker could judge their continuations differently. It records in
+// o where each part begins (Parts fingerprints them).
+func (r *runner) appendState(dst []byte, o *stateOffsets) []byte {
 	now := r.sched.Now()
-	dst = r.c.AppendState(dst)
+	dst, o.brokers = r.c.AppendStateMarked(dst, o.brokers[:0])
+	o.checker = len(dst)
 	dst = r.checker.AppendState(dst, r.c)
+	o.healed = len(dst)
 	dst = append(dst, boolByte(r.healed))
+	o.egress = len(dst)
 	for _, e := range r.egress {
 		dst = binary.AppendVarint(dst, max(0, int64(e.Sub(now))))
 	}
+	o.cuts = len(dst)
+	dst = r.appendCuts(dst, now)
+	o.pend = len(dst)
+	return r.appendPending(dst, now)
+}
+
+func (r *runner) appendCuts(dst []byte, now sim.Time) []byte {
 	for _, p := range r.cuts {
 		if p.until > now {
 			dst = appendIntList(dst, p.brokers)
 			dst = binary.AppendVarint(dst, int64(p.until.Sub(now)))
 		}
 	}
-	dst = append(dst, 0xff)
-	// Pending events, each encoded alone, then sorted: the order in which
-	// they were scheduled is not state (ties are a choice).
+	return append(dst, 0xff)
+}
+
+// appendPending appends the pending events, each encoded alone, then
+// sorted: the order in which they were scheduled is not state (ties are a
+// choice).
+func (r *runner) appendPending(dst []byte, now sim.Time) []byte {
 	r.s.pend = r.s.pend[:0]
 	r.s.pendBuf = r.s.pendBuf[:0]
 	r.sched.Each(func(at sim.Time, ev *event) {
@@ -64,7 +90,7 @@ func (r *runner) appendEvent(dst []byte, ev *event, now sim.Time) []byte {
 	switch ev.kind {
 	case evDeliver:
 		dst = binary.AppendUvarint(dst, uint64(ev.senderInc))
-		dst = r.msgs.at(ev.msg).AppendState(dst, now)
+		dst = r.c.AppendMessageState(dst, r.msgs.at(ev.msg), now)
 	case evTimer:
 		dst = append(dst, byte(ev.timer.Kind), byte(ev.timer.Broker), byte(ev.timer.Peer))
 	case evRemoteDone:
@@ -94,4 +120,156 @@ func boolByte(v bool) byte {
 		return 1
 	}
 	return 0
+}
+
+// Parts fingerprints the parts of a run's state one step can change, for
+// simrun explore's partial-order reduction: two steps that change only
+// their own brokers' parts (and neither reads the other's) commute, and
+// a search that took one order need not take the other. Every fingerprint
+// is the XXH64 of that part of the encoding Hash hashes.
+type Parts struct {
+	Hash uint64 // Hash()
+	Size int    // bytes of the encoding (a deterministic measure of the state's size)
+	// NowUs is the run's simulated time.
+	NowUs int64
+	// Shared is the cluster apart from its brokers (controller, remote
+	// storage, producers, id counters); Checker the checker's record;
+	// Global the heal and the partitions in force.
+	Shared, Checker, Global uint64
+	// Brokers holds each broker's part and its link's backlog.
+	Brokers []uint64
+}
+
+// Parts computes p for the run's state (Options.StateHash), reusing
+// p.Brokers.
+func (x *Run) Parts(p *Parts) {
+	r := x.r
+	now := r.sched.Now()
+	o := &r.s.offs
+	buf := r.appendState(r.s.stateBuf[:0], o)
+	r.s.stateBuf = buf
+	p.Hash, p.Size, p.NowUs = xxhash.Sum64(buf), len(buf), int64(now)
+	p.Shared = xxhash.Sum64(buf[:o.brokers[0]])
+	p.Checker = xxhash.Sum64(buf[o.checker:o.healed])
+	p.Global = xxhash.Sum64(buf[o.healed:o.egress]) ^ xxhash.Sum64(buf[o.cuts:o.pend])*prime
+	p.Brokers = p.Brokers[:0]
+	for i, start := range o.brokers {
+		end := o.checker
+		if i+1 < len(o.brokers) {
+			end = o.brokers[i+1]
+		}
+		var e [binary.MaxVarintLen64]byte
+		n := binary.PutVarint(e[:], max(0, int64(r.egress[i].Sub(now))))
+		p.Brokers = append(p.Brokers, xxhash.Sum64(buf[start:end])^xxhash.Sum64(e[:n])*prime)
+	}
+}
+
+// Cluster returns the run's cluster (read it, never change it).
+func (x *Run) Cluster() *model.Cluster { return x.r.c }
+
+// Checker returns the run's checker (read it, never change it).
+func (x *Run) Checker() *invariants.Checker { return x.r.checker }
+
+// prime mixes a broker's link backlog into its fingerprint.
+const prime = 0x9E3779B97F4A7C15
+
+// Input is what the last step took (Options.StateHash): the identity of
+// its input event, the same for the same event wherever it is taken, and
+// the brokers whose state the step reads (Global: any). The initial step
+// has none.
+type Input struct {
+	ID uint64
+	// Fault is the index of the injected fault (-1: none).
+	Fault int
+	// Brokers the step reads: a message's receiver and sender (whose
+	// incarnation decides whether it is dropped), a timer's or remote
+	// operation's broker, a crash's, restart's or election's broker.
+	Brokers [2]int
+	// Global: the step may read or change any part of the state (a
+	// scenario event, a produced batch, a partition, an outage, the heal).
+	Global bool
+	// ReadsTime: an injected fault whose effect depends on when it is
+	// injected (a restart's metadata delay, a partition's or an outage's
+	// end).
+	ReadsTime bool
+	// Refused: an injected fault the model refused (a crash of a broker
+	// already down, an election of the leader, ...): the step changed
+	// nothing, its state is the one before.
+	Refused bool
+}
+
+// Input returns what the last step took.
+func (x *Run) Input() Input { return x.r.s.in }
+
+// noteInput records what the step's input event ev is, before it is
+// applied (a message leaves the slab then).
+func (r *runner) noteInput(ev *event) {
+	in := Input{ID: r.inputID(ev), Fault: -1, Brokers: [2]int{-1, -1}}
+	switch ev.kind {
+	case evDeliver:
+		m := r.msgs.at(ev.msg)
+		in.Brokers = [2]int{m.To, m.From}
+	case evTimer:
+		in.Brokers[0] = ev.timer.Broker
+	case evRemoteDone:
+		in.Brokers[0] = r.ops.at(ev.op).Broker
+	case evFault:
+		in.Fault = ev.idx
+		f := r.faults[ev.idx]
+		switch f.Type {
+		case scenarios.EventCrash, scenarios.EventElectLeader:
+			in.Brokers[0] = *f.Broker
+		case scenarios.EventRestart:
+			in.Brokers[0], in.ReadsTime = *f.Broker, true
+		default:
+			in.Global, in.ReadsTime = true, true
+		}
+	default:
+		in.Global = true
+	}
+	r.s.in = in
+}
+
+// inputID names the event ev by the fields that tell events apart (a
+// message's kind, endpoints, request id, the sender's incarnation, its
+// offsets and epochs and its batches' ends; a timer's key; a remote
+// operation's id, broker, kind and segment; a scenario event's index, a
+// produce chunk's place), without encoding the whole message: the same
+// event has the same name wherever it is taken.
+func (r *runner) inputID(ev *event) uint64 {
+	var f [24]uint64
+	f[0] = uint64(ev.kind)<<1 | uint64(boolByte(ev.failed))
+	switch ev.kind {
+	case evDeliver:
+		m := r.msgs.at(ev.msg)
+		copy(f[1:], []uint64{uint64(m.Kind), uint64(m.From), uint64(m.To), m.ReqID, uint64(ev.senderInc),
+			uint64(m.LeaderEpoch), uint64(m.Err), uint64(m.FetchOffset), uint64(m.LastFetchedEpoch), uint64(m.MaxBytes),
+			uint64(m.HighWatermark), uint64(m.LogStart), uint64(boolByte(m.Diverging)), uint64(m.Timestamp),
+			uint64(m.Epoch), uint64(m.Offset), uint64(len(m.Batches))})
+		if n := len(m.Batches); n > 0 {
+			first, last := &m.Batches[0], &m.Batches[n-1]
+			copy(f[18:], []uint64{uint64(first.Base), uint64(first.Origin), uint64(last.Base + last.Count),
+				uint64(last.Origin), uint64(last.Epoch)})
+		}
+	case evTimer:
+		copy(f[1:], []uint64{uint64(ev.timer.Kind), uint64(ev.timer.Broker), uint64(ev.timer.Peer)})
+	case evRemoteDone:
+		o := r.ops.at(ev.op)
+		copy(f[1:], []uint64{o.ID, uint64(o.Broker), uint64(o.Kind), o.Segment, uint64(o.Bytes)})
+	default:
+		copy(f[1:], []uint64{uint64(ev.idx), uint64(ev.records), uint64(ev.chunks), uint64(ev.interval)})
+	}
+	buf := r.s.inBuf[:0]
+	for _, v := range f {
+		buf = binary.LittleEndian.AppendUint64(buf, v)
+	}
+	r.s.inBuf = buf
+	return xxhash.Sum64(buf)
+}
+
+// FaultInputID is Input().ID of a step that injects fault i: the search
+// knows it before taking the step.
+func FaultInputID(i int) uint64 {
+	r := runner{s: &scratch{}}
+	return r.inputID(&event{kind: evFault, idx: i})
 }

@@ -70,7 +70,12 @@ func (x *Run) Step() {
 	}
 	r.steps++
 	r.c.Now = r.sched.Now()
+	skipped := len(r.skipped)
+	if r.opt.StateHash {
+		r.noteInput(&ev)
+	}
 	r.apply(&ev)
+	r.s.in.Refused = r.opt.StateHash && ev.kind == evFault && len(r.skipped) > skipped
 	if f := r.afterStep(); f != nil {
 		x.done = r.finish(x.res, f, OutcomeSafety)
 	}

@@ -15,8 +15,20 @@ import (
 // (Stats, Coverage, Consumes, ISRChanges), observers' version counters
 // (Remote.Version, Log.Gen), configuration and profile (fixed for a run).
 func (c *Cluster) AppendState(dst []byte) []byte {
+	dst, _ = c.AppendStateMarked(dst, nil)
+	return dst
+}
+
+// AppendStateMarked is AppendState that also appends to marks, for each
+// broker in order, where its part of the encoding begins in dst: simrun
+// explore tells from them which brokers a step changed.
+func (c *Cluster) AppendStateMarked(dst []byte, marks []int) ([]byte, []int) {
 	now := c.Now
-	dst = binary.AppendUvarint(dst, c.nextReq)
+	// Request ids are names, matched only for equality with the
+	// requester's own (one at a time, never reused): a message carries
+	// whether it is its requester's request in flight (currentRequest),
+	// not the id, and the counter is left out, so that paths that sent a
+	// different number of requests meet.
 	dst = binary.AppendUvarint(dst, c.nextOrigin)
 	dst = binary.AppendUvarint(dst, c.nextOp)
 	for _, p := range c.producers {
@@ -54,9 +66,10 @@ func (c *Cluster) AppendState(dst []byte) []byte {
 		dst = binary.AppendUvarint(dst, ev.id)
 	}
 	for _, b := range c.Brokers {
-		dst = b.appendState(dst, now)
+		marks = append(marks, len(dst))
+		dst = b.appendState(dst, c, now)
 	}
-	return dst
+	return dst, marks
 }
 
 // appendCache appends what a lagging broker's metadata fold holds: each
@@ -84,7 +97,7 @@ func appendInt32s(dst []byte, v []int32) []byte {
 	return dst
 }
 
-func (b *Broker) appendState(dst []byte, now sim.Time) []byte {
+func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	dst = append(dst, boolByte(b.Up), boolByte(b.LastTieredEnable), byte(b.Role), boolByte(b.fetch.bootstrapping),
 		byte(b.fetch.phase))
 	dst = binary.AppendUvarint(dst, uint64(b.Incarnation))
@@ -121,7 +134,7 @@ func (b *Broker) appendState(dst []byte, now sim.Time) []byte {
 	dst = appendProducers(dst, l.Producers)
 	// Fetcher.
 	f := &b.fetch
-	dst = binary.AppendUvarint(dst, f.reqID)
+	dst = append(dst, boolByte(f.reqID != 0))
 	dst = binary.AppendUvarint(dst, f.auxOp)
 	if q := f.query; q != nil {
 		dst = append(dst, 1, byte(q.Err), boolByte(q.LastTiered), boolByte(q.Tiered), boolByte(q.Compacted), boolByte(q.fellBack))
@@ -156,21 +169,38 @@ func (b *Broker) appendState(dst []byte, now sim.Time) []byte {
 		dst = appendRel(dst, v.lastFetchAt, now)
 		dst = append(dst, boolByte(v.isParked))
 		if v.isParked {
-			dst = v.parked.AppendState(dst, now)
+			dst = c.AppendMessageState(dst, &v.parked, now)
 		}
 	}
 	return dst
 }
 
-// AppendState appends a canonical encoding of the message to dst (its
-// batches' times relative to now).
-func (m *Message) AppendState(dst []byte, now sim.Time) []byte {
-	dst = append(dst, byte(m.Kind), byte(m.Err), boolByte(m.Diverging))
-	for _, v := range [...]int64{int64(m.From), int64(m.To), int64(m.ReqID), int64(m.LeaderEpoch), m.FetchOffset,
+// AppendMessageState appends a canonical encoding of the message m in
+// flight to dst (its batches' times relative to now): instead of its
+// request id, whether it is its requester's current request or the answer
+// to it (currentRequest).
+func (c *Cluster) AppendMessageState(dst []byte, m *Message, now sim.Time) []byte {
+	dst = append(dst, byte(m.Kind), byte(m.Err), boolByte(m.Diverging), boolByte(c.currentRequest(m)))
+	for _, v := range [...]int64{int64(m.From), int64(m.To), int64(m.LeaderEpoch), m.FetchOffset,
 		int64(m.LastFetchedEpoch), m.MaxBytes, m.HighWatermark, m.LogStart, m.Timestamp, int64(m.Epoch), m.Offset} {
 		dst = binary.AppendVarint(dst, v)
 	}
 	return appendBatches(dst, m.Batches, now)
+}
+
+// currentRequest reports whether m is, or answers, the request its
+// requester (the sender of a request, the receiver of an answer) waits for
+// now: the only use a request id has (handleResponse).
+func (c *Cluster) currentRequest(m *Message) bool {
+	if m.ReqID == 0 {
+		return false
+	}
+	for _, id := range [2]int{m.From, m.To} {
+		if id >= 0 && id < len(c.Brokers) && c.Brokers[id].fetch.reqID == m.ReqID {
+			return true
+		}
+	}
+	return false
 }
 
 // appendRel appends t - now, or -1 for an instant already past (only

@@ -71,6 +71,6 @@ func NoRecord(w io.Writer, file, strategy, profile string) {
 	if strategy == "both" {
 		strategy = "both strategies"
 	}
-	fmt.Fprintf(w, "%s records no failure (the files simrun sweep, merge, mutants and shrink save do): running %s, profile %s\n",
+	fmt.Fprintf(w, "%s records no failure (the files simrun sweep, merge, mutants, shrink and explore save do): running %s, profile %s\n",
 		file, strategy, profile)
 }

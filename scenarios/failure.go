@@ -8,7 +8,7 @@ import (
 
 // Failure is the "failure" member of a scenario file (an extension of the
 // format): how a saved run failed, written by simrun sweep, merge,
-// mutants and shrink beside the scenario, so that 'simrun run' and 'simrun
+// mutants, shrink and explore beside the scenario, so that 'simrun run' and 'simrun
 // replay' of the file rerun that run (its strategy, profile, mutants, fixes
 // and work budget unless a flag says otherwise) and say whether it failed
 // the same way, as a Go fuzz corpus entry does. The names are checked by

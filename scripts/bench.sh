@@ -17,6 +17,8 @@ count=${COUNT:-3}
 sweep_seeds=${SWEEP_SEEDS:-1..1000}
 base_commit=${BASE:-e8ab486}
 tmp=$(mktemp -d)
+# The exploration section is scripts/bench-explore.sh's: kept as it is.
+explore_section=$(awk '/^<!-- explore:begin/,/^<!-- explore:end/' "$out" 2>/dev/null || true)
 trap 'git worktree remove --force "$tmp/base" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 echo "building test binaries and simrun in $tmp" >&2
@@ -430,6 +432,9 @@ $profile
 
 EOF
 notes
+if [ -n "$explore_section" ]; then
+	printf '\n%s\n' "$explore_section"
+fi
 cat <<EOF
 
 ## Raw output

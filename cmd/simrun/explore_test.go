@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -22,7 +24,16 @@ func TestExploreBadInput(t *testing.T) {
 	}{
 		{[]string{}, "--scenario"},
 		{[]string{"--scenario", "no-such-scenario"}, "no-such-scenario"},
-		{[]string{"--scenario", exploreFixture, "--depth", "0"}, "--depth"},
+		{[]string{"--scenario", exploreFixture, "--depth", "-1"}, "--depth"},
+		{[]string{"--scenario", exploreFixture, "--max-memory", "1"}, "--max-memory"},
+		{[]string{"--scenario", exploreFixture, "--from-ms", "2300"}, "--from-ms: 2300 is at or past the end of tiny-join"},
+		{[]string{"--scenario", exploreFixture, "--from-ms", "99999999"}, "--from-ms"},
+		{[]string{"--scenario", exploreFixture, "--out", "/dev/null"}, "--out: /dev/null is not a regular file"},
+		{[]string{"--scenario", exploreFixture, "--out", "/no/such/dir/cx.json"}, "--out: /no/such/dir/cx.json: directory /no/such/dir does not exist"},
+		{[]string{"--scenario", exploreFixture, "--out", exploreFixture}, "--out " + exploreFixture + " is the same file as --scenario"},
+		{[]string{"--scenario", exploreFixture, "--jsonl", exploreFixture}, "--jsonl " + exploreFixture + " is the same file as --scenario"},
+		{[]string{"--scenario", exploreFixture, "--jsonl", "x.json", "--out", "x.json"}, "--jsonl x.json is the same file as --out"},
+		{[]string{"--scenario", exploreFixture, "--jsonl", "/no/such/dir/x.jsonl"}, "--jsonl"},
 		{[]string{"--scenario", exploreFixture, "--depth", "x"}, "depth"},
 		{[]string{"--scenario", exploreFixture, "--max-states", "0"}, "--max-states"},
 		{[]string{"--scenario", exploreFixture, "--faults", "crash,meteor"}, "--faults"},
@@ -44,20 +55,33 @@ func TestExploreBadInput(t *testing.T) {
 }
 
 // TestExploreCounterexampleReplays: a violation's file, run by simrun run,
-// breaks the same invariant; the bound and budget exit codes.
+// breaks the same invariant, and replayed alone (no flags: its failure
+// record) fails as recorded; the bound and budget exit codes.
 func TestExploreCounterexampleReplays(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cx.json")
-	code, stdout, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
-	if code != exitSafety || !strings.Contains(stdout, "VIOLATION safety-violation offset-order at step 12") {
-		t.Fatalf("explore: exit %d\n%s%s", code, stdout, stderr)
+	code, explored, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
+	if code != exitSafety || !strings.Contains(explored, "VIOLATION safety-violation offset-order at step 12") {
+		t.Fatalf("explore: exit %d\n%s%s", code, explored, stderr)
 	}
-	code, stdout, stderr = simrun(t, "run", "--scenario", out, "--strategy", "last-tiered", "--mutant", "hw-not-reset")
+	code, stdout, stderr := simrun(t, "run", "--scenario", out, "--strategy", "last-tiered", "--mutant", "hw-not-reset")
 	if code != exitSafety || !strings.Contains(stdout, "violation offset-order at 0.015s step 12") {
 		t.Fatalf("replay: exit %d\n%s%s", code, stdout, stderr)
 	}
+	step := regexp.MustCompile(`VIOLATION safety-violation offset-order at step (\d+)`).FindStringSubmatch(explored)[1]
+	// Alone: the file's failure record names the strategy, profile and
+	// mutant, so 'simrun replay FILE' needs no flag, and says the run
+	// failed as the search found.
+	code, stdout, stderr = simrun(t, "replay", out)
+	if code != exitSafety || !strings.Contains(stdout, out+" records a failure: last-tiered, profile kip, mutant hw-not-reset: "+
+		"safety-violation offset-order at step "+step) || !strings.Contains(stdout, "as recorded: safety-violation offset-order at step "+step+" ") {
+		t.Fatalf("replay with no flags: exit %d\n%s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(explored, "replay: simrun replay "+out+"\n") {
+		t.Errorf("explore does not print the replay command:\n%s", explored)
+	}
 	code, stdout, _ = simrun(t, "explore", "--scenario", exploreFixture, "--depth", "8", "--out", out+"2")
-	if code != exitOK || !strings.Contains(stdout, "exhausted: every state within depth 8 visited") {
+	if code != exitOK || !strings.Contains(stdout, "exhausted to --depth 8, not to the scenario's end: every state of the first 8 steps (8 of the 186 steps of a seeded run: 4.3%)") {
 		t.Fatalf("unmutated: exit %d\n%s", code, stdout)
 	}
 	if _, err := os.Stat(out + "2"); err == nil {
@@ -168,6 +192,115 @@ func TestExploreOfACounterexampleWarns(t *testing.T) {
 	simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
 	code, _, stderr := simrun(t, "explore", "--scenario", out, "--depth", "3", "--out", filepath.Join(dir, "again.json"))
 	if code != exitOK || !strings.Contains(stderr, "already has an explore schedule (0 faults, 11 picks): explore ignores it") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestExploreSaysWhatItCovered: every output states the scenario's length
+// (a seeded run's steps, the simulated time) and how much of it the
+// search covered; "exhausted" is said of the whole scenario only when
+// every path ended.
+func TestExploreSaysWhatItCovered(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"--depth", "12"}, exitOK, []string{"a seeded run takes 186 steps; 2.300 s simulated",
+			"exhausted to --depth 12, not to the scenario's end: every state of the first 12 steps (12 of the 186 steps of a seeded run: 6.5%) visited"}},
+		{[]string{"--max-states", "500"}, exitBudget, []string{"a seeded run takes 186 steps; 2.300 s simulated",
+			"NOT exhausted: --max-states 500 reached at depth 13: every state of the first 12 steps (12 of the 186 steps of a seeded run: 6.5%) visited; every path explored to"}},
+		{[]string{"--from-ms", "2200", "--lost"}, exitOK, []string{"the search starts at step",
+			"exhausted: every reachable state visited, to the end of the scenario"}},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := simrun(t, append([]string{"explore", "--scenario", exploreFixture, "--out", filepath.Join(dir, "cx.json")}, c.args...)...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d\n%s%s", c.args, code, c.code, stdout, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("%v: no %q in\n%s", c.args, w, stdout)
+			}
+		}
+		if strings.Contains(stdout, "exhausted: every reachable state") != (c.args[0] == "--from-ms") {
+			t.Errorf("%v: exhausted said of the whole scenario wrongly:\n%s", c.args, stdout)
+		}
+	}
+}
+
+// TestExploreKnownFindingsBesideOut: a known finding's scenario file goes
+// in --out's directory, named after it and the kind, and replays.
+func TestExploreKnownFindingsBesideOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "cx.json")
+	code, stdout, stderr := simrun(t, "explore", "--scenario", "finding-reenable-stale-hro", "--depth", "40", "--out", out)
+	if code != exitOK || !strings.Contains(stdout, "known finding stale-hro") {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	known := filepath.Join(dir, "cx-stale-hro.json")
+	if _, err := os.Stat(known); err != nil {
+		t.Fatalf("no %s: %v\n%s", known, err, stdout)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s written with no unknown violation", out)
+	}
+	code, stdout, _ = simrun(t, "replay", known)
+	if code != exitSafety || !strings.Contains(stdout, "as recorded: safety-violation") || !strings.Contains(stdout, "known finding stale-hro") {
+		t.Errorf("replay: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestExploreOutLostAfterTheSearch: when --out cannot be written after a
+// violation was found (the path became a directory meanwhile), the
+// counterexample is printed instead, and the exit code is still the
+// violation's.
+func TestExploreOutLostAfterTheSearch(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cx.json")
+	exploreRun = func(cfg explore.Config) (*explore.Result, error) {
+		res, err := explore.Run(cfg)
+		if mkErr := os.Mkdir(out, 0o755); mkErr != nil {
+			t.Fatal(mkErr)
+		}
+		return res, err
+	}
+	defer func() { exploreRun = explore.Run }()
+	code, stdout, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
+	if code != exitSafety || !strings.Contains(stdout, "VIOLATION safety-violation offset-order") ||
+		!strings.Contains(stdout, "NOT SAVED") || !strings.Contains(stdout, `"explore": {`) || !strings.Contains(stderr, "--out") {
+		t.Fatalf("exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+	start := strings.Index(stdout, "{\n")
+	end := strings.LastIndex(stdout, "}\n")
+	printed := writeTemp(t, "printed.json", stdout[start:end+2])
+	if code, replay, _ := simrun(t, "run", "--scenario", printed, "--strategy", "last-tiered", "--mutant", "hw-not-reset"); code != exitSafety ||
+		!strings.Contains(replay, "violation offset-order") {
+		t.Errorf("the printed counterexample does not replay: exit %d\n%s", code, replay)
+	}
+}
+
+// TestMergeRefusesShardsOfAnotherScenarioContent: shards of two scenario
+// files that share a name (the file was edited between shards) are not
+// merged: the header's content digest tells them apart.
+func TestMergeRefusesShardsOfAnotherScenarioContent(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile(exploreFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := writeTemp(t, "tiny-join.json", strings.Replace(string(data), `"duration_ms": 300`, `"duration_ms": 301`, 1))
+	var files []string
+	for i, sc := range []string{exploreFixture, edited} {
+		f := filepath.Join(dir, fmt.Sprintf("%d.jsonl", i))
+		if code, stdout, stderr := simrun(t, "explore", "--scenario", sc, "--depth", "5", "--faults", "crash", "--no-liveness",
+			"--shard", fmt.Sprintf("%d/2", i), "--jsonl", f, "--out", filepath.Join(dir, "cx.json")); code != exitOK {
+			t.Fatalf("shard %d: exit %d\n%s%s", i, code, stdout, stderr)
+		}
+		files = append(files, f)
+	}
+	code, _, stderr := simrun(t, append([]string{"merge"}, files...)...)
+	if code != exitBadInput || !strings.Contains(stderr, `scenario "tiny-join", but its content differs (content_digest`) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"tierfetch/cliutil"
+	"tierfetch/explore"
 )
 
 // interruptedRun starts simrun with args in dir, sends sig after delay, and
@@ -147,6 +149,68 @@ func TestCompareInterruptedResumesToTheSameReport(t *testing.T) {
 		a = bytes.ReplaceAll(a, []byte("--out "+filepath.Join(dir, "merged")), []byte("--out whole"))
 		if !bytes.Equal(a, b) {
 			t.Errorf("%s of the merged parts differs from the whole comparison's", name)
+		}
+	}
+}
+
+// TestExploreStopsOnSignal: SIGINT (and SIGTERM) in the middle of a search
+// stops it at the next state: the part searched is printed with what was
+// cut short, the exit code is 130 (143), no file is written (--jsonl is
+// all or nothing; no violation, so no --out) and no temporary file is
+// left. The search stops itself: had it not within exploreStopGrace, the
+// process would end without its figures (which the test refuses).
+func TestExploreStopsOnSignal(t *testing.T) {
+	fixture, err := filepath.Abs(exploreFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, cliutil.ExitSIGINT}, {syscall.SIGTERM, cliutil.ExitSIGTERM}} {
+		dir := t.TempDir()
+		cmd := simrunCmd(t, dir, "explore", "--scenario", fixture, "--faults", strings.Join(explore.FaultKinds, ","), "--lost",
+			"--max-states", "100000000", "--max-memory", "256", "--out", "cx.json", "--jsonl", "x.jsonl")
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		errPipe, err := cmd.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// The search is under way once a progress line says so (depth 5:
+		// thousands of states, the next level tens of thousands).
+		running := make(chan struct{})
+		var errb bytes.Buffer
+		go func() {
+			sc := bufio.NewScanner(errPipe)
+			for sc.Scan() {
+				errb.WriteString(sc.Text() + "\n")
+				if strings.HasPrefix(sc.Text(), "explore: depth 5,") {
+					close(running)
+				}
+			}
+		}()
+		select {
+		case <-running:
+		case <-time.After(60 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("no progress line in 60 s")
+		}
+		sent := time.Now()
+		cmd.Process.Signal(c.sig)
+		code := waitDeadline(t, cmd, 30*time.Second)
+		t.Logf("%v: ended %.2f s after the signal", c.sig, time.Since(sent).Seconds())
+		stdout := out.String()
+		if code != c.code || !strings.Contains(stdout, "stopped by "+cliutil.SignalName(c.sig)+" during the search at depth ") ||
+			!strings.Contains(stdout, "NOT exhausted") || strings.Contains(errb.String(), "did not stop") {
+			t.Fatalf("%v: exit %d, want %d and the part searched:\n%s%s", c.sig, code, c.code, stdout, errb.String())
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			t.Errorf("%v: %s written", c.sig, e.Name())
 		}
 	}
 }

@@ -131,6 +131,15 @@ func TestExploreJobManifest(t *testing.T) {
 	if !strings.Contains(args, "--jsonl=/results/") {
 		t.Errorf("the args %q must write the shard file to the shared volume", args)
 	}
+	// The process's memory budget (--max-memory bounds it: explore.RuntimeLimit)
+	// must fit the pod's limit, or the pod is killed mid-search.
+	var budget int64
+	if _, err := fmt.Sscanf(args[strings.Index(args, "--max-memory=")+len("--max-memory="):], "%d", &budget); err != nil {
+		t.Errorf("the args %q must bound the search's memory (--max-memory=MiB): %v", args, err)
+	}
+	if limit := spec.Containers[0].Resources.Limits.Memory().Value(); budget<<20 > limit {
+		t.Errorf("--max-memory=%d MiB does not fit the pod's memory limit (%d bytes)", budget, limit)
+	}
 	actions := map[int32]batchv1.PodFailurePolicyAction{}
 	for _, r := range job.Spec.PodFailurePolicy.Rules {
 		if r.OnExitCodes != nil {

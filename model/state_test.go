@@ -1,0 +1,44 @@
+package model
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestRequestIDsAreNames: a state's encoding does not depend on which
+// numbers its request ids are, only on whether a message is its
+// requester's current request (the only thing handleResponse asks of an
+// id): renumbering every id alike encodes alike, and a stale request
+// encodes differently from the current one.
+func TestRequestIDsAreNames(t *testing.T) {
+	c := tieredFixture().cluster(testConfig(), KIP, 2, []int{0, 1}, true)
+	var req *Message
+	for i := range c.Out {
+		if e := &c.Out[i]; e.Kind == EffSend && e.Msg.From == 1 {
+			req = &e.Msg
+		}
+	}
+	if req == nil || req.ReqID == 0 || c.Brokers[1].fetch.reqID != req.ReqID {
+		t.Fatalf("b1 sent no request in flight: %+v", c.Out)
+	}
+	renamed := c.Clone()
+	renamed.nextReq += 7
+	renamed.Brokers[1].fetch.reqID += 7
+	moved := *req
+	moved.ReqID += 7
+	if !bytes.Equal(c.AppendState(nil), renamed.AppendState(nil)) ||
+		!bytes.Equal(c.AppendMessageState(nil, req, c.Now), renamed.AppendMessageState(nil, &moved, c.Now)) {
+		t.Errorf("renumbered request ids encode differently")
+	}
+	answer := Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req.ReqID}
+	stale := answer
+	stale.ReqID = req.ReqID + 1000
+	if bytes.Equal(c.AppendMessageState(nil, &answer, c.Now), c.AppendMessageState(nil, &stale, c.Now)) {
+		t.Errorf("an answer to the current request encodes like one to another")
+	}
+	renamed.Brokers[1].fetch.reqID = 0 // the follower stopped waiting: nothing is current
+	if bytes.Equal(c.AppendState(nil), renamed.AppendState(nil)) ||
+		bytes.Equal(c.AppendMessageState(nil, req, c.Now), renamed.AppendMessageState(nil, &moved, renamed.Now)) {
+		t.Errorf("a follower waiting for nothing encodes like one waiting for its request")
+	}
+}
