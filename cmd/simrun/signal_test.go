@@ -15,18 +15,52 @@ import (
 	"tierfetch/explore"
 )
 
-// interruptedRun starts simrun with args in dir, sends sig after delay, and
-// returns its exit code and standard output.
+// interruptedRun starts simrun with args in dir, waits until it catches
+// signals (it says so on standard error when signalReadyEnv is set), lets it
+// work for delay, sends sig, and returns its exit code and standard output.
+// Waiting for the line rather than a fixed time keeps the test right on a
+// machine too busy to start the command within any fixed delay.
 func interruptedRun(t *testing.T, dir string, sig syscall.Signal, delay time.Duration, args ...string) (int, string) {
 	t.Helper()
 	cmd := simrunCmd(t, dir, args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	cmd.Env = append(cmd.Environ(), signalReadyEnv+"=1")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	ready := make(chan struct{})
+	var errb bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stderr)
+		said := false
+		for sc.Scan() {
+			if !said && sc.Text() == signalReadyLine {
+				said = true
+				close(ready)
+				continue
+			}
+			errb.WriteString(sc.Text() + "\n")
+		}
+		if !said {
+			close(ready)
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(5 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("%v never said %q", args, signalReadyLine)
+	}
 	time.Sleep(delay)
 	cmd.Process.Signal(sig)
+	<-done
 	code := exitCode(t, cmd.Wait())
 	if errb.Len() > 0 {
 		t.Logf("stderr: %s", errb.String())

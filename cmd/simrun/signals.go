@@ -29,6 +29,15 @@ var signals struct {
 	first     os.Signal // the first signal received
 }
 
+// signalReadyEnv, when set in the environment, makes catchSignals say on
+// standard error (signalReadyLine) that a signal from now on stops the work
+// at a boundary: tests wait for it instead of guessing how long a busy
+// machine takes to get there.
+const (
+	signalReadyEnv  = "TIERFETCH_SAY_SIGNALS_CAUGHT"
+	signalReadyLine = "simrun: catching signals"
+)
+
 // signalGrace is how long a command whose work a signal stopped has to
 // write what it saved and end.
 const signalGrace = 10 * time.Second
@@ -80,6 +89,9 @@ func catchSignals() (ctx context.Context, received func() os.Signal, stop func()
 	signals.Lock()
 	signals.catching = true
 	signals.Unlock()
+	if os.Getenv(signalReadyEnv) != "" {
+		os.Stderr.WriteString(signalReadyLine + "\n")
+	}
 	go func() {
 		for sig := range ch {
 			cancel(caught{sig}) // the first cause stays
