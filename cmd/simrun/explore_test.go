@@ -11,11 +11,12 @@ import (
 	"tierfetch/harness"
 )
 
-const exploreFixture = "../../explore/testdata/tiny-join.json"
+var exploreFixture = filepath.Join(repoRoot, "explore", "testdata", "tiny-join.json")
 
 // TestExploreBadInput: every bad flag exits 2 naming it, writes nothing to
 // stdout and never panics.
 func TestExploreBadInput(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	cases := []struct {
 		args []string
 		want string
@@ -46,6 +47,7 @@ func TestExploreBadInput(t *testing.T) {
 // TestExploreCounterexampleReplays: a violation's file, run by simrun run,
 // breaks the same invariant; the bound and budget exit codes.
 func TestExploreCounterexampleReplays(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cx.json")
 	code, stdout, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
