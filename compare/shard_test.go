@@ -761,3 +761,35 @@ func TestVaryRangesAndProduceScale(t *testing.T) {
 		t.Errorf("command: %q", got)
 	}
 }
+
+// TestReportSummaryCountsEveryBudgetRun: the summary counts the runs the
+// work budget stopped among the comparison's pairs and the default
+// sweep's alike, and says to raise it.
+func TestReportSummaryCountsEveryBudgetRun(t *testing.T) {
+	t.Chdir(t.TempDir())
+	s := mustSetup(t, "out", Flags{}, "--profiles=kip", "--seeds=1", "--max-steps=100")
+	r := s.Run(context.Background(), func(int, int) {})
+	var sum bytes.Buffer
+	n, err := s.ReportSummary(&sum, r.Pairs, r.SweepPairs)
+	if want := 2 * (len(r.Pairs) + len(r.SweepPairs)); err != nil || n != want || len(r.SweepPairs) == 0 {
+		t.Fatalf("%d budget runs (%v), want %d: every run of %d pairs and %d of the sweep", n, err, want, len(r.Pairs), len(r.SweepPairs))
+	}
+	if !strings.Contains(sum.String(), "--max-steps") {
+		t.Errorf("the summary does not say how to raise the budget:\n%s", sum.String())
+	}
+}
+
+// TestCheckOutputsRefusesAReportFileItCannotWrite: a report file in --out
+// that is not a file the report can replace (a directory) is refused
+// before anything runs.
+func TestCheckOutputsRefusesAReportFileItCannotWrite(t *testing.T) {
+	out := t.TempDir()
+	s := mustSetup(t, out, Flags{}, "--profiles=kip", "--scenario=tiering-off", "--seeds=1")
+	if err := s.CheckOutputs(); err != nil {
+		t.Fatalf("an empty --out: %v", err)
+	}
+	os.Mkdir(filepath.Join(out, "runs.csv"), 0o755)
+	if err := s.CheckOutputs(); err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "runs.csv") {
+		t.Errorf("runs.csv is a directory: %v", err)
+	}
+}
