@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -791,5 +792,96 @@ func TestCheckOutputsRefusesAReportFileItCannotWrite(t *testing.T) {
 	os.Mkdir(filepath.Join(out, "runs.csv"), 0o755)
 	if err := s.CheckOutputs(); err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "runs.csv") {
 		t.Errorf("runs.csv is a directory: %v", err)
+	}
+}
+
+// TestRunsCSVHoldsEveryProfilesRuns: runs.csv has both runs of every pair
+// under every profile, each row with its own run's digest and profile.
+func TestRunsCSVHoldsEveryProfilesRuns(t *testing.T) {
+	t.Chdir(t.TempDir())
+	s := mustSetup(t, "out", Flags{}, "--profiles=kip,kafka-4.3,kafka-trunk", "--scenario=leader-knows-hro", "--seeds=1..2")
+	r := s.Run(context.Background(), func(int, int) {})
+	if _, err := s.Report(r.Pairs, r.SweepPairs); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join("out", "runs.csv"))
+	rows := strings.Split(strings.TrimSpace(string(data)), "\n")
+	head := strings.Split(rows[0], ",")
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	got := map[string]bool{}
+	for _, row := range rows[1:] {
+		f := strings.Split(row, ",")
+		got[f[col["profile"]]+" "+f[col["seed"]]+" "+f[col["strategy"]]+" "+f[col["digest"]]] = true
+	}
+	if len(rows)-1 != 2*len(r.Pairs) || len(r.Pairs) != 6 {
+		t.Fatalf("%d rows for %d pairs", len(rows)-1, len(r.Pairs))
+	}
+	for _, p := range r.Pairs {
+		for _, run := range []struct {
+			st string
+			m  *harness.RunMetrics
+		}{{"local-log-start", p.Local}, {"last-tiered", p.Tiered}} {
+			key := fmt.Sprintf("%s %d %s %s", p.Profile, p.Seed, run.st, run.m.Digest[:12])
+			if !got[key] {
+				t.Errorf("runs.csv has no row %q", key)
+			}
+		}
+	}
+}
+
+// TestReportLinksFindingsAtTheRoot: run at the repository root (where
+// FINDINGS.md is) with a relative --out, the report links FINDINGS.md
+// relative to itself; elsewhere, or with an absolute --out, it does not.
+func TestReportLinksFindingsAtTheRoot(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	report := func(out string) string {
+		s := mustSetup(t, out, Flags{}, "--profiles=kip,kafka-4.3", "--scenario=leader-knows-hro", "--seeds=1")
+		r := s.Run(context.Background(), func(int, int) {})
+		if _, err := s.Report(r.Pairs, r.SweepPairs); err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(filepath.Join(out, "report.md"))
+		return string(data)
+	}
+	if strings.Contains(report("a"), "FINDINGS.md)") {
+		t.Error("a link to FINDINGS.md where there is none")
+	}
+	os.WriteFile("FINDINGS.md", []byte("# findings\n"), 0o644)
+	if got := report(filepath.Join("b", "c")); !strings.Contains(got, "(../../FINDINGS.md)") {
+		t.Error("no link to ../../FINDINGS.md from b/c/report.md")
+	}
+	if strings.Contains(report(filepath.Join(dir, "d")), "FINDINGS.md)") {
+		t.Error("a link to FINDINGS.md from an absolute --out")
+	}
+}
+
+// TestPairsBound: a comparison of exactly 200,000 pairs (seeds x profiles
+// x values x scenarios) is allowed, one pair more is refused, whatever the
+// first seed.
+func TestPairsBound(t *testing.T) {
+	for _, c := range []struct {
+		seeds, vary string
+		ok          bool
+	}{
+		{"1..100000", "", true}, {"1..100001", "", false}, {"5..100004", "", true}, {"5..100005", "", false},
+		{"1..50000", "segment_bytes=1048576,2097152", true}, {"1..50001", "segment_bytes=1048576,2097152", false},
+		// The default set's scenarios, 2 profiles: the most seeds within the bound, and one more.
+		{fmt.Sprintf("1..%d", 200000/(2*len(DefaultSet()))), "default set", true},
+		{fmt.Sprintf("1..%d", 200000/(2*len(DefaultSet()))+1), "default set", false},
+	} {
+		scenario := "tiering-off"
+		if c.vary == "default set" {
+			scenario, c.vary = "", ""
+		}
+		f := Flags{Seeds: c.seeds, Profiles: "kip,kafka-4.3", Scenario: scenario, Vary: c.vary, Workers: 1, Out: "o",
+			MaxSteps: harness.DefaultMaxSteps, MaxInput: scenarios.DefaultMaxInputBytes}
+		_, err := New(f)
+		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "at most 200000") {
+			t.Errorf("--seeds %s --vary %q: %v, want allowed %v", c.seeds, c.vary, err, c.ok)
+		}
 	}
 }
