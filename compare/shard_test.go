@@ -885,3 +885,37 @@ func TestPairsBound(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultSetIsTheScenariosThatAddAReplica: the default comparison runs
+// exactly the named scenarios that add a replica, the known findings'
+// aside.
+func TestDefaultSetIsTheScenariosThatAddAReplica(t *testing.T) {
+	in := map[string]bool{}
+	for _, sc := range DefaultSet() {
+		in[sc.Name] = true
+	}
+	for _, sc := range scenarios.Named() {
+		adds := false
+		for _, e := range sc.Events {
+			adds = adds || e.Type == scenarios.EventAddReplica
+		}
+		if want := adds && !strings.HasPrefix(sc.Name, "finding-"); in[sc.Name] != want {
+			t.Errorf("%s (adds a replica: %v): in the default set %v", sc.Name, adds, in[sc.Name])
+		}
+	}
+}
+
+// TestUnknownVaryKeyListsTheKeys: a --vary key far from every key lists
+// the config fields, then produce_scale once, at the end.
+func TestUnknownVaryKeyListsTheKeys(t *testing.T) {
+	_, _, err := parseVary("qqqqqqqqqqqqqqqqqqqq=1")
+	if err == nil {
+		t.Fatal("accepted")
+	}
+	msg := err.Error()
+	keys := sortStrings(mapKeysAny(ConfigKeys()))
+	if !strings.Contains(msg, "e.g. "+keys[0]+", ") || !strings.HasSuffix(msg, ", "+keys[len(keys)-1]+", or produce_scale)") ||
+		strings.Count(msg, "produce_scale") != 1 {
+		t.Errorf("message %q", msg)
+	}
+}
