@@ -713,6 +713,9 @@ func TestVaryRangesAndProduceScale(t *testing.T) {
 			t.Errorf("parseVary(%q) accepted", bad)
 		}
 	}
+	if _, _, err := parseVary("produce_scale=1000,0.001"); err != nil {
+		t.Errorf("produce_scale at its limit 1000: %v", err)
+	}
 	many := make([]string, 101)
 	for i := range many {
 		many[i] = strconv.Itoa(i + 1)
