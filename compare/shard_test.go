@@ -8,10 +8,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
 	"tierfetch/reports"
@@ -920,5 +923,85 @@ func TestUnknownVaryKeyListsTheKeys(t *testing.T) {
 	if !strings.Contains(msg, "e.g. "+keys[0]+", ") || !strings.HasSuffix(msg, ", "+keys[len(keys)-1]+", or produce_scale)") ||
 		strings.Count(msg, "produce_scale") != 1 {
 		t.Errorf("message %q", msg)
+	}
+}
+
+// TestReportCharts: the report draws the comparison's charts when some
+// pair compared, the sweep chart when a value is varied, and the timeline
+// of the pair it names, titled with that pair's scenario, profile, seed
+// and varied value, with the command that draws it alone (none for a
+// varied value); with no pair compared (every run stopped by its budget)
+// it has no chart.
+func TestReportCharts(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	sc, _ := scenarios.Lookup("leader-knows-hro")
+	data, _ := sc.Marshal()
+	os.WriteFile("file.json", data, 0o644)
+	timelineRe := regexp.MustCompile("## Timeline of one seed\n\n`([^`]+)` seed ([0-9]+)(?: at `([^`]+)` = ([^:]+))?:")
+	for _, c := range []struct {
+		name    string
+		args    []string
+		charts  []string // besides none
+		command string   // with SEED for the picked seed
+	}{
+		{"varied", []string{"--profiles=kafka-4.3,kip", "--scenario=leader-knows-hro", "--seeds=1..2", "--vary=local_retention_bytes=1048576,-2"},
+			[]string{reports.ChartCopy, reports.ChartCDF, reports.ChartPaired, reports.ChartSweep, reports.ChartTimeline}, ""},
+		{"file", []string{"--profiles=kafka-4.3", "--scenario=file.json", "--seeds=1..2"},
+			[]string{reports.ChartCopy, reports.ChartCDF, reports.ChartPaired, reports.ChartTimeline},
+			"go run ./cmd/simrun run --scenario file.json --seed SEED --profile kafka-4.3 --timeline timeline.svg"},
+		{"default", []string{"--profiles=kip", "--seeds=1"},
+			[]string{reports.ChartCopy, reports.ChartCDF, reports.ChartPaired, reports.ChartSweep, reports.ChartTimeline},
+			"go run ./cmd/simrun run --scenario SCENARIO --seed SEED --timeline timeline.svg"},
+		{"generated", []string{"--profiles=kip", "--generated", "--seeds=1..6"},
+			[]string{reports.ChartCopy, reports.ChartCDF, reports.ChartPaired, reports.ChartTimeline},
+			"go run ./cmd/simrun gen --seed SEED --out gen-SEED.json\ngo run ./cmd/simrun run --scenario gen-SEED.json --seed SEED --timeline timeline.svg"},
+		{"budget", []string{"--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..2", "--max-steps=100", "--vary=local_retention_bytes=1048576,-2"}, nil, ""},
+	} {
+		out := c.name
+		s := mustSetup(t, out, Flags{}, c.args...)
+		r := s.Run(context.Background(), func(int, int) {})
+		if _, err := s.Report(r.Pairs, r.SweepPairs); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var charts []string
+		for _, name := range ReportFiles {
+			if _, err := os.Stat(filepath.Join(out, name)); err == nil && strings.HasSuffix(name, ".svg") {
+				charts = append(charts, name)
+			}
+		}
+		slices.Sort(charts)
+		want := slices.Sorted(slices.Values(c.charts))
+		if !slices.Equal(charts, want) {
+			t.Errorf("%s: charts %v, want %v", c.name, charts, want)
+		}
+		if !slices.Contains(c.charts, reports.ChartTimeline) {
+			continue
+		}
+		md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+		m := timelineRe.FindStringSubmatch(string(md))
+		if m == nil {
+			t.Errorf("%s: report.md names no timeline pair", c.name)
+			continue
+		}
+		profile := strings.TrimPrefix(strings.Split(c.args[0], ",")[0], "--profiles=")
+		also := ""
+		if m[3] != "" {
+			also = m[3] + "=" + m[4]
+		}
+		seed, _ := strconv.ParseUint(m[2], 10, 64)
+		name := m[1]
+		if name == "generated" {
+			name = fuzz.Generate(seed).Name // the seed's scenario
+		}
+		title := reports.TimelineTitle(name, profile, seed, also)
+		svg, _ := os.ReadFile(filepath.Join(out, reports.ChartTimeline))
+		if !strings.Contains(string(svg), title) {
+			t.Errorf("%s: the timeline is not titled %q", c.name, title)
+		}
+		cmd := strings.NewReplacer("SEED", m[2], "SCENARIO", m[1]).Replace(c.command)
+		if cmd == "" && strings.Contains(string(md), "Draw it alone") || cmd != "" && !strings.Contains(string(md), "```sh\n"+cmd+"\n```") {
+			t.Errorf("%s: the timeline's command is not %q", c.name, cmd)
+		}
 	}
 }
