@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"tierfetch/fuzz"
@@ -306,6 +307,8 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		{"a job of the wrong pair", []string{write("k", ok[0][0], edit(t, pair0, "seed", "3"), ok[0][2]), shard1}, "job 0 is leader-knows-hro seed 3 profile kip, this comparison's job 0 is leader-knows-hro seed 1 profile kip"},
 		{"a job past the end", []string{write("l", ok[0][0], pair0, edit(t, ok[0][2], "job", "4")), shard1}, "job 4 outside the comparison's jobs 0..3"},
 		{"more lines than jobs", []string{write("m", ok[0][0], pair0, pair0, pair0, pair0, pair0), shard1}, "more pair lines than the 4 jobs"},
+		{"more lines than jobs and sweep jobs", []string{write("m2", edit(t, edit(t, head0, "pairs", "3"), "sweep_pairs", "1"), pair0, pair0, pair0, pair0, pair0), shard1},
+			"more pair lines than the 4 jobs"},
 		{"a line before from_job", []string{write("n", edit(t, head0, "from_job", "2"), pair0), shard1}, "job 0 outside the jobs the header says the file holds (from_job 2, stopped_at_job none)"},
 		{"a line past stopped_at_job", []string{write("o", edit(t, head0, "stopped_at_job", "1"), pair0, ok[0][2]), shard1}, "job 2 outside the jobs the header says the file holds (from_job 0, stopped_at_job 1)"},
 		{"from_job past the jobs", []string{write("p", edit(t, head0, "from_job", "5")), shard1}, "from_job: 5 outside the jobs 0..4"},
@@ -1003,5 +1006,72 @@ func TestReportCharts(t *testing.T) {
 		if cmd == "" && strings.Contains(string(md), "Draw it alone") || cmd != "" && !strings.Contains(string(md), "```sh\n"+cmd+"\n```") {
 			t.Errorf("%s: the timeline's command is not %q", c.name, cmd)
 		}
+	}
+}
+
+// TestMergeInputLimitAtItsEdge: a shard file of exactly --max-input-bytes
+// is read, one byte less is refused naming the limit; a stream (a fifo)
+// past the limit is refused as it is read.
+func TestMergeInputLimitAtItsEdge(t *testing.T) {
+	dir := t.TempDir()
+	ok := shardSet(t, dir)
+	write := func(name string, lines []string) (string, int64) {
+		path := filepath.Join(dir, name)
+		text := strings.Join(lines, "\n") + "\n"
+		os.WriteFile(path, []byte(text), 0o644)
+		return path, int64(len(text))
+	}
+	s0, n0 := write("s0", ok[0])
+	s1, n1 := write("s1", ok[1])
+	limit := max(n0, n1)
+	if _, _, _, err := Merge([]string{s0, s1}, limit, parseArgs("out", Flags{})); err != nil {
+		t.Errorf("files of at most the limit %d: %v", limit, err)
+	}
+	if _, _, _, err := Merge([]string{s0, s1}, limit-1, parseArgs("out", Flags{})); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than the input limit of %d", limit-1)) {
+		t.Errorf("a file one byte past the limit: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		f.Write([]byte(strings.Join(ok[0], "\n") + "\n"))
+	}()
+	// Whole lines, one byte more than the limit: read to the end, then refused.
+	if _, _, _, err := Merge([]string{fifo, s1}, n0-1, parseArgs("out", Flags{})); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d bytes, the input limit", n0-1)) {
+		t.Errorf("a fifo past the limit: %v", err)
+	}
+}
+
+// TestDefaultComparisonCountsItsSweep: the default comparison's progress
+// counts its sweep's pairs after its own, up to every pair held; an
+// interruption names the job of all of them; a shard of it counts the
+// sweep's budget runs too.
+func TestDefaultComparisonCountsItsSweep(t *testing.T) {
+	t.Chdir(t.TempDir())
+	s := mustSetup(t, "out", Flags{}, "--profiles=kip", "--seeds=1", "--max-steps=100")
+	pairs, sweep, held := s.Jobs()
+	last := 0
+	r := s.Run(context.Background(), func(done, h int) {
+		if done != last+1 || h != held {
+			t.Errorf("progress(%d, %d) after %d", done, h, last)
+		}
+		last = done
+	})
+	if last != pairs+sweep || !r.Complete {
+		t.Errorf("progress ended at %d of %d+%d", last, pairs, sweep)
+	}
+	r.Complete, r.StoppedAt = false, pairs+2
+	if text := s.ResumeText("interrupt", r, "p.jsonl"); !strings.Contains(text, fmt.Sprintf("before job %d of %d", pairs+2, pairs+sweep)) {
+		t.Errorf("ResumeText: %s", text)
+	}
+	sh := mustSetup(t, "out", Flags{Shard: "0/1", JSONL: "p.jsonl"}, "--profiles=kip", "--seeds=1", "--max-steps=100")
+	if _, n := sh.ShardText(sh.Run(context.Background(), func(int, int) {})); n != 2*(pairs+sweep) {
+		t.Errorf("ShardText counts %d budget runs, want %d", n, 2*(pairs+sweep))
 	}
 }
