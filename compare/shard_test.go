@@ -310,6 +310,8 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		{"more lines than jobs and sweep jobs", []string{write("m2", edit(t, edit(t, head0, "pairs", "3"), "sweep_pairs", "1"), pair0, pair0, pair0, pair0, pair0), shard1},
 			"more pair lines than the 4 jobs"},
 		{"a line before from_job", []string{write("n", edit(t, head0, "from_job", "2"), pair0), shard1}, "job 0 outside the jobs the header says the file holds (from_job 2, stopped_at_job none)"},
+		{"a line at stopped_at_job", []string{write("o2", edit(t, head0, "stopped_at_job", "2"), pair0, ok[0][2]), shard1}, "job 2 outside the jobs the header says the file holds (from_job 0, stopped_at_job 2)"},
+		{"one shard of seven", []string{write("o3", edit(t, head0, "shard", `"0/7"`))}, "1 of 7 shards given: missing shard 1/7, 2/7, 3/7, 4/7, 5/7"},
 		{"a line past stopped_at_job", []string{write("o", edit(t, head0, "stopped_at_job", "1"), pair0, ok[0][2]), shard1}, "job 2 outside the jobs the header says the file holds (from_job 0, stopped_at_job 1)"},
 		{"from_job past the jobs", []string{write("p", edit(t, head0, "from_job", "5")), shard1}, "from_job: 5 outside the jobs 0..4"},
 		{"stopped before from_job", []string{write("q", edit(t, edit(t, head0, "from_job", "2"), "stopped_at_job", "1")), shard1}, "stopped_at_job: 1 outside the jobs 2..4"},
@@ -333,6 +335,11 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
 		}
+	}
+	// At most five missing shards are named.
+	if _, _, _, err := Merge([]string{write("o4", edit(t, head0, "shard", `"0/8"`))}, scenarios.DefaultMaxInputBytes, parseArgs("out", Flags{})); err == nil ||
+		!strings.HasSuffix(err.Error(), "1 of 8 shards given: missing shard 1/8, 2/8, 3/8, 4/8, 5/8") {
+		t.Errorf("one shard of eight: %v", err)
 	}
 	// The input limit, by size and when a file grows past it while read.
 	big := write("big", ok[0]...)
@@ -463,6 +470,14 @@ func TestCheckRefusesBadVariedScenarios(t *testing.T) {
 	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=local-retention-sweep", "--seeds=1", "--max-steps=10", "--vary=produce_scale=1")
 	if err := s.Check(); err == nil || !asBudget(err, &be) {
 		t.Errorf("--max-steps 10, varied: %v, want a budget error", err)
+	}
+	// A varied value past the budget, the scenario within it.
+	sc, _ := scenarios.Lookup("leader-knows-hro")
+	within, _ := harness.PredictSteps(sc)
+	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1", fmt.Sprintf("--max-steps=%d", within),
+		"--vary=remote_log_manager_task_interval_ms=30000,1")
+	if err := s.Check(); err == nil || !asBudget(err, &be) || be.MaxSteps != within {
+		t.Errorf("remote_log_manager_task_interval_ms=1 at --max-steps %d: %v, want a budget error", within, err)
 	}
 	// The default comparison checks its sweep too.
 	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--seeds=1", "--max-steps=1000")
