@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -234,5 +235,19 @@ func TestRefusedFaultIsReported(t *testing.T) {
 	}
 	if !strings.Contains(string(data), `"fault":0`) || !strings.Contains(string(data), `"event":null`) {
 		t.Errorf("the result object's skipped fault: %s", data)
+	}
+	// A refused scenario event, after a fault was injected: named by its
+	// index, no fault.
+	c.Events = append(slices.Clone(c.Events), scenarios.Event{AtMs: 0, Type: scenarios.EventRestart, Broker: brokerPtr(2)})
+	c.Explore.Choices = []int{1, 0, 0}
+	r = harness.Execute(&c, harness.Options{Seed: c.Seed, Strategy: harness.LastTiered, StopAfter: 3})
+	var sk []harness.SkippedEvent
+	for _, x := range r.Skipped {
+		if x.Type == scenarios.EventRestart && x.Index == len(c.Events)-1 {
+			sk = append(sk, x)
+		}
+	}
+	if len(sk) != 1 || sk[0].Fault != -1 {
+		t.Fatalf("the refused scenario restart: %+v (all skipped: %+v)", sk, r.Skipped)
 	}
 }
