@@ -129,39 +129,50 @@ func TestScriptLatencyClasses(t *testing.T) {
 	}
 }
 
-// TestPredictStepsCountsWhatItSays: the prediction grows, as its doc says,
-// by an added replica's fetches over the rest of the run and by the RLM
-// task runs of tiering turned on by an event, and names what drives it.
+// TestPredictStepsCountsWhatItSays: the prediction is, as its doc says, a
+// step per event and per produce chunk, a batch a chunk on each other
+// replica holding the log, the leader's ISR-expiry and retention checks and
+// each follower's fetches over duration_ms + heal_ms, and the RLM task runs
+// when tiering is or turns on; an added replica fetches from its add on.
 func TestPredictStepsCountsWhatItSays(t *testing.T) {
 	parse := func(extra string) *scenarios.Scenario {
-		sc, err := scenarios.Parse([]byte(`{"brokers": 3, "replicas": [0, 1], "duration_ms": 600000, "heal_ms": 0,
+		sc, err := scenarios.Parse([]byte(`{"brokers": 3, "replicas": [0, 1], "duration_ms": 600000, "heal_ms": 60000,
 		  "config": {"remote_storage_enable": false, "replica_fetch_wait_max_ms": 500, "replica_fetch_backoff_ms": 100,
-		    "remote_log_manager_task_interval_ms": 30000}, "events": [` + extra + `]}`))
+		    "remote_log_manager_task_interval_ms": 30000, "replica_lag_time_max_ms": 30000, "log_retention_check_interval_ms": 300000},
+		  "events": [` + extra + `]}`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return sc
 	}
+	const span = 660000
 	base, why := harness.PredictSteps(parse(""))
-	if !strings.Contains(why, "follower fetches") || !strings.Contains(why, "over 600000 ms of duration_ms + heal_ms") {
+	if want := int64(span/15000 + span/300000 + span/500); base != want {
+		t.Errorf("no events: %d steps, want %d (ISR expiry every 15 s, retention every 300 s, one follower's fetch every 500 ms)", base, want)
+	}
+	if !strings.Contains(why, "follower fetches") || !strings.Contains(why, "over 660000 ms of duration_ms + heal_ms") {
 		t.Errorf("why %q", why)
 	}
 	added, _ := harness.PredictSteps(parse(`{"at_ms": 100000, "type": "add_replica", "broker": 2}`))
-	if want := base + 1 + (600000-100000)/500; added != want {
-		t.Errorf("an add_replica at 100 s: %d steps, want %d (1 event and a fetch every 500 ms over the remaining 500 s)", added, want)
+	if want := base + 1 + (span-100000)/500; added != want {
+		t.Errorf("an add_replica at 100 s: %d steps, want %d (1 event and a fetch every 500 ms over the remaining 560 s)", added, want)
 	}
 	tiered, _ := harness.PredictSteps(parse(`{"at_ms": 0, "type": "set_config", "key": "remote_storage_enable", "value": true}`))
-	if want := base + 1 + 2*600000/30000; tiered != want {
+	if want := base + 1 + 2*span/30000; tiered != want {
 		t.Errorf("tiering turned on: %d steps, want %d (1 event and 2 RLM task runs every 30 s)", tiered, want)
 	}
 	off, _ := harness.PredictSteps(parse(`{"at_ms": 0, "type": "set_config", "key": "remote_storage_enable", "value": false}`))
 	if off != base+1 {
 		t.Errorf("tiering turned off: %d steps, want %d", off, base+1)
 	}
-	produce, why := harness.PredictSteps(parse(`{"at_ms": 0, "type": "produce", "records": 1000000, "over_ms": 500000}`))
-	chunks := int64(500000 / 100) // a batch every produceChunkMs
-	if produce < base+1+chunks+chunks || !strings.HasSuffix(why, "produce chunks") && !strings.Contains(why, "batches") {
-		t.Errorf("a produce of 1M records over 500 s: %d steps (%s), want at least %d", produce, why, base+1+2*chunks)
+	chunks := int64(500000 / 100) // a batch every 100 ms
+	produce, _ := harness.PredictSteps(parse(`{"at_ms": 0, "type": "produce", "records": 1000000, "over_ms": 500000}`))
+	if want := base + 1 + chunks + chunks; produce != want {
+		t.Errorf("a produce of 1M records over 500 s: %d steps, want %d (1 event, %d chunks, a batch each on the follower)", produce, want, chunks)
+	}
+	both, _ := harness.PredictSteps(parse(`{"at_ms": 0, "type": "produce", "records": 10, "over_ms": 500000}, {"at_ms": 100000, "type": "add_replica", "broker": 2}`))
+	if want := base + 2 + 10 + 2*10 + (span-100000)/500; both != want {
+		t.Errorf("10 records and an added replica: %d steps, want %d (10 chunks, a batch each on 2 followers)", both, want)
 	}
 }
 
@@ -249,5 +260,36 @@ func TestRefusedFaultIsReported(t *testing.T) {
 	}
 	if len(sk) != 1 || sk[0].Fault != -1 {
 		t.Fatalf("the refused scenario restart: %+v (all skipped: %+v)", sk, r.Skipped)
+	}
+}
+
+// TestParseMaxSteps: --max-steps takes 1..MaxStepsLimit in decimal digits
+// and nothing else.
+func TestParseMaxSteps(t *testing.T) {
+	for s, want := range map[string]int64{"1": 1, "5000000": 5_000_000, fmt.Sprint(int64(harness.MaxStepsLimit)): harness.MaxStepsLimit} {
+		if n, err := harness.ParseMaxSteps(s); err != nil || n != want {
+			t.Errorf("%q: %d %v", s, n, err)
+		}
+	}
+	for _, s := range []string{"0", "-1", "+5", fmt.Sprint(int64(harness.MaxStepsLimit) + 1), "1e6", "", "5 "} {
+		if _, err := harness.ParseMaxSteps(s); err == nil || !strings.Contains(err.Error(), "want a number of steps in 1..") {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+}
+
+// TestCheckBudgetDefault: a budget of 0 is the default one, not none.
+func TestCheckBudgetDefault(t *testing.T) {
+	sc, _ := scenarios.Lookup("leader-knows-hro")
+	if err := harness.CheckBudget(sc, 0); err != nil {
+		t.Errorf("the default budget refuses %s: %v", sc.Name, err)
+	}
+	huge, err := scenarios.Parse([]byte(`{"brokers": 3, "duration_ms": 100000000000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var be *harness.BudgetError
+	if err := harness.CheckBudget(huge, 0); err == nil || !asBudget(err, &be) || be.MaxSteps != harness.DefaultMaxSteps {
+		t.Errorf("a scenario of 10^11 ms under the default budget: %v", err)
 	}
 }
