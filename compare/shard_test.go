@@ -876,7 +876,7 @@ func TestReportLinksFindingsAtTheRoot(t *testing.T) {
 	}
 	os.WriteFile("FINDINGS.md", []byte("# findings\n"), 0o644)
 	if got := report(filepath.Join("b", "c")); !strings.Contains(got, "(../../FINDINGS.md)") {
-		t.Error("no link to ../../FINDINGS.md from b/c/report.md")
+		t.Error("no link to ../../FINDINGS.md from the report two directories down")
 	}
 	if strings.Contains(report(filepath.Join(dir, "d")), "FINDINGS.md)") {
 		t.Error("a link to FINDINGS.md from an absolute --out")

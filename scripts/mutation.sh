@@ -15,7 +15,7 @@
 #
 # The core packages (the protocol and its checks) run their whole tests.
 # The shell packages (what runs scenarios and what users run) run theirs
-# with -short (TESTING.md lists what it skips: the tests of seconds to a
+# with -short (docs/contributing/TESTING.md lists what it skips: the tests of seconds to a
 # minute, whose time would be paid again for every mutant); SHORT=0 runs
 # them whole, SHORT=1 runs the core with -short too.
 #
