@@ -116,6 +116,9 @@ func TestScriptLatencyClasses(t *testing.T) {
 	var kinds []string
 	for _, p := range s.Points {
 		kinds = append(kinds, p.String())
+		if p.AtMs != 0 {
+			t.Errorf("%s: a time (%d ms) on a point that is no fault", p, p.AtMs)
+		}
 	}
 	if got, want := strings.Join(kinds, ", "), "network 0/3, network 1/3, network 2/3, remote-latency 1/2, remote-failure 1/2, remote-latency 0/2, remote-failure 1/2, remote-latency 1/2, tie 2/3, producer 2/3, producer 0/3"; got != want {
 		t.Errorf("points %s\nwant   %s", got, want)
