@@ -684,11 +684,11 @@ func TestReportWritesTheDefaultSweep(t *testing.T) {
 		t.Errorf("the summary does not name the report:\n%s", sum.String())
 	}
 	want := reportFiles(t, "out")
-	// Its two shards, the sweep's jobs among them, merge to the same report.
+	// Its three shards, the sweep's jobs among them, merge to the same report.
 	var files []string
-	for k := range 2 {
+	for k := range 3 {
 		jsonl := "s" + strconv.Itoa(k) + ".jsonl"
-		sh := mustSetup(t, "out", Flags{Shard: strconv.Itoa(k) + "/2", JSONL: jsonl}, "--profiles=kip", "--seeds=1")
+		sh := mustSetup(t, "out", Flags{Shard: strconv.Itoa(k) + "/3", JSONL: jsonl}, "--profiles=kip", "--seeds=1")
 		if err := sh.WritePart(jsonl, sh.Run(context.Background(), func(int, int) {})); err != nil {
 			t.Fatal(err)
 		}
@@ -975,6 +975,7 @@ func TestReportCharts(t *testing.T) {
 			[]string{reports.ChartCopy, reports.ChartCDF, reports.ChartPaired, reports.ChartTimeline},
 			"go run ./cmd/simrun gen --seed SEED --out gen-SEED.json\ngo run ./cmd/simrun run --scenario gen-SEED.json --seed SEED --timeline timeline.svg"},
 		{"budget", []string{"--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..2", "--max-steps=100", "--vary=local_retention_bytes=1048576,-2"}, nil, ""},
+		{"default budget", []string{"--profiles=kip", "--seeds=1", "--max-steps=100"}, nil, ""},
 	} {
 		out := c.name
 		s := mustSetup(t, out, Flags{}, c.args...)
