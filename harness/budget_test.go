@@ -60,8 +60,12 @@ func TestWorkBudgetBoundary(t *testing.T) {
 					opt.MaxSteps = budget
 					got := run.do(sc, opt)
 					v := got.Violation
+					// The time left, in whole ms: the run stopped within SimMs' millisecond.
+					left := sc.DurationMs + sc.HealMs - got.SimMs
+					leftSaid := v != nil && (strings.Contains(v.Message, fmt.Sprintf("with %d ms of simulated time left", left)) ||
+						strings.Contains(v.Message, fmt.Sprintf("with %d ms of simulated time left", left-1)))
 					if got.Outcome != harness.OutcomeBudget || got.Steps != budget || v == nil || v.Invariant != harness.InvariantBudget ||
-						v.Step != budget || !strings.Contains(v.Message, fmt.Sprintf("stopped after %d steps", budget)) {
+						v.Step != budget || !strings.Contains(v.Message, fmt.Sprintf("stopped after %d steps", budget)) || budget >= predicted && !leftSaid {
 						t.Errorf("%s, %s, --max-steps %d (the run takes %d): %s after %d steps (%s), want %s after %d",
 							name, run.how, budget, n, got.Outcome, got.Steps, failureText(v), harness.OutcomeBudget, budget)
 					}
