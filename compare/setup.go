@@ -669,6 +669,9 @@ func (s *Setup) runAll(ctx context.Context, held func(i int) bool, progress func
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if ctx.Err() != nil {
+					continue // sent as ctx ended: the feeder's select may pick either case
+				}
 				pairs[i] = s.runPair(jobs[i])
 				finished <- i
 			}

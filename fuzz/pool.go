@@ -39,6 +39,9 @@ func FoldSeeds[T any](ctx context.Context, shard Shard, from, start, to uint64, 
 		go func() {
 			defer wg.Done()
 			for seed := range seeds {
+				if ctx.Err() != nil {
+					continue // sent as ctx ended: the feeder's select may pick either case
+				}
 				results <- done{seed, run(seed)}
 			}
 		}()

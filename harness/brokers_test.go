@@ -28,3 +28,15 @@ func TestBrokerLogsFollowsStateEvents(t *testing.T) {
 		t.Fatalf("the leader went down but still leads: %d", b.Leader)
 	}
 }
+
+// TestBrokerLogsNoLeaderUntilOneLeads: followers' states alone make no
+// leader, whichever brokers report.
+func TestBrokerLogsNoLeaderUntilOneLeads(t *testing.T) {
+	b := NewBrokerLogs()
+	for _, id := range []int{0, 2, 3} { // b1 never reports
+		b.Update(&model.Event{Kind: model.EvBrokerState, Broker: id, Up: true, Log: model.LogOffsets{LogEnd: int64(id)}})
+		if l, ok := b.LeaderLog(); ok {
+			t.Fatalf("after followers up to b%d report: a leader with log %v", id, l)
+		}
+	}
+}

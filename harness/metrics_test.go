@@ -101,3 +101,36 @@ func TestRedundancyRestored(t *testing.T) {
 		t.Errorf("no add_replica, yet follower %d", m.Follower)
 	}
 }
+
+// TestMetricsOfALogThatStartsAbove0: for a leader whose log starts above 0,
+// the metrics measure from its log start: the log's bytes and its local
+// share when the replica is added, and the price from the log start; and
+// they follow the first replica added, broker 0 too.
+func TestMetricsOfALogThatStartsAbove0(t *testing.T) {
+	sc, err := scenarios.Parse([]byte(`{"brokers": 4, "replicas": [1, 2], "duration_ms": 60000, "heal_ms": 60000,
+	  "config": {"segment_bytes": 1024000, "record_bytes": 1024, "remote_storage_enable": true},
+	  "initial": {"log_start_offset": 1000, "high_watermark": 5000, "highest_remote_offset": 2999,
+	    "remote_segments": [{"base_offset": 1000, "end_offset": 1999, "epoch": 0}, {"base_offset": 2000, "end_offset": 2999, "epoch": 0}],
+	    "local_segments": [{"base_offset": 2000, "end_offset": 2999, "epoch": 0}, {"base_offset": 3000, "end_offset": 3999, "epoch": 0},
+	      {"base_offset": 4000, "end_offset": 4999, "epoch": 0}]},
+	  "events": [{"at_ms": 0, "type": "add_replica", "broker": 0}, {"at_ms": 10, "type": "add_replica", "broker": 3}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range Strategies {
+		m, res := Measure(sc, Options{Seed: 1, Strategy: st})
+		if m.Follower != 0 || !m.CaughtUp || m.Path == "" {
+			t.Errorf("%s: follower %d (caught up %v, path %q), want b0, the first added", st, m.Follower, m.CaughtUp, m.Path)
+		}
+		if !m.LocalFractionKnown || m.LogBytesAtAdd != 4000*1024 || m.LocalFractionAtAdd != 3000.0/4000 {
+			t.Errorf("%s: at the add, log bytes %d, local fraction %v (known %v), want %d and 0.75", st, m.LogBytesAtAdd, m.LocalFractionAtAdd, m.LocalFractionKnown, 4000*1024)
+		}
+		l, b := res.Cluster.Leader(), res.Cluster.Brokers[0]
+		wantRemote := (min(b.Log.LocalLogStart, l.Log.HighWatermark) - l.Log.LogStart) * 1024
+		wantLocal := (l.Log.HighWatermark - max(b.Log.LocalLogStart, l.Log.LogStart)) * 1024
+		if l.Log.LogStart != 1000 || !m.PriceKnown || m.PriceRemoteBytes != wantRemote || m.PriceLocalBytes != wantLocal {
+			t.Errorf("%s: price remote %d local %d, want %d and %d (log start %d, b0's local log start %d, HW %d)", st,
+				m.PriceRemoteBytes, m.PriceLocalBytes, wantRemote, wantLocal, l.Log.LogStart, b.Log.LocalLogStart, l.Log.HighWatermark)
+		}
+	}
+}

@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
-# Mutation testing of the packages that hold the protocol and its checks:
-# gremlins (github.com/go-gremlins/gremlins v0.6.0) mutates one line at a
-# time (boundaries, negated conditions, arithmetic, increments) and runs the
-# package's own tests against each mutant. A mutant the tests do not notice
-# "lived": a change nothing guards. docs/contributing/TESTING.md records the scores.
+# Mutation testing: gremlins (github.com/go-gremlins/gremlins v0.6.0)
+# mutates one line at a time (boundaries, negated conditions, arithmetic,
+# increments) and runs the package's own tests against each mutant. A
+# mutant the tests do not notice "lived": a change nothing guards.
+# docs/contributing/TESTING.md records the scores.
 #
-#   scripts/mutation.sh                      # sim, model and invariants (tens of minutes)
+#   scripts/mutation.sh                      # every package below (hours)
+#   scripts/mutation.sh core                 # sim, model and invariants (tens of minutes)
+#   scripts/mutation.sh shell                # harness, explore, plan, fuzz, compare, reports
 #   scripts/mutation.sh model                # one package
 #   DIFF=main scripts/mutation.sh model      # only lines changed since main: the fast loop
 #   WORKERS=2 scripts/mutation.sh invariants # mutants in parallel (default 1: shared machines)
+#   EXCLUDE='^plan/(render|hazards)' scripts/mutation.sh plan  # leave files out (gremlins -E)
+#
+# The core packages (the protocol and its checks) run their whole tests.
+# The shell packages (what runs scenarios and what users run) run theirs
+# with -short (docs/contributing/TESTING.md lists what it skips: the tests of seconds to a
+# minute, whose time would be paid again for every mutant); SHORT=0 runs
+# them whole, SHORT=1 runs the core with -short too.
 #
 # Each package must reach 80% mutator coverage (mutants some test executes)
 # and 85% test efficacy (of those, the share a test kills); the script exits
@@ -29,15 +38,19 @@ if [ -z "$gremlins" ]; then
 	exit 2
 fi
 
-pkgs=("$@")
-if [ ${#pkgs[@]} -eq 0 ]; then
-	pkgs=(sim model invariants)
+core=(sim model invariants)
+shell=(harness explore plan fuzz compare reports)
+pkgs=()
+if [ $# -eq 0 ]; then
+	set -- core shell
 fi
-for p in "${pkgs[@]}"; do
-	case $p in
-	sim | model | invariants) ;;
+for a in "$@"; do
+	case $a in
+	core) pkgs+=("${core[@]}") ;;
+	shell) pkgs+=("${shell[@]}") ;;
+	sim | model | invariants | harness | explore | plan | fuzz | compare | reports) pkgs+=("$a") ;;
 	*)
-		echo "mutation.sh: unknown package $p (want sim, model or invariants)" >&2
+		echo "mutation.sh: unknown package $a (want core, shell, or one of ${core[*]} ${shell[*]})" >&2
 		exit 2
 		;;
 	esac
@@ -47,20 +60,40 @@ out=${OUT:-$(mktemp -d)}
 mkdir -p "$out"
 workers=${WORKERS:-1}
 # A mutant that loops forever is killed by a timeout of this many times the
-# package's test time (the tests run in well under a second; compiling a
-# mutant dominates).
-coefficient=${TIMEOUT_COEFFICIENT:-10}
+# package's test time (the core's tests run in well under a second;
+# compiling a mutant dominates). The shell packages' test binaries link
+# most of the tree: at 10 on a loaded two-core machine every mutant of
+# harness timed out, so they get 30.
 diff=()
 if [ -n "${DIFF:-}" ]; then
 	diff=(--diff "$DIFF")
 fi
+# EXCLUDE=REGEX leaves out the files it matches (gremlins -E), to split a
+# large package into runs.
+if [ -n "${EXCLUDE:-}" ]; then
+	diff+=(--exclude-files "$EXCLUDE")
+fi
+
+# A failing rapid property must not leave a fail file in the tree.
+export RAPID_NOFAILFILE=1
 
 status=0
 summary=()
 for p in "${pkgs[@]}"; do
-	echo "mutation.sh: $p (workers $workers)" >&2
+	short=${SHORT:-}
+	if [ -z "$short" ]; then
+		short=0
+		case " ${shell[*]} " in *" $p "*) short=1 ;; esac
+	fi
+	flags=${GOFLAGS:-}
+	if [ "$short" = 1 ]; then
+		flags="${flags:+$flags }-short"
+	fi
+	coefficient=${TIMEOUT_COEFFICIENT:-10}
+	case " ${shell[*]} " in *" $p "*) coefficient=${TIMEOUT_COEFFICIENT:-30} ;; esac
+	echo "mutation.sh: $p (workers $workers, timeout coefficient $coefficient${flags:+, GOFLAGS=$flags})" >&2
 	start=$(date +%s)
-	if ! "$gremlins" unleash --workers "$workers" --timeout-coefficient "$coefficient" "${diff[@]}" \
+	if ! GOFLAGS=$flags "$gremlins" unleash --workers "$workers" --timeout-coefficient "$coefficient" "${diff[@]}" \
 		--threshold-mcover 80 --threshold-efficacy 85 -o "$out/$p.json" "./$p" >"$out/$p.txt" 2>&1; then
 		status=1
 	fi

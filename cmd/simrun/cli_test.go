@@ -37,6 +37,7 @@ func TestFlagsAnywhere(t *testing.T) {
 // TestSuggestions: a mistyped command or flag is bad input (exit 2) with a
 // suggestion.
 func TestSuggestions(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	cases := []struct {
 		args []string
 		want string

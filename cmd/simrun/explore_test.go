@@ -13,11 +13,12 @@ import (
 	"tierfetch/harness"
 )
 
-const exploreFixture = "../../explore/testdata/tiny-join.json"
+var exploreFixture = filepath.Join(repoRoot, "explore", "testdata", "tiny-join.json")
 
 // TestExploreBadInput: every bad flag exits 2 naming it, writes nothing to
 // stdout and never panics.
 func TestExploreBadInput(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	cases := []struct {
 		args []string
 		want string
@@ -58,6 +59,7 @@ func TestExploreBadInput(t *testing.T) {
 // breaks the same invariant, and replayed alone (no flags: its failure
 // record) fails as recorded; the bound and budget exit codes.
 func TestExploreCounterexampleReplays(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cx.json")
 	code, explored, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)

@@ -334,6 +334,7 @@ func TestRewriteKeepsModeAndRefusesReadOnly(t *testing.T) {
 // on, and one another process is writing (two sweeps on one file both
 // exited 0 and one's seeds vanished); an empty file is taken.
 func TestJSONLIsNeverTakenTwice(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	dir := t.TempDir()
 	full := filepath.Join(dir, "full.jsonl")
 	os.WriteFile(full, []byte("{\"format\": \"an earlier sweep\"}\n"), 0o644)

@@ -8,6 +8,7 @@ import (
 // TestNewcomerMistakesGetHints: what a newcomer types wrong gets a message
 // that says what to type instead, with exit 2.
 func TestNewcomerMistakesGetHints(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	bad := writeTemp(t, "bad.json", "{\n  \"brokers\": 3,\n  \"duration_ms\": 1000,\n  \"config\": {\"segmnt_bytes\": 5}\n}\n")
 	for _, c := range []struct {
 		args []string

@@ -17,6 +17,7 @@ import (
 // it runs, a run that reaches the budget stops with exit 4 and says how to
 // raise it, and every command that runs simulations takes --max-steps.
 func TestWorkBudget(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	huge := writeTemp(t, "huge.json", `{"brokers": 2, "duration_ms": 1000000000000,
 	  "events": [{"at_ms": 0, "type": "produce", "records": 1000000000, "over_ms": 1000000000000}]}`)
 	code, stdout, stderr := simrun(t, "run", "--scenario", huge)
@@ -58,6 +59,7 @@ func TestWorkBudget(t *testing.T) {
 // TestSeedsAreStrict: seeds are decimal digits and nothing else, on every
 // command, and a range ending at the largest seed does not wrap.
 func TestSeedsAreStrict(t *testing.T) {
+	t.Chdir(t.TempDir()) // a run not refused as expected writes its default outputs here, not into the package
 	for _, bad := range []string{"5abc", "1e3", "1.5", "0x10", "0b1", "1_000", "-1", "+1", " 5", "5 ", "", "18446744073709551616"} {
 		for _, args := range [][]string{
 			{"run", "--scenario", "tiering-off", "--seed", bad},
