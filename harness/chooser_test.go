@@ -9,7 +9,9 @@ import (
 	"testing"
 
 	"tierfetch/harness"
+	"tierfetch/model"
 	"tierfetch/scenarios"
+	"tierfetch/sim"
 )
 
 func brokerPtr(b int) *int { return &b }
@@ -294,5 +296,17 @@ func TestCheckBudgetDefault(t *testing.T) {
 	var be *harness.BudgetError
 	if err := harness.CheckBudget(huge, 0); err == nil || !asBudget(err, &be) || be.MaxSteps != harness.DefaultMaxSteps {
 		t.Errorf("a scenario of 10^11 ms under the default budget: %v", err)
+	}
+}
+
+// TestEventsCountsWhatObserversSee: a run's event count is the number of
+// events its observers are shown.
+func TestEventsCountsWhatObserversSee(t *testing.T) {
+	sc, _ := scenarios.Lookup("leader-knows-hro")
+	n := int64(0)
+	count := model.ObserverFunc(func(sim.Time, *model.Event) { n++ })
+	r := harness.Execute(sc, harness.Options{Seed: sc.Seed, Strategy: harness.LastTiered, Observers: []model.Observer{count}})
+	if n == 0 || r.Events != n {
+		t.Errorf("the run counts %d events, its observer saw %d", r.Events, n)
 	}
 }
