@@ -279,8 +279,8 @@ func (k *Checker) livenessKind(c *model.Cluster, b, l *model.Broker) string {
 		answer: p.EarliestPendingUploadOffset(c, l), lso: l.Log.LogStart, llso: l.Log.LocalLogStart,
 		llsoVar: l.Log.LocalLogStartOffset(), leo: l.Log.LogEnd,
 		hro: l.HighestRemote, copyDisabled: c.Cfg.RemoteLogCopyDisable, endUploaded: uploadedInLineage(c, l, l.Log.LogEnd-1),
-		seededAnyway: p.SeedWhenCopyDisabled() || p.ExpirationSeedsHighestRemote(),
-		auxStart:     start, auxLogStart: logStart, auxTrivial: p.AuxStateTrivial(start, logStart),
+		seededAnyway: p.SeedWhenCopyDisabled() || c.ExpirationSeedsHighestRemote(),
+		auxStart:     start, auxLogStart: logStart, auxTrivial: c.AuxStateTrivial(start, logStart),
 		startMinus1Held: remoteHolds(c, start-1, model.CopyFinished), hroHeld: remoteHolds(c, l.HighestRemote, model.CopyFinished),
 		metaHRO:      c.Remote.FindHighestRemoteOffset(&l.Log, false),
 		hroAtDisable: max(k.f.hroAtDisable[l.ID], k.f.metaHighAtDisable)})

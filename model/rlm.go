@@ -39,8 +39,12 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 	}
 	b.lead.logStartChecked = true
 	start := b.Log.LocalLogStartOffset()
+	first := c.view(b).FirstOffsetFor
+	if c.Fixes.Has(FixStaleLogStartUnfinishedSegment) {
+		first = c.view(b).FirstFinishedOffsetFor
+	}
 	for _, e := range b.Log.Epochs {
-		if s, ok := c.view(b).FirstOffsetFor(e.Epoch); ok {
+		if s, ok := first(e.Epoch); ok {
 			start = s
 			break
 		}
