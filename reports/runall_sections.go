@@ -289,7 +289,7 @@ func writeKnown(w io.Writer, in AllInput, width int) {
 	t.write(w)
 	profile := " --profile PROFILE"
 	if len(all) == 1 {
-		profile = ReplayFlags(all[0], "", harness.DefaultMaxSteps)
+		profile = ReplayFlags(all[0], "", "", harness.DefaultMaxSteps)
 	}
 	fmt.Fprintln(w, wrap(fmt.Sprintf("A known finding is a real protocol failure its scenario exists to show (FINDINGS.md explains "+
 		"each kind): under --all it is the expected result and does not fail the exit code, while 'simrun run --scenario NAME' "+
