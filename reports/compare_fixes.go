@@ -69,23 +69,33 @@ func fixedStats(name string, pairs []ComparePair) FixedStats {
 	return s
 }
 
-// fixedRatio writes a profile's catch-up ratio and what it leaves out.
+// fixedRatio writes a profile's catch-up ratio, "NA" without a pair to
+// compare.
 func fixedRatio(s FixedStats) string {
 	if s.Stats.RatioN == 0 {
-		return "no pair compared"
+		return "NA"
 	}
-	text := ratio(s.Stats.GeoMean)
-	if s.Failed > 0 || s.NeverJoined > 0 {
-		text += fmt.Sprintf(" with %d of %d runs failed and %d followers that never joined left out", s.Failed, s.Runs, s.NeverJoined)
+	return ratio(s.Stats.GeoMean)
+}
+
+// leftOut says what a profile's catch-up ratio leaves out, "" when nothing.
+func leftOut(s FixedStats) string {
+	if s.Failed == 0 && s.NeverJoined == 0 {
+		return ""
 	}
-	return text
+	return fmt.Sprintf(", over the pairs that passed: %d of %d runs broke an invariant, %d followers never joined", s.Failed, s.Runs, s.NeverJoined)
 }
 
 // writeFixedHeadline is the headline's line on the pairs with every fix.
 func writeFixedHeadline(w io.Writer, fixes []FixedProfile) {
 	var parts []string
 	for _, f := range fixes {
-		parts = append(parts, fmt.Sprintf("%s under `%s`, against %s without them", fixedRatio(f.With), f.Profile, fixedRatio(f.Without)))
+		with := ""
+		if l := leftOut(f.With); l != "" {
+			with = " (" + strings.TrimPrefix(l, ", ") + ")"
+		}
+		parts = append(parts, fmt.Sprintf("%s under `%s`%s (without them %s%s)", fixedRatio(f.With), f.Profile, with,
+			fixedRatio(f.Without), leftOut(f.Without)))
 	}
 	fmt.Fprintf(w, "- **Once Kafka is fixed** ([the same pairs with `--fix all`](#%s), every fix the upstream reports suggest): "+
 		"the catch-up ratio is %s.\n", anchor(FixedTitle), strings.Join(parts, "; "))
