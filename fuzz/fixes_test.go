@@ -60,7 +60,7 @@ func TestSweepHeaderFix(t *testing.T) {
 // TestFixHROAfterTruncation keeps the hro-after-truncation report's seed
 // 9647 (kafka-trunk, flag on): an unclean election truncates b0 below the
 // HRO it uploaded, and once b0 leads again local retention trusts that HRO
-// and deletes records never uploaded (no-hole, kind unclean-election).
+// and deletes records never uploaded (no-hole, kind hro-after-truncation).
 // Lowering the HRO at the truncation (UnifiedLog.truncateTo) ends it.
 func TestFixHROAfterTruncation(t *testing.T) {
 	if testing.Short() {
@@ -68,8 +68,8 @@ func TestFixHROAfterTruncation(t *testing.T) {
 	}
 	sc := Generate(9647)
 	opt := harness.Options{Seed: 9647, Strategy: harness.LastTiered, Profile: model.KafkaTrunk}
-	if r := harness.Execute(sc, opt); r.Violation == nil || r.Violation.Invariant != "no-hole" || r.Violation.Kind != "unclean-election" {
-		t.Fatalf("without the fix: %s %+v, want no-hole (unclean-election)", r.Outcome, r.Violation)
+	if r := harness.Execute(sc, opt); r.Violation == nil || r.Violation.Invariant != "no-hole" || r.Violation.Kind != "hro-after-truncation" {
+		t.Fatalf("without the fix: %s %+v, want no-hole (hro-after-truncation)", r.Outcome, r.Violation)
 	}
 	opt.Fixes = model.Fixes(0).With(model.FixHROAfterTruncation)
 	if r := harness.Execute(sc, opt); r.Outcome != harness.OutcomeOK {

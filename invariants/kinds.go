@@ -61,9 +61,11 @@ func newFacts(c *model.Cluster) facts {
 	return f
 }
 
-// copying reports whether the RLM copy task may run: tiering on and copying
-// not disabled.
-func copying(c *model.Cluster) bool { return c.Tiered() && !c.Cfg.RemoteLogCopyDisable }
+// copying reports whether an RLM task that raises a new leader's log start
+// offset from the remote metadata may run: the copy task (tiering on and
+// copying not disabled), or with model.FixStaleLogStartCopyDisabled the
+// expiration task.
+func copying(c *model.Cluster) bool { return c.LogStartFromRemoteTask() }
 
 // observe updates the facts after a step.
 func (k *Checker) observe(c *model.Cluster) {
@@ -161,7 +163,7 @@ func holeKindOf(h holeFacts) string {
 	case h.unclean && h.pos <= h.hroAtUnclean:
 		// Local retention trusted an HRO learned in the lineage an unclean
 		// election ended; the remote segment holding pos is that lineage's.
-		return KindUncleanElection
+		return KindHROAfterTruncation
 	}
 	return ""
 }

@@ -87,7 +87,7 @@ var fixTable = [numAllFixes]fixInfo{
 	FixStaleLogStartCopyDisabled:      {name: "stale-log-start-copy-disabled", kinds: []string{"stale-log-start-copy-disabled", "stale-log-start-tiering-off"}},
 	FixStaleLogStartUnfinishedSegment: {name: "stale-log-start-unfinished-segment", kinds: []string{"stale-log-start-unfinished-segment"}},
 	FixFollowerGapAfterDisable:        {name: "follower-gap-after-disable", kinds: []string{"follower-gap-after-disable", "tiered-follower-after-disable"}},
-	FixHROAfterTruncation:             {name: "hro-after-truncation", kinds: []string{"unclean-election", "kafka43-aux-state-stall"}},
+	FixHROAfterTruncation:             {name: "hro-after-truncation", kinds: []string{"hro-after-truncation"}},
 	FixStaleHROResetOnly:              {name: "stale-hro-reset-only", replacedBy: FixStaleHRO},
 	FixStaleHROMetadataOnly:           {name: "stale-hro-metadata-only", replacedBy: FixStaleHRO},
 }
@@ -236,6 +236,15 @@ func (c *Cluster) truncatedTo(b *Broker, to int64) {
 	e.Offset, e.End = to-1, b.HighestRemote
 	c.emit(e)
 	b.HighestRemote = to - 1
+}
+
+// LogStartFromRemoteTask reports whether a task of the leader raises a new
+// leader's lagging log start offset from the remote metadata
+// (findLogStartOffset, KAFKA-15351): the copy task, which exists with tiering
+// on and copying not disabled, or with FixStaleLogStartCopyDisabled the
+// expiration task, which exists with tiering on.
+func (c *Cluster) LogStartFromRemoteTask() bool {
+	return c.Tiered() && (!c.Cfg.RemoteLogCopyDisable || c.Fixes.Has(FixStaleLogStartCopyDisabled))
 }
 
 // resetHighestRemote is FixStaleHRO's (and FixStaleHROResetOnly's) change
