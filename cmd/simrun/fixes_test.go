@@ -78,3 +78,48 @@ func TestReplayRecordedFixes(t *testing.T) {
 		t.Errorf("replay --fix: exit %d\n%s", code, text)
 	}
 }
+
+// shrunkFixes is each upstream report's shrunk scenario
+// (docs/upstream/shrunk) with the fixes its "Fix, validated" section runs
+// it with.
+var shrunkFixes = map[string]string{
+	"idle-fully-tiered-stall":            "idle-fully-tiered-stall",
+	"aux-state-at-log-start":             "aux-state-at-log-start",
+	"restarted-leader-copy-disabled":     "restarted-leader-copy-disabled",
+	"stale-hro":                          "stale-hro",
+	"stale-local-log-start":              "stale-local-log-start,aux-state-at-log-start",
+	"stale-log-start-copy-disabled":      "stale-log-start-copy-disabled,stale-log-start-unfinished-segment",
+	"stale-log-start-tiering-off":        "stale-log-start-copy-disabled,follower-gap-after-disable",
+	"stale-log-start-unfinished-segment": "stale-log-start-unfinished-segment",
+	"follower-gap-after-disable":         "follower-gap-after-disable",
+	"tiered-follower-after-disable":      "follower-gap-after-disable",
+	"hro-after-truncation":               "hro-after-truncation",
+}
+
+// TestShrunkFindingsCleanWithTheirFixes: each report's shrunk scenario fails
+// as it records without fixes, and passes with its fixes.
+func TestShrunkFindingsCleanWithTheirFixes(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "upstream", "shrunk", "*.json"))
+	if len(files) != len(shrunkFixes) {
+		t.Errorf("%d shrunk scenarios, %d in shrunkFixes", len(files), len(shrunkFixes))
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".json")
+		fix, ok := shrunkFixes[name]
+		if !ok {
+			t.Errorf("%s: no fixes named for it", f)
+			continue
+		}
+		if code, out, _ := simrun(t, "run", "--scenario", f); !strings.Contains(out, "\nas recorded: ") || code == exitOK {
+			t.Errorf("%s without fixes: exit %d, not as recorded:\n%s", name, code, lastLines(out))
+		}
+		if code, out, _ := simrun(t, "run", "--scenario", f, "--fix", fix); code != exitOK {
+			t.Errorf("%s with --fix %s: exit %d\n%s", name, fix, code, lastLines(out))
+		}
+	}
+}
+
+func lastLines(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-3):], "\n")
+}
