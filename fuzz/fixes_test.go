@@ -76,3 +76,32 @@ func TestFixHROAfterTruncation(t *testing.T) {
 		t.Errorf("with the fix: %s %+v, want ok", r.Outcome, r.Violation)
 	}
 }
+
+// TestFixStaleLogStartSegmentBelowEpoch keeps seed 8261 (every profile,
+// both strategies), which replaced stale-log-start-unfinished-segment's
+// first proposal: b0 keeps its own, uncommitted records of epoch 1 below
+// the log start offset the leader gave it (LeaderEpochFileCache answers an
+// epoch older than its earliest with its earliest start), leads, and
+// uploads the segment whole: its start offset 1104 holds epoch 1, epoch 2
+// begins in it at 1888. b2, elected with its lagging log start 1104, finds
+// it first under its earliest epoch 2; skipping unfinished segments still
+// takes 1104, where no read under epoch 2 finds anything. Taking where
+// epoch 2 begins in the segment raises the log start offset to 1888.
+func TestFixStaleLogStartSegmentBelowEpoch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a generated scenario of a few seconds")
+	}
+	sc := Generate(8261)
+	for _, p := range []model.Profile{model.KIP, model.KafkaTrunk} {
+		opt := harness.Options{Seed: 8261, Strategy: harness.LocalLogStart, Profile: p,
+			Fixes: model.Fixes(0).With(model.FixUnfinishedSegmentSkipOnly)}
+		if r := harness.Execute(sc, opt); r.Violation == nil || r.Violation.Invariant != "stale-log-start" ||
+			!strings.Contains(r.Violation.Message, "log start offset 1104") {
+			t.Errorf("%s skip-only: %s %+v, want stale-log-start at 1104", p.Name(), r.Outcome, r.Violation)
+		}
+		opt.Fixes = model.Fixes(0).With(model.FixStaleLogStartUnfinishedSegment)
+		if r := harness.Execute(sc, opt); r.Outcome != harness.OutcomeOK {
+			t.Errorf("%s with the fix: %s %+v, want ok", p.Name(), r.Outcome, r.Violation)
+		}
+	}
+}

@@ -43,7 +43,10 @@ const (
 	// log start offset.
 	FixStaleLogStartCopyDisabled
 	// FixStaleLogStartUnfinishedSegment: findLogStartOffset takes the first
-	// segment whose copy finished, skipping those being copied or deleted.
+	// offset of the epoch a read can find: it skips segments being copied
+	// or deleted, and takes where the epoch begins within a finished
+	// segment (its segmentLeaderEpochs entry), not the segment's start
+	// offset, below which it may hold records of an earlier epoch.
 	FixStaleLogStartUnfinishedSegment
 	// FixFollowerGapAfterDisable: disabling remote storage with
 	// remote.log.delete.on.disable is refused while a replica's local log
@@ -66,7 +69,15 @@ const (
 	// keep their in-memory offset. Replaced by FixStaleHRO: a replica that
 	// did not restart still trusts the stale offset it holds.
 	FixStaleHROMetadataOnly = NumFixes + 1
-	numAllFixes             = NumFixes + 2
+	// FixUnfinishedSegmentSkipOnly is stale-log-start-unfinished-segment's
+	// first proposal: findLogStartOffset skips segments whose copy or
+	// deletion is unfinished and takes the first finished one's start
+	// offset. Replaced by FixStaleLogStartUnfinishedSegment: a finished
+	// segment whose start offset holds records of an earlier epoch (a
+	// leader's divergent records kept below its log start offset, uploaded
+	// whole) gives an offset no read under the epoch finds (seed 8261).
+	FixUnfinishedSegmentSkipOnly = NumFixes + 2
+	numAllFixes                  = NumFixes + 3
 )
 
 // fixInfo is what simrun fixes says of a fix: its name, the finding kinds
@@ -90,6 +101,7 @@ var fixTable = [numAllFixes]fixInfo{
 	FixHROAfterTruncation:             {name: "hro-after-truncation", kinds: []string{"hro-after-truncation"}},
 	FixStaleHROResetOnly:              {name: "stale-hro-reset-only", replacedBy: FixStaleHRO},
 	FixStaleHROMetadataOnly:           {name: "stale-hro-metadata-only", replacedBy: FixStaleHRO},
+	FixUnfinishedSegmentSkipOnly:      {name: "stale-log-start-unfinished-segment-skip-only", replacedBy: FixStaleLogStartUnfinishedSegment},
 }
 
 func (f Fix) String() string { return fixTable[f].name }
@@ -245,6 +257,22 @@ func (c *Cluster) truncatedTo(b *Broker, to int64) {
 // expiration task, which exists with tiering on.
 func (c *Cluster) LogStartFromRemoteTask() bool {
 	return c.Tiered() && (!c.Cfg.RemoteLogCopyDisable || c.Fixes.Has(FixStaleLogStartCopyDisabled))
+}
+
+// firstRemoteOffset is findLogStartOffset's answer for epoch from the
+// metadata v (RemoteLogManager.java:2141-2156 @025293cb): the start offset
+// of the first segment listed under epoch, whatever its state (2151); with
+// FixUnfinishedSegmentSkipOnly the first whose copy finished; with
+// FixStaleLogStartUnfinishedSegment the first offset of epoch a read finds
+// in a finished segment (Remote.FirstReadableOffsetFor).
+func (c *Cluster) firstRemoteOffset(v *Remote, epoch int32) (int64, bool) {
+	switch {
+	case c.Fixes.Has(FixStaleLogStartUnfinishedSegment):
+		return v.FirstReadableOffsetFor(epoch)
+	case c.Fixes.Has(FixUnfinishedSegmentSkipOnly):
+		return v.FirstFinishedOffsetFor(epoch)
+	}
+	return v.FirstOffsetFor(epoch)
 }
 
 // resetHighestRemote is FixStaleHRO's (and FixStaleHROResetOnly's) change

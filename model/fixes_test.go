@@ -140,14 +140,37 @@ func TestFixDecisionPoints(t *testing.T) {
 			t.Errorf("fix %v: -4 would answer %d after raising the log start to 400 with tiering off, want %d", fix, l.LocalLogStartOffset(), want)
 		}
 	}
-	// FixStaleLogStartUnfinishedSegment: the first segment whose copy
-	// finished, not the first listed.
-	r := &leaderOf(tieredFixture(), testConfig(), KIP).Remote
+	// findLogStartOffset: Kafka takes the first segment listed, whatever
+	// its state; the skip-only proposal the first finished one's start
+	// offset; FixStaleLogStartUnfinishedSegment the first offset of the
+	// epoch a read finds. Here [0..99] is being deleted and [100..199]
+	// holds epoch 0 up to 149 and epoch 1 from 150 (a leader's records of
+	// epoch 0 kept below its log start, uploaded whole).
+	c = leaderOf(tieredFixture(), testConfig(), KIP)
+	r := &c.Remote
 	r.SetState(r.Segments[0].ID, DeleteStarted)
-	first, _ := r.FirstOffsetFor(0)
-	finished, _ := r.FirstFinishedOffsetFor(0)
-	if first != 0 || finished != 100 {
-		t.Errorf("first listed %d, first finished %d, want 0 and 100", first, finished)
+	r.Segments[1].Epochs = []EpochEntry{{Epoch: 0, StartOffset: 100}, {Epoch: 1, StartOffset: 150}}
+	r.Version++
+	for _, tc := range []struct {
+		fixes  Fixes
+		epoch  int32
+		want   int64
+		reason string
+	}{
+		{0, 0, 0, "Kafka: the segment being deleted"},
+		{Fixes(0).With(FixUnfinishedSegmentSkipOnly), 0, 100, "skip-only: the first finished segment"},
+		{Fixes(0).With(FixStaleLogStartUnfinishedSegment), 0, 100, "fixed: epoch 0 begins at [100..199]'s start"},
+		{0, 1, 100, "Kafka: [100..199]'s start offset, records of epoch 0"},
+		{Fixes(0).With(FixUnfinishedSegmentSkipOnly), 1, 100, "skip-only: the same start offset"},
+		{Fixes(0).With(FixStaleLogStartUnfinishedSegment), 1, 150, "fixed: where epoch 1 begins in it"},
+	} {
+		c.Fixes = tc.fixes
+		if got, ok := c.firstRemoteOffset(r, tc.epoch); !ok || got != tc.want {
+			t.Errorf("epoch %d with %q: %d, %v; want %d (%s)", tc.epoch, tc.fixes, got, ok, tc.want, tc.reason)
+		}
+	}
+	if _, ok := c.firstRemoteOffset(r, 2); ok {
+		t.Error("epoch 2: no segment holds it, want none")
 	}
 	// FixHROAfterTruncation: a truncation below HRO lowers it.
 	c = leaderOf(tieredFixture(), testConfig(), KIP)

@@ -475,14 +475,39 @@ func (r *Remote) FindHighestRemoteOffset(l *Log, withoutEpochEnd bool) int64 {
 func (r *Remote) Bytes() int64 { return r.index(false).finBytes }
 
 // FirstFinishedOffsetFor is FirstOffsetFor over the segments whose copy
-// finished and whose deletion has not started: findLogStartOffset as
-// FixStaleLogStartUnfinishedSegment has it (RemoteLogManager.java:2151
-// @025293cb would skip the others, as reads do).
+// finished (their deletion not started): findLogStartOffset as
+// stale-log-start-unfinished-segment's report first proposed it
+// (FixUnfinishedSegmentSkipOnly; RemoteLogManager.java:2151 @025293cb would
+// skip the others, as reads do).
 func (r *Remote) FirstFinishedOffsetFor(epoch int32) (int64, bool) {
+	return r.firstFinished(epoch, false)
+}
+
+// FirstReadableOffsetFor is the first offset of epoch a read can find in
+// remote storage: among the finished segments listed under epoch, the
+// lowest offset where epoch begins within one (its segmentLeaderEpochs
+// entry, the key RemoteLogMetadataCache indexes it by for reads,
+// RemoteLogMetadataCache.java:237-243 and 127-147 @1eb7644349cb), not the
+// segment's start offset, which may hold records of an earlier epoch no
+// read under epoch finds. findLogStartOffset as
+// FixStaleLogStartUnfinishedSegment has it.
+func (r *Remote) FirstReadableOffsetFor(epoch int32) (int64, bool) {
+	return r.firstFinished(epoch, true)
+}
+
+func (r *Remote) firstFinished(epoch int32, atEpochStart bool) (int64, bool) {
 	first, ok := int64(0), false
 	for i := range r.Segments {
-		if s := &r.Segments[i]; s.State == CopyFinished && s.listedUnder(epoch) && (!ok || s.Base < first) {
-			first, ok = s.Base, true
+		s := &r.Segments[i]
+		if s.State != CopyFinished || !s.listedUnder(epoch) {
+			continue
+		}
+		o := s.Base
+		if atEpochStart {
+			o, _ = s.epochStart(epoch)
+		}
+		if !ok || o < first {
+			first, ok = o, true
 		}
 	}
 	return first, ok

@@ -39,12 +39,9 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 	}
 	b.lead.logStartChecked = true
 	start := b.Log.LocalLogStartOffset()
-	first := c.view(b).FirstOffsetFor
-	if c.Fixes.Has(FixStaleLogStartUnfinishedSegment) {
-		first = c.view(b).FirstFinishedOffsetFor
-	}
+	v := c.view(b)
 	for _, e := range b.Log.Epochs {
-		if s, ok := first(e.Epoch); ok {
+		if s, ok := c.firstRemoteOffset(v, e.Epoch); ok {
 			start = s
 			break
 		}
