@@ -122,12 +122,12 @@ func (h *hazardCheck) named(name string) string {
 	return fmt.Sprintf("simrun run --scenario %s --profile %s%s", name, h.p.Name(), h.fixFlag())
 }
 
-// seededCopyDisabled reports whether something seeds an unknown highest
-// uploaded offset with copying disabled: the profile's copy task (the KIP
-// text), or the expiration task as FixRestartedLeaderCopyDisabled backports
-// it.
+// seededCopyDisabled reports whether an RLM task seeds an unknown highest
+// uploaded offset with copying disabled, when there is no copy task: the
+// KIP text's leader knows it whatever copying is, trunk's expiration task
+// seeds it (KAFKA-20732), and FixRestartedLeaderCopyDisabled backports that.
 func (h *hazardCheck) seededCopyDisabled() bool {
-	return h.p.SeedWhenCopyDisabled() || h.b.in.Fixes.Has(model.FixRestartedLeaderCopyDisabled)
+	return h.p.SeedWhenCopyDisabled() || h.c.ExpirationSeedsHighestRemote()
 }
 
 // fixFlag is " --fix F" for the plan's fixes, "" without.
@@ -174,9 +174,13 @@ func (h *hazardCheck) epuoUnknown() {
 		return
 	}
 	if st.HighestRemoteOffset < 0 && (!h.b.cfg.RemoteLogCopyDisable || h.seededCopyDisabled()) {
+		task := "copy task"
+		if h.b.cfg.RemoteLogCopyDisable {
+			task = "expiration task (with copying disabled there is no copy task)"
+		}
 		h.add(HazardHROUnknown, "stall", "epuo-unknown", h.named("leader-hro-unknown"),
-			fmt.Sprintf("the leader does not know its highest uploaded offset (latest-tiered gave none): it answers -6 with -1 and -4 (%d) differs from -2 (%d), so a flag-on replica retries every %d ms until the leader's copy task seeds it (every %d ms once remote metadata is ready)",
-				st.LocalLogStartOffset, st.LogStartOffset, backoff, h.b.cfg.RemoteLogManagerTaskIntervalMs))
+			fmt.Sprintf("the leader does not know its highest uploaded offset (latest-tiered gave none): it answers -6 with -1 and -4 (%d) differs from -2 (%d), so a flag-on replica retries every %d ms until the leader's %s seeds it (every %d ms once remote metadata is ready)",
+				st.LocalLogStartOffset, st.LogStartOffset, backoff, task, h.b.cfg.RemoteLogManagerTaskIntervalMs))
 	}
 }
 
@@ -221,11 +225,11 @@ func (h *hazardCheck) copyDisabled() {
 	}
 	if st.HighestRemoteOffset < 0 && st.LocalLogStartOffset != st.LogStartOffset {
 		h.add(HazardCopyDisabled, "stall", "epuo-unknown", h.named("hazard-restarted-leader-copy-disabled"),
-			"remote.log.copy.disable=true and the leader does not know its highest uploaded offset: with no copy task nothing seeds it, so the leader answers -6 with -1 for good and a flag-on replica never joins")
+			"remote.log.copy.disable=true and the leader does not know its highest uploaded offset: with no copy task nothing in this release seeds it (trunk's expiration task does, KAFKA-20732), so the leader answers -6 with -1 and a flag-on replica retries until remote retention raises the log start offset to the local log start offset; it then starts at the log start and needs the remote segment holding the offset before it, which that retention is deleting: it joins only if it reads that segment first, and with no retention it never joins")
 		return
 	}
 	h.add(HazardCopyDisabled, "later", "", h.named("hazard-restarted-leader-copy-disabled"),
-		"remote.log.copy.disable=true: if the leader restarts, nothing seeds its highest uploaded offset (there is no copy task), so a flag-on replica added after that never joins")
+		"remote.log.copy.disable=true: if the leader restarts, nothing in this release seeds its highest uploaded offset (there is no copy task; trunk's expiration task does, KAFKA-20732), so a flag-on replica added after that retries while the leader answers -6 with -1, and never joins unless remote retention raises the log start offset")
 }
 
 func (h *hazardCheck) metadataNotReady() {
