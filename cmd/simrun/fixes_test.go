@@ -27,8 +27,15 @@ func TestFixesListsEveryFix(t *testing.T) {
 		}
 	}
 	code, out, _ = simrun(t, "fixes", "--replaced")
-	if code != exitOK || !strings.Contains(out, "stale-hro-reset-only     replaced by stale-hro\n") {
-		t.Errorf("--replaced: exit %d\n%s", code, out)
+	lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if code != exitOK || len(lines) != len(model.ReplacedFixes()) {
+		t.Fatalf("--replaced: exit %d\n%s", code, out)
+	}
+	for i, f := range model.ReplacedFixes() {
+		by, _ := f.Replaced()
+		if got, want := strings.Join(strings.Fields(lines[i]), " "), f.String()+" replaced by "+by.String(); got != want {
+			t.Errorf("--replaced line %d: %q, want %q", i, got, want)
+		}
 	}
 }
 
@@ -83,17 +90,19 @@ func TestReplayRecordedFixes(t *testing.T) {
 // (docs/upstream/shrunk) with the fixes its "Fix, validated" section runs
 // it with.
 var shrunkFixes = map[string]string{
-	"idle-fully-tiered-stall":            "idle-fully-tiered-stall",
-	"aux-state-at-log-start":             "aux-state-at-log-start",
-	"restarted-leader-copy-disabled":     "restarted-leader-copy-disabled",
-	"stale-hro":                          "stale-hro",
-	"stale-local-log-start":              "stale-local-log-start,aux-state-at-log-start",
-	"stale-log-start-copy-disabled":      "stale-log-start-copy-disabled,stale-log-start-unfinished-segment",
-	"stale-log-start-tiering-off":        "stale-log-start-copy-disabled,follower-gap-after-disable",
-	"stale-log-start-unfinished-segment": "stale-log-start-unfinished-segment",
-	"follower-gap-after-disable":         "follower-gap-after-disable",
-	"tiered-follower-after-disable":      "follower-gap-after-disable",
-	"hro-after-truncation":               "hro-after-truncation",
+	"idle-fully-tiered-stall":             "idle-fully-tiered-stall",
+	"aux-state-at-log-start":              "aux-state-at-log-start",
+	"restarted-leader-copy-disabled":      "restarted-leader-copy-disabled",
+	"stale-hro":                           "stale-hro",
+	"stale-hro-restart":                   "stale-hro",
+	"stale-local-log-start":               "stale-local-log-start,aux-state-at-log-start",
+	"stale-log-start-copy-disabled":       "stale-log-start-copy-disabled,stale-log-start-unfinished-segment",
+	"stale-log-start-tiering-off":         "stale-log-start-copy-disabled,follower-gap-after-disable",
+	"stale-log-start-unfinished-segment":  "stale-log-start-unfinished-segment",
+	"stale-log-start-segment-below-epoch": "stale-log-start-unfinished-segment",
+	"follower-gap-after-disable":          "follower-gap-after-disable",
+	"tiered-follower-after-disable":       "follower-gap-after-disable",
+	"hro-after-truncation":                "hro-after-truncation",
 }
 
 // TestShrunkFindingsCleanWithTheirFixes: each report's shrunk scenario fails
