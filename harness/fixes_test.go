@@ -10,8 +10,9 @@ import (
 
 // The upstream reports' suggested fixes (model.Fix), each on its finding's
 // named scenarios: the finding's failure without the fix, a clean run with
-// it. Each test names the Kafka code the fix changes; docs/upstream/NAME.md
-// gives the evidence beyond these scenarios (sweeps, explore).
+// it. Each test names the Kafka code the fix changes; the report of the
+// same name in docs/upstream gives the evidence beyond these scenarios
+// (sweeps, explore).
 
 var kafkaProfiles = []model.Profile{model.Kafka43, model.KafkaTrunk}
 

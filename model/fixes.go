@@ -7,7 +7,7 @@ import (
 )
 
 // Fix is one upstream report's suggested fix of Kafka's code (the report
-// docs/upstream/NAME.md of the same name), modelled the way the report
+// of the same name in docs/upstream), modelled the way the report
 // proposes it. Fixes compose; none is on by default, and a run without
 // fixes is byte for byte what it was before fixes existed. Each fix is
 // checked at the one decision point of the model it changes.
