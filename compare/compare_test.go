@@ -26,18 +26,28 @@ func newSetup(t *testing.T, f Flags) *Setup {
 }
 
 // TestJobsCountTheSummarysUnit: the default comparison's jobs are its
-// scenario-seed pairs under every profile plus the default sweep's, and
-// JobsText says so in the unit progress counts.
+// scenario-seed pairs under every profile, without fixes and with every
+// fix, plus the default sweep's, and JobsText says so in the unit progress
+// counts. With --fix every pair runs once, with those fixes.
 func TestJobsCountTheSummarysUnit(t *testing.T) {
 	s := newSetup(t, Flags{})
 	pairs, sweep, held := s.Jobs()
 	per := len(DefaultSet()) * 2
-	if pairs != per*3 || sweep != 6*2 || held != pairs+sweep {
-		t.Fatalf("jobs %d+%d (held %d), want %d+12", pairs, sweep, held, per*3)
+	if pairs != per*3*2 || sweep != 6*2 || held != pairs+sweep {
+		t.Fatalf("jobs %d+%d (held %d), want %d+12", pairs, sweep, held, per*3*2)
 	}
-	want := fmt.Sprintf("%d pairs = %d scenario-seed pairs x 3 profiles + 12 of the default sweep", pairs+sweep, per)
+	want := fmt.Sprintf("%d pairs = %d scenario-seed pairs x 3 profiles x 2 (without fixes, and with --fix all) + 12 of the default sweep",
+		pairs+sweep, per)
 	if got := s.JobsText(); got != want {
 		t.Errorf("JobsText %q, want %q", got, want)
+	}
+	fixed := newSetup(t, Flags{Fix: "stale-hro"})
+	if pairs, _, _ := fixed.Jobs(); pairs != per*3 || !strings.Contains(fixed.command(), "--fix stale-hro") {
+		t.Errorf("--fix stale-hro: %d pairs, command %q; want %d and the flag in the command", pairs, fixed.command(), per*3)
+	}
+	if _, err := New(Flags{Fix: "nope", Seeds: "1..2", Profiles: DefaultProfiles, Workers: 1, Out: "out"}); err == nil ||
+		!strings.Contains(err.Error(), "--fix: unknown fix") {
+		t.Errorf("--fix nope: %v, want refused naming --fix", err)
 	}
 	shard := newSetup(t, Flags{Shard: "1/3", JSONL: "x.jsonl"})
 	if _, _, held := shard.Jobs(); held != (pairs+sweep+1)/3 {

@@ -33,10 +33,14 @@ type Flags struct {
 	Workers   int
 	Profile   string // shorthand for Profiles with one profile
 	Profiles  string
-	Shard     string // "" runs every pair
-	JSONL     string // with Shard: the shard file to write
-	MaxSteps  int64
-	MaxInput  int64
+	// Fix is --fix as given: every pair runs with those fixes; "" runs
+	// each pair without fixes and again with every fix (the report's
+	// column "with fixes").
+	Fix      string
+	Shard    string // "" runs every pair
+	JSONL    string // with Shard: the shard file to write
+	MaxSteps int64
+	MaxInput int64
 	// ResumeFrom is the first job of an interrupted comparison to run
 	// (with JSONL): the jobs before it are in the interrupted part.
 	ResumeFrom int
@@ -60,6 +64,7 @@ type flags struct {
 	workers    int
 	profile    string
 	profiles   string
+	fix        string
 	shard      string
 	jsonl      string
 	maxSteps   int64
@@ -88,10 +93,15 @@ const (
 // Setup is a comparison ready to run: its settings checked, its scenarios
 // resolved and validated.
 type Setup struct {
-	f          flags
-	from, to   uint64
-	profiles   []model.Profile       // the statistics use the first
-	scenarios  []*scenarios.Scenario // nil with --generated
+	f         flags
+	from, to  uint64
+	profiles  []model.Profile       // the statistics use the first
+	scenarios []*scenarios.Scenario // nil with --generated
+	// fixes are every pair's fixes (--fix); withFixes, without --fix,
+	// runs each pair of the comparison again with every fix, after the
+	// others, for the report's column "with fixes".
+	fixes      model.Fixes
+	withFixes  bool
 	varyKey    string
 	varyValues []string
 	// sweep is the parameter sweep the default comparison runs beside
@@ -185,10 +195,20 @@ func (s *Setup) input(pairs []reports.ComparePair) *reports.CompareInput {
 	for _, sc := range s.scenarios {
 		in.Scenarios = append(in.Scenarios, sc.Name)
 	}
+	in.Fix = s.f.fix
+	var fixed []reports.ComparePair
+	if s.withFixes {
+		pairs, fixed = pairs[:len(pairs)/2], pairs[len(pairs)/2:]
+	}
 	per := len(pairs) / len(s.profiles)
 	in.Pairs = pairs[:per]
 	for i, p := range s.profiles[1:] {
 		in.Others = append(in.Others, reports.ProfilePairs{Profile: p.Name(), Pairs: pairs[(i+1)*per : (i+2)*per]})
+	}
+	for i, p := range s.profiles {
+		if len(fixed) > 0 {
+			in.Fixed = append(in.Fixed, reports.ProfilePairs{Profile: p.Name(), Pairs: fixed[i*per : (i+1)*per]})
+		}
 	}
 	return in
 }
@@ -220,6 +240,9 @@ const maxComparePairs = 200_000
 func (s *Setup) checkPairs() error {
 	seeds := s.to - s.from + 1
 	per := uint64(len(s.profiles) * max(1, len(s.varyValues)) * max(1, len(s.scenarios)))
+	if s.withFixes {
+		per *= 2
+	}
 	if seeds*per > maxComparePairs {
 		return badInput("compare: %d seeds x %d profiles, values and scenarios = %d pairs, at most %d: split it with --shard or fewer seeds",
 			seeds, per, seeds*per, maxComparePairs)
@@ -230,7 +253,7 @@ func (s *Setup) checkPairs() error {
 // setup checks the flags fs parsed into s.f and derives the comparison.
 func New(fl Flags) (s *Setup, err error) {
 	s = &Setup{args: fl.Args, version: fl.Version, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
-		out: fl.Out, vary: fl.Vary, workers: fl.Workers, profile: fl.Profile, profiles: fl.Profiles, shard: fl.Shard, jsonl: fl.JSONL,
+		out: fl.Out, vary: fl.Vary, workers: fl.Workers, profile: fl.Profile, profiles: fl.Profiles, fix: fl.Fix, shard: fl.Shard, jsonl: fl.JSONL,
 		maxSteps: fl.MaxSteps, maxInput: fl.MaxInput, resumeFrom: fl.ResumeFrom}}
 	if err := s.setup(fl.Changed); err != nil {
 		return nil, err
@@ -256,6 +279,10 @@ func (s *Setup) setup(changed map[string]bool) (err error) {
 	if err := s.parseProfiles(changed); err != nil {
 		return err
 	}
+	if s.fixes, err = fuzz.ParseFixes(s.f.fix); err != nil {
+		return badInput("%v", err)
+	}
+	s.withFixes = s.fixes == 0
 	if s.f.workers < 1 || s.f.workers > 1024 {
 		return badInput("--workers: want 1..1024, got %d", s.f.workers)
 	}
@@ -331,7 +358,7 @@ func (s *Setup) defaultSweep() *Setup {
 		panic("compare: no named scenario " + DefaultSweepScenario)
 	}
 	sw := &Setup{f: s.f, from: s.from, to: s.to, profiles: s.profiles[:1], scenarios: []*scenarios.Scenario{sc},
-		varyKey: DefaultSweepKey, varyValues: strings.Split(DefaultSweepValues, ",")}
+		varyKey: DefaultSweepKey, varyValues: strings.Split(DefaultSweepValues, ","), fixes: s.fixes}
 	sw.f.scenario, sw.f.vary, sw.f.out = DefaultSweepScenario, DefaultSweepKey+"="+DefaultSweepValues, DefaultSweepOut
 	sw.f.profiles = s.profiles[0].Name()
 	return sw
@@ -620,31 +647,49 @@ func (s *Setup) command() string {
 	if s.f.profiles != DefaultProfiles {
 		parts = append(parts, "--profiles "+s.f.profiles)
 	}
+	if s.f.fix != "" {
+		parts = append(parts, "--fix "+s.f.fix)
+	}
 	return strings.Join(append(parts, "--out "+s.f.out), " ")
 }
 
 // job is one pair to run: a profile, a varied value, a scenario, a
-// seed.
+// seed, and whether it runs with every fix (withFixes).
 type job struct {
 	profile, vary, scenario int
 	seed                    uint64
+	fixed                   bool
 }
 
-// jobs lists the pairs by profile, then varied value, scenario and seed.
+// jobs lists the pairs by profile, then varied value, scenario and seed;
+// with withFixes, the same again with every fix.
 func (s *Setup) jobs() []job {
 	values := max(1, len(s.varyValues))
 	nsc := max(1, len(s.scenarios))
 	var jobs []job
-	for p := range s.profiles {
-		for v := range values {
-			for i := range nsc {
-				for seed := range fuzz.SeedRange(s.from, s.to) {
-					jobs = append(jobs, job{profile: p, vary: v, scenario: i, seed: seed})
+	for _, fixed := range []bool{false, true} {
+		if fixed && !s.withFixes {
+			break
+		}
+		for p := range s.profiles {
+			for v := range values {
+				for i := range nsc {
+					for seed := range fuzz.SeedRange(s.from, s.to) {
+						jobs = append(jobs, job{profile: p, vary: v, scenario: i, seed: seed, fixed: fixed})
+					}
 				}
 			}
 		}
 	}
 	return jobs
+}
+
+// jobFixes are the fixes job j runs with.
+func (s *Setup) jobFixes(j job) model.Fixes {
+	if j.fixed {
+		return model.AllFixes
+	}
+	return s.fixes
 }
 
 // runAll runs the pairs of the jobs held (by index) on s.f.workers
@@ -703,14 +748,14 @@ func (s *Setup) runPair(j job) reports.ComparePair {
 		panic(fmt.Sprintf("compare: scenario checked before running: %v", err)) // validated up front
 	}
 	prof := s.profiles[j.profile]
-	p := reports.ComparePair{Scenario: sc.Name, Seed: j.seed, Profile: prof.Name()}
+	p := reports.ComparePair{Scenario: sc.Name, Seed: j.seed, Profile: prof.Name(), Fixes: s.jobFixes(j).String()}
 	if s.f.generated {
 		p.Scenario = "generated"
 	}
 	if s.varyKey != "" {
 		p.VaryValue = s.varyValues[j.vary]
 	}
-	opt := harness.Options{Seed: j.seed, Profile: prof, MaxSteps: int64(s.f.maxSteps)}
+	opt := harness.Options{Seed: j.seed, Profile: prof, Fixes: s.jobFixes(j), MaxSteps: int64(s.f.maxSteps)}
 	opt.Strategy = harness.LocalLogStart
 	p.Local, _ = harness.Measure(sc, opt)
 	opt.Strategy = harness.LastTiered
@@ -799,7 +844,7 @@ func (s *Setup) timeline(in *reports.CompareInput, p *reports.ComparePair) ([]by
 		also = fmt.Sprintf("%s=%s", in.VaryKey, p.VaryValue)
 	}
 	title := reports.TimelineTitle(sc.Name, s.profiles[0].Name(), p.Seed, also)
-	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], MaxSteps: int64(s.f.maxSteps)}, harness.Strategies, title)
+	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], Fixes: s.fixes, MaxSteps: int64(s.f.maxSteps)}, harness.Strategies, title)
 }
 
 // timelineCommand is the command that draws the picked pair's timeline

@@ -65,13 +65,14 @@ type comparePairLine struct {
 	Scenario  string              `json:"scenario"`
 	VaryValue string              `json:"vary_value,omitempty"`
 	Profile   string              `json:"profile"`
+	Fixes     string              `json:"fixes,omitempty"`
 	Seed      uint64              `json:"seed"`
 	Local     *harness.RunMetrics `json:"local"`
 	Tiered    *harness.RunMetrics `json:"tiered"`
 }
 
 func (l *comparePairLine) pair() reports.ComparePair {
-	return reports.ComparePair{Scenario: l.Scenario, VaryValue: l.VaryValue, Profile: l.Profile, Seed: l.Seed,
+	return reports.ComparePair{Scenario: l.Scenario, VaryValue: l.VaryValue, Profile: l.Profile, Fixes: l.Fixes, Seed: l.Seed,
 		Local: l.Local, Tiered: l.Tiered}
 }
 
@@ -134,12 +135,18 @@ func (s *Setup) Jobs() (pairs, sweepPairs, held int) {
 func (s *Setup) JobsText() string {
 	pairs, sweepPairs, _ := s.Jobs()
 	per := pairs / len(s.profiles)
+	if s.withFixes {
+		per /= 2
+	}
 	text := fmt.Sprintf("%d pairs = %d scenario-seed pairs", pairs+sweepPairs, per)
 	if n := len(s.varyValues); n > 0 {
 		text = fmt.Sprintf("%d pairs = %d scenario-seed pairs x %d values", pairs+sweepPairs, per/n, n)
 	}
 	if len(s.profiles) > 1 {
 		text += fmt.Sprintf(" x %d profiles", len(s.profiles))
+	}
+	if s.withFixes {
+		text += " x 2 (without fixes, and with --fix all)"
 	}
 	if sweepPairs > 0 {
 		text += fmt.Sprintf(" + %d of the default sweep", sweepPairs)
@@ -194,7 +201,7 @@ func (s *Setup) WritePart(path string, r Run) error {
 			continue
 		}
 		p := all[g]
-		l := comparePairLine{Job: g, Scenario: p.Scenario, VaryValue: p.VaryValue, Profile: p.Profile,
+		l := comparePairLine{Job: g, Scenario: p.Scenario, VaryValue: p.VaryValue, Profile: p.Profile, Fixes: p.Fixes,
 			Seed: p.Seed, Local: p.Local, Tiered: p.Tiered}
 		if err := writeJSONLine(&buf, l); err != nil {
 			return err
@@ -564,15 +571,20 @@ func (s *Setup) pairID(j job) string {
 	if s.varyKey != "" {
 		vary = s.varyValues[j.vary]
 	}
-	return pairIDOf(name, vary, s.profiles[j.profile].Name(), j.seed)
+	return pairIDOf(name, vary, s.profiles[j.profile].Name(), s.jobFixes(j).String(), j.seed)
 }
 
-func (l *comparePairLine) id() string { return pairIDOf(l.Scenario, l.VaryValue, l.Profile, l.Seed) }
+func (l *comparePairLine) id() string {
+	return pairIDOf(l.Scenario, l.VaryValue, l.Profile, l.Fixes, l.Seed)
+}
 
-func pairIDOf(scenario, vary, profile string, seed uint64) string {
+func pairIDOf(scenario, vary, profile, fixes string, seed uint64) string {
 	id := fmt.Sprintf("%s seed %d profile %s", scenario, seed, profile)
 	if vary != "" {
 		id += " at " + vary
+	}
+	if fixes != "" {
+		id += " fix " + fixes
 	}
 	return id
 }

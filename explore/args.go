@@ -16,6 +16,7 @@ type Args struct {
 	Strategy   string
 	Profile    string
 	Mutant     string
+	Fix        string
 	Depth      int
 	MaxStates  int
 	MaxMemory  int // MiB
@@ -47,6 +48,10 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 		return cfg, Header{}, err
 	}
 	mutants, err := fuzz.ParseMutants(a.Mutant)
+	if err != nil {
+		return cfg, Header{}, err
+	}
+	fixes, err := fuzz.ParseFixes(a.Fix)
 	if err != nil {
 		return cfg, Header{}, err
 	}
@@ -93,14 +98,14 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 		return cfg, Header{}, fmt.Errorf("--from-ms: %d is at or past the end of %s (%d ms: duration_ms %d + heal_ms %d)",
 			a.FromMs, sc.Name, end, sc.DurationMs, sc.HealMs)
 	}
-	cfg = Config{Scenario: sc, Strategy: harness.Strategy(a.Strategy), Profile: profile, Mutants: mutants,
+	cfg = Config{Scenario: sc, Strategy: harness.Strategy(a.Strategy), Profile: profile, Mutants: mutants, Fixes: fixes,
 		Depth: a.Depth, MaxStates: a.MaxStates, MaxMemoryMiB: a.MaxMemory, NoReduction: a.NoReduce, Faults: faults,
 		FaultMs: a.FaultMs, Lost: a.Lost, Liveness: !a.NoLiveness, Shard: shard, MaxSteps: maxSteps, Reexecute: a.Reexecute,
 		FromMs: a.FromMs}
 	if len(faults) == 0 {
 		cfg.Faults = nil
 	}
-	h := Header{Explore: HeaderVersion, Scenario: sc.Name, Strategy: a.Strategy, Profile: profile.Name(), Mutant: a.Mutant,
+	h := Header{Explore: HeaderVersion, Scenario: sc.Name, Strategy: a.Strategy, Profile: profile.Name(), Mutant: a.Mutant, Fix: a.Fix,
 		Depth: a.Depth, FromMs: a.FromMs, MaxStates: a.MaxStates, MaxMemory: a.MaxMemory, Reduction: !a.NoReduce,
 		Faults: faults, FaultMs: a.FaultMs, Lost: a.Lost, Liveness: !a.NoLiveness, MaxSteps: maxSteps, Shard: shard.String()}
 	h.ContentDigest, err = ContentDigest(sc, h)

@@ -31,6 +31,7 @@ type Config struct {
 	Strategy harness.Strategy
 	Profile  model.Profile
 	Mutants  model.Mutants
+	Fixes    model.Fixes
 	// Depth bounds the steps of a path (0: none, to the scenario's end).
 	Depth int
 	// MaxStates stops the search after that many distinct states (0:
@@ -311,10 +312,10 @@ func (x *explorer) counterexample(picks []int, r *harness.RunResult, pts []harne
 	sc := *x.cfg.Scenario
 	sc.Explore = &scenarios.Schedule{Faults: used, Lost: x.cfg.Lost, Choices: out}
 	// The failure record, as sweep's saved failures carry: 'simrun replay
-	// FILE' reruns the path with this strategy, profile, mutants and work
-	// budget and says whether it failed the same way.
+	// FILE' reruns the path with this strategy, profile, mutants, fixes and
+	// work budget and says whether it failed the same way.
 	sc.Failure = fuzz.Record(harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
-		MaxSteps: x.cfg.MaxSteps}, fuzz.Summarize(r))
+		Fixes: x.cfg.Fixes, MaxSteps: x.cfg.MaxSteps}, fuzz.Summarize(r))
 	if used == nil {
 		sc.Explore.Faults = []scenarios.Event{}
 	}
@@ -325,5 +326,5 @@ func (x *explorer) counterexample(picks []int, r *harness.RunResult, pts []harne
 // Replay runs a counterexample's scenario the way simrun run does.
 func Replay(cx *Counterexample, cfg Config) *harness.RunResult {
 	return harness.Execute(cx.Scenario, harness.Options{Strategy: cfg.Strategy, Profile: cfg.Profile, Mutants: cfg.Mutants,
-		MaxSteps: cfg.MaxSteps})
+		Fixes: cfg.Fixes, MaxSteps: cfg.MaxSteps})
 }

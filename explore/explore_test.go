@@ -220,7 +220,7 @@ func TestZooIsCurrent(t *testing.T) {
 	for _, c := range zooCases {
 		strategy[c.mutant] = c.strategy
 	}
-	fuzz.HuntAll(1, 300, model.KIP, false, 0, 300, func(h fuzz.MutantHunt, _ model.Profile) {
+	fuzz.HuntAll(1, 300, model.KIP, false, 0, 0, 300, func(h fuzz.MutantHunt, _ model.Profile) {
 		if !h.Caught {
 			t.Errorf("%s: not caught", h.Mutant)
 			return

@@ -25,7 +25,8 @@ type Header struct {
 	Strategy      string   `json:"strategy"`
 	Profile       string   `json:"profile"`
 	Mutant        string   `json:"mutant"`
-	Depth         int      `json:"depth"` // 0: to the scenario's end
+	Fix           string   `json:"fix,omitempty"` // --fix as given; absent: none
+	Depth         int      `json:"depth"`         // 0: to the scenario's end
 	FromMs        int64    `json:"from_ms"`
 	MaxStates     int      `json:"max_states"`
 	MaxMemory     int      `json:"max_memory_mib"`

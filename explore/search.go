@@ -152,13 +152,13 @@ func (x *explorer) measureScenario() {
 	sc := *x.cfg.Scenario
 	sc.Explore = nil
 	r := harness.Execute(&sc, harness.Options{Seed: sc.Seed, Strategy: x.cfg.Strategy, Profile: x.cfg.Profile,
-		Mutants: x.cfg.Mutants, MaxSteps: x.cfg.MaxSteps})
+		Mutants: x.cfg.Mutants, Fixes: x.cfg.Fixes, MaxSteps: x.cfg.MaxSteps})
 	x.res.ScenarioSteps, x.res.SeededOutcome = r.Steps, r.Outcome
 	x.res.ScenarioMs = sc.DurationMs + sc.HealMs
 }
 
 func (x *explorer) options(ch harness.Chooser, stop int64) harness.Options {
-	return harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
+	return harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants, Fixes: x.cfg.Fixes,
 		Chooser: ch, StopAfter: stop, StateHash: true, MaxSteps: x.cfg.MaxSteps}
 }
 

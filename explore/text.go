@@ -29,6 +29,9 @@ func Text(h Header, r Report, seconds float64) string {
 	if h.Mutant != "" {
 		fmt.Fprintf(&w, "  mutant %s", h.Mutant)
 	}
+	if h.Fix != "" {
+		fmt.Fprintf(&w, "  fix %s", h.Fix)
+	}
 	fmt.Fprintln(&w)
 	fmt.Fprintf(&w, "  scenario: %s\n", scenarioLength(r))
 	fmt.Fprintf(&w, "  states %d  transitions %d  inputs skipped by the reduction %d  depth reached %d  frontier %d  ended %d\n",

@@ -52,13 +52,33 @@ func ParseMutants(s string) (model.Mutants, error) {
 	return set, nil
 }
 
+// ParseFixes reads --fix: comma-separated fix names, or "all" for every
+// validated fix ("" for none); a replaced fix is accepted by its name.
+func ParseFixes(s string) (model.Fixes, error) {
+	var set model.Fixes
+	switch strings.TrimSpace(s) {
+	case "":
+		return set, nil
+	case "all":
+		return model.AllFixes, nil
+	}
+	for _, name := range strings.Split(s, ",") {
+		f, ok := model.FixByName(strings.TrimSpace(name))
+		if !ok {
+			return 0, fmt.Errorf("--fix: unknown fix %q (known: all, %s; see 'simrun fixes')", name, strings.Join(model.FixNames(), ", "))
+		}
+		set = set.With(f)
+	}
+	return set, nil
+}
+
 // SweepArgs are a sweep's settings as 'simrun sweep' takes them.
 type SweepArgs struct {
-	Seeds, Strategy, Profile, Mutant, Shard, Out, JSONL string
-	Workers, Shrink, MaxSaved, MaxShrunk                int
-	CheckDeterminism                                    bool
-	MaxSteps                                            int64
-	ResumeFrom                                          *uint64 // nil: from the first seed
+	Seeds, Strategy, Profile, Mutant, Fix, Shard, Out, JSONL string
+	Workers, Shrink, MaxSaved, MaxShrunk                     int
+	CheckDeterminism                                         bool
+	MaxSteps                                                 int64
+	ResumeFrom                                               *uint64 // nil: from the first seed
 }
 
 // MaxSweepSeeds bounds the seeds one sweep process runs: a billion seeds
@@ -68,7 +88,7 @@ const MaxSweepSeeds = 1_000_000_000
 // NewSweepConfig checks a sweep's settings, each error naming its flag,
 // and makes the output directory.
 func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
-	c := SweepConfig{Mutant: a.Mutant, CheckDeterminism: a.CheckDeterminism, Shrink: a.Shrink, MaxSteps: a.MaxSteps,
+	c := SweepConfig{Mutant: a.Mutant, Fix: a.Fix, CheckDeterminism: a.CheckDeterminism, Shrink: a.Shrink, MaxSteps: a.MaxSteps,
 		Workers: a.Workers, Out: a.Out, JSONL: a.JSONL, MaxSaved: a.MaxSaved, MaxShrunk: a.MaxShrunk}
 	var err error
 	if c.From, c.To, err = ParseSeeds(a.Seeds); err != nil {
@@ -84,6 +104,9 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 		return c, fmt.Errorf("--workers: want 1..1024, got %d", a.Workers)
 	}
 	if c.Mutants, err = ParseMutants(a.Mutant); err != nil {
+		return c, err
+	}
+	if c.Fixes, err = ParseFixes(a.Fix); err != nil {
 		return c, err
 	}
 	if a.Shrink < 0 {

@@ -64,6 +64,8 @@ type Baseline struct {
 	ok map[baselineKey]bool
 	// MaxSteps is the work budget of every run of the hunts (0: the default).
 	MaxSteps int64
+	// Fixes are switched on in every run of the hunts (simrun mutants --fix).
+	Fixes model.Fixes
 }
 
 type baselineKey struct {
@@ -79,7 +81,7 @@ func (b *Baseline) OK(sc *scenarios.Scenario, seed uint64, st harness.Strategy, 
 	k := baselineKey{seed, st}
 	ok, seen := b.ok[k]
 	if !seen {
-		ok = harness.Execute(sc, harness.Options{Seed: seed, Strategy: st, Profile: p, MaxSteps: b.MaxSteps}).Outcome == harness.OutcomeOK
+		ok = harness.Execute(sc, harness.Options{Seed: seed, Strategy: st, Profile: p, Fixes: b.Fixes, MaxSteps: b.MaxSteps}).Outcome == harness.OutcomeOK
 		b.ok[k] = ok
 	}
 	return ok
@@ -99,7 +101,7 @@ func HuntMutant(m model.Mutant, from, to uint64, strategies []harness.Strategy, 
 			if !base.OK(sc, seed, st, p) {
 				continue
 			}
-			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: model.Mutants(0).With(m), MaxSteps: base.MaxSteps}
+			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: model.Mutants(0).With(m), Fixes: base.Fixes, MaxSteps: base.MaxSteps}
 			r := harness.Execute(sc, opt)
 			if r.Outcome == harness.OutcomeOK || r.Violation.Kind != "" {
 				continue
@@ -119,9 +121,11 @@ func HuntMutant(m model.Mutant, from, to uint64, strategies []harness.Strategy, 
 
 // HuntAll hunts every mutant in turn (HuntMutant) on seeds from..to under
 // both strategies, each under profile, or, unless explicit, under its own
-// hunt profile (HuntProfile). The unmutated baselines are shared by profile.
-// done is told of each hunt, with the profile it ran under, as it ends.
-func HuntAll(from, to uint64, profile model.Profile, explicit bool, maxSteps int64, shrinkRuns int, done func(MutantHunt, model.Profile)) {
+// hunt profile (HuntProfile), every run with fixes. The unmutated baselines
+// are shared by profile. done is told of each hunt, with the profile it ran
+// under, as it ends.
+func HuntAll(from, to uint64, profile model.Profile, explicit bool, fixes model.Fixes, maxSteps int64, shrinkRuns int,
+	done func(MutantHunt, model.Profile)) {
 	bases := map[string]*Baseline{}
 	for m := model.Mutant(0); m < model.NumMutants; m++ {
 		p := profile
@@ -130,7 +134,7 @@ func HuntAll(from, to uint64, profile model.Profile, explicit bool, maxSteps int
 		}
 		if bases[p.Name()] == nil {
 			bases[p.Name()] = NewBaseline()
-			bases[p.Name()].MaxSteps = maxSteps
+			bases[p.Name()].MaxSteps, bases[p.Name()].Fixes = maxSteps, fixes
 		}
 		done(HuntMutant(m, from, to, harness.Strategies, p, bases[p.Name()], shrinkRuns), p)
 	}

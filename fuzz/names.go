@@ -18,7 +18,7 @@ var (
 	KnownInvariants = []string{invariants.OffsetOrder, invariants.RemoteCommitted, invariants.NoHole,
 		invariants.ReplicaAgreement, invariants.RemoteAgreement, invariants.NoCommittedLoss, invariants.EpochLineage,
 		invariants.HighestRemote, invariants.StaleLogStart, invariants.ISRMembership, invariants.Liveness, harness.InvariantBudget}
-	KnownKinds = []string{invariants.KindStaleHRO, invariants.KindUncleanElection, invariants.KindStaleLogStartCopyDisabled,
+	KnownKinds = []string{invariants.KindStaleHRO, invariants.KindUncleanElection, invariants.KindHROAfterTruncation, invariants.KindStaleLogStartCopyDisabled,
 		invariants.KindStaleLogStartTieringOff, invariants.KindStaleLogStartUnfinishedSegment,
 		invariants.KindTieredFollowerAfterDisable, invariants.KindFollowerGapAfterDisable,
 		invariants.KindKafka43EPUOUnknownStall, invariants.KindKafka43AuxStateStall, invariants.KindStaleLocalLogStart}

@@ -10,7 +10,7 @@ import (
 )
 
 // Record is the failure record of a run (its summary s), run with opt:
-// its strategy, profile, mutants and work budget, its outcome and
+// its strategy, profile, mutants, fixes and work budget, its outcome and
 // violation. nil for a run that passed.
 func Record(opt harness.Options, s RunSummary) *scenarios.Failure {
 	if s.Outcome == harness.OutcomeOK {
@@ -20,7 +20,8 @@ func Record(opt harness.Options, s RunSummary) *scenarios.Failure {
 	if p == nil {
 		p = model.KIP
 	}
-	f := &scenarios.Failure{Strategy: string(s.Strategy), Profile: p.Name(), Mutants: mutantList(opt.Mutants), Outcome: s.Outcome,
+	f := &scenarios.Failure{Strategy: string(s.Strategy), Profile: p.Name(), Mutants: mutantList(opt.Mutants),
+		Fixes: opt.Fixes.Names(), Outcome: s.Outcome,
 		Violation: scenarios.FailureViolation{Invariant: s.Invariant, Kind: s.Kind, AtMs: s.AtMs, Step: s.Step, Message: s.Message}}
 	if opt.MaxSteps != 0 && opt.MaxSteps != harness.DefaultMaxSteps {
 		f.MaxSteps = opt.MaxSteps
@@ -47,13 +48,15 @@ func mutantList(m model.Mutants) []string {
 }
 
 // Recorded is what a failure record asks a run to be: its strategy,
-// profile, mutants (as --mutant takes them) and work budget (0: the
-// default).
+// profile, mutants and fixes (and both as --mutant and --fix take them)
+// and work budget (0: the default).
 type Recorded struct {
 	Strategy harness.Strategy
 	Profile  model.Profile
 	Mutants  model.Mutants
 	Mutant   string
+	Fixes    model.Fixes
+	Fix      string
 	MaxSteps int64
 }
 
@@ -79,9 +82,14 @@ func ReadRecord(f *scenarios.Failure) (Recorded, error) {
 		r.Mutants = r.Mutants.With(m)
 	}
 	r.Mutant = strings.Join(f.Mutants, ",")
-	if len(f.Fixes) > 0 {
-		return r, fmt.Errorf("failure.fixes[0]: unknown fix %q (this simrun has none)", f.Fixes[0])
+	for i, name := range f.Fixes {
+		x, ok := model.FixByName(name)
+		if !ok {
+			return r, fmt.Errorf("failure.fixes[%d]: unknown fix %q (known: %s)", i, name, strings.Join(model.FixNames(), ", "))
+		}
+		r.Fixes = r.Fixes.With(x)
 	}
+	r.Fix = strings.Join(f.Fixes, ",")
 	if f.MaxSteps > harness.MaxStepsLimit {
 		return r, fmt.Errorf("failure.max_steps: at most %d, got %d", int64(harness.MaxStepsLimit), f.MaxSteps)
 	}

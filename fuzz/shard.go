@@ -91,14 +91,16 @@ const ShardFormat = 1
 // SweepHeader is the first line of a shard file: which sweep the file is a
 // part of. Shards of one sweep agree on everything but Shard.
 type SweepHeader struct {
-	Format           int                `json:"tierfetch_sweep"`
-	From             uint64             `json:"from"`
-	To               uint64             `json:"to"`
-	Shard            string             `json:"shard"`
-	Strategies       []harness.Strategy `json:"strategies"`
-	Profile          string             `json:"profile"`
-	Mutant           string             `json:"mutant"`
-	CheckDeterminism bool               `json:"check_determinism"`
+	Format     int                `json:"tierfetch_sweep"`
+	From       uint64             `json:"from"`
+	To         uint64             `json:"to"`
+	Shard      string             `json:"shard"`
+	Strategies []harness.Strategy `json:"strategies"`
+	Profile    string             `json:"profile"`
+	Mutant     string             `json:"mutant"`
+	// Fix is the sweep's --fix as given; absent: none.
+	Fix              string `json:"fix,omitempty"`
+	CheckDeterminism bool   `json:"check_determinism"`
 	// MaxSteps is the sweep's work budget per run; 0 (absent) is
 	// DefaultMaxSteps.
 	MaxSteps int64 `json:"max_steps,omitempty"`
@@ -133,6 +135,9 @@ func (h *SweepHeader) Digest() string {
 	d := xxhash.New()
 	fmt.Fprintf(d, "sweep strategies %v profile %q mutant %q determinism %v max_steps %d\n",
 		h.Strategies, h.Profile, h.Mutant, h.CheckDeterminism, h.MaxSteps)
+	if h.Fix != "" {
+		fmt.Fprintf(d, "fix %q\n", h.Fix) // a sweep without fixes keeps its digest
+	}
 	last := h.From + digestSeeds - 1
 	if last < h.From {
 		last = math.MaxUint64
@@ -364,6 +369,9 @@ func openCursor(idx int, src ShardSource) (*cursor, error) {
 	if h.Mutant != "" && !validMutants(h.Mutant) {
 		return nil, fmt.Errorf("%s:1: mutant: unknown mutant %q", c.name, shortText(h.Mutant))
 	}
+	if _, err := ParseFixes(h.Fix); err != nil {
+		return nil, fmt.Errorf("%s:1: fix: unknown fix in %q", c.name, shortText(h.Fix))
+	}
 	sh, err := ParseShard(h.Shard)
 	if err != nil {
 		return nil, fmt.Errorf("%s:1: shard: %v", c.name, err)
@@ -406,6 +414,9 @@ func sameSweep(a, b *cursor) error {
 	}
 	if x.Mutant != y.Mutant {
 		diff = append(diff, fmt.Sprintf("mutant %q vs %q", x.Mutant, y.Mutant))
+	}
+	if x.Fix != y.Fix {
+		diff = append(diff, fmt.Sprintf("fix %q vs %q", x.Fix, y.Fix))
 	}
 	if x.MaxSteps != y.MaxSteps {
 		diff = append(diff, fmt.Sprintf("max_steps %d vs %d", x.MaxSteps, y.MaxSteps))

@@ -26,7 +26,10 @@ type SweepConfig struct {
 	Mutants          model.Mutants
 	// Mutant is the mutants as given (comma-separated names), for the
 	// shard header.
-	Mutant           string
+	Mutant string
+	// Fixes are the fixes every run has on; Fix is them as given (--fix).
+	Fixes            model.Fixes
+	Fix              string
 	CheckDeterminism bool
 	// Shrink is the runs allowed to shrink each saved failure (0: none).
 	Shrink   int
@@ -199,6 +202,7 @@ func (s *Sweeper) OpenJSONL() error {
 // to its end.
 func (s *Sweeper) header(stoppedAt *uint64) SweepHeader {
 	h := NewSweepHeader(s.cfg.From, s.cfg.To, s.cfg.Shard, s.cfg.Strategies, s.cfg.Profile.Name(), s.cfg.Mutant, s.cfg.CheckDeterminism)
+	h.Fix = s.cfg.Fix
 	if s.cfg.MaxSteps != harness.DefaultMaxSteps {
 		h.MaxSteps = s.cfg.MaxSteps
 	}
@@ -387,7 +391,7 @@ func WriteScenario(path string, sc *scenarios.Scenario) error {
 
 // options are the run options of every seed (the seed and strategy aside).
 func (s *Sweeper) options() harness.Options {
-	return harness.Options{Profile: s.cfg.Profile, Mutants: s.cfg.Mutants, MaxSteps: s.cfg.MaxSteps}
+	return harness.Options{Profile: s.cfg.Profile, Mutants: s.cfg.Mutants, Fixes: s.cfg.Fixes, MaxSteps: s.cfg.MaxSteps}
 }
 
 // noteSaveError reports a failure file that could not be written; the
@@ -455,6 +459,9 @@ func (s *Sweeper) ResumeArgs(next uint64) (args []string, part string) {
 	args = append(args, c.capFlags()...)
 	if c.Mutant != "" {
 		args = append(args, "--mutant "+c.Mutant)
+	}
+	if c.Fix != "" {
+		args = append(args, "--fix "+c.Fix)
 	}
 	if c.CheckDeterminism {
 		args = append(args, "--check-determinism")
@@ -534,6 +541,10 @@ func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
 			mutants = mutants.With(m)
 		}
 	}
+	fixes, err := ParseFixes(h.Fix)
+	if err != nil {
+		return SweepConfig{}, fmt.Errorf("the shards' fix: %v", err)
+	}
 	maxSteps := int64(harness.DefaultMaxSteps)
 	if h.MaxSteps != 0 {
 		if h.MaxSteps < 1 || h.MaxSteps > harness.MaxStepsLimit {
@@ -542,7 +553,7 @@ func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
 		maxSteps = h.MaxSteps
 	}
 	return SweepConfig{From: h.From, To: h.To, Resume: h.From, Shard: WholeSweep, Strategies: h.Strategies, Profile: profile,
-		Mutants: mutants, Mutant: h.Mutant, CheckDeterminism: h.CheckDeterminism, Shrink: shrink, MaxSteps: maxSteps, Out: out,
+		Mutants: mutants, Mutant: h.Mutant, Fixes: fixes, Fix: h.Fix, CheckDeterminism: h.CheckDeterminism, Shrink: shrink, MaxSteps: maxSteps, Out: out,
 		MaxSaved: DefaultMaxSaved, MaxShrunk: DefaultMaxShrunk, Fresh: true}, nil
 }
 

@@ -14,11 +14,14 @@ const SchemaVersion = 1
 // Result is the result object (docs/reference/result.md): one scenario, one seed, one
 // profile, one entry per strategy run.
 type Result struct {
-	SchemaVersion int       `json:"schema_version"`
-	Seed          uint64    `json:"seed"`
-	Scenario      string    `json:"scenario"`
-	Profile       string    `json:"profile"`
-	Runs          []RunJSON `json:"runs"`
+	SchemaVersion int    `json:"schema_version"`
+	Seed          uint64 `json:"seed"`
+	Scenario      string `json:"scenario"`
+	Profile       string `json:"profile"`
+	// Fixes (extension) names the upstream fixes the runs had switched on
+	// (simrun run --fix); absent for a run of Kafka as it is.
+	Fixes []string  `json:"fixes,omitempty"`
+	Runs  []RunJSON `json:"runs"`
 }
 
 // RunJSON is one strategy's run.

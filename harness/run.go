@@ -61,6 +61,9 @@ type Options struct {
 	Observers []model.Observer
 	// Mutants switches on deliberate bugs (never on by default).
 	Mutants model.Mutants
+	// Fixes switches on the upstream reports' suggested fixes of Kafka's
+	// code (none by default; model.Fix).
+	Fixes model.Fixes
 	// StateDigests, when set, records a digest of the compact state after
 	// every step (RunResult.StateDigests), to find where two runs part.
 	StateDigests bool
@@ -342,9 +345,13 @@ func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *
 	}
 	start := model.NewEvent(model.EvRunStart, -1)
 	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
+	if opt.Fixes != 0 {
+		start.Text += " fixes=" + opt.Fixes.String() // a run without fixes keeps its digest
+	}
 	r.begin(start)
 	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
 	r.c.Mutants = opt.Mutants
+	r.c.SetFixes(opt.Fixes)
 	r.checker = invariants.New(r.c)
 	for i := range sc.Events {
 		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})

@@ -17,7 +17,7 @@ func RunAllWith(sc *scenarios.Scenario, opt Options, strategies []Strategy) (Res
 	if opt.Profile == nil {
 		opt.Profile = model.KIP
 	}
-	res := Result{SchemaVersion: SchemaVersion, Seed: opt.Seed, Scenario: sc.Name, Profile: opt.Profile.Name()}
+	res := Result{SchemaVersion: SchemaVersion, Seed: opt.Seed, Scenario: sc.Name, Profile: opt.Profile.Name(), Fixes: opt.Fixes.Names()}
 	var runs []*RunResult
 	for _, st := range strategies {
 		opt.Strategy = st

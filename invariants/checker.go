@@ -25,6 +25,10 @@ const (
 	// KindUncleanElection: data the unclean election lost (the scenario
 	// enabled unclean.leader.election.enable).
 	KindUncleanElection = "unclean-election"
+	// KindHROAfterTruncation: local retention deleted records of the lineage
+	// an unclean election began, trusting an HRO the replica learned in the
+	// lineage the election ended (it survives the truncation).
+	KindHROAfterTruncation = "hro-after-truncation"
 	// KindStaleLogStartCopyDisabled: with remote.log.copy.disable there is no
 	// copy task, so a new leader never raises a lagging log start offset.
 	KindStaleLogStartCopyDisabled = "stale-log-start-copy-disabled"

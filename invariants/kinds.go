@@ -61,9 +61,11 @@ func newFacts(c *model.Cluster) facts {
 	return f
 }
 
-// copying reports whether the RLM copy task may run: tiering on and copying
-// not disabled.
-func copying(c *model.Cluster) bool { return c.Tiered() && !c.Cfg.RemoteLogCopyDisable }
+// copying reports whether an RLM task that raises a new leader's log start
+// offset from the remote metadata may run: the copy task (tiering on and
+// copying not disabled), or with model.FixStaleLogStartCopyDisabled the
+// expiration task.
+func copying(c *model.Cluster) bool { return c.LogStartFromRemoteTask() }
 
 // observe updates the facts after a step.
 func (k *Checker) observe(c *model.Cluster) {
@@ -161,7 +163,7 @@ func holeKindOf(h holeFacts) string {
 	case h.unclean && h.pos <= h.hroAtUnclean:
 		// Local retention trusted an HRO learned in the lineage an unclean
 		// election ended; the remote segment holding pos is that lineage's.
-		return KindUncleanElection
+		return KindHROAfterTruncation
 	}
 	return ""
 }
@@ -279,8 +281,8 @@ func (k *Checker) livenessKind(c *model.Cluster, b, l *model.Broker) string {
 		answer: p.EarliestPendingUploadOffset(c, l), lso: l.Log.LogStart, llso: l.Log.LocalLogStart,
 		llsoVar: l.Log.LocalLogStartOffset(), leo: l.Log.LogEnd,
 		hro: l.HighestRemote, copyDisabled: c.Cfg.RemoteLogCopyDisable, endUploaded: uploadedInLineage(c, l, l.Log.LogEnd-1),
-		seededAnyway: p.SeedWhenCopyDisabled() || p.ExpirationSeedsHighestRemote(),
-		auxStart:     start, auxLogStart: logStart, auxTrivial: p.AuxStateTrivial(start, logStart),
+		seededAnyway: p.SeedWhenCopyDisabled() || c.ExpirationSeedsHighestRemote(),
+		auxStart:     start, auxLogStart: logStart, auxTrivial: c.AuxStateTrivial(start, logStart),
 		startMinus1Held: remoteHolds(c, start-1, model.CopyFinished), hroHeld: remoteHolds(c, l.HighestRemote, model.CopyFinished),
 		metaHRO:      c.Remote.FindHighestRemoteOffset(&l.Log, false),
 		hroAtDisable: max(k.f.hroAtDisable[l.ID], k.f.metaHighAtDisable)})

@@ -31,7 +31,7 @@ func TestHoleKinds(t *testing.T) {
 		{"near miss: a later leader, in the gap", func(h *holeFacts) {
 			h.unclean, h.uncleanGapLo, h.uncleanGapHi = true, 0, 100
 		}, ""},
-		{"unclean: HRO from the lineage the election ended", func(h *holeFacts) { h.unclean, h.hroAtUnclean = true, 99 }, KindUncleanElection},
+		{"unclean: HRO from the lineage the election ended", func(h *holeFacts) { h.unclean, h.hroAtUnclean = true, 99 }, KindHROAfterTruncation},
 		{"near miss: HRO learned after the unclean election", func(h *holeFacts) { h.unclean, h.hroAtUnclean = true, -1 }, ""},
 		{"follower-gap: elected after a disable, local log started above", func(h *holeFacts) {
 			h.tiered, h.disabledByOther, h.disableLeaderLLSO, h.llsoAtDisable = false, true, 40, 60

@@ -155,6 +155,9 @@ type Cluster struct {
 	Coverage [NumGoals]int64
 	// Mutants are the deliberate bugs switched on (none by default).
 	Mutants Mutants
+	// Fixes are the upstream reports' suggested fixes switched on (none by
+	// default; SetFixes).
+	Fixes Fixes
 	// ISRChanges records every change of the ISR, in order.
 	ISRChanges []ISRChange
 	// metaLog holds the published metadata events some lagging broker has
@@ -276,9 +279,11 @@ func (c *Cluster) Tiered() bool { return c.Cfg.RemoteStorageEnable }
 
 // incrementLogStart raises l's log start offset to to as Kafka's
 // maybeIncrementLogStartOffset does with remote storage enabled or not
-// (Log.LocalLogStartOffset).
+// (Log.LocalLogStartOffset). FixStaleLocalLogStart drops the condition on
+// remote storage (UnifiedLog.java:1343-1346 @004b2276): the local log start
+// offset rises with the log start offset whatever remote storage is.
 func (c *Cluster) incrementLogStart(l *Log, to int64) bool {
-	if c.Tiered() {
+	if c.Tiered() || c.Fixes.Has(FixStaleLocalLogStart) {
 		return l.IncrementLogStart(to)
 	}
 	return l.IncrementLogStartUntiered(to)

@@ -151,6 +151,9 @@ func (c *Cluster) setRemoteStorageEnable(on bool) error {
 	if !on && !c.Cfg.RemoteLogDeleteOnDisable {
 		return fmt.Errorf("remote_storage_enable=false needs remote_log_delete_on_disable=true")
 	}
+	if err := c.checkDisableKeepsReplicas(on); err != nil {
+		return err
+	}
 	c.Cfg.RemoteStorageEnable = on
 	for _, b := range c.Brokers {
 		if !b.Up || b.Role == RoleNone {
@@ -175,6 +178,7 @@ func (c *Cluster) setRemoteStorageEnable(on bool) error {
 	}
 	if !on {
 		c.deleteRemoteLogPartition()
+		c.resetHighestRemote()
 	}
 	return nil
 }

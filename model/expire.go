@@ -27,6 +27,11 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		c.endExpiration(b)
 		return
 	}
+	if c.Fixes.Has(FixStaleLogStartCopyDisabled) {
+		// The copy task's KAFKA-15351 step, from this task too: it runs
+		// with copying disabled.
+		c.maybeUpdateLogStartOnBecomingLeader(b)
+	}
 	// The KIP text has the leader know its HRO whatever copying is; with no
 	// copy task the model lets this task seed it, listed segments or not.
 	if c.Cfg.RemoteLogCopyDisable && c.Profile.SeedWhenCopyDisabled() && !b.lead.copySeeded {
@@ -37,7 +42,7 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		c.endExpiration(b)
 		return
 	}
-	if c.Profile.ExpirationSeedsHighestRemote() {
+	if c.ExpirationSeedsHighestRemote() {
 		c.maybeSeedHighestRemoteOnExpiration(b)
 	}
 	remoteEpochs := listedEpochs(r)

@@ -194,6 +194,7 @@ func (c *Cluster) truncateOnDivergence(b *Broker, leaderEpoch int32, leaderEnd i
 	e.Offset, e.Cause, e.Epoch, e.End = to, TruncateDivergence, leaderEpoch, leaderEnd
 	c.emit(e)
 	l.TruncateTo(to)
+	c.truncatedTo(b, to)
 }
 
 // appendFetched appends the records of a fetch response and follows the
@@ -211,6 +212,7 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 				// The leader's log start is inside this batch: start the log
 				// at the batch (Kafka's UnexpectedAppendOffsetException path).
 				l.TruncateFullyAndStartAt(bt.Base, bt.Base)
+				c.truncatedTo(b, bt.Base)
 			} else {
 				bt = bt.Slice(l.LogEnd, bt.Last()+1)
 			}
@@ -271,6 +273,7 @@ func (c *Cluster) decide(b *Broker) {
 		e.Offset, e.Cause = d.Offset, TruncateLeaderEnd
 		c.emit(e)
 		b.Log.TruncateTo(d.Offset)
+		c.truncatedTo(b, d.Offset)
 		c.sendFetch(b)
 	case DecideStartAt:
 		c.position(b, d.Path)
@@ -290,6 +293,7 @@ func (c *Cluster) decide(b *Broker) {
 func (c *Cluster) restartLog(b *Broker, start, logStart int64) {
 	hw := b.Log.HighWatermark
 	b.Log.TruncateFullyAndStartAt(start, logStart)
+	c.truncatedTo(b, start)
 	if c.Mutants.Has(MutantHWNotReset) {
 		b.Log.HighWatermark = hw
 	}
@@ -306,7 +310,7 @@ func (c *Cluster) position(b *Broker, p Path) {
 // d.Offset) (Kafka TierStateMachine.buildRemoteLogAuxState).
 func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 	b.fetch.aux = auxBuild{start: d.Offset, epoch: d.Epoch, logStart: d.LogStart, path: d.Path, target: d.Epoch}
-	if c.Profile.AuxStateTrivial(d.Offset, d.LogStart) {
+	if c.AuxStateTrivial(d.Offset, d.LogStart) {
 		c.position(b, d.Path)
 		e := brokerEv(EvStartAt, b.ID)
 		e.Offset, e.Path, e.Cause = d.Offset, d.Path, StartTrivial

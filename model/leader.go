@@ -57,6 +57,16 @@ func (c *Cluster) becomeLeader(b *Broker) {
 	}
 	b.Role, b.Leader, b.LeaderEpoch = RoleLeader, b.ID, c.Ctrl.LeaderEpoch
 	b.Log.AssignEpoch(c.Ctrl.LeaderEpoch)
+	if !c.Tiered() && c.Fixes.Has(FixStaleLogStartCopyDisabled) && c.Fixes.Has(FixFollowerGapAfterDisable) {
+		// With tiering off no RLM task raises a lagging log start offset:
+		// the new leader raises it to its local log start offset, as
+		// loading the log does (UnifiedLog.java:232-234 @004b2276). Only
+		// with FixFollowerGapAfterDisable: without it a replica whose local
+		// log started above the old leader's at the disable holds the same
+		// gap, and raising its log start offset would delete, silently,
+		// committed records only the old leader holds.
+		c.incrementLogStart(&b.Log, b.Log.LocalLogStartOffset())
+	}
 	b.lead = leaderState{followers: make([]followerView, len(c.Brokers)), epochStart: b.Log.LogEnd}
 	for i := range b.lead.followers {
 		b.lead.followers[i] = followerView{fetchOffset: -1, lastCaughtUpAt: c.Now, lastFetchLeaderEnd: math.MaxInt64}

@@ -17,7 +17,8 @@ func (kafka43Profile) Name() string { return "kafka-4.3" }
 // start offset if nothing is tiered (LLSO == LSO), else -1; otherwise
 // max(HRO+1, LSO), with no LLSO floor. ReplicaManager then answers -1 for an
 // offset at or beyond the last fetchable offset, which for a replica is the
-// LEO: a fully tiered idle partition looks "unknown".
+// LEO: a fully tiered idle partition looks "unknown". FixIdleFullyTieredStall
+// answers an offset equal to the LEO; only one beyond it is unfetchable.
 func (kafka43Profile) EarliestPendingUploadOffset(c *Cluster, b *Broker) int64 {
 	l := &b.Log
 	var o int64
@@ -31,7 +32,7 @@ func (kafka43Profile) EarliestPendingUploadOffset(c *Cluster, b *Broker) int64 {
 	default:
 		o = max(b.HighestRemote+1, l.LogStart)
 	}
-	if o >= l.LogEnd {
+	if o > l.LogEnd || o == l.LogEnd && !c.Fixes.Has(FixIdleFullyTieredStall) {
 		return -1
 	}
 	return o

@@ -152,6 +152,9 @@ type Remote struct {
 	// go (the cache never drops an epoch's entry, KAFKA-12641).
 	highest []EpochEntry // StartOffset holds the highest offset
 	idx     remoteIndex  // rebuilt on demand after a change (remote_index.go)
+	// lowerHighestOnDelete is FixStaleHRO's cache: a deletion lowers the
+	// highest offset of each epoch the segment held (lowerHighest).
+	lowerHighestOnDelete bool
 }
 
 // Start records a new upload (COPY_SEGMENT_STARTED) and returns its id.
@@ -164,7 +167,8 @@ func (r *Remote) Start(seg RemoteSegment) uint64 {
 
 // clone returns a copy of r that shares nothing r writes.
 func (r *Remote) clone() *Remote {
-	n := &Remote{Segments: slices.Clone(r.Segments), NextID: r.NextID, Version: r.Version, highest: slices.Clip(r.highest)}
+	n := &Remote{Segments: slices.Clone(r.Segments), NextID: r.NextID, Version: r.Version, highest: slices.Clip(r.highest),
+		lowerHighestOnDelete: r.lowerHighestOnDelete}
 	return n
 }
 
@@ -208,6 +212,9 @@ func (r *Remote) SetState(id uint64, st RemoteState) bool {
 	}
 	r.Segments[i].State = st
 	r.Version++
+	if st == DeleteStarted && r.lowerHighestOnDelete {
+		r.lowerHighest(r.Segments[i].Epochs)
+	}
 	return true
 }
 
@@ -220,6 +227,12 @@ func (r *Remote) Remove(id uint64) {
 	if i < 0 {
 		return
 	}
+	epochs := r.Segments[i].Epochs
+	defer func() {
+		if r.lowerHighestOnDelete {
+			r.lowerHighest(epochs)
+		}
+	}()
 	if n := len(r.Segments); i < n/2 {
 		copy(r.Segments[1:i+1], r.Segments[:i])
 		r.Segments[0] = RemoteSegment{} // keeps no references
@@ -309,6 +322,36 @@ func (r *Remote) raiseHighest(epoch int32, h int64) {
 	case h > r.highest[i].StartOffset:
 		r.highest = slices.Clone(r.highest) // a clone of the cluster may share the old array
 		r.highest[i].StartOffset = h
+	}
+}
+
+// lowerHighest is FixStaleHRO's change to RemoteLogLeaderEpochState
+// (RemoteLogLeaderEpochState.java:132-139 @06a2dac2, the
+// DELETE_SEGMENT_STARTED handler): once a segment's deletion starts, each
+// epoch it held gets as highest offset the end, in the epoch, of the
+// segments a read may still find under it (Kafka's offsetToId, which the
+// handler has just left), and loses its entry when none is left
+// (KAFKA-12641's TODO). Every cache folding the same events agrees, so a
+// replay of the metadata topic rebuilds the same, lowered, offsets.
+func (r *Remote) lowerHighest(epochs []EpochEntry) {
+	for _, e := range epochs {
+		i, ok := slices.BinarySearchFunc(r.highest, e.Epoch, func(x EpochEntry, t int32) int { return cmp.Compare(x.Epoch, t) })
+		if !ok {
+			continue
+		}
+		h := int64(-1)
+		for j := range r.Segments {
+			if s := &r.Segments[j]; s.holdsEpoch(e.Epoch) && s.referenced(e.Epoch) {
+				h = max(h, s.HighestOffsetFor(e.Epoch))
+			}
+		}
+		switch {
+		case h < 0:
+			r.highest = slices.Delete(slices.Clone(r.highest), i, i+1)
+		case h < r.highest[i].StartOffset:
+			r.highest = slices.Clone(r.highest) // a clone of the cluster may share the old array
+			r.highest[i].StartOffset = h
+		}
 	}
 }
 
@@ -430,6 +473,45 @@ func (r *Remote) FindHighestRemoteOffset(l *Log, withoutEpochEnd bool) int64 {
 
 // Bytes returns the bytes held by finished remote segments.
 func (r *Remote) Bytes() int64 { return r.index(false).finBytes }
+
+// FirstFinishedOffsetFor is FirstOffsetFor over the segments whose copy
+// finished (their deletion not started): findLogStartOffset as
+// stale-log-start-unfinished-segment's report first proposed it
+// (FixUnfinishedSegmentSkipOnly; RemoteLogManager.java:2151 @025293cb would
+// skip the others, as reads do).
+func (r *Remote) FirstFinishedOffsetFor(epoch int32) (int64, bool) {
+	return r.firstFinished(epoch, false)
+}
+
+// FirstReadableOffsetFor is the first offset of epoch a read can find in
+// remote storage: among the finished segments listed under epoch, the
+// lowest offset where epoch begins within one (its segmentLeaderEpochs
+// entry, the key RemoteLogMetadataCache indexes it by for reads,
+// RemoteLogMetadataCache.java:237-243 and 127-147 @1eb7644349cb), not the
+// segment's start offset, which may hold records of an earlier epoch no
+// read under epoch finds. findLogStartOffset as
+// FixStaleLogStartUnfinishedSegment has it.
+func (r *Remote) FirstReadableOffsetFor(epoch int32) (int64, bool) {
+	return r.firstFinished(epoch, true)
+}
+
+func (r *Remote) firstFinished(epoch int32, atEpochStart bool) (int64, bool) {
+	first, ok := int64(0), false
+	for i := range r.Segments {
+		s := &r.Segments[i]
+		if s.State != CopyFinished || !s.listedUnder(epoch) {
+			continue
+		}
+		o := s.Base
+		if atEpochStart {
+			o, _ = s.epochStart(epoch)
+		}
+		if !ok || o < first {
+			first, ok = o, true
+		}
+	}
+	return first, ok
+}
 
 // FirstOffsetFor returns the lowest base offset of a segment (in any state)
 // the metadata lists under epoch, ok false when none (the first segment of

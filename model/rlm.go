@@ -39,8 +39,9 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 	}
 	b.lead.logStartChecked = true
 	start := b.Log.LocalLogStartOffset()
+	v := c.view(b)
 	for _, e := range b.Log.Epochs {
-		if s, ok := c.view(b).FirstOffsetFor(e.Epoch); ok {
+		if s, ok := c.firstRemoteOffset(v, e.Epoch); ok {
 			start = s
 			break
 		}

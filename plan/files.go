@@ -18,6 +18,7 @@ type Files struct {
 	Partition                int32
 	Seeds                    string // A..B
 	Profiles                 string // comma-separated, "" for all
+	Fix                      string // --fix: fixes of Kafka's code every run has on
 	Env                      Env
 	Workers                  int
 	SavePath                 string
@@ -47,6 +48,9 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 			}
 			in.Profiles = append(in.Profiles, p)
 		}
+	}
+	if in.Fixes, err = fuzz.ParseFixes(f.Fix); err != nil {
+		return nil, err
 	}
 	if len(f.Offsets) == 0 {
 		return nil, fmt.Errorf("plan: --offsets earliest=FILE and --offsets latest=FILE are required (kafka-get-offsets.sh output); see simrun plan --help")

@@ -49,13 +49,15 @@ type hazardCheck struct {
 	epuo    int64 // the leader's ListOffsets -6 answer under p
 	saved   string
 	explain []Hazard
+	c       *model.Cluster // the partition at time 0, with the plan's fixes
 }
 
 // hazards lists, in a fixed order, every hazard that applies to the
 // partition under profile p, with what the flag-on runs showed.
 func hazards(b *builder, sc *scenarios.Scenario, p model.Profile, on StrategyPlan) []Hazard {
 	c := model.NewCluster(sc.Config.ModelConfig(), p, sc.Brokers, sc.Replicas, true, sc.ModelInitial())
-	h := &hazardCheck{b: b, p: p, on: on, epuo: p.EarliestPendingUploadOffset(c, c.Leader()), saved: b.in.SavePath}
+	c.SetFixes(b.in.Fixes)
+	h := &hazardCheck{b: b, p: p, on: on, epuo: p.EarliestPendingUploadOffset(c, c.Leader()), saved: b.in.SavePath, c: c}
 	for _, check := range []func(){h.tieringOff, h.cannotCatchUp, h.epuoUnknown, h.logStartAboveTiered,
 		h.epuoBelowLogStart, h.copyDisabled, h.metadataNotReady, h.broken, h.notJoined, h.disableLater} {
 		check()
@@ -71,7 +73,8 @@ func (h *hazardCheck) add(id, severity, reason, command, explanation string) {
 	if reason != "" || severity == "stall" {
 		hz.Seen = h.seen(reason)
 		if h.saved != "" {
-			hz.Replay = fmt.Sprintf("simrun run --scenario %s --profile %s --seed %d --strategy last-tiered --trace", h.saved, h.p.Name(), h.seedShowing(reason))
+			hz.Replay = fmt.Sprintf("simrun run --scenario %s --profile %s%s --seed %d --strategy last-tiered --trace", h.saved, h.p.Name(),
+				h.fixFlag(), h.seedShowing(reason))
 		}
 	}
 	h.explain = append(h.explain, hz)
@@ -110,13 +113,29 @@ func (h *hazardCheck) seedShowing(reason string) uint64 {
 // replay is the command that replays this partition's scenario.
 func (h *hazardCheck) replay(extra string) string {
 	if h.saved != "" {
-		return fmt.Sprintf("simrun run --scenario %s --profile %s%s", h.saved, h.p.Name(), extra)
+		return fmt.Sprintf("simrun run --scenario %s --profile %s%s%s", h.saved, h.p.Name(), h.fixFlag(), extra)
 	}
-	return fmt.Sprintf("simrun plan ... --save plan.json, then simrun run --scenario plan.json --profile %s%s", h.p.Name(), extra)
+	return fmt.Sprintf("simrun plan ... --save plan.json, then simrun run --scenario plan.json --profile %s%s%s", h.p.Name(), h.fixFlag(), extra)
 }
 
 func (h *hazardCheck) named(name string) string {
-	return fmt.Sprintf("simrun run --scenario %s --profile %s", name, h.p.Name())
+	return fmt.Sprintf("simrun run --scenario %s --profile %s%s", name, h.p.Name(), h.fixFlag())
+}
+
+// seededCopyDisabled reports whether an RLM task seeds an unknown highest
+// uploaded offset with copying disabled, when there is no copy task: the
+// KIP text's leader knows it whatever copying is, trunk's expiration task
+// seeds it (KAFKA-20732), and FixRestartedLeaderCopyDisabled backports that.
+func (h *hazardCheck) seededCopyDisabled() bool {
+	return h.p.SeedWhenCopyDisabled() || h.c.ExpirationSeedsHighestRemote()
+}
+
+// fixFlag is " --fix F" for the plan's fixes, "" without.
+func (h *hazardCheck) fixFlag() string {
+	if h.b.in.Fixes == 0 {
+		return ""
+	}
+	return " --fix " + h.b.in.Fixes.String()
 }
 
 func (h *hazardCheck) tieringOff() {
@@ -154,10 +173,14 @@ func (h *hazardCheck) epuoUnknown() {
 				st.HighestRemoteOffset, st.LocalLogStartOffset, st.LogStartOffset, backoff, until))
 		return
 	}
-	if st.HighestRemoteOffset < 0 && (!h.b.cfg.RemoteLogCopyDisable || h.p.SeedWhenCopyDisabled()) {
+	if st.HighestRemoteOffset < 0 && (!h.b.cfg.RemoteLogCopyDisable || h.seededCopyDisabled()) {
+		task := "copy task"
+		if h.b.cfg.RemoteLogCopyDisable {
+			task = "expiration task (with copying disabled there is no copy task)"
+		}
 		h.add(HazardHROUnknown, "stall", "epuo-unknown", h.named("leader-hro-unknown"),
-			fmt.Sprintf("the leader does not know its highest uploaded offset (latest-tiered gave none): it answers -6 with -1 and -4 (%d) differs from -2 (%d), so a flag-on replica retries every %d ms until the leader's copy task seeds it (every %d ms once remote metadata is ready)",
-				st.LocalLogStartOffset, st.LogStartOffset, backoff, h.b.cfg.RemoteLogManagerTaskIntervalMs))
+			fmt.Sprintf("the leader does not know its highest uploaded offset (latest-tiered gave none): it answers -6 with -1 and -4 (%d) differs from -2 (%d), so a flag-on replica retries every %d ms until the leader's %s seeds it (every %d ms once remote metadata is ready)",
+				st.LocalLogStartOffset, st.LogStartOffset, backoff, task, h.b.cfg.RemoteLogManagerTaskIntervalMs))
 	}
 }
 
@@ -167,7 +190,7 @@ func (h *hazardCheck) epuoUnknown() {
 func (h *hazardCheck) logStartAboveTiered() {
 	st := &h.b.st
 	lso := st.LogStartOffset
-	if !st.RemoteStorageEnable || lso == 0 || h.epuo != lso || h.p.AuxStateTrivial(lso, lso) {
+	if !st.RemoteStorageEnable || lso == 0 || h.epuo != lso || h.c.AuxStateTrivial(lso, lso) {
 		return
 	}
 	interval := h.b.cfg.RemoteLogManagerTaskIntervalMs
@@ -197,16 +220,16 @@ func (h *hazardCheck) epuoBelowLogStart() {
 
 func (h *hazardCheck) copyDisabled() {
 	st := &h.b.st
-	if !st.RemoteStorageEnable || !h.b.cfg.RemoteLogCopyDisable || h.p.SeedWhenCopyDisabled() {
+	if !st.RemoteStorageEnable || !h.b.cfg.RemoteLogCopyDisable || h.seededCopyDisabled() {
 		return
 	}
 	if st.HighestRemoteOffset < 0 && st.LocalLogStartOffset != st.LogStartOffset {
 		h.add(HazardCopyDisabled, "stall", "epuo-unknown", h.named("hazard-restarted-leader-copy-disabled"),
-			"remote.log.copy.disable=true and the leader does not know its highest uploaded offset: with no copy task nothing seeds it, so the leader answers -6 with -1 for good and a flag-on replica never joins")
+			"remote.log.copy.disable=true and the leader does not know its highest uploaded offset: with no copy task nothing in this release seeds it (trunk's expiration task does, KAFKA-20732), so the leader answers -6 with -1 and a flag-on replica retries until remote retention raises the log start offset to the local log start offset; it then starts at the log start and needs the remote segment holding the offset before it, which that retention is deleting: it joins only if it reads that segment first, and with no retention it never joins")
 		return
 	}
 	h.add(HazardCopyDisabled, "later", "", h.named("hazard-restarted-leader-copy-disabled"),
-		"remote.log.copy.disable=true: if the leader restarts, nothing seeds its highest uploaded offset (there is no copy task), so a flag-on replica added after that never joins")
+		"remote.log.copy.disable=true: if the leader restarts, nothing in this release seeds its highest uploaded offset (there is no copy task; trunk's expiration task does, KAFKA-20732), so a flag-on replica added after that retries while the leader answers -6 with -1, and never joins unless remote retention raises the log start offset")
 }
 
 func (h *hazardCheck) metadataNotReady() {

@@ -17,6 +17,8 @@ type Input struct {
 	SeedFrom, SeedTo uint64
 	// Profiles to run; none: every profile in model.Profiles, by name.
 	Profiles []model.Profile
+	// Fixes are the fixes of Kafka's code every run has on (--fix).
+	Fixes model.Fixes
 	// Workers run the simulations in parallel (results do not depend on it).
 	Workers int
 	// StepBudget is the simulated events the runs may spend; 0: StepBudget.

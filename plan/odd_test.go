@@ -188,13 +188,15 @@ func TestPlanLogStartAboveTiered(t *testing.T) {
 // TestPlanCopyDisabled: copying disabled and the leader does not know its
 // highest uploaded offset: Kafka 4.3 has no copy task to seed it, so the
 // leader answers -6 with -1 while its log start is below its local log
-// start; the KIP text's task seeds it. Here the plan's retention makes the
+// start; the KIP text's leader knows it, and trunk's expiration task seeds
+// it (KAFKA-20732): there the hazard is the retry until it does
+// (hro-unknown), not copy-disabled. Here the plan's retention makes the
 // expiration task raise the log start to the local log start at once and
 // then delete the segments below it one at a time
 // (RemoteLogManager.java:1529-1547 @025293cb): -6 then answers the log start
 // and a flag-on replica may build from the segment holding it - 1 before
-// that one's deletion starts, so whether it joins is a race; the hazard and
-// the verdict stand.
+// that one's deletion starts, so whether it joins under 4.3 is a race (the
+// hazard says so rather than "never"); the hazard and the verdict stand.
 func TestPlanCopyDisabled(t *testing.T) {
 	in := smallInput(t, map[Time]int64{TimeEarliest: 0, TimeEarliestLocal: 20480, TimeLatestTiered: -1, TimeLatest: 71680},
 		map[string]string{"remote.log.copy.disable": "true"})
@@ -203,7 +205,16 @@ func TestPlanCopyDisabled(t *testing.T) {
 	if !slices.Contains(hazardIDs(k43), HazardCopyDisabled) || k43.Verdict != "off" {
 		t.Errorf("kafka-4.3: hazards %v, flag on joined %d, verdict %s", hazardIDs(k43), k43.Strategies[1].Joined, k43.Verdict)
 	}
-	if slices.Contains(hazardIDs(kip), HazardCopyDisabled) || kip.Strategies[1].Joined != kip.Strategies[1].Seeds {
-		t.Errorf("kip: hazards %v, flag on joined %d", hazardIDs(kip), kip.Strategies[1].Joined)
+	for _, hz := range k43.Hazards {
+		if hz.ID == HazardCopyDisabled && (!strings.Contains(hz.Explanation, "remote retention") || strings.Contains(hz.Explanation, "-1 for good")) {
+			t.Errorf("kafka-4.3: %q: want the wait until remote retention raises the log start, not a wait for good", hz.Explanation)
+		}
+	}
+	for _, pp := range []*ProfilePlan{kip, profilePlan(t, r, "kafka-trunk")} {
+		if slices.Contains(hazardIDs(pp), HazardCopyDisabled) || !slices.Contains(hazardIDs(pp), HazardHROUnknown) ||
+			pp.Strategies[1].Joined != pp.Strategies[1].Seeds {
+			t.Errorf("%s: hazards %v, flag on joined %d of %d: want hro-unknown only, every seed joined", pp.Profile, hazardIDs(pp),
+				pp.Strategies[1].Joined, pp.Strategies[1].Seeds)
+		}
 	}
 }

@@ -12,15 +12,18 @@ import (
 // Result is the plan: the documented object simrun plan --json prints
 // (docs/reference/result.md, "Plan object").
 type Result struct {
-	SchemaVersion  int           `json:"schema_version"`
-	Topic          string        `json:"topic"`
-	Partition      int32         `json:"partition"`
-	State          State         `json:"state"`
-	Scenario       ScenarioInfo  `json:"scenario"`
-	Profiles       []ProfilePlan `json:"profiles"`
-	Recommendation string        `json:"recommendation"`
-	Assumptions    []string      `json:"assumptions"`
-	Notes          []string      `json:"notes"`
+	SchemaVersion int           `json:"schema_version"`
+	Topic         string        `json:"topic"`
+	Partition     int32         `json:"partition"`
+	State         State         `json:"state"`
+	Scenario      ScenarioInfo  `json:"scenario"`
+	Profiles      []ProfilePlan `json:"profiles"`
+	// Fixes (extension) names the fixes of Kafka's code every run had on
+	// (--fix); absent for Kafka as it is.
+	Fixes          []string `json:"fixes,omitempty"`
+	Recommendation string   `json:"recommendation"`
+	Assumptions    []string `json:"assumptions"`
+	Notes          []string `json:"notes"`
 }
 
 // ScenarioInfo says what was simulated.
@@ -76,7 +79,7 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 	for _, p := range profiles {
 		for seed := range fuzz.SeedRange(in.SeedFrom, in.SeedTo) { // never wraps at 2^64-1
 			for _, st := range harness.Strategies {
-				jobs = append(jobs, job{profile: p, seed: seed, strategy: st, maxSteps: caps[st], extrapolate: !b.neverCatchesUp})
+				jobs = append(jobs, job{profile: p, fixes: in.Fixes, seed: seed, strategy: st, maxSteps: caps[st], extrapolate: !b.neverCatchesUp})
 			}
 		}
 	}
@@ -89,6 +92,7 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 	for _, o := range outcomes {
 		r.Scenario.Steps += o.Steps
 	}
+	r.Fixes = in.Fixes.Names()
 	r.Profiles = summarize(b, sc, profiles, jobs, outcomes, map[harness.Strategy]int64{harness.LastTiered: runOn.DurationMs, harness.LocalLogStart: runOff.DurationMs})
 	r.Recommendation = recommend(b, r)
 	r.Assumptions, r.Notes = nonNil(b.assume), nonNil(b.notes)

@@ -36,6 +36,9 @@ func (r *Result) WriteText(w io.Writer) error {
 func (r *Result) writeHeader(w io.Writer) {
 	st := &r.State
 	fmt.Fprintf(w, "plan for %s-%d\n", r.Topic, r.Partition)
+	if len(r.Fixes) > 0 {
+		fmt.Fprintf(w, "  every run with fixes of Kafka's code not in any release (--fix): %s\n", strings.Join(r.Fixes, ", "))
+	}
 	leader := "unknown"
 	if st.Leader >= 0 {
 		leader = fmt.Sprint(st.Leader)

@@ -67,6 +67,7 @@ func (o RunOutcome) Joined() (ms int64, ok bool) {
 
 type job struct {
 	profile  model.Profile
+	fixes    model.Fixes
 	seed     uint64
 	strategy harness.Strategy
 	maxSteps int64 // the run's share of the plan's work budget
@@ -155,7 +156,7 @@ func runOne(sc *scenarios.Scenario, j job) RunOutcome {
 	// The run stops, as if its horizon ended, at its share of the plan's
 	// budget (StopAfter); the harness's own budget only refuses a scenario
 	// no share could run.
-	opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile, Observers: []model.Observer{obs},
+	opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile, Fixes: j.fixes, Observers: []model.Observer{obs},
 		MaxSteps: harness.MaxStepsLimit, StopAfter: j.maxSteps}
 	res := harness.Execute(sc, opt)
 	obs.sample()

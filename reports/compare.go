@@ -17,6 +17,7 @@ type ComparePair struct {
 	Scenario  string
 	VaryValue string // "" without a varied parameter
 	Profile   string // the behaviour profile both runs used
+	Fixes     string // the fixes both runs had on, as --fix takes them ("" none)
 	Seed      uint64
 	Local     *harness.RunMetrics // local-log-start (KIP-405)
 	Tiered    *harness.RunMetrics // last-tiered (KIP-1023)
@@ -78,6 +79,12 @@ type CompareInput struct {
 	// (--profiles), in the order given, each in the order of Pairs; they
 	// enter only the section comparing the profiles.
 	Others []ProfilePairs
+	// Fix is --fix as given: every pair ran with those fixes. Fixed holds,
+	// without --fix, the same pairs again under each profile (the first's
+	// and Others', in that order) with every fix on: the report's "with
+	// fixes" column.
+	Fix   string
+	Fixed []ProfilePairs
 	// FindingsLink is the link to FINDINGS.md from the report's directory,
 	// "" when it is not known.
 	FindingsLink string
@@ -266,6 +273,9 @@ type Analysis struct {
 	SweepBreakEvenFound bool
 	// Profiles compares the profiles run, nil with one profile.
 	Profiles *ProfileComparison
+	// Fixes compares each profile's pairs with the same pairs run with
+	// every fix (CompareInput.Fixed), nil when none ran.
+	Fixes []FixedProfile
 	// Sweep is the analysis of CompareInput.Sweep, nil without one.
 	Sweep *Analysis
 }
@@ -315,6 +325,7 @@ func Analyze(in *CompareInput) *Analysis {
 	if len(in.Others) > 0 {
 		a.Profiles = CompareProfiles(in)
 	}
+	a.Fixes = CompareFixes(in)
 	if in.Sweep != nil {
 		a.Sweep = Analyze(in.Sweep)
 	}

@@ -67,6 +67,9 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 	if a.Profiles != nil {
 		writeProfiles(w, in, a)
 	}
+	if a.Fixes != nil {
+		writeFixed(w, in, a.Fixes)
+	}
 	if has(ChartTimeline) && in.Timeline != nil {
 		writeTimeline(w, in)
 	}
@@ -124,6 +127,13 @@ func writeSetup(w io.Writer, in *CompareInput, a *Analysis) {
 		fmt.Fprintf(w, "- the same pairs under profile %s too: only in [%s](#%s)\n", strings.Join(names, ", "),
 			ProfilesTitle(a.Profiles.Profiles), anchor(ProfilesTitle(a.Profiles.Profiles)))
 	}
+	if len(in.Fixed) > 0 {
+		fmt.Fprintf(w, "- the same pairs again under each profile with every fix of Kafka's code the upstream reports suggest "+
+			"(`--fix all`): only in [%s](#%s) and the headline\n", FixedTitle, anchor(FixedTitle))
+	}
+	if in.Fix != "" {
+		fmt.Fprintf(w, "- every run with the fixes `--fix %s` of Kafka's code (`simrun fixes`)\n", in.Fix)
+	}
 	if sw := in.Sweep; sw != nil {
 		fmt.Fprintf(w, "- beside them, a parameter sweep: `%s` = %s on `%s`, the same seeds, profile `%s` (see [%s](#%s))\n",
 			sw.VaryKey, strings.Join(sw.VaryValues, ", "), strings.Join(sw.Scenarios, "`, `"), sw.Profile,
@@ -174,6 +184,9 @@ func writeHeadline(w io.Writer, in *CompareInput, a *Analysis) {
 	}
 	if a.Profiles != nil {
 		writeProfilesHeadline(w, a.Profiles)
+	}
+	if a.Fixes != nil {
+		writeFixedHeadline(w, a.Fixes)
 	}
 	fmt.Fprintf(w, "\n| catch-up time | pairs | p50 | p90 | p99 | max |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, row := range []struct {

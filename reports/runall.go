@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"tierfetch/harness"
+	"tierfetch/model"
 	"tierfetch/scenarios"
 )
 
@@ -39,6 +41,11 @@ type AllInput struct {
 	// Seed is the --seed every scenario ran at, "" when each ran at its
 	// own.
 	Seed string
+	// Fix is --fix as given ("" none): every run had those fixes. Fixed,
+	// when --fix was not given, holds the same runs with every fix, in the
+	// order of Profiles: the first screen's note on what --fix all changes.
+	Fix   string
+	Fixed []AllProfile
 }
 
 // DefaultWidth is the first screen's width when standard output is not a
@@ -139,7 +146,12 @@ func writeAllTitle(w io.Writer, in AllInput, width int) {
 	if in.Seed != "" {
 		seed = "at seed " + in.Seed
 	}
-	fmt.Fprintln(w, wrap(fmt.Sprintf("simrun run --all: the %d named scenarios, %s, under %s", len(in.Profiles[0].Runs), seed, what), "", width))
+	fixes := ""
+	if in.Fix != "" {
+		fixes = ", with --fix " + in.Fix
+	}
+	fmt.Fprintln(w, wrap(fmt.Sprintf("simrun run --all: the %d named scenarios, %s, under %s%s", len(in.Profiles[0].Runs), seed, what, fixes),
+		"", width))
 }
 
 func writeTally(w io.Writer, in AllInput, t AllTally) {
@@ -368,6 +380,34 @@ func ScenarioList(w io.Writer, list []*scenarios.Scenario) {
 	}
 	for _, sc := range list {
 		fmt.Fprintf(w, "%-*s  %s\n", width, sc.Name, sc.Description)
+	}
+}
+
+// FixList writes the fixes --fix takes, one a line: the name, then the
+// finding kinds it closes, space-separated (simrun fixes).
+func FixList(w io.Writer) {
+	fixes := model.AllFixes.List()
+	slices.SortFunc(fixes, func(a, b model.Fix) int { return strings.Compare(a.String(), b.String()) })
+	width := 0
+	for _, f := range fixes {
+		width = max(width, len(f.String()))
+	}
+	for _, f := range fixes {
+		fmt.Fprintf(w, "%-*s  %s\n", width, f, strings.Join(f.Kinds(), " "))
+	}
+}
+
+// ReplacedFixList writes the fixes tried first and replaced, one a line:
+// the name, then the fix that replaced it (simrun fixes --replaced).
+func ReplacedFixList(w io.Writer) {
+	list := model.ReplacedFixes()
+	width := 0
+	for _, f := range list {
+		width = max(width, len(f.String()))
+	}
+	for _, f := range list {
+		by, _ := f.Replaced()
+		fmt.Fprintf(w, "%-*s  replaced by %s\n", width, f, by)
 	}
 }
 

@@ -81,6 +81,40 @@ func writeHeadlines(w io.Writer, in AllInput, tables [][]allRow, width int) {
 		line := wrap(headlineOf(tables[i]).String(), strings.Repeat(" ", 2+nameWidth+2), width)
 		fmt.Fprintf(w, "  %-*s  %s\n", nameWidth, p.Profile, strings.TrimLeft(line, " "))
 	}
+	if len(in.Fixed) > 0 {
+		line := wrap(fixedNote(in, tables), strings.Repeat(" ", 2+nameWidth+2), width)
+		fmt.Fprintf(w, "  %-*s  %s\n", nameWidth, fixedLabel, strings.TrimLeft(line, " "))
+	}
+}
+
+// fixedLabel names the first screen's line on what --fix all changes.
+const fixedLabel = "--fix all"
+
+// fixedNote says what --fix all changes (AllInput.Fixed): in how many
+// scenarios the flag-on follower never joins under each profile, and how
+// many known findings are left, against the same without fixes.
+func fixedNote(in AllInput, tables [][]allRow) string {
+	var never, neverWas []string
+	known, knownWas := 0, 0
+	for i, p := range in.Fixed {
+		var rows []allRow
+		for _, r := range p.Runs {
+			row := rowOf(r.Result)
+			rows = append(rows, row)
+			if row.base == "known" {
+				known++
+			}
+		}
+		for _, row := range tables[i] {
+			if row.base == "known" {
+				knownWas++
+			}
+		}
+		never = append(never, fmt.Sprint(headlineOf(rows).never))
+		neverWas = append(neverWas, fmt.Sprint(headlineOf(tables[i]).never))
+	}
+	return fmt.Sprintf("the reports' fixes (simrun fixes): never in %s (without: %s); known findings %d (without: %d)",
+		strings.Join(never, ", "), strings.Join(neverWas, ", "), known, knownWas)
 }
 
 // writeAllTable writes the first profile's table.
@@ -289,7 +323,7 @@ func writeKnown(w io.Writer, in AllInput, width int) {
 	t.write(w)
 	profile := " --profile PROFILE"
 	if len(all) == 1 {
-		profile = ReplayFlags(all[0], "", harness.DefaultMaxSteps)
+		profile = ReplayFlags(all[0], "", "", harness.DefaultMaxSteps)
 	}
 	fmt.Fprintln(w, wrap(fmt.Sprintf("A known finding is a real protocol failure its scenario exists to show (FINDINGS.md explains "+
 		"each kind): under --all it is the expected result and does not fail the exit code, while 'simrun run --scenario NAME' "+

@@ -18,6 +18,7 @@ type RunInput struct {
 	Seed                  uint64
 	Profile               string
 	Mutant                string // --mutant as given
+	Fix                   string // --fix as given
 	MaxSteps              int64
 	// All: 'run --all', where a known finding is the expected result and
 	// its report is printed only with Verbose. JSON: no reports at all.
@@ -43,8 +44,8 @@ func RunFailures(w io.Writer, in RunInput) (worst string, replay map[string]stri
 		default:
 			worst = harness.WorseOutcome(worst, r.Outcome)
 		}
-		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s",
-			in.ScenarioArg, in.Seed, r.Strategy, in.Profile, MutantFlag(in.Mutant))
+		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s%s",
+			in.ScenarioArg, in.Seed, r.Strategy, in.Profile, MutantFlag(in.Mutant), FixFlag(in.Fix))
 		replay[string(r.Strategy)] = repro + MaxStepsFlag(in.MaxSteps) + " --trace"
 		if in.JSON || (in.All && known && !in.Verbose) {
 			continue
@@ -66,10 +67,10 @@ func RunFailures(w io.Writer, in RunInput) (worst string, replay map[string]stri
 }
 
 // ReplayFlags are the flags a replay command needs beyond the scenario and
-// strategy: the profile (unless the default, kip), any mutant and the work
-// budget (unless the default).
-func ReplayFlags(profile, mutant string, maxSteps int64) string {
-	flags := MutantFlag(mutant) + MaxStepsFlag(maxSteps)
+// strategy: the profile (unless the default, kip), any mutant, any fix and
+// the work budget (unless the default).
+func ReplayFlags(profile, mutant, fix string, maxSteps int64) string {
+	flags := MutantFlag(mutant) + FixFlag(fix) + MaxStepsFlag(maxSteps)
 	if profile != "kip" {
 		flags = " --profile " + profile + flags
 	}
@@ -82,6 +83,14 @@ func MutantFlag(m string) string {
 		return ""
 	}
 	return " --mutant " + m
+}
+
+// FixFlag is " --fix F" for the fixes f as given, "" for none.
+func FixFlag(f string) string {
+	if f == "" {
+		return ""
+	}
+	return " --fix " + f
 }
 
 // MaxStepsFlag is " --max-steps N" when n is not the default budget.

@@ -47,12 +47,13 @@ func TestRunFailures(t *testing.T) {
 
 func TestReplayFlags(t *testing.T) {
 	for _, c := range []struct {
-		profile, mutant string
-		steps           int64
-		want            string
-	}{{"kip", "", harness.DefaultMaxSteps, ""}, {"kafka-trunk", "a,b", 5, " --profile kafka-trunk --mutant a,b --max-steps 5"}} {
-		if got := ReplayFlags(c.profile, c.mutant, c.steps); got != c.want {
-			t.Errorf("ReplayFlags(%q, %q, %d) = %q, want %q", c.profile, c.mutant, c.steps, got, c.want)
+		profile, mutant, fix string
+		steps                int64
+		want                 string
+	}{{"kip", "", "", harness.DefaultMaxSteps, ""}, {"kafka-trunk", "a,b", "", 5, " --profile kafka-trunk --mutant a,b --max-steps 5"},
+		{"kip", "", "stale-hro", harness.DefaultMaxSteps, " --fix stale-hro"}} {
+		if got := ReplayFlags(c.profile, c.mutant, c.fix, c.steps); got != c.want {
+			t.Errorf("ReplayFlags(%q, %q, %q, %d) = %q, want %q", c.profile, c.mutant, c.fix, c.steps, got, c.want)
 		}
 	}
 }

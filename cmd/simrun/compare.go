@@ -31,6 +31,8 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
 	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "pairs run in parallel (the output does not depend on it)")
 	fs.StringVar(&f.Profiles, "profiles", compare.DefaultProfiles, "behaviour profiles, comma-separated: "+fuzz.ProfileNames()+";\nthe statistics use the first, the report compares them all")
 	fs.StringVar(&f.Profile, "profile", "", "one behaviour profile: the same as --profiles P")
+	fixFlag(fs, &f.Fix)
+	fs.Lookup("fix").Usage += ";\nunset: each pair runs without fixes and again with every fix, for the report's column \"with fixes\""
 	fs.StringVar(&f.Shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write the pairs (of the shard, with --shard) to this file as JSON Lines instead of a report;\n'simrun merge' renders the report")
 	fs.IntVar(&f.ResumeFrom, "resume-from", 0, "with --jsonl: run only the jobs from this one on (the rest of an interrupted comparison)")

@@ -28,7 +28,7 @@ func newExploreCmd(c *cli) *cobra.Command {
 	var f exploreFlags
 	cmd := &cobra.Command{
 		Use: "explore --scenario NAME|FILE [--depth N] [--max-states N] [--max-memory MIB] [--faults LIST] [--lost]\n" +
-			"        [--from-ms T] [--no-reduction] [--strategy S] [--profile P] [--mutant M] [--out FILE] [--shard K/N] [--jsonl FILE]",
+			"        [--from-ms T] [--no-reduction] [--strategy S] [--profile P] [--mutant M] [--fix F] [--out FILE] [--shard K/N] [--jsonl FILE]",
 		Short: "every state of a scenario, breadth first, to its end or a bound; counterexamples as replayable files",
 		Long:  help("explore"),
 		Args:  noArgs,
@@ -41,6 +41,7 @@ func newExploreCmd(c *cli) *cobra.Command {
 	fs.StringVar(&f.Strategy, "strategy", string(harness.LastTiered), "local-log-start or last-tiered")
 	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
 	fs.StringVar(&f.Mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
+	fixFlag(fs, &f.Fix)
 	fs.IntVar(&f.Depth, "depth", 0, "bound the steps of a path, 1..100000 (0: none, to the scenario's end)")
 	fs.IntVar(&f.MaxStates, "max-states", explore.DefaultMaxStates, "the work budget: distinct states, 1..100000000")
 	fs.IntVar(&f.MaxMemory, "max-memory", explore.DefaultMaxMemoryMiB, "the process's memory in MiB, 64..1048576: the search "+

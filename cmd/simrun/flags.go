@@ -13,6 +13,12 @@ func maxStepsVar(fs *pflag.FlagSet, f *harness.StepsFlag) {
 	fs.Var(f, "max-steps", "the work budget of each run, in steps (simulation events): a run that reaches it stops\n(outcome budget-exceeded, exit 4), a scenario predicted to exceed it is refused (exit 4)")
 }
 
+// fixFlag adds --fix to fs: the upstream reports' suggested fixes of
+// Kafka's code to switch on (see 'simrun fixes').
+func fixFlag(fs *pflag.FlagSet, f *string) {
+	fs.StringVar(f, "fix", "", "switch on suggested fixes of Kafka's code, comma-separated, or all (see 'simrun fixes')")
+}
+
 // maxInputVar adds --max-input-bytes to fs.
 func maxInputVar(fs *pflag.FlagSet, f *scenarios.InputFlag) {
 	*f = scenarios.DefaultMaxInputBytes

@@ -168,7 +168,7 @@ func newRoot(c *cli) *cobra.Command {
 	root.SetVersionTemplate("simrun {{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newRunCmd(c), newScenariosCmd(c), newGenCmd(c), newSweepCmd(c), newMergeCmd(c),
-		newReplayCmd(c), newShrinkCmd(c), newMutantsCmd(c), newCompareCmd(c), newPlanCmd(c), newExploreCmd(c))
+		newReplayCmd(c), newShrinkCmd(c), newMutantsCmd(c), newCompareCmd(c), newPlanCmd(c), newExploreCmd(c), newFixesCmd(c))
 	for _, cmd := range root.Commands() {
 		cmd.Flags().SortFlags = true
 	}

@@ -17,7 +17,7 @@ import (
 func newMutantsCmd(c *cli) *cobra.Command {
 	var f mutantsFlags
 	cmd := &cobra.Command{
-		Use:   "mutants [--seeds A..B] [--shrink N] [--out DIR] [--profile P]",
+		Use:   "mutants [--seeds A..B] [--shrink N] [--out DIR] [--profile P] [--fix F]",
 		Short: "hunt each deliberate bug with generated seeds; a table of which invariant caught it",
 		Long:  help("mutants"),
 		Args:  noArgs,
@@ -31,15 +31,16 @@ func newMutantsCmd(c *cli) *cobra.Command {
 	fs.IntVar(&f.shrinkRuns, "shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
 	fs.StringVar(&f.out, "out", "mutants-out", "directory for each mutant's shrunk failing scenario")
 	fs.StringVar(&f.profileName, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: each mutant's own hunt profile\n(in this build kip for every one)")
+	fixFlag(fs, &f.fix)
 	maxStepsVar(fs, &f.maxSteps)
 	return cmd
 }
 
 type mutantsFlags struct {
-	seeds, out, profileName string
-	shrinkRuns              int
-	maxSteps                harness.StepsFlag
-	explicitProfile         bool
+	seeds, out, profileName, fix string
+	shrinkRuns                   int
+	maxSteps                     harness.StepsFlag
+	explicitProfile              bool
 }
 
 func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
@@ -48,6 +49,10 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, badInput("--seeds: %v", err)
 	}
 	profile, err := fuzz.ParseProfile(cmp.Or(f.profileName, "kip"))
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
+	}
+	fixes, err := fuzz.ParseFixes(f.fix)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -68,7 +73,7 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 	var saveErr error
 	code := exitOK
 	reports.MutantsHeader(stdout)
-	fuzz.HuntAll(from, to, profile, f.explicitProfile, int64(f.maxSteps), f.shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
+	fuzz.HuntAll(from, to, profile, f.explicitProfile, fixes, int64(f.maxSteps), f.shrinkRuns, func(h fuzz.MutantHunt, p model.Profile) {
 		if h.Caught {
 			if err := h.Save(f.out, manifest); err != nil {
 				fmt.Fprintf(stderr, "simrun: --out: %v\n", err)
@@ -77,7 +82,7 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 		} else if h.Harmless == "" {
 			code = exitSafety
 		}
-		reports.MutantRow(stdout, h, p.Name(), h.SaveFile(f.out), from, to)
+		reports.MutantRow(stdout, h, p.Name(), f.fix, h.SaveFile(f.out), from, to)
 	})
 	if saveErr != nil {
 		return exitBadInput, badInput("--out: the shrunk cases could not all be saved (the replay commands above name missing files): %v", saveErr)

@@ -45,6 +45,7 @@ func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
 	})
 	fs.StringVar(&f.Seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
 	fs.StringVar(&f.Profiles, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+fuzz.ProfileNames()+")")
+	fixFlag(fs, &f.Fix)
 	fs.StringVar(&f.SavePath, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
 	maxInputVar(fs, &f.maxInput)
 	fs.Lookup("max-input-bytes").Usage = "the size limit of each tool output file: a longer (or endless) file is refused"

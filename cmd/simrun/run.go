@@ -33,6 +33,7 @@ type runFlags struct {
 	command  string // the command line, for the JSON's claims
 	json     bool
 	mutants  string
+	fixes    string
 	timeline string
 	chrome   string
 	// given says which flags the command line set: a failure file's record
@@ -55,6 +56,8 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (docs/reference/result.md) instead of a summary")
 	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); unset: none,\nor a failure file's recorded mutants")
+	fixFlag(fs, &f.fixes)
+	fs.Lookup("fix").Usage += "; unset: none,\nor a failure file's recorded fixes"
 	fs.StringVar(&f.timeline, "timeline", "", "write an SVG timeline of the run to this file: LSO, LLSO, HW, LEO of the leader and the new follower\nand the remote range over time, each strategy in a row")
 	fs.StringVar(&f.chrome, "chrome-trace", "", "write the run in Chrome trace-event JSON to this file (opens in Perfetto or chrome://tracing),\none process per strategy, one track per broker")
 }
@@ -89,6 +92,10 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
+	fixes, err := fuzz.ParseFixes(f.fixes)
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
+	}
 	if f.all && (f.timeline != "" || f.chrome != "") {
 		return exitBadInput, badInput("--timeline and --chrome-trace need one scenario (--scenario), not --all")
 	}
@@ -105,7 +112,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	var recorded *scenarios.Failure
 	if !f.all {
-		if recorded, err = recordedRun(&f, list[0], &strategies, &profiles, &mutants, note); err != nil {
+		if recorded, err = recordedRun(&f, list[0], &strategies, &profiles, &mutants, &fixes, note); err != nil {
 			return exitBadInput, badInput("%s: %v", f.scenario, err)
 		}
 	}
@@ -128,7 +135,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	rec := reports.NewRunRecorder(strategies, f.timeline != "", f.chrome != "")
 	worst := ""
 	var results []harness.Result
-	var all []reports.AllProfile
+	var all, fixed []reports.AllProfile
 	// Under --all the first screen is the answer (reports.AllSummary); the
 	// per-scenario summaries (--verbose) and failure reports follow it.
 	var details bytes.Buffer
@@ -143,12 +150,15 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 			if f.seed.Given {
 				seed = f.seed.N
 			}
-			o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, rec, out, stdout, stderr)
+			o, res, replay := runOne(sc, f, seed, strategies, profile, mutants, fixes, rec, out, stdout, stderr)
 			results = append(results, res)
 			ap.Runs = append(ap.Runs, reports.AllRun{Result: res, Replay: replay})
 			worst = harness.WorseOutcome(worst, o)
 		}
 		all = append(all, ap)
+		if f.all && !f.json && f.fixes == "" {
+			fixed = append(fixed, allFixed(list, f, profile, strategies))
+		}
 	}
 	if recorded != nil {
 		reports.RecordVerdict(note, f.scenario, recorded, results[0])
@@ -157,8 +167,8 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		return exitBadInput, badInput("%v", err)
 	}
 	if f.all && !f.json {
-		in := reports.AllInput{Profiles: all, Width: cliutil.TerminalWidth(stdout),
-			ReplayFlags: reports.MutantFlag(f.mutants) + reports.MaxStepsFlag(int64(f.maxSteps))}
+		in := reports.AllInput{Profiles: all, Fix: f.fixes, Fixed: fixed, Width: cliutil.TerminalWidth(stdout),
+			ReplayFlags: reports.MutantFlag(f.mutants) + reports.FixFlag(f.fixes) + reports.MaxStepsFlag(int64(f.maxSteps))}
 		if f.seed.Given {
 			in.Seed = fmt.Sprint(f.seed.N)
 			in.ReplayFlags = " --seed " + in.Seed + in.ReplayFlags
@@ -171,6 +181,21 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	return outcomeExit(worst), nil
+}
+
+// allFixed runs run --all's scenarios under profile with every fix, for
+// the first screen's note on what --fix all changes.
+func allFixed(list []*scenarios.Scenario, f runFlags, profile model.Profile, strategies []harness.Strategy) reports.AllProfile {
+	ap := reports.AllProfile{Profile: profile.Name()}
+	for _, sc := range list {
+		seed := sc.Seed
+		if f.seed.Given {
+			seed = f.seed.N
+		}
+		res, _ := harness.RunAllWith(sc, harness.Options{Seed: seed, Profile: profile, Fixes: model.AllFixes, MaxSteps: int64(f.maxSteps)}, strategies)
+		ap.Runs = append(ap.Runs, reports.AllRun{Result: res})
+	}
+	return ap
 }
 
 // runProfiles are the profiles 'simrun run' runs: --profile, or unset kip,
@@ -193,11 +218,11 @@ func runProfiles(f runFlags) ([]model.Profile, error) {
 }
 
 // recordedRun lets a scenario file's failure record fill in what the
-// command line did not set (the strategy, profile, mutants and work
+// command line did not set (the strategy, profile, mutants, fixes and work
 // budget) and says so on note; it returns the record (nil when the file
 // holds none). 'simrun replay' of a file with no record says what it runs.
 func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Strategy, profiles *[]model.Profile, mutants *model.Mutants,
-	note io.Writer) (*scenarios.Failure, error) {
+	fixes *model.Fixes, note io.Writer) (*scenarios.Failure, error) {
 	if sc.Failure == nil {
 		if f.replay {
 			reports.NoRecord(note, f.scenario, cmp.Or(f.strategy, "both"), (*profiles)[0].Name())
@@ -225,6 +250,11 @@ func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Stra
 	} else {
 		*mutants, f.mutants = r.Mutants, r.Mutant
 	}
+	if given("fix") {
+		overridden = append(overridden, "--fix "+f.fixes)
+	} else {
+		*fixes, f.fixes = r.Fixes, r.Fix
+	}
 	if given("max-steps") {
 		overridden = append(overridden, "--max-steps "+f.maxSteps.String())
 	} else if r.MaxSteps != 0 {
@@ -241,7 +271,7 @@ func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Stra
 // command, the result and the command that replays each failed strategy's
 // run.
 func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants,
-	rec *reports.RunRecorder, out, stdout, stderr io.Writer) (string, harness.Result, map[string]string) {
+	fixes model.Fixes, rec *reports.RunRecorder, out, stdout, stderr io.Writer) (string, harness.Result, map[string]string) {
 	var sink func(string)
 	if f.trace {
 		traceTo := stdout
@@ -250,23 +280,26 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 		}
 		sink = func(line string) { fmt.Fprintln(traceTo, line) }
 	}
-	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
+	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.maxSteps)}
 	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
-	also := ""
+	var also []string
 	if f.mutants != "" {
-		also = "mutant " + f.mutants
+		also = append(also, "mutant "+f.mutants)
 	}
-	rec.Finish(runs, reports.TimelineTitle(sc.Name, p.Name(), seed, also))
+	if f.fixes != "" {
+		also = append(also, "fix "+f.fixes)
+	}
+	rec.Finish(runs, reports.TimelineTitle(sc.Name, p.Name(), seed, strings.Join(also, ", ")))
 	reports.ScheduleWarnings(stderr, sc.Name, runs)
 	if !f.json && (!f.all || f.verbose) {
 		reports.Summary(out, res, sc.DurationMs, sc.HealMs)
 	}
 	scenarioArg := cmp.Or(f.scenario, sc.Name) // as the user named it
 	worst, replay := reports.RunFailures(out, reports.RunInput{Runs: runs, Scenario: sc.Name, ScenarioArg: scenarioArg, Seed: seed,
-		Profile: p.Name(), Mutant: f.mutants, MaxSteps: int64(f.maxSteps), All: f.all, Verbose: f.verbose, JSON: f.json,
+		Profile: p.Name(), Mutant: f.mutants, Fix: f.fixes, MaxSteps: int64(f.maxSteps), All: f.all, Verbose: f.verbose, JSON: f.json,
 		States: func(st harness.Strategy, step int64) (before, after harness.State) {
-			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: mutants, MaxSteps: int64(f.maxSteps)}
+			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.maxSteps)}
 			return harness.StatesAround(sc, opt, step)
 		}})
 	return worst, res, replay

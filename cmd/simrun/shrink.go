@@ -30,7 +30,7 @@ type shrinkFlags struct {
 func newShrinkCmd(c *cli) *cobra.Command {
 	var f shrinkFlags
 	cmd := &cobra.Command{
-		Use:   "shrink FILE|NAME [--strategy S] [--profile P] [--mutant M] [--seed N] [--shrink RUNS] [--out FILE]",
+		Use:   "shrink FILE|NAME [--strategy S] [--profile P] [--mutant M] [--fix F] [--seed N] [--shrink RUNS] [--out FILE]",
 		Short: "shrink a failing scenario to the smallest that fails the same way (the sweep's shrinker)",
 		Long:  help("shrink"),
 		Args: func(_ *cobra.Command, args []string) error {
@@ -49,6 +49,8 @@ func newShrinkCmd(c *cli) *cobra.Command {
 	fs.StringVar(&f.run.strategy, "strategy", "", "local-log-start or last-tiered; unset: the recorded one, else the first that fails")
 	fs.StringVar(&f.run.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+" (unset: the recorded one, else kip)")
 	fs.StringVar(&f.run.mutants, "mutant", "", "deliberate bugs, comma-separated (unset: the recorded ones, else none)")
+	fixFlag(fs, &f.run.fixes)
+	fs.Lookup("fix").Usage += " (unset: the recorded ones, else none)"
 	fs.Var(&f.run.seed, "seed", "the run's seed (default: the scenario's); the result keeps it")
 	maxStepsVar(fs, &f.run.maxSteps)
 	fs.Lookup("max-steps").DefValue += ", or the recorded budget"
@@ -87,7 +89,11 @@ func cmdShrink(f shrinkFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	if _, err := recordedRun(&f.run, sc, &strategies, &profiles, &mutants, stdout); err != nil {
+	fixes, err := fuzz.ParseFixes(f.run.fixes)
+	if err != nil {
+		return exitBadInput, badInput("%v", err)
+	}
+	if _, err := recordedRun(&f.run, sc, &strategies, &profiles, &mutants, &fixes, stdout); err != nil {
 		return exitBadInput, badInput("%s: %v", f.run.scenario, err)
 	}
 	out := f.out
@@ -100,7 +106,7 @@ func cmdShrink(f shrinkFlags, stdout, stderr io.Writer) (int, error) {
 	if err := harness.CheckBudget(sc, int64(f.run.maxSteps)); err != nil {
 		return exitBudget, err
 	}
-	opt := harness.Options{Seed: sc.Seed, Profile: profiles[0], Mutants: mutants, MaxSteps: int64(f.run.maxSteps)}
+	opt := harness.Options{Seed: sc.Seed, Profile: profiles[0], Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.run.maxSteps)}
 	run, ok := firstFailing(sc, opt, strategies)
 	if !ok {
 		fmt.Fprintf(stdout, "nothing to shrink: %s passes under %s, profile %s (seed %d); no file written\n", f.run.scenario,

@@ -41,6 +41,7 @@ func newSweepCmd(c *cli) *cobra.Command {
 	fs.IntVar(&f.Shrink, "shrink", 200, "runs allowed to shrink each saved failure (0: no shrinking)")
 	capFlags(fs, &f.SweepArgs)
 	fs.StringVar(&f.Mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
+	fixFlag(fs, &f.Fix)
 	fs.StringVar(&f.Shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
 	maxStepsVar(fs, (*harness.StepsFlag)(&f.MaxSteps))
@@ -108,7 +109,7 @@ type sweep struct {
 // need.
 func newSweep(cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
 	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second, cliutil.IsTerminal(stderr))}
-	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.MaxSteps)
+	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.Fix, cfg.MaxSteps)
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
 	cfg.OnFold = func(uint64) { s.showProgress(false) }
 	s.Sweeper = fuzz.NewSweeper(cfg)
