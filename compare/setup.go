@@ -240,12 +240,13 @@ const maxComparePairs = 200_000
 func (s *Setup) checkPairs() error {
 	seeds := s.to - s.from + 1
 	per := uint64(len(s.profiles) * max(1, len(s.varyValues)) * max(1, len(s.scenarios)))
+	times, twice := uint64(1), ""
 	if s.withFixes {
-		per *= 2
+		times, twice = 2, " x 2 (without fixes, and with --fix all)"
 	}
-	if seeds*per > maxComparePairs {
-		return badInput("compare: %d seeds x %d profiles, values and scenarios = %d pairs, at most %d: split it with --shard or fewer seeds",
-			seeds, per, seeds*per, maxComparePairs)
+	if seeds*per*times > maxComparePairs {
+		return badInput("compare: %d seeds x %d profiles, values and scenarios%s = %d pairs, at most %d: split it with --shard, fewer seeds or one --fix",
+			seeds, per, twice, seeds*per*times, maxComparePairs)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"tierfetch/fuzz"
 	"tierfetch/harness"
+	"tierfetch/model"
 	"tierfetch/outfile"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
@@ -29,6 +30,9 @@ func parseArgs(out string, extra Flags) func(args []string) (*Setup, error) {
 	return func(args []string) (*Setup, error) {
 		f := extra
 		f.Seeds, f.Profiles, f.Workers, f.Out = "1..20", DefaultProfiles, 1, out
+		if f.Fix == "" {
+			f.Fix = oneFix
+		}
 		f.MaxSteps, f.MaxInput = harness.DefaultMaxSteps, scenarios.DefaultMaxInputBytes
 		for _, a := range args {
 			name, v, ok := strings.Cut(strings.TrimPrefix(a, "--"), "=")
@@ -60,6 +64,11 @@ func parseArgs(out string, extra Flags) func(args []string) (*Setup, error) {
 		return New(f)
 	}
 }
+
+// oneFix is the --fix the tests of shards, merges and counts give, so that
+// each pair is one run of each protocol: without --fix a comparison runs
+// every pair again with --fix all (TestPairsBound counts that doubling).
+var oneFix = model.FixNames()[0]
 
 // mustSetup is parseArgs that fails the test on an error.
 func mustSetup(t *testing.T, out string, extra Flags, args ...string) *Setup {
@@ -304,7 +313,7 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		{"a job missing", []string{write("h", ok[0][:2]...), shard1}, "job 2 is in no file: the file of shard 0/2 is incomplete (run the shard again)"},
 		{"an interrupted shard", []string{write("i", stopped, pair0), shard1}, "job 2 is in no file: the file of shard 0/2 is incomplete (" + filepath.Join(dir, "i") + " stopped at job 2: resume it with --resume-from 2)"},
 		{"another shard's job", []string{write("j", ok[0][0], edit(t, ok[1][1], "job", "1"), ok[0][2]), shard1}, "job 1 is not shard 0/2's"},
-		{"a job of the wrong pair", []string{write("k", ok[0][0], edit(t, pair0, "seed", "3"), ok[0][2]), shard1}, "job 0 is leader-knows-hro seed 3 profile kip, this comparison's job 0 is leader-knows-hro seed 1 profile kip"},
+		{"a job of the wrong pair", []string{write("k", ok[0][0], edit(t, pair0, "seed", "3"), ok[0][2]), shard1}, "job 0 is leader-knows-hro seed 3 profile kip fix " + oneFix + ", this comparison's job 0 is leader-knows-hro seed 1 profile kip fix " + oneFix},
 		{"a job past the end", []string{write("l", ok[0][0], pair0, edit(t, ok[0][2], "job", "4")), shard1}, "job 4 outside the comparison's jobs 0..3"},
 		{"more lines than jobs", []string{write("m", ok[0][0], pair0, pair0, pair0, pair0, pair0), shard1}, "more pair lines than the 4 jobs"},
 		{"more lines than jobs and sweep jobs", []string{write("m2", edit(t, edit(t, head0, "pairs", "3"), "sweep_pairs", "1"), pair0, pair0, pair0, pair0, pair0), shard1},
@@ -402,6 +411,9 @@ func TestBadFlags(t *testing.T) {
 		}
 		if f.Workers == 0 {
 			f.Workers = 1
+		}
+		if f.Fix == "" {
+			f.Fix = oneFix
 		}
 		if f.Out == "" {
 			f.Out = "out"
@@ -779,10 +791,10 @@ func TestVaryRangesAndProduceScale(t *testing.T) {
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if got := s.command(); got != "go run ./cmd/simrun compare --scenario election-mid-bootstrap --seeds 1..1 --vary network_latency_ms=1..5,9 --profiles kip --out out" {
+	if got := s.command(); got != "go run ./cmd/simrun compare --scenario election-mid-bootstrap --seeds 1..1 --vary network_latency_ms=1..5,9 --profiles kip --fix "+oneFix+" --out out" {
 		t.Errorf("command: %q", got)
 	}
-	if got := mustSetup(t, "o", Flags{}, "--generated", "--seeds=2..3").command(); got != "go run ./cmd/simrun compare --generated --seeds 2..3 --out o" {
+	if got := mustSetup(t, "o", Flags{}, "--generated", "--seeds=2..3").command(); got != "go run ./cmd/simrun compare --generated --seeds 2..3 --fix "+oneFix+" --out o" {
 		t.Errorf("command: %q", got)
 	}
 }
@@ -888,20 +900,22 @@ func TestReportLinksFindingsAtTheRoot(t *testing.T) {
 // first seed.
 func TestPairsBound(t *testing.T) {
 	for _, c := range []struct {
-		seeds, vary string
-		ok          bool
+		seeds, vary, fix string
+		ok               bool
 	}{
-		{"1..100000", "", true}, {"1..100001", "", false}, {"5..100004", "", true}, {"5..100005", "", false},
-		{"1..50000", "segment_bytes=1048576,2097152", true}, {"1..50001", "segment_bytes=1048576,2097152", false},
+		// Without --fix every pair runs twice (without fixes, and with --fix all).
+		{"1..50000", "", "", true}, {"1..50001", "", "", false},
+		{"1..100000", "", oneFix, true}, {"1..100001", "", oneFix, false}, {"5..100004", "", oneFix, true}, {"5..100005", "", oneFix, false},
+		{"1..50000", "segment_bytes=1048576,2097152", oneFix, true}, {"1..50001", "segment_bytes=1048576,2097152", oneFix, false},
 		// The default set's scenarios, 2 profiles: the most seeds within the bound, and one more.
-		{fmt.Sprintf("1..%d", 200000/(2*len(DefaultSet()))), "default set", true},
-		{fmt.Sprintf("1..%d", 200000/(2*len(DefaultSet()))+1), "default set", false},
+		{fmt.Sprintf("1..%d", 200000/(2*len(DefaultSet()))), "default set", oneFix, true},
+		{fmt.Sprintf("1..%d", 200000/(2*len(DefaultSet()))+1), "default set", oneFix, false},
 	} {
 		scenario := "tiering-off"
 		if c.vary == "default set" {
 			scenario, c.vary = "", ""
 		}
-		f := Flags{Seeds: c.seeds, Profiles: "kip,kafka-4.3", Scenario: scenario, Vary: c.vary, Workers: 1, Out: "o",
+		f := Flags{Seeds: c.seeds, Profiles: "kip,kafka-4.3", Scenario: scenario, Vary: c.vary, Fix: c.fix, Workers: 1, Out: "o",
 			MaxSteps: harness.DefaultMaxSteps, MaxInput: scenarios.DefaultMaxInputBytes}
 		_, err := New(f)
 		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "at most 200000") {
