@@ -275,53 +275,26 @@ func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
 	return res
 }
 
-// execute is Execute, keeping the failure report's trace tail when keepTail.
+// execute is Execute, keeping the failure report's trace tail when keepTail:
+// a loop over Run.Step, the one place a run's steps are taken.
 func execute(sc *scenarios.Scenario, opt Options, keepTail bool) *RunResult {
-	r, res, done := start(sc, opt, keepTail)
-	if done != nil {
-		return done
+	x := newRun(sc, opt, keepTail)
+	for x.done == nil {
+		x.Step()
 	}
-	maxSteps := opt.maxSteps()
-	if opt.StopAfter < 0 {
-		return r.finish(res, nil, OutcomeOK)
-	}
-	for {
-		ev, ok := r.next()
-		if !ok || ev.kind == evEnd {
-			break
-		}
-		if r.steps == maxSteps {
-			left := sim.AtMs(sc.DurationMs + sc.HealMs).Sub(r.sched.Now()).Ms()
-			return r.finish(res, r.budgetFailure(fmt.Sprintf("stopped after %d steps at %s with %d ms of simulated time left: the work budget (raise it with --max-steps)",
-				r.steps, r.sched.Now(), left)), OutcomeBudget)
-		}
-		r.steps++
-		r.c.Now = r.sched.Now()
-		r.apply(&ev)
-		if f := r.afterStep(); f != nil {
-			return r.finish(res, f, OutcomeSafety)
-		}
-		if opt.StopAfter > 0 && r.steps >= opt.StopAfter {
-			return r.finish(res, nil, OutcomeOK)
-		}
-	}
-	r.c.Now = r.sched.Now()
-	if v := r.checker.CheckLiveness(r.c); v != nil {
-		return r.finish(res, r.failure(v), OutcomeLiveness)
-	}
-	return r.finish(res, nil, OutcomeOK)
+	return x.done
 }
 
-// start builds the run and takes its initial step (the cluster's first
-// effects and checks); done is the result when the run is over already
-// (refused by the work budget, or the initial state breaks an invariant).
+// newRun builds the run and takes its initial step (the cluster's first
+// effects and checks); the run is over at once when the work budget
+// refuses it, the initial state breaks an invariant or StopAfter < 0.
 // keepTail says whether to keep the shown events a failure report ends
 // with (without, Failure.TraceTail is empty).
-func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *RunResult, done *RunResult) {
+func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 	if opt.Profile == nil {
 		opt.Profile = model.KIP
 	}
-	r = &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
+	r := &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
 		choose: opt.Chooser, digest: xxhash.New(), enc: make([]byte, 0, digestChunk+1024),
 		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, faultIndex: -1, keepTail: keepTail, s: &scratch{}}
 	if keepTail {
@@ -358,14 +331,17 @@ func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *
 	}
 	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
 	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
-	res = &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}
-	if err := CheckBudget(sc, opt.maxSteps()); err != nil {
-		return r, res, r.finish(res, r.budgetFailure(err.Error()), OutcomeBudget)
+	x := &Run{r: r, res: &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}, maxSteps: opt.maxSteps()}
+	if err := CheckBudget(sc, x.maxSteps); err != nil {
+		x.done = r.finish(x.res, r.budgetFailure(err.Error()), OutcomeBudget)
+		return x
 	}
 	if f := r.afterStep(); f != nil {
-		return r, res, r.finish(res, f, OutcomeSafety)
+		x.done = r.finish(x.res, f, OutcomeSafety)
+	} else if opt.StopAfter < 0 {
+		x.done = r.finish(x.res, nil, OutcomeOK)
 	}
-	return r, res, nil
+	return x
 }
 
 // next is the step's input: a fault the chooser injects now, or the
