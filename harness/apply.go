@@ -37,7 +37,7 @@ func (r *runner) apply(ev *event) {
 	case evRemoteDone:
 		op := r.ops.take(ev.op)
 		e := model.NewEvent(model.EvRemoteDone, op.Broker)
-		e.Remote, e.Segment.ID, e.Count, e.Bytes = op.Kind, op.Segment, int64(op.ID), op.Bytes
+		e.Remote, e.Segment.ID, e.Op, e.Bytes = op.Kind, op.Segment, op.ID, op.Bytes
 		e.Failed = ev.failed || int64(r.sched.Now()) < r.c.Remote.OutageUntilUs
 		r.begin(e)
 		r.c.RemoteDone(op, ev.failed)
@@ -110,15 +110,15 @@ func (r *runner) setConfig(e scenarios.Event) error {
 		broker = *e.Broker
 	}
 	x := model.NewEvent(model.EvSetConfig, broker)
-	x.Text = e.Key
+	x.Key = e.Key
 	if scenarios.SetConfigBool(e.Key) {
 		x.Bool, x.On = true, e.BoolValue()
 		r.begin(x)
 		return r.c.SetConfig(e.Key, x.On, 0, broker)
 	}
-	x.Count = e.IntValue()
+	x.Value = e.IntValue()
 	r.begin(x)
-	return r.c.SetConfig(e.Key, false, x.Count, broker)
+	return r.c.SetConfig(e.Key, false, x.Value, broker)
 }
 
 // produceChunk appends one batch of a spread produce and schedules the next.

@@ -116,7 +116,7 @@ func (r *runner) recordStateChanges() {
 		if !r.remoteSeen || [2]int64{start, end} != r.remoteNow {
 			r.remoteSeen, r.remoteNow = true, [2]int64{start, end}
 			r.s.remoteEv = model.NewEvent(model.EvRemoteState, -1)
-			r.s.remoteEv.Offset, r.s.remoteEv.End = start, end
+			r.s.remoteEv.Offset, r.s.remoteEv.Last = start, end
 			r.record(&r.s.remoteEv)
 		}
 	}

@@ -204,6 +204,6 @@ func (c *Cluster) deleteRemoteLogPartition() {
 		c.publish(l, metaDeleteFinished, RemoteSegment{ID: id})
 	}
 	e := brokerEv(EvTieringDisabled, l.ID)
-	e.Offset = l.Log.LogStart
+	e.LogStart = l.Log.LogStart
 	c.emit(e)
 }

@@ -156,7 +156,7 @@ func (c *Cluster) Restart(id int) error {
 	if !c.Tiered() && b.Log.LogStart < b.Log.LocalLogStart {
 		b.Log.IncrementLogStartUntiered(b.Log.LocalLogStart)
 		e := brokerEv(EvLoadLog, b.ID)
-		e.Offset = b.Log.LogStart
+		e.LogStart = b.Log.LogStart
 		c.emit(e)
 	}
 	if !c.Ctrl.IsReplica(id) {
@@ -210,6 +210,6 @@ func (c *Cluster) Consume(from int64) (ConsumeStats, error) {
 		st.LocalBytes = (l.HighWatermark - max(from, l.LocalLogStart)) * c.Cfg.RecordBytes
 	}
 	c.Consumes = append(c.Consumes, st)
-	c.emit(Event{Kind: EvConsumed, Broker: b.ID, Peer: -1, Offset: st.FromOffset, End: st.ToOffset, Count: st.LocalBytes, Bytes: st.RemoteBytes})
+	c.emit(Event{Kind: EvConsumed, Broker: b.ID, Peer: -1, Offset: st.FromOffset, End: st.ToOffset, Bytes: st.LocalBytes, RemoteBytes: st.RemoteBytes})
 	return st, nil
 }

@@ -38,7 +38,7 @@ func TestFetchedEventCountsWhatWasAppended(t *testing.T) {
 	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450,
 		Batches: []Batch{{Base: 450, Count: 10, Bytes: 10 * rb}, {Base: 460, Count: 5, Bytes: 5 * rb}}})
 	got := eventsOf(c, EvFetched)
-	if len(got) != 1 || got[0].Offset != 450 || got[0].End != 464 || got[0].Bytes != 15*rb || got[0].Peer != 0 {
+	if len(got) != 1 || got[0].Offset != 450 || got[0].Last != 464 || got[0].Bytes != 15*rb || got[0].Peer != 0 {
 		t.Errorf("two batches [450,460) [460,465) appended: fetched events %+v, want one from 450 to 464 with %d bytes from b0", got, 15*rb)
 	}
 }

@@ -49,7 +49,7 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 	w := c.expirationWalk(b)
 	if w.logStart > b.Log.HighWatermark {
 		e := brokerEv(EvExpirationAborted, b.ID)
-		e.Offset, e.End = w.logStart, b.Log.HighWatermark
+		e.LogStart, e.End = w.logStart, b.Log.HighWatermark
 		c.emit(e)
 		c.endExpiration(b)
 		return
@@ -230,7 +230,7 @@ func (c *Cluster) deleteRemoteLogSegment(b *Broker, id uint64) {
 	s = &c.Remote.Segments[c.Remote.Find(id)]
 	e := Event{Kind: kind, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}}
 	if kind == EvRemoteExpire {
-		e.Offset = b.Log.LogStart
+		e.LogStart = b.Log.LogStart
 	}
 	c.emit(e)
 	op := c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: id})

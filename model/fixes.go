@@ -245,7 +245,7 @@ func (c *Cluster) truncatedTo(b *Broker, to int64) {
 		return
 	}
 	e := brokerEv(EvHighestRemote, b.ID)
-	e.Offset, e.End = to-1, b.HighestRemote
+	e.HRO, e.PrevHRO = to-1, b.HighestRemote
 	c.emit(e)
 	b.HighestRemote = to - 1
 }
@@ -289,7 +289,7 @@ func (c *Cluster) resetHighestRemote() {
 	for _, b := range c.Brokers {
 		if b.Up && b.HighestRemote >= 0 {
 			e := brokerEv(EvHighestRemote, b.ID)
-			e.Offset, e.End = -1, b.HighestRemote
+			e.HRO, e.PrevHRO = -1, b.HighestRemote
 			c.emit(e)
 			b.HighestRemote = -1
 		}

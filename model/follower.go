@@ -225,7 +225,7 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 		bytes += bt.Bytes
 	}
 	if bytes > 0 {
-		c.emit(Event{Kind: EvFetched, Broker: b.ID, Peer: m.From, Offset: from, End: l.LogEnd - 1, Bytes: bytes})
+		c.emit(Event{Kind: EvFetched, Broker: b.ID, Peer: m.From, Offset: from, Last: l.LogEnd - 1, Bytes: bytes})
 	}
 	if len(m.Batches) > 0 && b.fetch.bootstrapping {
 		b.fetch.bootstrapping = false
@@ -321,7 +321,7 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 	}
 	b.fetch.aux.active = true
 	e := brokerEv(EvAuxBuildStart, b.ID)
-	e.Offset, e.End, e.Epoch, e.Path = d.Offset, d.LogStart, d.Epoch, d.Path
+	e.Offset, e.LogStart, e.Epoch, e.Path = d.Offset, d.LogStart, d.Epoch, d.Path
 	c.emit(e)
 	if c.Profile.AskPreviousEpoch(d.Epoch) {
 		// The epoch of start-1 may be an earlier one: ask where epoch-1 ended.
@@ -409,7 +409,7 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	b.Stats.RemoteAuxBytes += op.Bytes
 	b.fetch.aux.active = false
 	e := brokerEv(EvAuxBuildEnd, b.ID)
-	e.Cause, e.Offset, e.Path, e.Bytes = AuxBuilt, next, a.path, op.Bytes
+	e.Cause, e.Offset, e.Path, e.RemoteBytes = AuxBuilt, next, a.path, op.Bytes
 	e.Segment = SegmentRef{ID: seg.ID, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
 	c.emit(e)
 	if c.Profile.ProbeLatestAfterAux() {

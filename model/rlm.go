@@ -48,7 +48,7 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 	}
 	if b.Log.IncrementLogStart(start) {
 		e := brokerEv(EvLogStartFromRemote, b.ID)
-		e.Offset = b.Log.LogStart
+		e.LogStart = b.Log.LogStart
 		c.emit(e)
 	}
 }
@@ -69,7 +69,7 @@ func (c *Cluster) raiseHighestRemote(b *Broker, h int64) bool {
 		return false
 	}
 	e := brokerEv(EvHighestRemote, b.ID)
-	e.Offset, e.End = h, b.HighestRemote
+	e.HRO, e.PrevHRO = h, b.HighestRemote
 	c.emit(e)
 	b.HighestRemote = h
 	return true
