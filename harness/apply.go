@@ -97,7 +97,7 @@ func (r *runner) applyScenario(e scenarios.Event) {
 		x := in(model.EvConsume, -1)
 		x.Offset = e.FromOffset
 		r.begin(x)
-		_, err = r.c.Consume(e.FromOffset)
+		err = r.c.Consume(e.FromOffset)
 	}
 	if err != nil {
 		r.skip(e.Type, r.scIndex, err.Error())

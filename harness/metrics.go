@@ -164,7 +164,7 @@ func (m *measurer) metrics(sc *scenarios.Scenario, res *RunResult) *RunMetrics {
 	for _, n := range res.EgressBytes {
 		out.EgressBytes += n
 	}
-	for _, s := range c.Consumes {
+	for _, s := range res.Consumes {
 		out.ConsumeRemoteBytes += s.RemoteBytes
 		out.ConsumeLocalBytes += s.LocalBytes
 	}
@@ -172,9 +172,8 @@ func (m *measurer) metrics(sc *scenarios.Scenario, res *RunResult) *RunMetrics {
 	if m.follower < 0 {
 		return out
 	}
-	b := c.Brokers[m.follower]
-	fj := followerJSON(b)
-	st := &b.Stats
+	b, st := c.Brokers[m.follower], &res.Replicas[m.follower]
+	fj := followerJSON(b, st)
 	out.Path, out.StartOffset = fj.Bootstrap.Path, fj.Bootstrap.StartOffset
 	if fj.CaughtUpMs != nil {
 		out.CaughtUp, out.CatchUpMs = true, *fj.CaughtUpMs

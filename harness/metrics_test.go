@@ -48,7 +48,7 @@ func TestPriceIsTheConsumeOfTheScenario(t *testing.T) {
 	sc, _ := scenarios.Lookup("tiered-follower-becomes-leader")
 	for _, st := range Strategies {
 		m, res := Measure(sc, Options{Seed: 1, Strategy: st})
-		c := res.Cluster.Consumes[0]
+		c := res.Consumes[0]
 		if !m.PriceKnown || m.PriceRemoteBytes != c.RemoteBytes || m.PriceLocalBytes != c.LocalBytes || m.ConsumeRemoteBytes != c.RemoteBytes {
 			t.Errorf("%s: price remote %d local %d, consume read remote %d local %d", st, m.PriceRemoteBytes, m.PriceLocalBytes, c.RemoteBytes, c.LocalBytes)
 		}

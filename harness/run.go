@@ -97,6 +97,11 @@ type RunResult struct {
 	Skipped []SkippedEvent
 	// Coverage counts how often the run reached each model.Goal.
 	Coverage [model.NumGoals]int64
+	// Replicas is what the run's events showed of each broker's replica,
+	// by broker id.
+	Replicas []ReplicaStats
+	// Consumes is what each consume event read, in order.
+	Consumes []ConsumeStats
 	// StateDigests holds one digest per step (index 0: before the first)
 	// when Options.StateDigests is set.
 	StateDigests []uint64
@@ -211,6 +216,8 @@ type runner struct {
 	// keepTail: shown events go into tail (see Execute).
 	keepTail bool
 	skipped  []SkippedEvent
+	// view folds the events into replica stats, consumes and coverage.
+	view *runView
 	// What the last step left, to emit broker and remote state changes.
 	brokers    []brokerView
 	remoteVer  uint64
@@ -316,13 +323,15 @@ func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
 		lastTiered = *f
 	}
+	cfg, init := sc.Config.ModelConfig(), sc.ModelInitial()
+	r.view = newRunView(sc.Brokers, cfg.RemoteStorageEnable, &init)
 	start := model.NewEvent(model.EvRunStart, -1)
 	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
 	if opt.Fixes != 0 {
 		start.Text += " fixes=" + opt.Fixes.String() // a run without fixes keeps its digest
 	}
 	r.begin(start)
-	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
+	r.c = model.NewCluster(cfg, opt.Profile, sc.Brokers, sc.Replicas, lastTiered, init)
 	r.c.Mutants = opt.Mutants
 	r.c.SetFixes(opt.Fixes)
 	r.checker = invariants.New(r.c)
@@ -363,7 +372,12 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	r.digest.Write(r.enc)
 	r.enc = r.enc[:0]
 	res.Digest, res.Steps, res.SimMs = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms()
-	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.c.Coverage
+	r.view.end()
+	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.view.coverage
+	for g, n := range r.c.Coverage { // the goals no event shows yet
+		res.Coverage[g] += n
+	}
+	res.Replicas, res.Consumes = r.view.replicas, r.view.consumes
 	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
 	if r.opt.StateHash {
 		res.StateHash = r.stateHash()

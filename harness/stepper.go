@@ -117,6 +117,7 @@ func (x *Run) Clone(ch Chooser) *Run {
 	n.skipped = slices.Clip(r.skipped)
 	n.stateDigests = slices.Clip(r.stateDigests)
 	n.brokers = slices.Clone(r.brokers)
+	n.view = r.view.clone()
 	res := *x.res
 	res.Cluster = n.c
 	return &Run{r: &n, res: &res, maxSteps: x.maxSteps}

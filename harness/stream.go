@@ -1,6 +1,9 @@
 package harness
 
-import "tierfetch/model"
+import (
+	"tierfetch/model"
+	"tierfetch/sim"
+)
 
 // digestChunk is how many bytes of event encodings the runner gathers
 // before it hands them to the digest: hashing in chunks costs less than a
@@ -13,6 +16,7 @@ const digestChunk = 8 << 10
 func (r *runner) begin(e model.Event) {
 	if !r.keepTail {
 		r.hash(&e)
+		r.observe(r.sched.Now(), &e)
 		return
 	}
 	r.s.input = timedEvent{at: r.sched.Now(), e: e}
@@ -36,6 +40,7 @@ func (r *runner) hash(e *model.Event) {
 func (r *runner) record(e *model.Event) {
 	r.hash(e)
 	now := r.sched.Now()
+	r.observe(now, e)
 	if e.Shown() {
 		if r.keepTail {
 			r.tail.Push(timedEvent{at: now, e: *e})
@@ -47,6 +52,15 @@ func (r *runner) record(e *model.Event) {
 	}
 	for _, o := range r.opt.Observers {
 		o.Event(now, e)
+	}
+}
+
+// observe passes one event to the runner's own observers: the view (replica
+// stats, consumes, coverage) and the checker.
+func (r *runner) observe(now sim.Time, e *model.Event) {
+	r.view.Event(now, e)
+	if r.checker != nil { // nil only for the run's start event
+		r.checker.Event(now, e)
 	}
 }
 

@@ -155,25 +155,61 @@ func TestUncleanElectionGapIsLabelled(t *testing.T) {
 	}
 }
 
+// bootstrapped adds b2 to healthy()'s partition with
+// follower.fetch.last.tiered.offset.enable lastTiered and delivers every
+// message and completes every remote operation, timers aside, until it has
+// joined the ISR. Either way its local log starts at 100: under KIP-405 it
+// rebuilds the auxiliary state up to the leader's local log start 50 from
+// the remote segment [0..99] and starts after it, under KIP-1023 at EPUO =
+// HRO+1 = 100.
+func bootstrapped(t *testing.T, lastTiered bool) *model.Cluster {
+	t.Helper()
+	c := healthy()
+	if err := c.SetConfig("follower_fetch_last_tiered_offset_enable", lastTiered, 0, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.AddReplica(2); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100 && !c.Ctrl.InISR(2); i++ {
+		out := c.Out
+		c.Out, c.Events = nil, nil
+		for _, e := range out {
+			switch e.Kind {
+			case model.EffSend:
+				c.Deliver(e.Msg)
+			case model.EffRemote:
+				c.RemoteDone(e.Remote, false)
+			}
+		}
+	}
+	if !c.Ctrl.InISR(2) {
+		t.Fatalf("flag=%v: b2 never joined the ISR", lastTiered)
+	}
+	c.Out, c.Events = nil, nil
+	return c
+}
+
 // TestGapAfterDisableLabelledThroughTheChecker drives the checker through a
 // disable: tiering is switched off with delete-on-disable while b0 leads
-// with its local log from 50; b1, whose local log started at 100, is then
+// with its local log from 50; b2, whose local log started at 100, is then
 // elected: [50,100) is gone everywhere, the known finding
-// follower-gap-after-disable, or tiered-follower-after-disable when b1
+// follower-gap-after-disable, or tiered-follower-after-disable when b2
 // bootstrapped from EPUO.
 func TestGapAfterDisableLabelledThroughTheChecker(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		leader int
-		path   model.Path
-		want   string
+		name       string
+		leader     int
+		lastTiered bool
+		want       string
 	}{
-		{"b1, bootstrapped from the local log start", 1, model.PathLocalLogStart, KindFollowerGapAfterDisable},
-		{"b1, bootstrapped from EPUO", 1, model.PathEarliestPendingUpload, KindTieredFollowerAfterDisable},
+		{"b2, bootstrapped from the local log start", 2, false, KindFollowerGapAfterDisable},
+		{"b2, bootstrapped from EPUO", 2, true, KindTieredFollowerAfterDisable},
 	} {
-		c := healthy() // b0 leads: remote [0,99], local [50,300)
-		c.Brokers[1].Log.IncrementLocalLogStart(100)
-		c.Brokers[1].Stats.Path = tc.path
+		c := bootstrapped(t, tc.lastTiered) // b0 leads: remote [0,99], local [50,300)
+		if b := c.Brokers[2]; b.Log.LocalLogStart != 100 {
+			t.Fatalf("%s: b2 starts at %d", tc.name, b.Log.LocalLogStart)
+		}
 		k := New(c)
 		if v := k.Check(c); v != nil {
 			t.Fatalf("%s: before: %v", tc.name, v)

@@ -34,7 +34,6 @@ func (c *Cluster) Clone() *Cluster {
 	n.Remote.Segments = slices.Clone(c.Remote.Segments)
 	n.producers = slices.Clone(c.producers)
 	n.metaLog = slices.Clip(c.metaLog)
-	n.Consumes = slices.Clip(c.Consumes)
 	n.ISRChanges = slices.Clip(c.ISRChanges)
 	return &n
 }

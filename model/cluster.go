@@ -62,34 +62,12 @@ type Broker struct {
 
 	lead  leaderState
 	fetch fetcher
-	Stats ReplicaStats
 }
 
 // copyInFlight is an upload a cancelled copy task left running.
 type copyInFlight struct {
 	op, seg   uint64
 	base, end int64
-}
-
-// ReplicaStats is what a run reports of one replica added by add_replica.
-type ReplicaStats struct {
-	Added           bool
-	AddedAt         sim.Time
-	CaughtUp        bool
-	CaughtUpAt      sim.Time
-	BytesFromLeader int64
-	Path            Path
-	StartOffset     int64
-	StartSet        bool // StartOffset is final
-	Retries         int
-	RetriesByReason [numRetryReasons]int
-	LastRetry       RetryReason // why the last backoff happened (any time)
-	EverRetried     bool
-	AuxStateBuilds  int
-	Fallbacks       int // KIP-1023 found EPUO < LSO and fell back
-	RemoteAuxBytes  int64
-	ListOffsets     int
-	Fetches         int
 }
 
 // Controller is the partition's controller state: the assignment, the
@@ -149,9 +127,9 @@ type Cluster struct {
 	nextOrigin uint64
 	nextOp     uint64
 	producers  []producerClient
-	// Consumes records what each consume event read.
-	Consumes []ConsumeStats
-	// Coverage counts how often each interesting path was reached.
+	// Coverage counts how often the interesting paths no event shows were
+	// reached (GoalUploadLagged, GoalRemoteRetention); the harness counts
+	// the others from the event stream.
 	Coverage [NumGoals]int64
 	// Mutants are the deliberate bugs switched on (none by default).
 	Mutants Mutants
@@ -168,17 +146,6 @@ type Cluster struct {
 type producerClient struct {
 	id      int64
 	nextSeq int64
-}
-
-// ConsumeStats is what one consumer read cost: bytes from the leader's disk
-// and from remote storage.
-type ConsumeStats struct {
-	AtMs        int64
-	Broker      int
-	FromOffset  int64
-	ToOffset    int64
-	LocalBytes  int64
-	RemoteBytes int64
 }
 
 // Initial is the leader's log at time 0 (Kafka unit-test style fixture);
@@ -222,9 +189,6 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 		for _, bt := range s.Batches {
 			c.nextOrigin = max(c.nextOrigin, bt.Origin)
 		}
-	}
-	if slices.ContainsFunc(init.Log.Epochs, func(e EpochEntry) bool { return e.Epoch > 0 }) {
-		c.reached(GoalInitialEpochs)
 	}
 	leader := c.Brokers[replicas[0]]
 	leader.HighestRemote = init.HighestRemote

@@ -16,13 +16,9 @@ func (c *Cluster) AddReplica(id int) error {
 	c.Ctrl.Replicas = append(c.Ctrl.Replicas, id)
 	b.Log = NewLog(0)
 	b.HighestRemote = -1
-	b.Stats = ReplicaStats{Added: true, AddedAt: c.Now}
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
 	c.catchUp(b)
-	b.fetch.bootstrapping = true
-	if l := c.Leader(); l != nil && c.Now > 0 && l.Log.LogEnd > l.Log.LogStart {
-		c.reached(GoalReplicaAddedMidRun)
-	}
+	b.fetch.bootstrapping, b.fetch.path = true, PathFromZero
 	if b.Up && c.Ctrl.Leader >= 0 {
 		c.becomeFollower(b)
 	}
@@ -74,7 +70,6 @@ func (c *Cluster) elect(id int) {
 		c.Ctrl.ISR = []int{id}
 		c.recordISR()
 		c.Ctrl.Unclean++
-		c.reached(GoalUncleanElection)
 		c.emit(brokerEv(EvUncleanElection, id))
 	}
 	if c.Ctrl.LeaderEpoch == math.MaxInt32 {
@@ -191,25 +186,23 @@ func (c *Cluster) RemoteOutage(untilUs int64) {
 	c.Remote.OutageUntilUs = max(c.Remote.OutageUntilUs, untilUs)
 }
 
-// Consume reads from offset from up to HW on the leader and records how many
-// bytes came from its disk and how many from remote storage.
-func (c *Cluster) Consume(from int64) (ConsumeStats, error) {
+// Consume reads from offset from up to HW on the leader: what it read, and
+// how many bytes came from the leader's disk and how many from remote
+// storage, is its EvConsumed.
+func (c *Cluster) Consume(from int64) error {
 	b := c.Leader()
 	if b == nil {
-		return ConsumeStats{}, fmt.Errorf("partition offline")
+		return fmt.Errorf("partition offline")
 	}
 	l := &b.Log
-	from = max(from, l.LogStart)
-	st := ConsumeStats{AtMs: c.Now.Ms(), Broker: b.ID, FromOffset: from, ToOffset: l.HighWatermark}
-	if from < l.HighWatermark {
-		remoteEnd := min(l.LocalLogStart, l.HighWatermark)
-		if from < remoteEnd {
-			st.RemoteBytes = (remoteEnd - from) * c.Cfg.RecordBytes
-			c.reached(GoalConsumeRemote)
+	e := brokerEv(EvConsumed, b.ID)
+	e.Offset, e.End = max(from, l.LogStart), l.HighWatermark
+	if e.Offset < l.HighWatermark {
+		if remoteEnd := min(l.LocalLogStart, l.HighWatermark); e.Offset < remoteEnd {
+			e.RemoteBytes = (remoteEnd - e.Offset) * c.Cfg.RecordBytes
 		}
-		st.LocalBytes = (l.HighWatermark - max(from, l.LocalLogStart)) * c.Cfg.RecordBytes
+		e.Bytes = (l.HighWatermark - max(e.Offset, l.LocalLogStart)) * c.Cfg.RecordBytes
 	}
-	c.Consumes = append(c.Consumes, st)
-	c.emit(Event{Kind: EvConsumed, Broker: b.ID, Peer: -1, Offset: st.FromOffset, End: st.ToOffset, Bytes: st.LocalBytes, RemoteBytes: st.RemoteBytes})
-	return st, nil
+	c.emit(e)
+	return nil
 }

@@ -27,7 +27,7 @@ func TestAddReplica(t *testing.T) {
 	}
 	b := c.Brokers[2]
 	if !c.Ctrl.IsReplica(2) || c.Ctrl.InISR(2) || b.Role != RoleFollower || b.Leader != 0 || !b.Log.Empty() || b.Log.LogEnd != 0 || b.HighestRemote != -1 ||
-		!b.Stats.Added || b.Stats.AddedAt != c.Now || !b.fetch.bootstrapping {
+		!b.fetch.bootstrapping || b.fetch.path != PathFromZero {
 		t.Errorf("added b2: %+v", b)
 	}
 	if out := sent(c); len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 0 || out[0].To != 0 || out[0].LastFetchedEpoch != -1 {
@@ -248,16 +248,18 @@ func TestConsume(t *testing.T) {
 	for _, w := range []struct {
 		from, at, local, remote int64
 	}{{0, 50, 2500, 1500}, {150, 150, 2500, 500}, {200, 200, 2500, 0}, {300, 300, 1500, 0}, {450, 450, 0, 0}} {
-		st, err := c.Consume(w.from)
-		if err != nil || st.FromOffset != w.at || st.ToOffset != 450 || st.LocalBytes != w.local || st.RemoteBytes != w.remote || st.Broker != 0 {
-			t.Errorf("consume from %d: %+v %v, want [%d,450) local %d remote %d", w.from, st, err, w.at, w.local, w.remote)
+		err := c.Consume(w.from)
+		got := eventsOf(c, EvConsumed)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("consume from %d: %v, consumed events %v", w.from, err, got)
 		}
-	}
-	if len(c.Consumes) != 5 {
-		t.Errorf("%d consumes recorded", len(c.Consumes))
+		if st := got[0]; st.Offset != w.at || st.End != 450 || st.Bytes != w.local || st.RemoteBytes != w.remote || st.Broker != 0 {
+			t.Errorf("consume from %d: %+v, want [%d,450) local %d remote %d", w.from, st, w.at, w.local, w.remote)
+		}
+		sent(c)
 	}
 	c.Ctrl.Leader = -1
-	if _, err := c.Consume(0); err == nil {
+	if err := c.Consume(0); err == nil {
 		t.Errorf("consumed from an offline partition")
 	}
 }
@@ -322,13 +324,13 @@ func TestLeaderChangeMidBootstrap(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if h.c.Coverage[GoalLeaderChangedMidBootstrap] != 1 {
-		t.Errorf("leader-changed-mid-bootstrap not counted")
+	if n := countEvents(h.events, EvBecomeFollower, 2, func(e *Event) bool { return e.Peer == 1 }); n != 1 || !h.c.Brokers[2].fetch.bootstrapping {
+		t.Errorf("b2 followed b1 %d times, bootstrapping %v; want once, mid-bootstrap", n, h.c.Brokers[2].fetch.bootstrapping)
 	}
 	h.runFor(10 * sim.Second)
 	b := h.c.Brokers[2]
-	if !h.c.Ctrl.InISR(2) || b.Stats.Retries != 0 || b.Leader != 1 || b.Log.LogEnd != 450 {
-		t.Errorf("after the election b2: in ISR %v retries %d leader b%d leo %d\n%v", h.c.Ctrl.InISR(2), b.Stats.Retries, b.Leader, b.Log.LogEnd, h)
+	if retries := bootOf(h.events, 2).retries; !h.c.Ctrl.InISR(2) || retries != 0 || b.Leader != 1 || b.Log.LogEnd != 450 {
+		t.Errorf("after the election b2: in ISR %v retries %d leader b%d leo %d\n%v", h.c.Ctrl.InISR(2), retries, b.Leader, b.Log.LogEnd, h)
 	}
 }
 

@@ -483,7 +483,7 @@ func TestISRJoin(t *testing.T) {
 		}
 		sent(cl)
 		cl.Deliver(fetchAt(cl, 2, c.o, -1))
-		if cl.Ctrl.InISR(2) != c.join || cl.Brokers[2].Stats.CaughtUp != c.join {
+		if cl.Ctrl.InISR(2) != c.join || (len(eventsOf(cl, EvISRJoin)) == 1) != c.join {
 			t.Errorf("fetch at %d (HW 480, epoch start 450): in ISR %v, want %v", c.o, cl.Ctrl.InISR(2), c.join)
 		}
 	}
@@ -687,12 +687,13 @@ func TestAuxBuildEpochOfStartMinusOne(t *testing.T) {
 		}
 		cl.Deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: c.epoch, Offset: c.end})
 		b := cl.Brokers[1]
+		evs := slices.Clone(cl.Events)
 		reads := remoteOps(cl)
 		switch {
 		case c.found && (len(reads) != 1 || reads[0].Kind != RemoteReadAux || cl.Remote.Segments[cl.Remote.Find(reads[0].Segment)].Base != 100):
 			t.Errorf("epoch 1 ends at %d: remote ops %v, want a read of [100..199]", c.end, reads)
-		case !c.found && (len(reads) != 0 || b.fetch.phase != phaseBackoff || b.Stats.LastRetry != RetryAuxUnavailable):
-			t.Errorf("epoch %d ends at %d: remote ops %v, phase %d, last retry %s; want a backoff (aux-unavailable)", c.epoch, c.end, reads, b.fetch.phase, b.Stats.LastRetry)
+		case !c.found && (len(reads) != 0 || b.fetch.phase != phaseBackoff || backoffs(evs, 1, RetryAuxUnavailable) != 1):
+			t.Errorf("epoch %d ends at %d: remote ops %v, phase %d, events %v; want a backoff (aux-unavailable)", c.epoch, c.end, reads, b.fetch.phase, evs)
 		}
 	}
 	// Start in epoch 0: nothing earlier to ask about.
@@ -737,6 +738,7 @@ func TestAuxBuildSideEffects(t *testing.T) {
 	}
 	c.RemoteDone(reads[0], false)
 	b := c.Brokers[1]
+	built := eventsOf(c, EvAuxBuildEnd)
 	l := &b.Log
 	if l.LogStart != 150 || l.LocalLogStart != 200 || l.HighWatermark != 200 || l.LogEnd != 200 || !l.Empty() {
 		t.Errorf("after the build: lso=%d llso=%d hw=%d leo=%d, want 150 200 200 200", l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd)
@@ -747,8 +749,9 @@ func TestAuxBuildSideEffects(t *testing.T) {
 	if !slices.Equal(l.Producers, snapshotAt(199)) {
 		t.Errorf("producers %v, want the snapshot %v", l.Producers, snapshotAt(199))
 	}
-	if b.Stats.AuxStateBuilds != 1 || b.Stats.Path != PathEarliestPendingUpload || b.Stats.RemoteAuxBytes != reads[0].Bytes || c.Coverage[GoalAuxStateBuilt] != 1 {
-		t.Errorf("stats %+v", b.Stats)
+	if len(built) != 1 || built[0].Cause != AuxBuilt || built[0].Path != PathEarliestPendingUpload || built[0].RemoteBytes != reads[0].Bytes ||
+		b.fetch.path != PathEarliestPendingUpload {
+		t.Errorf("aux build ends %+v, path %s", built, b.fetch.path)
 	}
 	fetch := sent(c)
 	if len(fetch) != 1 || fetch[0].Kind != MsgFetch || fetch[0].FetchOffset != 200 || fetch[0].LastFetchedEpoch != 1 {
@@ -770,8 +773,8 @@ func TestAuxBuildTrivialAtLogStart(t *testing.T) {
 	if len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 100 || len(reads) != 0 {
 		t.Errorf("trivial build sent %v, remote %v; want fetch(100)", out, reads)
 	}
-	if l.LogStart != 100 || l.LocalLogStart != 100 || l.HighWatermark != 100 || l.LogEnd != 100 || c.Brokers[1].Stats.AuxStateBuilds != 0 {
-		t.Errorf("lso=%d llso=%d hw=%d leo=%d builds=%d", l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd, c.Brokers[1].Stats.AuxStateBuilds)
+	if l.LogStart != 100 || l.LocalLogStart != 100 || l.HighWatermark != 100 || l.LogEnd != 100 || c.Brokers[1].fetch.aux.active {
+		t.Errorf("lso=%d llso=%d hw=%d leo=%d build under way %v", l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd, c.Brokers[1].fetch.aux.active)
 	}
 	// Kafka 4.3 looks for the segment holding 99 in epoch 0 (it asks for
 	// epoch 0's end first): [0..99] exists, so it reads it.
@@ -798,30 +801,31 @@ func TestAuxBuildFailures(t *testing.T) {
 	}
 	c, op := read(t)
 	c.RemoteDone(op, false) // the first remote segment, [0..99]
-	if b := c.Brokers[1]; b.Stats.AuxStateBuilds != 1 || b.Log.LocalLogStart != 100 {
-		t.Errorf("a read of the first remote segment: builds %d, llso %d", b.Stats.AuxStateBuilds, b.Log.LocalLogStart)
+	if b := c.Brokers[1]; auxBuilt(c.Events, 1) != 1 || b.Log.LocalLogStart != 100 {
+		t.Errorf("a read of the first remote segment: builds %d, llso %d", auxBuilt(c.Events, 1), b.Log.LocalLogStart)
 	}
 	c, op = read(t)
 	c.RemoteDone(op, true)
-	if b := c.Brokers[1]; b.fetch.phase != phaseBackoff || b.Stats.RetriesByReason[RetryRemoteError] != 1 || b.Stats.AuxStateBuilds != 0 {
-		t.Errorf("failed read: phase %d retries %v", b.fetch.phase, b.Stats.RetriesByReason)
+	if b := c.Brokers[1]; b.fetch.phase != phaseBackoff || backoffs(c.Events, 1, RetryRemoteError) != 1 || auxBuilt(c.Events, 1) != 0 {
+		t.Errorf("failed read: phase %d events %v", b.fetch.phase, c.Events)
 	}
 	c, op = read(t)
 	c.RemoteOutage(int64(c.Now) + 1)
 	c.RemoteDone(op, false)
-	if b := c.Brokers[1]; b.Stats.RetriesByReason[RetryRemoteError] != 1 {
-		t.Errorf("read during an outage: retries %v, want one remote-error", b.Stats.RetriesByReason)
+	if backoffs(c.Events, 1, RetryRemoteError) != 1 {
+		t.Errorf("read during an outage: events %v, want one remote-error backoff", c.Events)
 	}
 	c, op = read(t)
 	c.Remote.SetState(op.Segment, DeleteStarted)
 	c.RemoteDone(op, false)
-	if b := c.Brokers[1]; b.Stats.RetriesByReason[RetryAuxUnavailable] != 1 || c.Coverage[GoalAuxSegmentDeleted] != 1 || b.Stats.AuxStateBuilds != 0 {
-		t.Errorf("segment deleted during the read: retries %v", b.Stats.RetriesByReason)
+	gone := countEvents(c.Events, EvAuxBuildEnd, 1, func(e *Event) bool { return e.Cause == AuxSegmentGone })
+	if backoffs(c.Events, 1, RetryAuxUnavailable) != 1 || gone != 1 || auxBuilt(c.Events, 1) != 0 {
+		t.Errorf("segment deleted during the read: events %v", c.Events)
 	}
 	c, op = read(t)
 	op.ID++
 	c.RemoteDone(op, false)
-	if b := c.Brokers[1]; b.fetch.phase != phaseAuxRead || b.Stats.AuxStateBuilds != 0 {
+	if b := c.Brokers[1]; b.fetch.phase != phaseAuxRead || len(c.Events) != 0 {
 		t.Errorf("a completion of another read changed the build: phase %d", b.fetch.phase)
 	}
 	f := epochFixture()
@@ -833,8 +837,8 @@ func TestAuxBuildFailures(t *testing.T) {
 	}
 	sent(cl)
 	cl.startAuxBuild(cl.Brokers[1], Decision{Kind: DecideBuildAux, Offset: 100, Epoch: 0, LogStart: 0})
-	if b := cl.Brokers[1]; b.Stats.RetriesByReason[RetryMetadataNotReady] != 1 || len(remoteOps(cl)) != 0 {
-		t.Errorf("metadata not ready: retries %v", b.Stats.RetriesByReason)
+	if n := backoffs(cl.Events, 1, RetryMetadataNotReady); n != 1 || len(remoteOps(cl)) != 0 {
+		t.Errorf("metadata not ready: %d backoffs (metadata-not-ready)", n)
 	}
 }
 

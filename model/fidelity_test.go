@@ -130,12 +130,14 @@ func TestIdleTieredPartitionEndsFullyTiered(t *testing.T) {
 		t.Fatal("the rolled segment was not uploaded")
 	}
 	c.RemoteDone(up, false)
-	fire(c, sim.AtMs(20_000), TimerRetention)
+	c.Out, c.Events = c.Out[:0], c.Events[:0]
+	c.Now = sim.AtMs(20_000)
+	c.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
 	if l := &b.Log; l.LocalLogStart != 3000 || l.LogEnd != 3000 || b.HighestRemote != 2999 || l.LogStart != 0 {
 		t.Errorf("lso=%d llso=%d leo=%d hro=%d, want 0 3000 3000 2999", l.LogStart, l.LocalLogStart, l.LogEnd, b.HighestRemote)
 	}
-	if c.Coverage[GoalIdleFullyTieredByRetention] != 1 {
-		t.Errorf("coverage %v", c.Coverage)
+	if got := eventsOf(c, EvLocalRetention); len(got) != 1 || got[0].Log != (LogOffsets{0, 3000, 3000, 3000}) || b.Role != RoleLeader {
+		t.Errorf("the last local retention (GoalIdleFullyTieredByRetention): %+v, want lso 0, llso = hw = leo = 3000 on the leader", got)
 	}
 }
 

@@ -22,6 +22,9 @@ type fetcher struct {
 	auxOp uint64
 	// bootstrapping is true for an added replica until it first receives records.
 	bootstrapping bool
+	// path is how the bootstrap positioned the follower, its
+	// EvBootstrapped's Path: set while bootstrapping, kept after.
+	path Path
 }
 
 // auxBuild is an auxiliary-state build in progress.
@@ -35,6 +38,10 @@ type auxBuild struct {
 	active   bool // a build is under way: begun by EvAuxBuildStart, ended by EvAuxBuildEnd
 }
 
+// BootstrapPath returns how b's bootstrap as an added replica positioned
+// it (PathFromZero for a replica that never bootstrapped).
+func (b *Broker) BootstrapPath() Path { return b.fetch.path }
+
 // AuxBuildTarget returns the start offset and the leader's log start offset
 // of b's latest auxiliary-state build (zeros before the first), for
 // observers that explain a follower's stall.
@@ -46,9 +53,6 @@ func (b *Broker) AuxBuildTarget() (start, leaderLogStart int64) {
 func (c *Cluster) becomeFollower(b *Broker) {
 	c.resignLeadership(b)
 	c.stopFetcher(b)
-	if b.fetch.bootstrapping && b.Role == RoleFollower && b.LeaderEpoch != c.Ctrl.LeaderEpoch {
-		c.reached(GoalLeaderChangedMidBootstrap)
-	}
 	b.Role, b.Leader, b.LeaderEpoch = RoleFollower, c.Ctrl.Leader, c.Ctrl.LeaderEpoch
 	b.InSyncEpoch = -1
 	e := brokerEv(EvBecomeFollower, b.ID)
@@ -88,7 +92,6 @@ func (c *Cluster) sendFetch(b *Broker) {
 	}
 	b.fetch.query = nil
 	epoch := b.Log.LatestEpoch()
-	b.Stats.Fetches++
 	c.sendRequest(b, Message{Kind: MsgFetch, FetchOffset: b.Log.LogEnd, LastFetchedEpoch: epoch,
 		MaxBytes: c.Cfg.ReplicaFetchMaxBytes}, phaseFetch)
 }
@@ -101,14 +104,6 @@ func (c *Cluster) backoff(b *Broker, why RetryReason) {
 	}
 	c.endAux(b, AuxAborted) // a build a more specific end has not ended: a leader error or a timeout stopped it
 	b.fetch.phase, b.fetch.query = phaseBackoff, nil
-	if why == RetryEPUOUnknown {
-		c.reached(GoalEPUOUnknownRetry)
-	}
-	b.Stats.LastRetry, b.Stats.EverRetried = why, true
-	if b.fetch.bootstrapping {
-		b.Stats.Retries++
-		b.Stats.RetriesByReason[why]++
-	}
 	e := brokerEv(EvBackoff, b.ID)
 	e.Retry = why
 	c.emit(e)
@@ -156,13 +151,6 @@ func (c *Cluster) handleResponse(b *Broker, m Message) {
 func (c *Cluster) onFetchResponse(b *Broker, m Message) {
 	switch {
 	case m.Err == ErrOffsetOutOfRange || m.Err == ErrOffsetMovedToTieredStorage:
-		switch {
-		case !b.fetch.bootstrapping:
-		case m.Err == ErrOffsetOutOfRange:
-			c.reached(GoalFollowerOOR)
-		default:
-			c.reached(GoalFollowerOMTS)
-		}
 		q := &TierQuery{Err: m.Err, LogEnd: b.Log.LogEnd, LastTiered: b.LastTieredEnable, Tiered: c.Tiered()}
 		if c.Mutants.Has(MutantEmptyAgain) && b.Log.Empty() {
 			q.LogEnd = 0
@@ -221,7 +209,6 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 			from = bt.Base
 		}
 		l.Append(bt, c.Cfg.SegmentBytes)
-		b.Stats.BytesFromLeader += bt.Bytes
 		bytes += bt.Bytes
 	}
 	if bytes > 0 {
@@ -229,10 +216,7 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 	}
 	if len(m.Batches) > 0 && b.fetch.bootstrapping {
 		b.fetch.bootstrapping = false
-		if !b.Stats.StartSet {
-			b.Stats.StartOffset, b.Stats.StartSet = l.LocalLogStart, true
-		}
-		c.emit(Event{Kind: EvBootstrapped, Broker: b.ID, Peer: m.From, Offset: l.LocalLogStart, Path: b.Stats.Path})
+		c.emit(Event{Kind: EvBootstrapped, Broker: b.ID, Peer: m.From, Offset: l.LocalLogStart, Path: b.fetch.path})
 	}
 	if hw := min(m.HighWatermark, l.LogEnd); hw > l.HighWatermark {
 		l.HighWatermark = hw
@@ -251,24 +235,18 @@ func (c *Cluster) decide(b *Broker) {
 	}
 	if d.Fallback && !q.fellBack {
 		q.fellBack = true
-		b.Stats.Fallbacks++
-		c.reached(GoalEPUOBelowLSOFallback)
 		c.emit(brokerEv(EvFallback, b.ID))
 	}
 	switch d.Kind {
 	case DecideAsk:
-		b.Stats.ListOffsets++
 		c.sendRequest(b, Message{Kind: MsgListOffsets, Timestamp: d.Ts}, phaseListOffsets)
 		b.fetch.query = q
 	case DecideRetry:
 		c.backoff(b, d.Reason)
 	case DecideTruncate:
-		if b.Log.Empty() {
-			// KIP-405's rule for a LEO above the leader's holds for a
-			// follower with no records too: its LEO is above the leader's,
-			// so not 0.
-			c.reached(GoalEmptyFollowerAboveLeaderEnd)
-		}
+		// KIP-405's rule for a LEO above the leader's holds for a follower
+		// with no records too (GoalEmptyFollowerAboveLeaderEnd): its LEO is
+		// above the leader's, so not 0.
 		e := brokerEv(EvTruncate, b.ID)
 		e.Offset, e.Cause = d.Offset, TruncateLeaderEnd
 		c.emit(e)
@@ -302,7 +280,7 @@ func (c *Cluster) restartLog(b *Broker, start, logStart int64) {
 // position records how a bootstrapping follower was positioned.
 func (c *Cluster) position(b *Broker, p Path) {
 	if b.fetch.bootstrapping {
-		b.Stats.Path = p
+		b.fetch.path = p
 	}
 }
 
@@ -335,10 +313,7 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 // start-1, start-1 lies in it; otherwise start-1 lies in start's own epoch.
 func (c *Cluster) onEpochEnd(b *Broker, m Message) {
 	if m.Epoch >= 0 && m.Offset > b.fetch.aux.start-1 {
-		b.fetch.aux.target = m.Epoch
-		if m.Epoch != b.fetch.aux.epoch {
-			c.reached(GoalAuxEpochBeforeStart)
-		}
+		b.fetch.aux.target = m.Epoch // GoalAuxEpochBeforeStart when not start's epoch
 	} else {
 		b.fetch.aux.target = b.fetch.aux.epoch
 	}
@@ -374,7 +349,6 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 		return
 	}
 	if failed {
-		c.reached(GoalAuxReadFailed)
 		c.endAux(b, AuxRemoteError)
 		c.backoff(b, RetryRemoteError)
 		return
@@ -385,7 +359,6 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 		e.Cause, e.Segment, e.Path = AuxSegmentGone, SegmentRef{ID: op.Segment}, b.fetch.aux.path
 		b.fetch.aux.active = false
 		c.emit(e)
-		c.reached(GoalAuxSegmentDeleted)
 		c.backoff(b, RetryAuxUnavailable)
 		return
 	}
@@ -404,16 +377,12 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	}
 	b.Log.truncateEpochsFromStart(a.logStart)
 	b.Log.Producers = append([]ProducerEntry(nil), seg.Snapshot...)
-	b.Stats.AuxStateBuilds++
-	c.reached(GoalAuxStateBuilt)
-	b.Stats.RemoteAuxBytes += op.Bytes
 	b.fetch.aux.active = false
 	e := brokerEv(EvAuxBuildEnd, b.ID)
 	e.Cause, e.Offset, e.Path, e.RemoteBytes = AuxBuilt, next, a.path, op.Bytes
 	e.Segment = SegmentRef{ID: seg.ID, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
 	c.emit(e)
 	if c.Profile.ProbeLatestAfterAux() {
-		b.Stats.ListOffsets++
 		c.sendRequest(b, Message{Kind: MsgListOffsets, Timestamp: ListLatest}, phaseLagProbe)
 		return
 	}

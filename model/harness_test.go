@@ -347,3 +347,85 @@ func (h *harness) String() string {
 	}
 	return s
 }
+
+// countEvents counts the events of kind k about broker b (-1: any) in evs
+// that pass ok (nil: all).
+func countEvents(evs []Event, k EventKind, b int, ok func(e *Event) bool) int {
+	n := 0
+	for i := range evs {
+		if e := &evs[i]; e.Kind == k && (b < 0 || e.Broker == b) && (ok == nil || ok(e)) {
+			n++
+		}
+	}
+	return n
+}
+
+// backoffs counts broker b's backoffs in evs for reason why.
+func backoffs(evs []Event, b int, why RetryReason) int {
+	return countEvents(evs, EvBackoff, b, func(e *Event) bool { return e.Retry == why })
+}
+
+// lastBackoff returns why broker b last backed off in evs, false if it did
+// not.
+func lastBackoff(evs []Event, b int) (RetryReason, bool) {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Kind == EvBackoff && evs[i].Broker == b {
+			return evs[i].Retry, true
+		}
+	}
+	return 0, false
+}
+
+// auxBuilt counts broker b's finished aux-state builds in evs.
+func auxBuilt(evs []Event, b int) int {
+	return countEvents(evs, EvAuxBuildEnd, b, func(e *Event) bool { return e.Cause == AuxBuilt })
+}
+
+// boot is what an added replica's events show of its bootstrap: whether
+// it joined the ISR, where it started (its first records, else its local
+// log start when it joined), its aux-state builds and the remote bytes they
+// read, its backoffs before its first records (by reason), and the bytes
+// it fetched.
+type boot struct {
+	joined      bool
+	start       int64
+	started     bool
+	builds      int
+	auxBytes    int64
+	retries     int
+	byReason    [NumRetryReasons]int
+	fetched     int64
+	listOffsets int
+}
+
+// bootOf folds broker b's events in evs into its boot.
+func bootOf(evs []Event, b int) boot {
+	var s boot
+	booted := false
+	for i := range evs {
+		e := &evs[i]
+		switch {
+		case e.Kind == EvISRJoin && e.Broker == b && !s.joined:
+			s.joined = true
+			if !s.started {
+				s.start, s.started = e.Log.LocalLogStart, true
+			}
+		case e.Kind == EvBootstrapped && e.Broker == b:
+			booted = true
+			if !s.started {
+				s.start, s.started = e.Offset, true
+			}
+		case e.Kind == EvAuxBuildEnd && e.Broker == b && e.Cause == AuxBuilt:
+			s.builds++
+			s.auxBytes += e.RemoteBytes
+		case e.Kind == EvBackoff && e.Broker == b && !booted:
+			s.retries++
+			s.byReason[e.Retry]++
+		case e.Kind == EvFetched && e.Broker == b:
+			s.fetched += e.Bytes
+		case e.Kind == EvSend && e.Msg.From == b && e.Msg.Kind == MsgListOffsets:
+			s.listOffsets++
+		}
+	}
+	return s
+}

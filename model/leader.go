@@ -52,9 +52,6 @@ type followerView struct {
 // becomeLeader makes b the leader in the controller's current epoch.
 func (c *Cluster) becomeLeader(b *Broker) {
 	c.stopFetcher(b)
-	if b.Stats.Path == PathEarliestPendingUpload && b.Stats.StartSet {
-		c.reached(GoalTieredFollowerBecameLeader)
-	}
 	b.Role, b.Leader, b.LeaderEpoch = RoleLeader, b.ID, c.Ctrl.LeaderEpoch
 	b.Log.AssignEpoch(c.Ctrl.LeaderEpoch)
 	if !c.Tiered() && c.Fixes.Has(FixStaleLogStartCopyDisabled) && c.Fixes.Has(FixFollowerGapAfterDisable) {
@@ -302,13 +299,6 @@ func (c *Cluster) expandISR(b *Broker, f int) {
 	fb := c.Brokers[f]
 	c.emit(Event{Kind: EvISRJoin, Broker: f, Peer: b.ID, Brokers: slices.Clone(c.Ctrl.ISR), Offset: b.Log.HighWatermark,
 		Log: OffsetsOf(&fb.Log), Bytes: fb.Log.LocalBytes()})
-	st := &fb.Stats
-	if st.Added && !st.CaughtUp {
-		st.CaughtUp, st.CaughtUpAt = true, c.Now
-		if !st.StartSet {
-			st.StartOffset, st.StartSet = c.Brokers[f].Log.LocalLogStart, true
-		}
-	}
 }
 
 // onISRExpire drops followers that have not caught up within

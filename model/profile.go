@@ -27,7 +27,7 @@ const (
 	RetryRemoteError                         // remote storage failed the read
 	RetryLeaderError                         // not leader, fenced or unknown epoch
 	RetryTimeout                             // the request got no answer in time
-	numRetryReasons
+	NumRetryReasons
 )
 
 var retryNames = [...]string{"epuo-unknown", "aux-unavailable", "metadata-not-ready", "remote-error", "leader-error", "timeout"}

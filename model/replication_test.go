@@ -90,17 +90,17 @@ func TestRetriesCountedWhileBootstrapping(t *testing.T) {
 		}
 	})
 	h.runFor(10 * sim.Second)
-	st := h.c.Brokers[1].Stats
-	if st.Retries != 5 || st.RetriesByReason[RetryEPUOUnknown] != 5 || h.c.Coverage[GoalEPUOUnknownRetry] != 5 || st.LastRetry != RetryEPUOUnknown {
-		t.Errorf("retries %d by reason %v, goal %d; want 5 epuo-unknown", st.Retries, st.RetriesByReason, h.c.Coverage[GoalEPUOUnknownRetry])
+	st := bootOf(h.events, 1)
+	if last, _ := lastBackoff(h.events, 1); st.retries != 5 || st.byReason[RetryEPUOUnknown] != 5 || last != RetryEPUOUnknown {
+		t.Errorf("retries %d by reason %v, last %s; want 5 epuo-unknown", st.retries, st.byReason, last)
 	}
-	if !st.CaughtUp || st.Path != PathEarliestPendingUpload || st.StartOffset != 400 {
-		t.Errorf("after the retries: caught up %v path %s start %d, want EPUO 400", st.CaughtUp, st.Path, st.StartOffset)
+	if !st.joined || h.c.Brokers[1].fetch.path != PathEarliestPendingUpload || st.start != 400 {
+		t.Errorf("after the retries: caught up %v path %s start %d, want EPUO 400", st.joined, h.c.Brokers[1].fetch.path, st.start)
 	}
 	// A backoff after the bootstrap is not a bootstrap retry.
 	h.do(func(c *Cluster) { c.backoff(c.Brokers[1], RetryTimeout) })
-	if st := h.c.Brokers[1].Stats; st.Retries != 5 || st.LastRetry != RetryTimeout || !st.EverRetried {
-		t.Errorf("after the bootstrap: retries %d, last %s", st.Retries, st.LastRetry)
+	if last, _ := lastBackoff(h.events, 1); bootOf(h.events, 1).retries != 5 || last != RetryTimeout {
+		t.Errorf("after the bootstrap: retries %d, last %s", bootOf(h.events, 1).retries, last)
 	}
 }
 
@@ -116,8 +116,8 @@ func TestFollowerAppendsFromItsLEO(t *testing.T) {
 			{Base: 445, Count: 6, Bytes: 60, Epoch: 0, Origin: 441},   // last record at LEO
 			{Base: 451, Count: 1, Bytes: 10, Epoch: 0, Origin: 900},   // one record
 		}})
-	if b.Log.LogEnd != 452 || b.Log.HighWatermark != 452 || b.Stats.BytesFromLeader != 20 {
-		t.Errorf("after the response: leo=%d hw=%d bytes=%d, want 452 452 20", b.Log.LogEnd, b.Log.HighWatermark, b.Stats.BytesFromLeader)
+	if fetched := bootOf(c.Events, 1).fetched; b.Log.LogEnd != 452 || b.Log.HighWatermark != 452 || fetched != 20 {
+		t.Errorf("after the response: leo=%d hw=%d bytes=%d, want 452 452 20", b.Log.LogEnd, b.Log.HighWatermark, fetched)
 	}
 	before, _ := b.Log.BatchAt(449)
 	if bt, ok := b.Log.BatchAt(450); !ok || bt.Base != 450 || bt.Count != 1 || bt.Origin != 441 || before.Origin != 401 {
@@ -142,8 +142,8 @@ func TestEmptyFollowerStartsInsideABatch(t *testing.T) {
 	sent(c)
 	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 300, LogStart: 120,
 		Batches: []Batch{{Base: 120, Count: 50, Bytes: 500, Epoch: 0, ProducerID: pid, Seq: 120, Origin: 121}}})
-	if l := b.Log; l.LogStart != 120 || l.LocalLogStart != 120 || l.LogEnd != 170 || b.Stats.StartOffset != 120 || !b.Stats.StartSet {
-		t.Errorf("lso=%d llso=%d leo=%d start=%d, want the batch's 120..170", l.LogStart, l.LocalLogStart, l.LogEnd, b.Stats.StartOffset)
+	if l, st := b.Log, bootOf(c.Events, 1); l.LogStart != 120 || l.LocalLogStart != 120 || l.LogEnd != 170 || st.start != 120 || !st.started {
+		t.Errorf("lso=%d llso=%d leo=%d start=%d, want the batch's 120..170", l.LogStart, l.LocalLogStart, l.LogEnd, st.start)
 	}
 }
 
@@ -278,9 +278,10 @@ func TestProduce(t *testing.T) {
 	}
 }
 
-// TestTieredFollowerBecameLeaderGoal counts a leader that bootstrapped from
-// EPUO, not one that copied the leader's local log.
-func TestTieredFollowerBecameLeaderGoal(t *testing.T) {
+// TestTieredFollowerBecomesLeader: a follower that bootstrapped from EPUO
+// keeps that path when it is elected (GoalTieredFollowerBecameLeader), one
+// that copied the leader's local log keeps its own.
+func TestTieredFollowerBecomesLeader(t *testing.T) {
 	for _, lastTiered := range []bool{false, true} {
 		h := bootstrap(t, tieredFixture(), testConfig(), KIP, lastTiered, time30s)
 		h.do(func(c *Cluster) {
@@ -288,9 +289,9 @@ func TestTieredFollowerBecameLeaderGoal(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-		want := map[bool]int64{false: 0, true: 1}[lastTiered]
-		if got := h.c.Coverage[GoalTieredFollowerBecameLeader]; got != want {
-			t.Errorf("flag=%v: tiered-follower-became-leader %d, want %d", lastTiered, got, want)
+		want := map[bool]Path{false: PathLocalLogStart, true: PathEarliestPendingUpload}[lastTiered]
+		if b := h.c.Brokers[1]; b.Role != RoleLeader || b.BootstrapPath() != want {
+			t.Errorf("flag=%v: b1 %s with bootstrap path %s, want leader, %s", lastTiered, b.Role, b.BootstrapPath(), want)
 		}
 	}
 }
@@ -303,15 +304,15 @@ func TestRequestTimeout(t *testing.T) {
 	c, _ := followerAwaiting(t, tieredFixture(), testConfig())
 	b := c.Brokers[1]
 	c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
-	if b.fetch.phase != phaseBackoff || b.Stats.LastRetry != RetryTimeout {
-		t.Fatalf("a fetch timed out: phase %d, last retry %s", b.fetch.phase, b.Stats.LastRetry)
+	if last, _ := lastBackoff(c.Events, 1); b.fetch.phase != phaseBackoff || last != RetryTimeout {
+		t.Fatalf("a fetch timed out: phase %d, events %v", b.fetch.phase, c.Events)
 	}
 	for _, phase := range []fetchPhase{phaseBackoff, phaseIdle, phaseAuxRead} {
-		b.fetch.phase, b.Stats.LastRetry, b.Stats.EverRetried = phase, RetryLeaderError, false
+		b.fetch.phase = phase
 		sent(c)
 		c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
-		if b.fetch.phase != phase || b.Stats.EverRetried || len(c.Out) != 0 {
-			t.Errorf("a stale timeout in phase %d acted: phase %d, effects %v", phase, b.fetch.phase, c.Out)
+		if b.fetch.phase != phase || len(c.Events) != 0 || len(c.Out) != 0 {
+			t.Errorf("a stale timeout in phase %d acted: phase %d, events %v, effects %v", phase, b.fetch.phase, c.Events, c.Out)
 		}
 	}
 }

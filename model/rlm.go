@@ -170,7 +170,6 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		if i >= 0 && c.Remote.Segments[i].State == CopyStarted && cancelled < 0 {
 			c.publish(b, metaDeleteFinished, RemoteSegment{ID: op.Segment})
 		}
-		c.reached(GoalUploadFailed)
 		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadFailed})
 		return
 	}
@@ -253,9 +252,6 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	e := brokerEv(EvLocalRetention, b.ID)
 	e.Log = OffsetsOf(l)
 	c.emit(e)
-	if b.Role == RoleLeader && c.Tiered() && l.Empty() && l.LogEnd > l.LogStart && b.HighestRemote == l.LogEnd-1 {
-		c.reached(GoalIdleFullyTieredByRetention)
-	}
 }
 
 // deletableSegments walks the local segments from the oldest while they

@@ -12,8 +12,9 @@ import (
 // id counters and the producers), with every instant written relative to
 // Now, so two runs that reach the same state at the same point of a
 // schedule encode alike. Left out, because no step reads them: statistics
-// (Stats, Coverage, Consumes, ISRChanges), observers' version counters
-// (Remote.Version, Log.Gen), configuration and profile (fixed for a run).
+// (Coverage, ISRChanges), observers' version counters (Remote.Version,
+// Log.Gen), configuration and profile (fixed for a run); and the bootstrap
+// path of a follower, which only its EvBootstrapped reports.
 func (c *Cluster) AppendState(dst []byte) []byte {
 	dst, _ = c.AppendStateMarked(dst, nil)
 	return dst

@@ -104,7 +104,7 @@ func TestChromeTraceCountsWhatTheModelCounts(t *testing.T) {
 			where := name + " " + string(r.res.Strategy)
 			added := 0
 			for _, b := range c.Brokers {
-				st := b.Stats
+				st := r.res.Replicas[b.ID]
 				checks := []struct {
 					what      string
 					got, want int
@@ -200,8 +200,8 @@ func TestTimelineEndsAtTheFinalState(t *testing.T) {
 			if last.v != want || !last.leader || !last.follower {
 				t.Errorf("%s: last sample %v, want %v", where, last.v, want)
 			}
-			if !f.Stats.Added || s.addedAt != f.Stats.AddedAt || s.joined != f.Stats.CaughtUp || (s.joined && s.joinedAt != f.Stats.CaughtUpAt) {
-				t.Errorf("%s: follower b%d added %v joined %v at %v; stats %+v", where, s.follower, s.addedAt, s.joined, s.joinedAt, f.Stats)
+			if fs := res.Replicas[f.ID]; !fs.Added || s.addedAt != fs.AddedAt || s.joined != fs.CaughtUp || (s.joined && s.joinedAt != fs.CaughtUpAt) {
+				t.Errorf("%s: follower b%d added %v joined %v at %v; stats %+v", where, s.follower, s.addedAt, s.joined, s.joinedAt, fs)
 			}
 			if len(s.elections) != len(leaders)-1 {
 				t.Errorf("%s: %d elections drawn, the leader changed %d times (%v)", where, len(s.elections), len(leaders)-1, leaders)
