@@ -88,7 +88,9 @@ type RunResult struct {
 	Digest    string
 	Steps     int64
 	SimMs     int64
-	Cluster   *model.Cluster
+	// End is the virtual time the run ended at (SimMs in microseconds).
+	End     sim.Time
+	Cluster *model.Cluster
 	// EgressBytes is the bytes each broker sent to other brokers.
 	EgressBytes []int64
 	// Events counts every event of the run (the digest hashes them all).
@@ -224,8 +226,12 @@ type runner struct {
 	remoteNow  [2]int64
 	remoteSeen bool
 	// scIndex is the scenario event the step applies (-1: none);
-	// faultIndex the explore fault it injects (-1: none).
+	// faultIndex the explore fault it injects (-1: none); skipType and
+	// skipIndex the scenario event type and index a refusal of the step's
+	// input is noted as (SkippedEvent).
 	scIndex, faultIndex int
+	skipType            string
+	skipIndex           int
 
 	// s is the scratch one step uses (Clone shares it).
 	s *scratch
@@ -243,6 +249,7 @@ type scratch struct {
 	// brokerEvMade: brokerEv holds an EvBrokerState event.
 	brokerEvMade bool
 	lost         model.Event // the dropped event of a message the chooser lost
+	dropped      model.Event // the dropped event of a message the network dropped
 	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
 	pend              [][2]int
@@ -331,9 +338,8 @@ func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 		start.Text += " fixes=" + opt.Fixes.String() // a run without fixes keeps its digest
 	}
 	r.begin(start)
+	cfg.Mutants, cfg.Fixes = opt.Mutants, opt.Fixes
 	r.c = model.NewCluster(cfg, opt.Profile, sc.Brokers, sc.Replicas, lastTiered, init)
-	r.c.Mutants = opt.Mutants
-	r.c.SetFixes(opt.Fixes)
 	r.checker = invariants.New(r.c)
 	for i := range sc.Events {
 		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
@@ -371,7 +377,7 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	res.Outcome, res.Violation = outcome, f
 	r.digest.Write(r.enc)
 	r.enc = r.enc[:0]
-	res.Digest, res.Steps, res.SimMs = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms()
+	res.Digest, res.Steps, res.SimMs, res.End = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms(), r.sched.Now()
 	r.view.end()
 	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.view.coverage
 	for g, n := range r.c.Coverage { // the goals no event shows yet
@@ -395,21 +401,27 @@ func (r *runner) failure(v *invariants.Violation) *Failure {
 	return f
 }
 
-// afterStep records the step's events and the state changes it made,
-// schedules its effects, then checks invariants.
+// afterStep takes what the step left ready: it records the step's events
+// and the state changes it made, schedules its effects and acknowledges
+// them (Advance), then checks invariants.
 func (r *runner) afterStep() *Failure {
-	for i := range r.c.Events {
-		r.record(&r.c.Events[i])
+	rd := r.c.Ready()
+	for i := range rd.Events {
+		e := &rd.Events[i]
+		switch {
+		case e.Kind.IsInput() && r.keepTail:
+			r.s.input = timedEvent{at: r.sched.Now(), e: *e}
+			e = &r.s.input.e
+		case e.Kind == model.EvSkipped:
+			r.skip(e.Text)
+		}
+		r.record(e)
 	}
-	// Not cleared: the next step's events overwrite the slots, and the few
-	// batches and slices a step's events hold are small (clearing 432-byte
-	// events cost 2% of a run).
-	r.c.Events = r.c.Events[:0]
 	r.recordStateChanges()
-	for i := range r.c.Out {
-		r.effect(&r.c.Out[i])
+	for i := range rd.Effects {
+		r.effect(&rd.Effects[i])
 	}
-	r.c.Out = r.c.Out[:0]
+	r.c.Advance()
 	if r.opt.StateDigests {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
 	}

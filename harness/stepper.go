@@ -54,7 +54,6 @@ func (x *Run) Step() {
 	}
 	ev, ok := r.next()
 	if !ok || ev.kind == evEnd {
-		r.c.Now = r.sched.Now()
 		if v := r.checker.CheckLiveness(r.c); v != nil {
 			x.done = r.finish(x.res, r.failure(v), OutcomeLiveness)
 			return
@@ -69,14 +68,14 @@ func (x *Run) Step() {
 		return
 	}
 	r.steps++
-	r.c.Now = r.sched.Now()
 	skipped := len(r.skipped)
 	if r.opt.StateHash {
 		r.noteInput(&ev)
 	}
 	r.apply(&ev)
+	f := r.afterStep() // notes the model's refusal (EvSkipped) of the step's input
 	r.s.in.Refused = r.opt.StateHash && ev.kind == evFault && len(r.skipped) > skipped
-	if f := r.afterStep(); f != nil {
+	if f != nil {
 		x.done = r.finish(x.res, f, OutcomeSafety)
 		return
 	}

@@ -10,7 +10,9 @@ import (
 // call per event and gives the same SHA-256.
 const digestChunk = 8 << 10
 
-// begin records the step's input event: the first event of every step.
+// begin records an input event the environment records itself, the first
+// event of its step: the run's start, a network partition and its end, a
+// message the network drops (the model records the inputs it takes).
 // A run that keeps no tail has no other view than the digest, and a failure
 // reruns it (Execute): then the event is hashed where it is and not kept.
 func (r *runner) begin(e model.Event) {
@@ -64,15 +66,10 @@ func (r *runner) observe(now sim.Time, e *model.Event) {
 	}
 }
 
-// outcome adds an event the harness itself produced (a skipped scenario
-// event, a dropped message) after the model's events of the step so far.
-func (r *runner) outcome(e model.Event) { r.c.Events = append(r.c.Events, e) }
-
-// skip records that the step's scenario event did not happen, and why.
-func (r *runner) skip(typ string, index int, reason string) {
-	e := model.NewEvent(model.EvSkipped, -1)
-	e.Text = reason
-	r.outcome(e)
+// skip notes that the step's scenario event did not happen (the model's
+// EvSkipped), and why.
+func (r *runner) skip(reason string) {
+	typ, index := r.skipType, r.skipIndex
 	at := r.sched.Now().Ms()
 	if index >= 0 {
 		at = r.sc.Events[index].AtMs

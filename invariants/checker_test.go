@@ -98,7 +98,7 @@ func TestCommittedLossOnElection(t *testing.T) {
 	}
 	c.Brokers[1].Log.TruncateTo(250) // b1 loses committed [250,300) behind the model's back
 	c.Brokers[1].Log.HighWatermark = 250
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if v := k.Check(c); v == nil || v.Invariant != NoCommittedLoss {

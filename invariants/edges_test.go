@@ -1,6 +1,7 @@
 package invariants
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,13 +82,13 @@ func TestOfflineWithCopyingDisabledDoesNotStartTheStaleClock(t *testing.T) {
 		t.Fatal(v)
 	}
 	c.Ctrl.ISR = []int{0}
-	if err := c.Crash(0); err != nil {
+	if err := crash(c, 0); err != nil {
 		t.Fatal(err)
 	}
 	if v := k.Check(c); v != nil {
 		t.Fatal(v)
 	}
-	if err := c.Restart(0); err != nil {
+	if err := restart(c, 0); err != nil {
 		t.Fatal(err)
 	}
 	c.Now = c.Now.Add(10 * c.Cfg.RLMTaskInterval)
@@ -110,7 +111,7 @@ func TestStaleLogStartMessageSaysHowLong(t *testing.T) {
 	if v := k.Check(c); v != nil {
 		t.Fatal(v)
 	}
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if v := k.Check(c); v != nil {
@@ -141,7 +142,7 @@ func TestUncleanElectionGapIsLabelled(t *testing.T) {
 			c.Cfg.UncleanLeaderElectionEnable = true
 			c.Ctrl.ISR = []int{0}
 		}
-		if err := c.ElectLeader(1); err != nil {
+		if err := electLeader(c, 1); err != nil {
 			t.Fatal(err)
 		}
 		v := k.Check(c)
@@ -165,28 +166,32 @@ func TestUncleanElectionGapIsLabelled(t *testing.T) {
 func bootstrapped(t *testing.T, lastTiered bool) *model.Cluster {
 	t.Helper()
 	c := healthy()
-	if err := c.SetConfig("follower_fetch_last_tiered_offset_enable", lastTiered, 0, 2); err != nil {
+	if err := setBool(c, "follower_fetch_last_tiered_offset_enable", lastTiered, 2); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.AddReplica(2); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 100 && !c.Ctrl.InISR(2); i++ {
-		out := c.Out
-		c.Out, c.Events = nil, nil
-		for _, e := range out {
-			switch e.Kind {
-			case model.EffSend:
-				c.Deliver(e.Msg)
-			case model.EffRemote:
-				c.RemoteDone(e.Remote, false)
-			}
+	c.Advance()
+	c.Step(c.Now, &model.Input{Kind: model.EvAddReplica, Broker: 2})
+	queue := slices.Clone(c.Ready().Effects)
+	c.Advance()
+	for n := 0; len(queue) > 0 && !c.Ctrl.InISR(2) && n < 1000; n++ {
+		var in model.Input
+		switch e := queue[0]; e.Kind {
+		case model.EffSend:
+			in = model.Input{Kind: model.EvDeliver, Msg: e.Msg}
+		case model.EffRemote:
+			in = model.Input{Kind: model.EvRemoteDone, Op: e.Remote}
 		}
+		queue = queue[1:]
+		if in.Kind == 0 {
+			continue // a timer: the pump never lets one fire
+		}
+		c.Step(c.Now, &in)
+		queue = append(queue, c.Ready().Effects...)
+		c.Advance()
 	}
 	if !c.Ctrl.InISR(2) {
 		t.Fatalf("flag=%v: b2 never joined the ISR", lastTiered)
 	}
-	c.Out, c.Events = nil, nil
 	return c
 }
 
@@ -215,13 +220,13 @@ func TestGapAfterDisableLabelledThroughTheChecker(t *testing.T) {
 			t.Fatalf("%s: before: %v", tc.name, v)
 		}
 		c.Cfg.RemoteLogDeleteOnDisable = true
-		if err := c.SetConfig("remote_storage_enable", false, 0, -1); err != nil {
+		if err := setBool(c, "remote_storage_enable", false, -1); err != nil {
 			t.Fatal(err)
 		}
 		if v := k.Check(c); v != nil {
 			t.Fatalf("%s: after the disable, b0 leading: %v", tc.name, v)
 		}
-		if err := c.ElectLeader(tc.leader); err != nil {
+		if err := electLeader(c, tc.leader); err != nil {
 			t.Fatal(err)
 		}
 		v := k.Check(c)

@@ -163,13 +163,13 @@ func TestStaleHROLabelNeedsTheDisable(t *testing.T) {
 		}
 		if disable {
 			c.Cfg.RemoteLogDeleteOnDisable = true
-			if err := c.SetConfig("remote_storage_enable", false, 0, -1); err != nil {
+			if err := setBool(c, "remote_storage_enable", false, -1); err != nil {
 				t.Fatal(err)
 			}
 			if v := k.Check(c); v != nil {
 				t.Fatalf("after the disable: %v", v)
 			}
-			if err := c.SetConfig("remote_storage_enable", true, 0, -1); err != nil {
+			if err := setBool(c, "remote_storage_enable", true, -1); err != nil {
 				t.Fatal(err)
 			}
 		} else {

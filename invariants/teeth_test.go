@@ -138,7 +138,7 @@ func TestISRMembershipAlone(t *testing.T) {
 		{name: "leader b0 out of the ISR", breakIt: func(c *model.Cluster) { c.Ctrl.ISR = []int{1} }, want: ISRMembership},
 		{name: "offline partition, ISR kept", breakIt: func(c *model.Cluster) { c.Ctrl.Leader = -1 }},
 		{name: "leader b1 out of the ISR", setup: func(c *model.Cluster) {
-			if err := c.ElectLeader(1); err != nil {
+			if err := electLeader(c, 1); err != nil {
 				panic(err)
 			}
 		}, breakIt: func(c *model.Cluster) { c.Ctrl.ISR = []int{0} }, want: ISRMembership},
@@ -155,13 +155,13 @@ func TestNoCommittedLossAlone(t *testing.T) {
 			l := &c.Brokers[1].Log
 			l.TruncateTo(250)
 			l.Append(model.Batch{Base: 250, Count: 50, Bytes: 50, Epoch: 1, Origin: 77}, 1000)
-			if err := c.ElectLeader(1); err != nil {
+			if err := electLeader(c, 1); err != nil {
 				panic(err)
 			}
 		}, want: NoCommittedLoss},
 		{name: "new leader holds them", breakIt: func(c *model.Cluster) {
 			c.Brokers[1].Log.HighWatermark = 250
-			if err := c.ElectLeader(1); err != nil {
+			if err := electLeader(c, 1); err != nil {
 				panic(err)
 			}
 		}},
@@ -311,7 +311,7 @@ func TestRemoteAgreementFromTheLogStart(t *testing.T) {
 		}
 		if tc.logStart > 0 {
 			// The log start rises after the checker saw the history from 0.
-			if err := c.DeleteRecords(tc.logStart); err != nil {
+			if err := deleteRecords(c, tc.logStart); err != nil {
 				t.Fatal(err)
 			}
 			if got := all(k, c); len(got) != 0 {
@@ -456,7 +456,7 @@ func TestCommittedOffsetHeldNowhere(t *testing.T) {
 // staleLeader: b0 deleted [0,100) (LSO 100) and remote storage dropped it;
 // then b1, whose log start offset still says 0, is elected.
 func staleLeader(c *model.Cluster) {
-	if err := c.DeleteRecords(100); err != nil {
+	if err := deleteRecords(c, 100); err != nil {
 		panic(err)
 	}
 }
@@ -479,7 +479,7 @@ func TestStaleLogStartAlone(t *testing.T) {
 		if got := all(k, cl); len(got) != 0 {
 			t.Fatalf("after the remote deletion: %v", got)
 		}
-		if err := cl.ElectLeader(1); err != nil {
+		if err := electLeader(cl, 1); err != nil {
 			t.Fatal(err)
 		}
 		if got := all(k, cl); len(got) != 0 {
@@ -567,13 +567,13 @@ func TestHighestRemoteAlone(t *testing.T) {
 		{name: "HRO at the uploaded end", breakIt: func(c *model.Cluster) { c.Brokers[1].HighestRemote = 99 }},
 		{name: "HRO one past the uploaded end", breakIt: func(c *model.Cluster) { c.Brokers[1].HighestRemote = 100 }, want: HighestRemote},
 		{name: "HRO below data deleted on purpose", breakIt: func(c *model.Cluster) {
-			if err := c.DeleteRecords(150); err != nil {
+			if err := deleteRecords(c, 150); err != nil {
 				panic(err)
 			}
 			c.Brokers[1].HighestRemote = 149
 		}},
 		{name: "HRO at the log start of deleted data", breakIt: func(c *model.Cluster) {
-			if err := c.DeleteRecords(150); err != nil {
+			if err := deleteRecords(c, 150); err != nil {
 				panic(err)
 			}
 			c.Brokers[1].HighestRemote = 150
@@ -651,7 +651,7 @@ func TestUncleanElectionRebases(t *testing.T) {
 		t.Fatal(v)
 	}
 	c.Ctrl.ISR = []int{0}
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Unclean != 1 {
@@ -692,7 +692,7 @@ func TestLivenessAlone(t *testing.T) {
 	}
 	// The first assigned replica is checked too, once it no longer leads.
 	c = healthy()
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	c.Ctrl.ISR = []int{1}
@@ -700,7 +700,7 @@ func TestLivenessAlone(t *testing.T) {
 		t.Errorf("b0 (first replica) out of the ISR: %v", v)
 	}
 	c = healthy()
-	if err := c.AddReplica(2); err != nil {
+	if err := addReplica(c, 2); err != nil {
 		t.Fatal(err)
 	}
 	v := New(c).CheckLiveness(c)
@@ -757,7 +757,7 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 			t.Fatal(v)
 		}
 		c.Ctrl.ISR = []int{0}
-		if err := c.Crash(0); err != nil {
+		if err := crash(c, 0); err != nil {
 			t.Fatal(err)
 		}
 		if v := k.Check(c); v != nil {
@@ -768,7 +768,7 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 			l.TruncateTo(250)
 			l.Append(model.Batch{Base: 250, Count: 50, Bytes: 50, Epoch: 1, Origin: 77}, 1000)
 		}
-		if err := c.Restart(0); err != nil || c.Ctrl.Leader != 0 || c.Ctrl.LeaderEpoch != 2 {
+		if err := restart(c, 0); err != nil || c.Ctrl.Leader != 0 || c.Ctrl.LeaderEpoch != 2 {
 			t.Fatalf("restart: %v, leader b%d epoch %d", err, c.Ctrl.Leader, c.Ctrl.LeaderEpoch)
 		}
 		// A single ISR member's HW jumps to its LEO when it is elected, so
@@ -793,13 +793,13 @@ func TestOfflineDoesNotStartTheStaleClock(t *testing.T) {
 		t.Fatal(v)
 	}
 	c.Ctrl.ISR = []int{0}
-	if err := c.Crash(0); err != nil {
+	if err := crash(c, 0); err != nil {
 		t.Fatal(err)
 	}
 	if v := k.Check(c); v != nil {
 		t.Fatal(v)
 	}
-	if err := c.Restart(0); err != nil {
+	if err := restart(c, 0); err != nil {
 		t.Fatal(err)
 	}
 	c.Brokers[0].LeaderEpoch = 0 // the same leader and key as before the crash
@@ -820,13 +820,13 @@ func TestLaggingLeaderWithRemoteData(t *testing.T) {
 		if got := all(k, c); len(got) != 0 {
 			t.Fatal(got)
 		}
-		if err := c.DeleteRecords(100); err != nil { // b0: LSO 100; the remote data not expired yet
+		if err := deleteRecords(c, 100); err != nil { // b0: LSO 100; the remote data not expired yet
 			t.Fatal(err)
 		}
 		if got := all(k, c); len(got) != 0 {
 			t.Fatal(got)
 		}
-		if err := c.ElectLeader(1); err != nil { // b1: LSO 0, LLSO 50
+		if err := electLeader(c, 1); err != nil { // b1: LSO 0, LLSO 50
 			t.Fatal(err)
 		}
 		if got := all(k, c); len(got) != 0 {
@@ -926,7 +926,7 @@ func TestUncleanLineageUntilFetched(t *testing.T) {
 		t.Fatal(got)
 	}
 	c.Ctrl.ISR = []int{0}
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	c.Brokers[1].Log.Append(model.Batch{Base: 300, Count: 10, Bytes: 10, Epoch: 2, Origin: 9}, 1000)
@@ -963,7 +963,7 @@ func TestHistoryStopsAtHWInsideABatch(t *testing.T) {
 	if k.histEnd != 320 {
 		t.Errorf("history ends at %d, want HW 320", k.histEnd)
 	}
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := all(k, c); len(got) != 0 {
@@ -994,7 +994,7 @@ func TestLineageAtTheCommonLogStart(t *testing.T) {
 func TestHoleAboveAStaleLogStart(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if err := c.DeleteRecords(20); err != nil { // b0: LSO 20, LLSO 50
+	if err := deleteRecords(c, 20); err != nil { // b0: LSO 20, LLSO 50
 		t.Fatal(err)
 	}
 	if got := all(k, c); len(got) != 0 {
@@ -1002,7 +1002,7 @@ func TestHoleAboveAStaleLogStart(t *testing.T) {
 	}
 	// One step: b1 (LSO 0, LLSO 50) is elected and remote storage holds
 	// only [10..39]: [0,10) was deleted on purpose, [40,50) is lost.
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	withRemote(c, model.RemoteSegment{Base: 10, End: 39, Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 10}}})
@@ -1023,10 +1023,10 @@ func uncleanFromEmpty(t *testing.T) (*model.Cluster, *Checker) {
 	if v := k.Check(c); v != nil {
 		t.Fatal(v)
 	}
-	if err := c.AddReplica(2); err != nil {
+	if err := addReplica(c, 2); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.ElectLeader(2); err != nil {
+	if err := electLeader(c, 2); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Unclean != 1 {
@@ -1089,7 +1089,7 @@ func TestPriorLineageSegmentNotCompared(t *testing.T) {
 		t.Fatal(v)
 	}
 	c.Remote.Segments[0].Batches[0].Origin = 99 // not yet compared: no version change
-	if err := c.ElectLeader(1); err != nil {    // clean: b1 is in the ISR
+	if err := electLeader(c, 1); err != nil {   // clean: b1 is in the ISR
 		t.Fatal(err)
 	}
 	if c.Ctrl.Unclean != 0 {
@@ -1113,13 +1113,13 @@ func TestStaleClockReArmedAfterOffline(t *testing.T) {
 	k := New(c)
 	electStaleLeader(t, k, c)
 	c.Ctrl.ISR = []int{1}
-	if err := c.Crash(1); err != nil {
+	if err := crash(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := all(k, c); len(got) != 0 || c.Leader() != nil {
 		t.Fatalf("offline: %v (leader %v)", got, c.Leader())
 	}
-	if err := c.Restart(1); err != nil {
+	if err := restart(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if l := c.Leader(); l == nil || l.ID != 1 || l.Log.LogStart != 0 || l.Log.LocalLogStart != 50 {
@@ -1144,7 +1144,7 @@ func electStaleLeader(t *testing.T, k *Checker, c *model.Cluster) {
 		func() { staleLeader(c) },
 		func() { c.Remote.Remove(c.Remote.Segments[0].ID) },
 		func() {
-			if err := c.ElectLeader(1); err != nil {
+			if err := electLeader(c, 1); err != nil {
 				t.Fatal(err)
 			}
 		},

@@ -19,7 +19,7 @@ func bootstrap(t *testing.T, f fixture, cfg Config, p Profile, lastTiered bool, 
 	h := newHarness(t, f.cluster(cfg, p, 2, []int{0}, lastTiered))
 	h.runFor(sim.Second) // the leader's RLM tasks run once: HRO is seeded
 	h.do(func(c *Cluster) {
-		if err := c.AddReplica(1); err != nil {
+		if err := c.addReplica(1); err != nil {
 			t.Fatal(err)
 		}
 	})

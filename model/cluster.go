@@ -109,19 +109,18 @@ func (c *Controller) InISR(b int) bool { return slices.Contains(c.ISR, b) }
 func (c *Controller) IsReplica(b int) bool { return slices.Contains(c.Replicas, b) }
 
 // Cluster is one partition on a set of brokers, with its controller and
-// remote storage: the whole state of one run.
+// remote storage: the whole state of one run. It is driven through Step,
+// Ready and Advance (step.go); its exported fields are for reading.
 type Cluster struct {
 	Cfg     Config
 	Profile Profile
+	// Now is the virtual time of the last step (Step sets it).
 	Now     sim.Time
 	Brokers []*Broker
 	Ctrl    Controller
 	Remote  Remote
-	// Out holds the effects of the current step; the caller drains it.
-	Out []Effect
-	// Events holds what the current step did, in order; the caller drains
-	// it (see Event).
-	Events []Event
+	// out holds what the steps since the last Advance did (Ready).
+	out *outbox
 
 	nextReq    uint64
 	nextOrigin uint64
@@ -131,11 +130,6 @@ type Cluster struct {
 	// reached (GoalUploadLagged, GoalRemoteRetention); the harness counts
 	// the others from the event stream.
 	Coverage [NumGoals]int64
-	// Mutants are the deliberate bugs switched on (none by default).
-	Mutants Mutants
-	// Fixes are the upstream reports' suggested fixes switched on (none by
-	// default; SetFixes).
-	Fixes Fixes
 	// ISRChanges records every change of the ISR, in order.
 	ISRChanges []ISRChange
 	// metaLog holds the published metadata events some lagging broker has
@@ -158,9 +152,12 @@ type Initial struct {
 }
 
 // NewCluster builds a cluster of n brokers with the given replicas (the first
-// is the leader) holding init. The leader's RLM and ISR tasks start at once.
+// is the leader) holding init. The leader's RLM and ISR tasks start at once;
+// cfg.Fixes are switched on once the initial leadership is taken.
 func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, init Initial) *Cluster {
-	c := &Cluster{Cfg: cfg, Profile: p}
+	fixes := cfg.Fixes
+	cfg.Fixes = 0 // switched on last (setFixes)
+	c := &Cluster{Cfg: cfg, Profile: p, out: &outbox{}}
 	c.producers = []producerClient{{id: 1}, {id: 2}, {id: 3}}
 	for i := 0; i < n; i++ {
 		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
@@ -196,6 +193,7 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	for _, id := range replicas[1:] {
 		c.becomeFollower(c.Brokers[id])
 	}
+	c.setFixes(fixes)
 	return c
 }
 
@@ -219,22 +217,22 @@ func (c *Cluster) Leader() *Broker {
 }
 
 func (c *Cluster) send(m Message) {
-	c.Out = append(c.Out, Effect{Kind: EffSend, Msg: m})
+	c.out.effects = append(c.out.effects, Effect{Kind: EffSend, Msg: m})
 	c.emit(Event{Kind: EvSend, Broker: m.From, Peer: m.To, Msg: m})
 }
 
 func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
-	c.Out = append(c.Out, Effect{Kind: EffSetTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}, After: d})
+	c.out.effects = append(c.out.effects, Effect{Kind: EffSetTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}, After: d})
 }
 
 func (c *Cluster) cancelTimer(b *Broker, k TimerKind, peer int) {
-	c.Out = append(c.Out, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}})
+	c.out.effects = append(c.out.effects, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}})
 }
 
 func (c *Cluster) startRemote(op RemoteOp) uint64 {
 	c.nextOp++
 	op.ID = c.nextOp
-	c.Out = append(c.Out, Effect{Kind: EffRemote, Remote: op})
+	c.out.effects = append(c.out.effects, Effect{Kind: EffRemote, Remote: op})
 	return op.ID
 }
 
@@ -247,15 +245,15 @@ func (c *Cluster) Tiered() bool { return c.Cfg.RemoteStorageEnable }
 // remote storage (UnifiedLog.java:1343-1346 @004b2276): the local log start
 // offset rises with the log start offset whatever remote storage is.
 func (c *Cluster) incrementLogStart(l *Log, to int64) bool {
-	if c.Tiered() || c.Fixes.Has(FixStaleLocalLogStart) {
+	if c.Tiered() || c.Cfg.Fixes.Has(FixStaleLocalLogStart) {
 		return l.IncrementLogStart(to)
 	}
 	return l.IncrementLogStartUntiered(to)
 }
 
-// Deliver hands message m to its destination broker. Messages to a crashed
+// deliver hands message m to its destination broker. Messages to a crashed
 // broker are dropped (the sender's request timer covers it).
-func (c *Cluster) Deliver(m Message) {
+func (c *Cluster) deliver(m Message) {
 	b := c.Brokers[m.To]
 	if !b.Up {
 		c.emit(Event{Kind: EvDropped, Broker: m.To, Peer: m.From, Msg: m, Cause: DropReceiverDown})
@@ -273,8 +271,8 @@ func (c *Cluster) Deliver(m Message) {
 	}
 }
 
-// Fire runs the timer k.
-func (c *Cluster) Fire(k TimerKey) {
+// fire runs the timer k.
+func (c *Cluster) fire(k TimerKey) {
 	b := c.Brokers[k.Broker]
 	if !b.Up {
 		return
@@ -299,12 +297,9 @@ func (c *Cluster) Fire(k TimerKey) {
 	}
 }
 
-// RemoteDone completes remote operation op; failed is the caller's draw of a
-// random failure. An outage fails it too.
-func (c *Cluster) RemoteDone(op RemoteOp, failed bool) {
-	if int64(c.Now) < c.Remote.OutageUntilUs {
-		failed = true
-	}
+// remoteDone completes remote operation op, failed or not (stepRemoteDone
+// decides).
+func (c *Cluster) remoteDone(op RemoteOp, failed bool) {
 	b := c.Brokers[op.Broker]
 	switch op.Kind {
 	case RemoteUpload:

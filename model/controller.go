@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// AddReplica assigns an empty replica of the partition to broker id
+// addReplica assigns an empty replica of the partition to broker id
 // (reassignment); it starts fetching from the leader at once.
-func (c *Cluster) AddReplica(id int) error {
+func (c *Cluster) addReplica(id int) error {
 	b := c.Brokers[id]
 	if c.Ctrl.IsReplica(id) {
 		return fmt.Errorf("b%d is already a replica", id)
@@ -25,11 +25,11 @@ func (c *Cluster) AddReplica(id int) error {
 	return nil
 }
 
-// ElectLeader makes broker id the leader. A clean election needs id alive
+// electLeader makes broker id the leader. A clean election needs id alive
 // and in the ISR, or in the ELR when the ISR is empty (KIP-966); an unclean
 // one (any live replica) needs unclean.leader.election.enable. It returns
 // why it refused.
-func (c *Cluster) ElectLeader(id int) error {
+func (c *Cluster) electLeader(id int) error {
 	b := c.Brokers[id]
 	clean := c.Ctrl.InISR(id) || len(c.Ctrl.ISR) == 0 && slices.Contains(c.Ctrl.ELR, id)
 	switch {
@@ -85,10 +85,10 @@ func (c *Cluster) elect(id int) {
 	}
 }
 
-// Crash stops broker id: its memory (HRO, fetcher, leader state, metadata
+// crash stops broker id: its memory (HRO, fetcher, leader state, metadata
 // readiness) is lost, its disk (the log) is kept. The controller fences it:
 // it leaves the ISR, and a new leader is elected if it led (fence).
-func (c *Cluster) Crash(id int) error {
+func (c *Cluster) crash(id int) error {
 	b := c.Brokers[id]
 	if !b.Up {
 		return fmt.Errorf("b%d is already down", id)
@@ -126,11 +126,11 @@ func (c *Cluster) cancelAllTimers(b *Broker) {
 	}
 }
 
-// Restart brings broker id back with the log it had on disk, after an
+// restart brings broker id back with the log it had on disk, after an
 // unclean shutdown: the controller takes it out of the ISR and the ELR, and
 // it leads if the partition is offline and it may be elected
 // (registerAfterUncleanShutdown); otherwise it follows.
-func (c *Cluster) Restart(id int) error {
+func (c *Cluster) restart(id int) error {
 	b := c.Brokers[id]
 	if b.Up {
 		return fmt.Errorf("b%d is already up", id)
@@ -166,8 +166,8 @@ func (c *Cluster) Restart(id int) error {
 	return nil
 }
 
-// DeleteRecords raises the leader's log start offset to before (at most HW).
-func (c *Cluster) DeleteRecords(before int64) error {
+// deleteRecords raises the leader's log start offset to before (at most HW).
+func (c *Cluster) deleteRecords(before int64) error {
 	b := c.Leader()
 	if b == nil {
 		return fmt.Errorf("partition offline")
@@ -181,15 +181,15 @@ func (c *Cluster) DeleteRecords(before int64) error {
 	return nil
 }
 
-// RemoteOutage fails every remote operation that completes before until.
-func (c *Cluster) RemoteOutage(untilUs int64) {
+// remoteOutage fails every remote operation that completes before until.
+func (c *Cluster) remoteOutage(untilUs int64) {
 	c.Remote.OutageUntilUs = max(c.Remote.OutageUntilUs, untilUs)
 }
 
-// Consume reads from offset from up to HW on the leader: what it read, and
+// consume reads from offset from up to HW on the leader: what it read, and
 // how many bytes came from the leader's disk and how many from remote
 // storage, is its EvConsumed.
-func (c *Cluster) Consume(from int64) error {
+func (c *Cluster) consume(from int64) error {
 	b := c.Leader()
 	if b == nil {
 		return fmt.Errorf("partition offline")

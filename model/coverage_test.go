@@ -8,16 +8,16 @@ import "testing"
 // where their path is taken.
 func TestCoverageGoalsCountTheirPath(t *testing.T) {
 	goal := func(c *Cluster, g Goal) int64 { return c.Coverage[g] }
-	n := func(c *Cluster, k EventKind, ok func(e *Event) bool) int { return countEvents(c.Events, k, -1, ok) }
+	n := func(c *Cluster, k EventKind, ok func(e *Event) bool) int { return countEvents(c.out.events, k, -1, ok) }
 
 	// Unclean election: only when the elected replica is outside the ISR.
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
-	if err := c.ElectLeader(1); err != nil || n(c, EvUncleanElection, nil) != 0 {
+	if err := c.electLeader(1); err != nil || n(c, EvUncleanElection, nil) != 0 {
 		t.Errorf("clean election emitted as unclean: %v", err)
 	}
 	c.Cfg.UncleanLeaderElectionEnable = true
 	c.Ctrl.ISR = []int{1}
-	if err := c.ElectLeader(2); err != nil || n(c, EvUncleanElection, nil) != 1 {
+	if err := c.electLeader(2); err != nil || n(c, EvUncleanElection, nil) != 1 {
 		t.Errorf("unclean election: %v, emitted %d", err, n(c, EvUncleanElection, nil))
 	}
 
@@ -25,10 +25,10 @@ func TestCoverageGoalsCountTheirPath(t *testing.T) {
 	// log start.
 	remote := func(e *Event) bool { return e.RemoteBytes > 0 }
 	c = leaderOf(tieredFixture(), testConfig(), KIP)
-	if err := c.Consume(200); err != nil || n(c, EvConsumed, remote) != 0 {
+	if err := c.consume(200); err != nil || n(c, EvConsumed, remote) != 0 {
 		t.Errorf("a local read read remote bytes")
 	}
-	if err := c.Consume(199); err != nil || n(c, EvConsumed, remote) != 1 {
+	if err := c.consume(199); err != nil || n(c, EvConsumed, remote) != 1 {
 		t.Errorf("a read from 199 (LLSO 200) read no remote bytes")
 	}
 
@@ -36,13 +36,13 @@ func TestCoverageGoalsCountTheirPath(t *testing.T) {
 	cfg := testConfig()
 	c = leaderOf(tieredFixture(), cfg, KIP)
 	c.Brokers[0].Log.LogStart = 100
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
 	if len(remoteBases(c, DeleteStarted)) != 1 || goal(c, GoalRemoteRetention) != 0 {
 		t.Errorf("a segment below the log start counted as retention")
 	}
 	cfg.RetentionBytes = 0
 	c = leaderOf(tieredFixture(), cfg, KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
 	if goal(c, GoalRemoteRetention) != 3 {
 		t.Errorf("three deletions by size counted %d", goal(c, GoalRemoteRetention))
 	}
@@ -53,7 +53,7 @@ func TestCoverageGoalsCountTheirPath(t *testing.T) {
 		want int32
 	}{{200, 1}, {199, 2}} {
 		c, out, _ := auxFollower(t, epochFixture(), KIP, 200, 0, 2)
-		c.Deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: 1, Offset: w.end})
+		c.deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: 1, Offset: w.end})
 		if a := c.Brokers[1].fetch.aux; a.target != w.want || a.epoch != 2 {
 			t.Errorf("epoch 1 ends at %d: the build targets epoch %d (start's %d), want %d", w.end, a.target, a.epoch, w.want)
 		}
@@ -62,19 +62,19 @@ func TestCoverageGoalsCountTheirPath(t *testing.T) {
 	// Failed uploads and aux reads.
 	failedUpload := func(e *Event) bool { return e.Cause == UploadFailed }
 	c = leaderOf(untiered(250), testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups := uploads(c)
-	c.RemoteDone(ups[0], false)
+	c.remoteDone(ups[0], false)
 	if n(c, EvUploadEnd, failedUpload) != 0 {
 		t.Errorf("a successful upload ended as failed")
 	}
-	c.RemoteDone(uploads(c)[0], true)
+	c.remoteDone(uploads(c)[0], true)
 	if n(c, EvUploadEnd, failedUpload) != 1 {
 		t.Errorf("a failed upload did not end as failed")
 	}
 	for _, failed := range []bool{false, true} {
 		c, _, reads := auxFollower(t, epochFixture(), KIP, 100, 0, 0)
-		c.RemoteDone(reads[0], failed)
+		c.remoteDone(reads[0], failed)
 		got := n(c, EvAuxBuildEnd, func(e *Event) bool { return e.Cause == AuxRemoteError })
 		if want := map[bool]int{false: 0, true: 1}[failed]; got != want {
 			t.Errorf("aux read failed=%v: %d builds ended by a remote error", failed, got)
@@ -90,12 +90,12 @@ func TestCoverageGoalsCountTheirPath(t *testing.T) {
 			b.Log.TruncateFullyAndStartAt(300, 0)
 		}
 		sent(c)
-		c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, Err: ErrOffsetOutOfRange})
+		c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, Err: ErrOffsetOutOfRange})
 		ask := sent(c)
 		if len(ask) != 1 || ask[0].Kind != MsgListOffsets || ask[0].Timestamp != ListLatest {
 			t.Fatalf("empty=%v: after OOR the follower sent %v, want ListOffsets(-1)", empty, ask)
 		}
-		c.Deliver(Message{Kind: MsgListOffsetsResp, From: 0, To: 1, ReqID: ask[0].ReqID, Timestamp: ListLatest, Offset: 100})
+		c.deliver(Message{Kind: MsgListOffsetsResp, From: 0, To: 1, ReqID: ask[0].ReqID, Timestamp: ListLatest, Offset: 100})
 		truncs := eventsOf(c, EvTruncate)
 		if b.Log.LogEnd != 100 || len(truncs) != 1 || truncs[0].Cause != TruncateLeaderEnd || truncs[0].Offset != 100 {
 			t.Errorf("empty=%v: truncated to %d (want 100), truncate events %+v", empty, b.Log.LogEnd, truncs)

@@ -12,7 +12,7 @@ import (
 // eventsOf returns the events of kind k emitted since the outbox was drained.
 func eventsOf(c *Cluster, k EventKind) []Event {
 	var out []Event
-	for _, e := range c.Events {
+	for _, e := range c.out.events {
 		if e.Kind == k {
 			out = append(out, e)
 		}
@@ -26,7 +26,7 @@ func eventsOf(c *Cluster, k EventKind) []Event {
 func TestFetchedEventCountsWhatWasAppended(t *testing.T) {
 	c, req := followerAwaiting(t, tieredFixture(), testConfig()) // b1 holds [200,450)
 	sent(c)
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450})
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450})
 	if got := eventsOf(c, EvFetched); len(got) != 0 {
 		t.Errorf("an answer without records: fetched events %v, want none", got)
 	}
@@ -35,7 +35,7 @@ func TestFetchedEventCountsWhatWasAppended(t *testing.T) {
 		t.Fatalf("after an empty answer the follower sent %v", out)
 	}
 	rb := testConfig().RecordBytes
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450,
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450,
 		Batches: []Batch{{Base: 450, Count: 10, Bytes: 10 * rb}, {Base: 460, Count: 5, Bytes: 5 * rb}}})
 	got := eventsOf(c, EvFetched)
 	if len(got) != 1 || got[0].Offset != 450 || got[0].Last != 464 || got[0].Bytes != 15*rb || got[0].Peer != 0 {
@@ -47,7 +47,7 @@ func TestFetchedEventCountsWhatWasAppended(t *testing.T) {
 // bootstrapped when an answer brings records, not when one brings none.
 func TestBootstrapEndsWithTheFirstRecords(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0}, false)
-	if err := c.AddReplica(2); err != nil {
+	if err := c.addReplica(2); err != nil {
 		t.Fatal(err)
 	}
 	b := c.Brokers[2]
@@ -61,7 +61,7 @@ func TestBootstrapEndsWithTheFirstRecords(t *testing.T) {
 	if !b.fetch.bootstrapping || req == 0 {
 		t.Fatalf("b2 added: bootstrapping %v, fetch %d", b.fetch.bootstrapping, req)
 	}
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 2, ReqID: req, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450})
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 2, ReqID: req, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450})
 	if !b.fetch.bootstrapping || len(eventsOf(c, EvBootstrapped)) != 0 {
 		t.Errorf("an answer without records ended the bootstrap: bootstrapping %v", b.fetch.bootstrapping)
 	}
@@ -78,13 +78,13 @@ func TestRestartWithTieringOffLoadsTheLogOnlyWhenBelowTheLocalStart(t *testing.T
 		cfg := testConfig()
 		cfg.RemoteStorageEnable = false
 		c := tieredFixture().cluster(cfg, KIP, 3, []int{0, 1}, false) // LLSO 200
-		if err := c.Crash(1); err != nil {
+		if err := c.crash(1); err != nil {
 			t.Fatal(err)
 		}
 		b := c.Brokers[1]
 		b.Log.LogStart = tc.logStart
 		sent(c)
-		if err := c.Restart(1); err != nil {
+		if err := c.restart(1); err != nil {
 			t.Fatal(err)
 		}
 		if got := eventsOf(c, EvLoadLog); len(got) != tc.events || b.Log.LogStart != 200 {
@@ -97,7 +97,7 @@ func TestRestartWithTieringOffLoadsTheLogOnlyWhenBelowTheLocalStart(t *testing.T
 // TestConsumedEventHasNoPeer: a consume is the client's, not a broker's.
 func TestConsumedEventHasNoPeer(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
-	if err := c.Consume(0); err != nil {
+	if err := c.consume(0); err != nil {
 		t.Fatal(err)
 	}
 	got := eventsOf(c, EvConsumed)
@@ -110,7 +110,7 @@ func TestConsumedEventHasNoPeer(t *testing.T) {
 // remote segment holding start-1 ends saying so, at start-1, and backs off.
 func TestAuxBuildWithoutTheSegmentNamesStartMinusOne(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0}, true) // remote [0,299]
-	if err := c.AddReplica(1); err != nil {
+	if err := c.addReplica(1); err != nil {
 		t.Fatal(err)
 	}
 	sent(c)
@@ -128,7 +128,7 @@ func TestAuxBuildWithoutTheSegmentNamesStartMinusOne(t *testing.T) {
 func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 	for _, p := range []Profile{Kafka43, KIP} {
 		c := tieredFixture().cluster(testConfig(), p, 3, []int{0}, true) // remote [0,299]
-		if err := c.AddReplica(1); err != nil {
+		if err := c.addReplica(1); err != nil {
 			t.Fatal(err)
 		}
 		sent(c)
@@ -139,8 +139,8 @@ func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 			t.Fatalf("%s: build up to 300: remote ops %v", p.Name(), reads)
 		}
 		sent(c)
-		c.RemoteDone(reads[0], false)
-		asked := bootOf(c.Events, 1).listOffsets
+		c.remoteDone(reads[0], false)
+		asked := bootOf(c.out.events, 1).listOffsets
 		out := sent(c)
 		probe := p == Kafka43
 		wantCount := 0
@@ -165,7 +165,7 @@ func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 func TestLeaderLocalEventsHaveNoPeer(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
 	sent(c)
-	if !c.Produce(5, 0) {
+	if !c.produce(5, 0) {
 		t.Fatal("produce refused")
 	}
 	app := eventsOf(c, EvAppend)
@@ -174,7 +174,7 @@ func TestLeaderLocalEventsHaveNoPeer(t *testing.T) {
 	}
 	sent(c)
 	c.Now = c.Now.Add(31 * sim.Second) // no follower fetched: both past the lag limit
-	c.Fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
 	shr := eventsOf(c, EvISRShrink)
 	if len(shr) != 1 || shr[0].Peer != -1 || shr[0].Broker != 0 {
 		t.Errorf("ISR shrink on b0: %+v, want one event on b0 with no peer", shr)

@@ -200,11 +200,12 @@ func ev(k EventKind) Event { return Event{Kind: k, Broker: -1, Peer: -1} }
 func brokerEv(k EventKind, b int) Event { return Event{Kind: k, Broker: b, Peer: -1} }
 
 // NewEvent returns an event of kind k about broker b (-1: none), for the
-// harness's input events.
+// events the environment records (the run's start, network partitions,
+// messages it drops, state changes).
 func NewEvent(k EventKind, b int) Event { return brokerEv(k, b) }
 
 // emit records e in the step's outbox.
-func (c *Cluster) emit(e Event) { c.Events = append(c.Events, e) }
+func (c *Cluster) emit(e Event) { c.out.events = append(c.out.events, e) }
 
 // Shown reports whether the text trace prints the event: sends, fetched
 // records and state snapshots are in every other view but would only

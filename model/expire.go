@@ -27,7 +27,7 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		c.endExpiration(b)
 		return
 	}
-	if c.Fixes.Has(FixStaleLogStartCopyDisabled) {
+	if c.Cfg.Fixes.Has(FixStaleLogStartCopyDisabled) {
 		// The copy task's KAFKA-15351 step, from this task too: it runs
 		// with copying disabled.
 		c.maybeUpdateLogStartOnBecomingLeader(b)
@@ -54,7 +54,7 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		c.endExpiration(b)
 		return
 	}
-	if w.logStart >= 0 && !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+	if w.logStart >= 0 && !c.Cfg.Mutants.Has(MutantLSOAfterRemoteDelete) {
 		b.Log.IncrementLogStart(w.logStart)
 	}
 	b.lead.expiring, b.lead.remoteEpochs, b.lead.unrefPending = w.ids, remoteEpochs, true
@@ -263,7 +263,7 @@ func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
 		}
 		return
 	}
-	if c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+	if c.Cfg.Mutants.Has(MutantLSOAfterRemoteDelete) {
 		if i := c.Remote.Find(op.Segment); i >= 0 && b.Role == RoleLeader {
 			b.Log.IncrementLogStart(c.Remote.Segments[i].End + 1)
 		}
@@ -326,8 +326,8 @@ func (c *Cluster) maybeSeedHighestRemoteOnExpiration(b *Broker) {
 	if b.HighestRemote != -1 {
 		return
 	}
-	if h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)); h >= 0 &&
-		!c.Mutants.Has(MutantHROOnlyFromUpload) {
+	if h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Cfg.Mutants.Has(MutantHROWithoutEpochEnd)); h >= 0 &&
+		!c.Cfg.Mutants.Has(MutantHROOnlyFromUpload) {
 		c.emit(brokerEv(EvExpirationSeedsHRO, b.ID))
 		c.raiseHighestRemote(b, h)
 	}

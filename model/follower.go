@@ -152,7 +152,7 @@ func (c *Cluster) onFetchResponse(b *Broker, m Message) {
 	switch {
 	case m.Err == ErrOffsetOutOfRange || m.Err == ErrOffsetMovedToTieredStorage:
 		q := &TierQuery{Err: m.Err, LogEnd: b.Log.LogEnd, LastTiered: b.LastTieredEnable, Tiered: c.Tiered()}
-		if c.Mutants.Has(MutantEmptyAgain) && b.Log.Empty() {
+		if c.Cfg.Mutants.Has(MutantEmptyAgain) && b.Log.Empty() {
 			q.LogEnd = 0
 		}
 		b.fetch.query = q
@@ -228,7 +228,7 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 func (c *Cluster) decide(b *Broker) {
 	q := b.fetch.query
 	d := c.Profile.Decide(q)
-	if d.Fallback && c.Mutants.Has(MutantEPUOBelowLSO) {
+	if d.Fallback && c.Cfg.Mutants.Has(MutantEPUOBelowLSO) {
 		epuo, epoch, _ := q.Answer(ListEarliestPendingUpload)
 		lso, _, _ := q.Answer(ListEarliest)
 		d = Decision{Kind: DecideBuildAux, Offset: epuo, Epoch: epoch, LogStart: lso, Path: PathEarliestPendingUpload}
@@ -272,7 +272,7 @@ func (c *Cluster) restartLog(b *Broker, start, logStart int64) {
 	hw := b.Log.HighWatermark
 	b.Log.TruncateFullyAndStartAt(start, logStart)
 	c.truncatedTo(b, start)
-	if c.Mutants.Has(MutantHWNotReset) {
+	if c.Cfg.Mutants.Has(MutantHWNotReset) {
 		b.Log.HighWatermark = hw
 	}
 }
@@ -367,7 +367,7 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	next := seg.End + 1
 	c.position(b, a.path)
 	c.restartLog(b, next, a.logStart)
-	if c.Mutants.Has(MutantStaleLLSOAfterAux) {
+	if c.Cfg.Mutants.Has(MutantStaleLLSOAfterAux) {
 		b.Log.LocalLogStart = a.logStart
 	}
 	for _, e := range seg.Checkpt {

@@ -92,9 +92,11 @@ func (h *harness) cancel(k TimerKey) {
 	h.queue = slices.DeleteFunc(h.queue, func(e hEvent) bool { return e.kind == hTimer && e.timer == k })
 }
 
-// drain schedules the effects and keeps the events of the step, then checks.
+// drain takes what the step left ready: it schedules the effects and keeps
+// the events, acknowledges them (Advance), then checks.
 func (h *harness) drain() {
-	for _, e := range h.c.Out {
+	rd := h.c.Ready()
+	for _, e := range rd.Effects {
 		switch e.Kind {
 		case EffSend:
 			h.sent[e.Msg.From][e.Msg.Kind]++
@@ -108,17 +110,16 @@ func (h *harness) drain() {
 			h.push(hEvent{at: h.c.Now.Add(h.remLat), kind: hRemote, op: e.Remote})
 		}
 	}
-	h.c.Out = h.c.Out[:0]
-	for i := range h.c.Events {
+	for i := range rd.Events {
 		// Every event sets only the fields its kind lists (a peer only
 		// where there is one): a value outside them is missing from the
 		// run's digest.
-		if extra := h.c.Events[i].FieldsOutsideKind(); len(extra) > 0 {
-			h.t.Errorf("t=%v: %s sets %v outside its kind", h.c.Now, h.c.Events[i].Kind, extra)
+		if extra := rd.Events[i].FieldsOutsideKind(); len(extra) > 0 {
+			h.t.Errorf("t=%v: %s sets %v outside its kind", h.c.Now, rd.Events[i].Kind, extra)
 		}
 	}
-	h.events = append(h.events, h.c.Events...)
-	h.c.Events = h.c.Events[:0]
+	h.events = append(h.events, rd.Events...)
+	h.c.Advance()
 	h.check()
 }
 
@@ -131,20 +132,21 @@ func (h *harness) step() bool {
 	}
 	e := h.queue[0]
 	h.queue = h.queue[1:]
-	h.c.Now = e.at
 	h.steps++
 	if h.steps > maxHarnessSteps {
 		h.t.Fatalf("more than %d steps", maxHarnessSteps)
 	}
 	switch e.kind {
 	case hDeliver:
-		if h.isolated(e.msg.From) == h.isolated(e.msg.To) {
-			h.c.Deliver(e.msg)
+		if h.isolated(e.msg.From) != h.isolated(e.msg.To) {
+			h.c.Now = e.at // dropped by the cut: the cluster never sees it
+			return true
 		}
+		h.c.Step(e.at, &Input{Kind: EvDeliver, Msg: e.msg})
 	case hTimer:
-		h.c.Fire(e.timer)
+		h.c.Step(e.at, &Input{Kind: EvTimer, Timer: e.timer})
 	case hRemote:
-		h.c.RemoteDone(e.op, h.failRemote != nil && h.failRemote(e.op))
+		h.c.Step(e.at, &Input{Kind: EvRemoteDone, Op: e.op, Failed: h.failRemote != nil && h.failRemote(e.op)})
 	}
 	h.drain()
 	return true
@@ -170,7 +172,7 @@ func (h *harness) do(f func(c *Cluster)) {
 // produce appends n records on the leader now.
 func (h *harness) produce(n int64) {
 	h.do(func(c *Cluster) {
-		if !c.Produce(n, 0) {
+		if !c.produce(n, 0) {
 			h.t.Fatalf("produce %d: no leader", n)
 		}
 	})

@@ -54,7 +54,7 @@ func (c *Cluster) becomeLeader(b *Broker) {
 	c.stopFetcher(b)
 	b.Role, b.Leader, b.LeaderEpoch = RoleLeader, b.ID, c.Ctrl.LeaderEpoch
 	b.Log.AssignEpoch(c.Ctrl.LeaderEpoch)
-	if !c.Tiered() && c.Fixes.Has(FixStaleLogStartCopyDisabled) && c.Fixes.Has(FixFollowerGapAfterDisable) {
+	if !c.Tiered() && c.Cfg.Fixes.Has(FixStaleLogStartCopyDisabled) && c.Cfg.Fixes.Has(FixFollowerGapAfterDisable) {
 		// With tiering off no RLM task raises a lagging log start offset:
 		// the new leader raises it to its local log start offset, as
 		// loading the log does (UnifiedLog.java:232-234 @004b2276). Only
@@ -368,11 +368,11 @@ func (c *Cluster) handleEpochEnd(b *Broker, m Message) {
 	c.send(resp)
 }
 
-// Produce appends records to the leader with acks=all as one batch from one
+// produce appends records to the leader with acks=all as one batch from one
 // of the workload's producers (chosen by the caller). It reports false when
 // the partition has no leader, or its ISR is below min.insync.replicas
 // (NOT_ENOUGH_REPLICAS: UnderMinISR).
-func (c *Cluster) Produce(records int64, producer int) bool {
+func (c *Cluster) produce(records int64, producer int) bool {
 	b := c.Leader()
 	if b == nil || !b.Up || records <= 0 || c.UnderMinISR() {
 		return false

@@ -18,7 +18,7 @@ func TestFollowerIsInSyncOnlyAfterFetchingInTheEpoch(t *testing.T) {
 	h := newHarness(t, tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1}, false))
 	h.runFor(sim.Second)
 	h.do(func(c *Cluster) {
-		if err := c.ElectLeader(1); err != nil {
+		if err := c.electLeader(1); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -37,7 +37,7 @@ func TestFollowerIsInSyncOnlyAfterFetchingInTheEpoch(t *testing.T) {
 func TestStoppedFetcherCancelsItsTimer(t *testing.T) {
 	cancels := func(c *Cluster, b int) []TimerKind {
 		var out []TimerKind
-		for _, e := range c.Out {
+		for _, e := range c.out.effects {
 			if e.Kind == EffCancelTimer && e.Timer.Broker == b && (e.Timer.Kind == TimerFetchBackoff || e.Timer.Kind == TimerRequest) {
 				out = append(out, e.Timer.Kind)
 			}
@@ -85,7 +85,7 @@ func TestRetriesCountedWhileBootstrapping(t *testing.T) {
 	f.hro = -1
 	h := newHarness(t, f.cluster(cfg, KIP, 2, []int{0}, true))
 	h.do(func(c *Cluster) {
-		if err := c.AddReplica(1); err != nil {
+		if err := c.addReplica(1); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -110,13 +110,13 @@ func TestRetriesCountedWhileBootstrapping(t *testing.T) {
 func TestFollowerAppendsFromItsLEO(t *testing.T) {
 	c, req := followerAwaiting(t, tieredFixture(), testConfig())
 	b := c.Brokers[1]
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 0, HighWatermark: 500, LogStart: 0,
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 0, HighWatermark: 500, LogStart: 0,
 		Batches: []Batch{
 			{Base: 440, Count: 10, Bytes: 100, Epoch: 0, Origin: 441}, // wholly below LEO 450
 			{Base: 445, Count: 6, Bytes: 60, Epoch: 0, Origin: 441},   // last record at LEO
 			{Base: 451, Count: 1, Bytes: 10, Epoch: 0, Origin: 900},   // one record
 		}})
-	if fetched := bootOf(c.Events, 1).fetched; b.Log.LogEnd != 452 || b.Log.HighWatermark != 452 || fetched != 20 {
+	if fetched := bootOf(c.out.events, 1).fetched; b.Log.LogEnd != 452 || b.Log.HighWatermark != 452 || fetched != 20 {
 		t.Errorf("after the response: leo=%d hw=%d bytes=%d, want 452 452 20", b.Log.LogEnd, b.Log.HighWatermark, fetched)
 	}
 	before, _ := b.Log.BatchAt(449)
@@ -132,7 +132,7 @@ func TestFollowerAppendsFromItsLEO(t *testing.T) {
 func TestEmptyFollowerStartsInsideABatch(t *testing.T) {
 	f := fixture{hw: 300, hro: -1, local: []segSpec{{0, 99, 0}, {100, 199, 0}, {200, 299, 0}}}
 	c := f.cluster(testConfig(), KIP, 3, []int{0}, false)
-	if err := c.AddReplica(1); err != nil {
+	if err := c.addReplica(1); err != nil {
 		t.Fatal(err)
 	}
 	b := c.Brokers[1]
@@ -140,9 +140,9 @@ func TestEmptyFollowerStartsInsideABatch(t *testing.T) {
 	c.sendFetch(b)
 	req := b.fetch.reqID
 	sent(c)
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 300, LogStart: 120,
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 300, LogStart: 120,
 		Batches: []Batch{{Base: 120, Count: 50, Bytes: 500, Epoch: 0, ProducerID: pid, Seq: 120, Origin: 121}}})
-	if l, st := b.Log, bootOf(c.Events, 1); l.LogStart != 120 || l.LocalLogStart != 120 || l.LogEnd != 170 || st.start != 120 || !st.started {
+	if l, st := b.Log, bootOf(c.out.events, 1); l.LogStart != 120 || l.LocalLogStart != 120 || l.LogEnd != 170 || st.start != 120 || !st.started {
 		t.Errorf("lso=%d llso=%d leo=%d start=%d, want the batch's 120..170", l.LogStart, l.LocalLogStart, l.LogEnd, st.start)
 	}
 }
@@ -152,11 +152,11 @@ func TestEmptyFollowerStartsInsideABatch(t *testing.T) {
 func TestHWWaitsForFollowersThatNeverFetched(t *testing.T) {
 	f := fixture{hw: 0, hro: -1, local: []segSpec{{0, 99, 0}, {100, 149, 0}}}
 	c := f.cluster(testConfig(), KIP, 3, []int{0, 1}, false)
-	c.Produce(10, 0)
+	c.produce(10, 0)
 	if hw := c.Brokers[0].Log.HighWatermark; hw != 0 {
 		t.Errorf("HW %d with b1 in the ISR never having fetched, want 0", hw)
 	}
-	c.Deliver(fetchAt(c, 1, 1, -1))
+	c.deliver(fetchAt(c, 1, 1, -1))
 	if hw := c.Brokers[0].Log.HighWatermark; hw != 1 {
 		t.Errorf("HW %d after b1 fetched at 1", hw)
 	}
@@ -196,10 +196,10 @@ func TestLastCaughtUp(t *testing.T) {
 		cl := f.cluster(testConfig(), KIP, 3, []int{0, 1}, false)
 		sent(cl)
 		cl.Now = sim.AtMs(1000)
-		cl.Deliver(fetchAt(cl, 1, 440, -1)) // leader LEO 450 at this fetch
-		cl.Produce(10, 0)                   // LEO 460
+		cl.deliver(fetchAt(cl, 1, 440, -1)) // leader LEO 450 at this fetch
+		cl.produce(10, 0)                   // LEO 460
 		cl.Now = sim.AtMs(2000)
-		cl.Deliver(fetchAt(cl, 1, c.second, -1))
+		cl.deliver(fetchAt(cl, 1, c.second, -1))
 		if got := cl.Brokers[0].lead.followers[1].lastCaughtUpAt; got != c.want {
 			t.Errorf("HW %d, second fetch at %d: caught up at %v, want %v", c.hw, c.second, got, c.want)
 		}
@@ -252,12 +252,12 @@ func TestLateFetchAnswers(t *testing.T) {
 func TestProduce(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
 	l := &c.Brokers[0].Log
-	if c.Produce(0, 0) || l.LogEnd != 450 {
+	if c.produce(0, 0) || l.LogEnd != 450 {
 		t.Errorf("produce of 0 records appended: leo %d", l.LogEnd)
 	}
-	c.Produce(5, 0)
-	c.Produce(3, 1)
-	c.Produce(2, 4) // the producers are taken modulo their number: producer 1 again
+	c.produce(5, 0)
+	c.produce(3, 1)
+	c.produce(2, 4) // the producers are taken modulo their number: producer 1 again
 	if l.LogEnd != 460 {
 		t.Fatalf("leo %d after 10 records", l.LogEnd)
 	}
@@ -273,7 +273,7 @@ func TestProduce(t *testing.T) {
 		t.Errorf("producer 2: %+v", p)
 	}
 	c.Ctrl.Leader = -1
-	if c.Produce(5, 0) {
+	if c.produce(5, 0) {
 		t.Errorf("produced with no leader")
 	}
 }
@@ -285,7 +285,7 @@ func TestTieredFollowerBecomesLeader(t *testing.T) {
 	for _, lastTiered := range []bool{false, true} {
 		h := bootstrap(t, tieredFixture(), testConfig(), KIP, lastTiered, time30s)
 		h.do(func(c *Cluster) {
-			if err := c.ElectLeader(1); err != nil {
+			if err := c.electLeader(1); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -303,16 +303,16 @@ func TestTieredFollowerBecomesLeader(t *testing.T) {
 func TestRequestTimeout(t *testing.T) {
 	c, _ := followerAwaiting(t, tieredFixture(), testConfig())
 	b := c.Brokers[1]
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
-	if last, _ := lastBackoff(c.Events, 1); b.fetch.phase != phaseBackoff || last != RetryTimeout {
-		t.Fatalf("a fetch timed out: phase %d, events %v", b.fetch.phase, c.Events)
+	c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
+	if last, _ := lastBackoff(c.out.events, 1); b.fetch.phase != phaseBackoff || last != RetryTimeout {
+		t.Fatalf("a fetch timed out: phase %d, events %v", b.fetch.phase, c.out.events)
 	}
 	for _, phase := range []fetchPhase{phaseBackoff, phaseIdle, phaseAuxRead} {
 		b.fetch.phase = phase
 		sent(c)
-		c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
-		if b.fetch.phase != phase || len(c.Events) != 0 || len(c.Out) != 0 {
-			t.Errorf("a stale timeout in phase %d acted: phase %d, events %v, effects %v", phase, b.fetch.phase, c.Events, c.Out)
+		c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
+		if b.fetch.phase != phase || len(c.out.events) != 0 || len(c.out.effects) != 0 {
+			t.Errorf("a stale timeout in phase %d acted: phase %d, events %v, effects %v", phase, b.fetch.phase, c.out.events, c.out.effects)
 		}
 	}
 }
@@ -323,7 +323,7 @@ func TestRequestTimeout(t *testing.T) {
 func TestDivergenceBelowTheFollowersCache(t *testing.T) {
 	f := fixture{hw: 0, hro: -1, epoch: 1, local: []segSpec{{0, 99, 1}, {100, 149, 1}}}
 	c, req := followerAwaiting(t, f, testConfig())
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 1, Diverging: true, Epoch: 0, Offset: 50})
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 1, Diverging: true, Epoch: 0, Offset: 50})
 	if leo := c.Brokers[1].Log.LogEnd; leo != 0 {
 		t.Errorf("truncated to %d, want 0", leo)
 	}
@@ -335,14 +335,14 @@ func TestDivergenceBelowTheFollowersCache(t *testing.T) {
 func TestLateAnswerDuringBackoffIgnored(t *testing.T) {
 	c, req := followerAwaiting(t, tieredFixture(), testConfig())
 	b := c.Brokers[1]
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
+	c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
 	sent(c)
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 460,
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 460,
 		Batches: []Batch{{Base: 450, Count: 10, Bytes: 100, Epoch: 0, Origin: 900}}})
 	if b.Log.LogEnd != 450 || b.fetch.phase != phaseBackoff || len(sent(c)) != 0 {
 		t.Errorf("a late answer during the backoff was used: leo %d phase %d", b.Log.LogEnd, b.fetch.phase)
 	}
-	c.Fire(TimerKey{Broker: 1, Kind: TimerFetchBackoff})
+	c.fire(TimerKey{Broker: 1, Kind: TimerFetchBackoff})
 	if out := sent(c); len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 450 {
 		t.Errorf("after the backoff: %v", out)
 	}

@@ -56,9 +56,9 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 // maybeSeedHighestRemote sets the copy task's copied offset from the
 // remote metadata (Kafka's maybeUpdateCopiedOffset) and raises HRO to it.
 func (c *Cluster) maybeSeedHighestRemote(b *Broker) {
-	h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd))
+	h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Cfg.Mutants.Has(MutantHROWithoutEpochEnd))
 	b.lead.copiedOffset = h
-	if !c.Mutants.Has(MutantHROOnlyFromUpload) {
+	if !c.Cfg.Mutants.Has(MutantHROOnlyFromUpload) {
 		c.raiseHighestRemote(b, h)
 	}
 }
@@ -94,7 +94,7 @@ func (c *Cluster) maybeUpload(b *Broker) bool {
 	}
 	for i := first; i+1 < len(l.Segments); i++ {
 		seg := &l.Segments[i]
-		if l.Segments[i+1].Base > l.HighWatermark && !c.Mutants.Has(MutantUploadAboveHW) {
+		if l.Segments[i+1].Base > l.HighWatermark && !c.Cfg.Mutants.Has(MutantUploadAboveHW) {
 			return false
 		}
 		cumulative += seg.Bytes
@@ -213,7 +213,7 @@ func (c *Cluster) onRLMFollower(b *Broker) {
 	}
 	c.setTimer(b, TimerRLMFollower, 0, c.Cfg.RLMTaskInterval)
 	if c.Now >= b.MetadataReadyAt {
-		c.raiseHighestRemote(b, c.view(b).FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)))
+		c.raiseHighestRemote(b, c.view(b).FindHighestRemoteOffset(&b.Log, c.Cfg.Mutants.Has(MutantHROWithoutEpochEnd)))
 	}
 }
 
@@ -242,7 +242,7 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 		return
 	}
 	switch {
-	case localOnly && c.Mutants.Has(MutantLLSOAfterLocalDelete):
+	case localOnly && c.Cfg.Mutants.Has(MutantLLSOAfterLocalDelete):
 		l.DropSegmentsBelow(newStart) // the offset is left behind
 	case localOnly:
 		l.IncrementLocalLogStart(newStart)
@@ -289,7 +289,7 @@ func (c *Cluster) deletableSegments(b *Broker) (newStart int64, localOnly, roll 
 		if breach && active && s.Bytes > 0 && c.Tiered() {
 			roll = true
 		}
-		uploaded := upper-1 <= b.HighestRemote || (!active && upper <= l.LogStart) || c.Mutants.Has(MutantRetentionBeforeUpload)
+		uploaded := upper-1 <= b.HighestRemote || (!active && upper <= l.LogStart) || c.Cfg.Mutants.Has(MutantRetentionBeforeUpload)
 		if !breach || (active && s.Bytes == 0) || (copying && !uploaded) {
 			break
 		}

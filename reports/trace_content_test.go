@@ -31,7 +31,7 @@ func traceRuns(t *testing.T, sc *scenarios.Scenario) []traceRun {
 	for _, st := range harness.Strategies {
 		run := tr.Run(string(st))
 		res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
-		run.Finish(res.Cluster.Now)
+		run.Finish(res.End)
 		runs = append(runs, traceRun{res: res, remoteBefore: len(sc.ModelInitial().RemoteSegments)})
 	}
 	data, err := tr.JSON()
@@ -159,8 +159,8 @@ func TestChromeTraceCountsWhatTheModelCounts(t *testing.T) {
 				t.Errorf("%s: bootstrap spans begin %d end %d, want %d each", where, b, e, added)
 			}
 			for _, e := range r.events {
-				if e.Ph == "X" && (e.Dur == nil || *e.Dur < 0 || e.Ts+*e.Dur > int64(c.Now)) {
-					t.Errorf("%s: span %s at %d lasting %v outside the run (end %d)", where, e.Name, e.Ts, e.Dur, int64(c.Now))
+				if e.Ph == "X" && (e.Dur == nil || *e.Dur < 0 || e.Ts+*e.Dur > int64(r.res.End)) {
+					t.Errorf("%s: span %s at %d lasting %v outside the run (end %d)", where, e.Name, e.Ts, e.Dur, int64(r.res.End))
 				}
 			}
 		}
@@ -185,7 +185,7 @@ func TestTimelineEndsAtTheFinalState(t *testing.T) {
 				}
 			})
 			res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{s, elections}})
-			s.Finish(res.Cluster.Now)
+			s.Finish(res.End)
 			c := res.Cluster
 			where := name + " " + string(st)
 			last := s.samples[len(s.samples)-1]
@@ -206,8 +206,8 @@ func TestTimelineEndsAtTheFinalState(t *testing.T) {
 			if len(s.elections) != len(leaders)-1 {
 				t.Errorf("%s: %d elections drawn, the leader changed %d times (%v)", where, len(s.elections), len(leaders)-1, leaders)
 			}
-			if s.end != c.Now {
-				t.Errorf("%s: timeline ends at %v, run at %v", where, s.end, c.Now)
+			if s.end != res.End {
+				t.Errorf("%s: timeline ends at %v, run at %v", where, s.end, res.End)
 			}
 		}
 	}
