@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 
 	"tierfetch/sim"
@@ -155,6 +156,14 @@ type Initial struct {
 // is the leader) holding init. The leader's RLM and ISR tasks start at once;
 // cfg.Fixes are switched on once the initial leadership is taken.
 func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, init Initial) *Cluster {
+	for i, r := range replicas {
+		if r < 0 || r >= n || slices.Contains(replicas[:i], r) {
+			panic(fmt.Sprintf("model: replicas %v of %d brokers (scenarios validate them)", replicas, n))
+		}
+	}
+	if len(replicas) == 0 || p == nil {
+		panic(fmt.Sprintf("model: a cluster of replicas %v, profile %v", replicas, p))
+	}
 	fixes := cfg.Fixes
 	cfg.Fixes = 0 // switched on last (setFixes)
 	c := &Cluster{Cfg: cfg, Profile: p, out: &outbox{}}
@@ -193,6 +202,9 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	for _, id := range replicas[1:] {
 		c.becomeFollower(c.Brokers[id])
 	}
+	for _, b := range c.Brokers {
+		b.checkFetcher()
+	}
 	c.setFixes(fixes)
 	return c
 }
@@ -216,20 +228,38 @@ func (c *Cluster) Leader() *Broker {
 	return c.Brokers[c.Ctrl.Leader]
 }
 
+// send sends m: a request of a follower's fetcher (a request id of its
+// own) or a leader's answer (the request's id), between two brokers.
 func (c *Cluster) send(m Message) {
+	if m.From == m.To || m.ReqID == 0 {
+		panic(fmt.Sprintf("model: send %s from b%d to b%d with request id %d", m.Kind, m.From, m.To, m.ReqID))
+	}
 	c.out.effects = append(c.out.effects, Effect{Kind: EffSend, Msg: m})
 	c.emit(Event{Kind: EvSend, Broker: m.From, Peer: m.To, Msg: m})
 }
 
+// setTimer arms b's timer (k, peer) to fire after d, replacing any pending.
 func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
+	if d < 0 || !b.Up || peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
+		panic(fmt.Sprintf("model: b%d (up %v) arms timer %s peer %d %v from now", b.ID, b.Up, k, peer, d))
+	}
 	c.out.effects = append(c.out.effects, Effect{Kind: EffSetTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}, After: d})
 }
 
+// cancelTimer cancels b's timer (k, peer), pending or not.
 func (c *Cluster) cancelTimer(b *Broker, k TimerKind, peer int) {
+	if peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
+		panic(fmt.Sprintf("model: b%d cancels timer %s peer %d", b.ID, k, peer))
+	}
 	c.out.effects = append(c.out.effects, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}})
 }
 
+// startRemote starts remote operation op on behalf of its broker and
+// returns its id.
 func (c *Cluster) startRemote(op RemoteOp) uint64 {
+	if b := c.Brokers[op.Broker]; !b.Up || op.Segment == 0 || op.Bytes < 0 {
+		panic(fmt.Sprintf("model: b%d (up %v) starts remote %s of segment %d, %d bytes", op.Broker, b.Up, op.Kind, op.Segment, op.Bytes))
+	}
 	c.nextOp++
 	op.ID = c.nextOp
 	c.out.effects = append(c.out.effects, Effect{Kind: EffRemote, Remote: op})
@@ -268,6 +298,8 @@ func (c *Cluster) deliver(m Message) {
 		c.handleEpochEnd(b, m)
 	case MsgFetchResp, MsgListOffsetsResp, MsgEpochEndResp:
 		c.handleResponse(b, m)
+	default:
+		panic(fmt.Sprintf("model: deliver a message of kind %d: %+v", m.Kind, m))
 	}
 }
 
@@ -294,6 +326,8 @@ func (c *Cluster) fire(k TimerKey) {
 		c.onRLMFollower(b)
 	case TimerRetention:
 		c.onRetentionCheck(b)
+	default:
+		panic(fmt.Sprintf("model: fire a timer of kind %d: %+v", k.Kind, k))
 	}
 }
 
@@ -309,5 +343,7 @@ func (c *Cluster) remoteDone(op RemoteOp, failed bool) {
 	case RemoteDelete:
 		c.onRemoteDeleteDone(op, failed)
 	case RemoteRead:
+	default:
+		panic(fmt.Sprintf("model: remote operation of kind %d done: %+v", op.Kind, op))
 	}
 }

@@ -66,6 +66,9 @@ func (c *Cluster) epochRoom() error {
 
 // elect installs id as leader with a new epoch and tells every live replica.
 func (c *Cluster) elect(id int) {
+	if !c.Brokers[id].Up || !c.Ctrl.IsReplica(id) || c.Ctrl.Leader == id {
+		panic(fmt.Sprintf("model: elect b%d (up %v, replica %v); the leader is b%d", id, c.Brokers[id].Up, c.Ctrl.IsReplica(id), c.Ctrl.Leader))
+	}
 	if !c.Ctrl.InISR(id) {
 		c.Ctrl.ISR = []int{id}
 		c.recordISR()

@@ -220,6 +220,9 @@ func checkEventFields(c *Cluster) {
 // answer delivers m and returns the one message sent in reply.
 func answer(t *testing.T, c *Cluster, m Message) Message {
 	t.Helper()
+	if m.ReqID == 0 {
+		m.ReqID = 1 // every request has an id, echoed in its answer
+	}
 	sent(c)
 	c.deliver(m)
 	out := sent(c)
@@ -659,6 +662,7 @@ func auxFollower(t *testing.T, f fixture, p Profile, start, logStart int64, epoc
 	if err := c.addReplica(1); err != nil {
 		t.Fatal(err)
 	}
+	answered(c, c.Brokers[1])
 	sent(c)
 	c.startAuxBuild(c.Brokers[1], Decision{Kind: DecideBuildAux, Offset: start, Epoch: epoch, LogStart: logStart, Path: PathEarliestPendingUpload})
 	var reads []RemoteOp
@@ -836,6 +840,7 @@ func TestAuxBuildFailures(t *testing.T) {
 		t.Fatal(err)
 	}
 	sent(cl)
+	answered(cl, cl.Brokers[1])
 	cl.startAuxBuild(cl.Brokers[1], Decision{Kind: DecideBuildAux, Offset: 100, Epoch: 0, LogStart: 0})
 	if n := backoffs(cl.out.events, 1, RetryMetadataNotReady); n != 1 || len(remoteOps(cl)) != 0 {
 		t.Errorf("metadata not ready: %d backoffs (metadata-not-ready)", n)
@@ -849,6 +854,7 @@ func TestDecideTruncate(t *testing.T) {
 	b := c.Brokers[1]
 	b.fetch.query = query(ErrOffsetOutOfRange, 450, map[int64]int64{ListLatest: 400})
 	b.fetch.query.LastTiered = false
+	answered(c, b)
 	sent(c)
 	c.decide(b)
 	out := sent(c)

@@ -114,6 +114,7 @@ func TestAuxBuildWithoutTheSegmentNamesStartMinusOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	sent(c)
+	answered(c, c.Brokers[1])
 	c.startAuxBuild(c.Brokers[1], Decision{Kind: DecideBuildAux, Offset: 400, Epoch: 0, LogStart: 0, Path: PathEarliestPendingUpload})
 	got := eventsOf(c, EvAuxBuildEnd)
 	if len(got) != 1 || got[0].Cause != AuxNoSegment || got[0].Offset != 399 || c.Brokers[1].fetch.phase != phaseBackoff {
@@ -133,6 +134,7 @@ func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 		}
 		sent(c)
 		b := c.Brokers[1]
+		answered(c, b)
 		c.startAuxBuild(b, Decision{Kind: DecideBuildAux, Offset: 300, Epoch: 0, LogStart: 0, Path: PathEarliestPendingUpload})
 		reads := remoteOps(c)
 		if len(reads) != 1 {

@@ -1,6 +1,10 @@
 package model
 
-import "tierfetch/sim"
+import (
+	"fmt"
+
+	"tierfetch/sim"
+)
 
 // EventKind says what an Event records. The set is closed: every view of a
 // run (the text trace, the digest, the Chrome trace, the timeline, the
@@ -204,8 +208,14 @@ func brokerEv(k EventKind, b int) Event { return Event{Kind: k, Broker: b, Peer:
 // messages it drops, state changes).
 func NewEvent(k EventKind, b int) Event { return brokerEv(k, b) }
 
-// emit records e in the step's outbox.
-func (c *Cluster) emit(e Event) { c.out.events = append(c.out.events, e) }
+// emit records e in the step's outbox: an input kind only as the step's
+// first event (Step records it).
+func (c *Cluster) emit(e Event) {
+	if kinds[e.Kind].input && len(c.out.events) != 0 {
+		panic(fmt.Sprintf("model: input event %s after %d events of its step", e.Kind, len(c.out.events)))
+	}
+	c.out.events = append(c.out.events, e)
+}
 
 // Shown reports whether the text trace prints the event: sends, fetched
 // records and state snapshots are in every other view but would only

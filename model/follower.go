@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // fetchPhase is where a follower's fetcher is.
 type fetchPhase uint8
 
@@ -13,13 +15,79 @@ const (
 	phaseBackoff
 )
 
+var phaseNames = [...]string{"idle", "fetch", "list-offsets", "epoch-end", "aux-read", "lag-probe", "backoff"}
+
+func (p fetchPhase) String() string { return phaseNames[p] }
+
+func (t fetchTimer) String() string { return fetchTimerNames[t] }
+
+// awaitsAnswer reports whether the fetcher waits for the answer to a
+// request in phase p.
+func (p fetchPhase) awaitsAnswer() bool {
+	return p == phaseFetch || p == phaseListOffsets || p == phaseEpochEnd || p == phaseLagProbe
+}
+
+// answer is the kind of the answer awaited in request phase p.
+func (p fetchPhase) answer() MsgKind {
+	switch p {
+	case phaseFetch:
+		return MsgFetchResp
+	case phaseEpochEnd:
+		return MsgEpochEndResp
+	}
+	return MsgListOffsetsResp
+}
+
+// checkFetcher asserts the fetcher invariant (see fetcher).
+func (b *Broker) checkFetcher() {
+	f := &b.fetch
+	var ok bool
+	switch f.phase {
+	case phaseFetch, phaseListOffsets, phaseEpochEnd, phaseLagProbe:
+		ok = f.armed == armedRequest && f.reqID != 0 && (f.phase != phaseEpochEnd || f.aux.active) &&
+			(f.phase != phaseListOffsets || f.query != nil)
+	case phaseAuxRead:
+		ok = f.armed == armedNone && f.auxOp != 0 && f.aux.active
+	case phaseBackoff:
+		ok = f.armed == armedBackoff && !f.aux.active && f.query == nil
+	case phaseIdle:
+		ok = f.armed == armedNone && !f.aux.active
+	}
+	if !ok {
+		panic(fmt.Sprintf("model: b%d (%s, up %v) fetcher in phase %s with its %s timer armed, request %d, aux read %d, build under way %v, query %v",
+			b.ID, b.Role, b.Up, f.phase, f.armed, f.reqID, f.auxOp, f.aux.active, f.query != nil))
+	}
+}
+
+// fetchTimer is the one timer a fetcher has armed.
+type fetchTimer uint8
+
+const (
+	armedNone    fetchTimer = iota
+	armedRequest            // TimerRequest: the request awaited times out
+	armedBackoff            // TimerFetchBackoff: the retry is due
+)
+
+var fetchTimerNames = [...]string{"none", "request-timeout", "fetch-backoff"}
+
 // fetcher is a follower's replica fetcher for the partition.
+//
+// Invariant (checkFetcher, after every step): the phase says what the
+// fetcher waits for, and so which one timer it has armed. In a request
+// phase (fetch, list-offsets, epoch-end, lag-probe) it waits for the
+// answer to request reqID (not 0), under the request timeout; in
+// aux-read for remote operation auxOp (not 0) of the build under way, with
+// no timer (remote storage has no socket timeout); in backoff for its
+// backoff timer, with no build under way and no query; idle, for nothing,
+// with no timer and no build. An epoch-end request belongs to a build
+// under way; a list-offsets request to a query.
 type fetcher struct {
 	phase fetchPhase
-	reqID uint64
+	armed fetchTimer
+	reqID uint64     // the last request sent (0: none since the fetcher stopped)
 	query *TierQuery // set while deciding after OOR/OMTS
 	aux   auxBuild
-	auxOp uint64
+	auxOp uint64 // the last aux-state read started
 	// bootstrapping is true for an added replica until it first receives records.
 	bootstrapping bool
 	// path is how the bootstrap positioned the follower, its
@@ -51,6 +119,9 @@ func (b *Broker) AuxBuildTarget() (start, leaderLogStart int64) {
 
 // becomeFollower makes b follow the controller's current leader.
 func (c *Cluster) becomeFollower(b *Broker) {
+	if !b.Up || c.Ctrl.Leader < 0 || c.Ctrl.Leader == b.ID || !c.Ctrl.IsReplica(b.ID) {
+		panic(fmt.Sprintf("model: b%d (up %v, replica %v) follows b%d", b.ID, b.Up, c.Ctrl.IsReplica(b.ID), c.Ctrl.Leader))
+	}
 	c.resignLeadership(b)
 	c.stopFetcher(b)
 	b.Role, b.Leader, b.LeaderEpoch = RoleFollower, c.Ctrl.Leader, c.Ctrl.LeaderEpoch
@@ -72,14 +143,18 @@ func (c *Cluster) stopFetcher(b *Broker) {
 	} else if b.fetch.phase != phaseIdle {
 		c.cancelTimer(b, TimerRequest, 0)
 	}
-	b.fetch.phase, b.fetch.query, b.fetch.reqID, b.fetch.auxOp = phaseIdle, nil, 0, 0
+	b.fetch.phase, b.fetch.armed, b.fetch.query, b.fetch.reqID, b.fetch.auxOp = phaseIdle, armedNone, nil, 0, 0
 }
 
 // sendRequest sends m to the leader and arms the request timeout.
 func (c *Cluster) sendRequest(b *Broker, m Message, phase fetchPhase) {
+	if b.Role != RoleFollower || b.Leader < 0 || b.fetch.armed != armedNone || !phase.awaitsAnswer() {
+		panic(fmt.Sprintf("model: b%d (%s of b%d) sends %s in phase %s with its %s timer armed", b.ID, b.Role, b.Leader,
+			m.Kind, phase, b.fetch.armed))
+	}
 	c.nextReq++
 	m.From, m.To, m.ReqID, m.LeaderEpoch = b.ID, b.Leader, c.nextReq, b.LeaderEpoch
-	b.fetch.phase, b.fetch.reqID = phase, m.ReqID
+	b.fetch.phase, b.fetch.reqID, b.fetch.armed = phase, m.ReqID, armedRequest
 	c.send(m)
 	c.setTimer(b, TimerRequest, 0, c.Cfg.ReplicaSocketTimeout)
 }
@@ -99,27 +174,35 @@ func (c *Cluster) sendFetch(b *Broker) {
 // backoff fails the current attempt; the fetcher retries after
 // replica.fetch.backoff.ms and decides afresh.
 func (c *Cluster) backoff(b *Broker, why RetryReason) {
-	if b.fetch.phase != phaseIdle && b.fetch.phase != phaseBackoff {
-		c.cancelTimer(b, TimerRequest, 0)
+	if b.Role != RoleFollower || b.fetch.phase == phaseIdle || b.fetch.phase == phaseBackoff {
+		panic(fmt.Sprintf("model: b%d (%s) backs off (%s) in phase %s", b.ID, b.Role, why, b.fetch.phase))
 	}
-	c.endAux(b, AuxAborted) // a build a more specific end has not ended: a leader error or a timeout stopped it
-	b.fetch.phase, b.fetch.query = phaseBackoff, nil
+	c.cancelTimer(b, TimerRequest, 0) // armed or not (an aux read has none)
+	c.endAux(b, AuxAborted)           // a build a more specific end has not ended: a leader error or a timeout stopped it
+	b.fetch.phase, b.fetch.query, b.fetch.armed = phaseBackoff, nil, armedBackoff
 	e := brokerEv(EvBackoff, b.ID)
 	e.Retry = why
 	c.emit(e)
 	c.setTimer(b, TimerFetchBackoff, 0, c.Cfg.ReplicaFetchBackoff)
 }
 
+// onBackoffDone retries: the backoff timer fired.
 func (c *Cluster) onBackoffDone(b *Broker) {
-	if b.fetch.phase == phaseBackoff {
-		c.sendFetch(b)
+	if b.fetch.phase != phaseBackoff || b.fetch.armed != armedBackoff {
+		panic(fmt.Sprintf("model: b%d's backoff timer fired in phase %s with its %s timer armed", b.ID, b.fetch.phase, b.fetch.armed))
 	}
+	b.fetch.armed = armedNone
+	c.sendFetch(b)
 }
 
+// onRequestTimeout gives up on the request awaited: its timer fired. (An
+// auxiliary-state read has no timeout: its timer is not armed.)
 func (c *Cluster) onRequestTimeout(b *Broker) {
-	if b.fetch.phase != phaseIdle && b.fetch.phase != phaseBackoff && b.fetch.phase != phaseAuxRead {
-		c.backoff(b, RetryTimeout)
+	if !b.fetch.phase.awaitsAnswer() || b.fetch.armed != armedRequest {
+		panic(fmt.Sprintf("model: b%d's request timeout fired in phase %s with its %s timer armed", b.ID, b.fetch.phase, b.fetch.armed))
 	}
+	b.fetch.armed = armedNone
+	c.backoff(b, RetryTimeout)
 }
 
 // handleResponse routes a leader's answer to the fetcher; answers to a
@@ -128,7 +211,11 @@ func (c *Cluster) handleResponse(b *Broker, m Message) {
 	if b.Role != RoleFollower || m.ReqID != b.fetch.reqID || b.fetch.phase == phaseBackoff {
 		return
 	}
+	if !b.fetch.phase.awaitsAnswer() || m.Kind != b.fetch.phase.answer() {
+		panic(fmt.Sprintf("model: b%d in phase %s takes %s answering its request %d", b.ID, b.fetch.phase, m.Kind, m.ReqID))
+	}
 	c.cancelTimer(b, TimerRequest, 0)
+	b.fetch.armed = armedNone
 	if m.Err == ErrNotLeader || m.Err == ErrFencedLeaderEpoch || m.Err == ErrUnknownLeaderEpoch {
 		c.backoff(b, RetryLeaderError)
 		return
@@ -227,6 +314,10 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 // decide asks the profile what to do after OOR/OMTS and does it.
 func (c *Cluster) decide(b *Broker) {
 	q := b.fetch.query
+	if q == nil || b.fetch.armed != armedNone || b.fetch.aux.active {
+		panic(fmt.Sprintf("model: b%d decides in phase %s with query %v, its %s timer armed, a build under way %v",
+			b.ID, b.fetch.phase, q != nil, b.fetch.armed, b.fetch.aux.active))
+	}
 	d := c.Profile.Decide(q)
 	if d.Fallback && c.Cfg.Mutants.Has(MutantEPUOBelowLSO) {
 		epuo, epoch, _ := q.Answer(ListEarliestPendingUpload)
@@ -264,6 +355,8 @@ func (c *Cluster) decide(b *Broker) {
 		c.startAuxBuild(b, d)
 	case DecideContinue:
 		c.sendFetch(b)
+	default:
+		panic(fmt.Sprintf("model: b%d: profile %s decided %+v on %+v", b.ID, c.Profile.Name(), d, *q))
 	}
 }
 
@@ -287,6 +380,9 @@ func (c *Cluster) position(b *Broker, p Path) {
 // startAuxBuild begins building the auxiliary state for [d.LogStart,
 // d.Offset) (Kafka TierStateMachine.buildRemoteLogAuxState).
 func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
+	if b.fetch.aux.active || d.Kind != DecideBuildAux {
+		panic(fmt.Sprintf("model: b%d starts an aux build %+v with one under way %v", b.ID, d, b.fetch.aux.active))
+	}
 	b.fetch.aux = auxBuild{start: d.Offset, epoch: d.Epoch, logStart: d.LogStart, path: d.Path, target: d.Epoch}
 	if c.AuxStateTrivial(d.Offset, d.LogStart) {
 		c.position(b, d.Path)
@@ -312,6 +408,9 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 // onEpochEnd picks the epoch of start-1: if the previous epoch ended after
 // start-1, start-1 lies in it; otherwise start-1 lies in start's own epoch.
 func (c *Cluster) onEpochEnd(b *Broker, m Message) {
+	if !b.fetch.aux.active || b.fetch.phase != phaseEpochEnd {
+		panic(fmt.Sprintf("model: b%d takes an epoch-end answer in phase %s, a build under way %v", b.ID, b.fetch.phase, b.fetch.aux.active))
+	}
 	if m.Epoch >= 0 && m.Offset > b.fetch.aux.start-1 {
 		b.fetch.aux.target = m.Epoch // GoalAuxEpochBeforeStart when not start's epoch
 	} else {
@@ -324,6 +423,9 @@ func (c *Cluster) onEpochEnd(b *Broker, m Message) {
 // leader-epoch checkpoint and producer snapshot.
 func (c *Cluster) readAuxState(b *Broker) {
 	a := &b.fetch.aux
+	if !a.active || b.fetch.armed != armedNone {
+		panic(fmt.Sprintf("model: b%d reads aux state in phase %s, a build under way %v, its %s timer armed", b.ID, b.fetch.phase, a.active, b.fetch.armed))
+	}
 	if c.Now < b.MetadataReadyAt {
 		c.endAux(b, AuxMetadataNotReady)
 		c.backoff(b, RetryMetadataNotReady)
@@ -347,6 +449,10 @@ func (c *Cluster) readAuxState(b *Broker) {
 func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	if !b.Up || b.fetch.phase != phaseAuxRead || op.ID != b.fetch.auxOp {
 		return
+	}
+	if !b.fetch.aux.active || op.Segment != b.fetch.aux.segment {
+		panic(fmt.Sprintf("model: b%d's aux read %d of segment %d done, the build (under way %v) reads segment %d",
+			b.ID, op.ID, op.Segment, b.fetch.aux.active, b.fetch.aux.segment))
 	}
 	if failed {
 		c.endAux(b, AuxRemoteError)

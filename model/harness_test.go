@@ -431,3 +431,13 @@ func bootOf(evs []Event, b int) boot {
 	}
 	return s
 }
+
+// answered puts b's fetcher where it is once it has taken the answer to the
+// request it waits for (handleResponse): its request timeout cancelled, so
+// a test can call what follows an answer (decide, startAuxBuild) directly.
+func answered(c *Cluster, b *Broker) {
+	if b.fetch.armed == armedRequest {
+		c.cancelTimer(b, TimerRequest, 0)
+		b.fetch.armed = armedNone
+	}
+}

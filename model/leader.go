@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -51,6 +52,10 @@ type followerView struct {
 
 // becomeLeader makes b the leader in the controller's current epoch.
 func (c *Cluster) becomeLeader(b *Broker) {
+	if !b.Up || c.Ctrl.Leader != b.ID || c.Ctrl.LeaderEpoch < b.LeaderEpoch {
+		panic(fmt.Sprintf("model: b%d (up %v, epoch %d) becomes leader; the controller's leader b%d, epoch %d",
+			b.ID, b.Up, b.LeaderEpoch, c.Ctrl.Leader, c.Ctrl.LeaderEpoch))
+	}
 	c.stopFetcher(b)
 	b.Role, b.Leader, b.LeaderEpoch = RoleLeader, b.ID, c.Ctrl.LeaderEpoch
 	b.Log.AssignEpoch(c.Ctrl.LeaderEpoch)
@@ -241,6 +246,9 @@ func (c *Cluster) answerParked(b *Broker, peer int) {
 		return
 	}
 	m := v.parked
+	if m.Kind != MsgFetch || m.From != peer {
+		panic(fmt.Sprintf("model: leader b%d's parked fetch of b%d is %s", b.ID, peer, m.String()))
+	}
 	v.parked, v.isParked = Message{}, false
 	c.answerFetch(b, m)
 }
@@ -258,6 +266,9 @@ func (c *Cluster) wakeParked(b *Broker) {
 // updateFollowerFetch records follower f's position, expands the ISR when it
 // caught up and advances the high watermark.
 func (c *Cluster) updateFollowerFetch(b *Broker, f int, offset int64) {
+	if b.Role != RoleLeader || f == b.ID || offset < 0 {
+		panic(fmt.Sprintf("model: b%d (%s) records a fetch of b%d at %d", b.ID, b.Role, f, offset))
+	}
 	v := &b.lead.followers[f]
 	if offset >= b.Log.LogEnd {
 		v.lastCaughtUpAt = max(v.lastCaughtUpAt, c.Now)
@@ -293,6 +304,9 @@ func (c *Cluster) maybeAdvanceHighWatermark(b *Broker) bool {
 }
 
 func (c *Cluster) expandISR(b *Broker, f int) {
+	if b.Role != RoleLeader || c.Ctrl.InISR(f) || f == b.ID || !c.Ctrl.IsReplica(f) {
+		panic(fmt.Sprintf("model: leader b%d (%s) adds b%d (replica %v) to the ISR %v", b.ID, b.Role, f, c.Ctrl.IsReplica(f), c.Ctrl.ISR))
+	}
 	isr := append(slices.Clone(c.Ctrl.ISR), f)
 	slices.Sort(isr)
 	c.changeISR(isr, -1)
@@ -304,6 +318,9 @@ func (c *Cluster) expandISR(b *Broker, f int) {
 // onISRExpire drops followers that have not caught up within
 // replica.lag.time.max.ms.
 func (c *Cluster) onISRExpire(b *Broker) {
+	if b.Role != RoleLeader || len(b.lead.followers) != len(c.Brokers) {
+		panic(fmt.Sprintf("model: b%d (%s) runs the ISR expiry with %d follower views", b.ID, b.Role, len(b.lead.followers)))
+	}
 	c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
 	var out []int
 	for _, id := range c.Ctrl.ISR {

@@ -148,7 +148,7 @@ func (l *Log) active() *Segment { return &l.Segments[len(l.Segments)-1] }
 // past segmentBytes. A piece continuing the previous batch is merged into it
 // so memory grows with batches, not with fetches.
 func (l *Log) Append(b Batch, segmentBytes int64) {
-	if b.Base != l.LogEnd {
+	if b.Base != l.LogEnd || b.Count < 0 || b.Bytes < 0 {
 		panic(fmt.Sprintf("model: append %v at log end %d", b, l.LogEnd))
 	}
 	for b.Count > 0 {

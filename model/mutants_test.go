@@ -113,6 +113,7 @@ func TestMutantsDoWhatTheySay(t *testing.T) {
 	}
 	b := cl.Brokers[1]
 	b.fetch.query = query(ErrOffsetMovedToTieredStorage, 0, map[int64]int64{-2: 500, -6: 300})
+	answered(cl, b)
 	sent(cl)
 	cl.decide(b)
 	if n := len(eventsOf(cl, EvFallback)); b.fetch.aux.start != 300 || b.fetch.aux.logStart != 500 || n != 0 {

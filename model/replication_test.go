@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"tierfetch/sim"
@@ -66,10 +67,14 @@ func TestStoppedFetcherCancelsItsTimer(t *testing.T) {
 		t.Errorf("stopped while backing off: cancelled %v", got)
 	}
 	sent(c)
-	c.backoff(c.Brokers[1], RetryTimeout) // from idle: nothing to cancel
-	if got := cancels(c, 1); len(got) != 0 {
-		t.Errorf("a backoff from idle cancelled %v", got)
-	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("a backoff from idle (no attempt to fail) did not panic")
+			}
+		}()
+		c.backoff(c.Brokers[1], RetryTimeout)
+	}()
 }
 
 // TestRetriesCountedWhileBootstrapping: a restarted leader does not know
@@ -137,6 +142,7 @@ func TestEmptyFollowerStartsInsideABatch(t *testing.T) {
 	}
 	b := c.Brokers[1]
 	b.Log.TruncateFullyAndStartAt(150, 150)
+	c.stopFetcher(b) // its first fetch, from 0, no longer awaited
 	c.sendFetch(b)
 	req := b.fetch.reqID
 	sent(c)
@@ -297,23 +303,30 @@ func TestTieredFollowerBecomesLeader(t *testing.T) {
 }
 
 // TestRequestTimeout: a request with no answer in time backs off
-// (timeout); a timer that outlived the request (the follower is backing off
-// already, idle, or reading remote storage, which has no socket timeout)
-// changes nothing.
+// (timeout). The request timeout is armed only while a request is awaited:
+// backing off, idle, or reading remote storage (which has no socket
+// timeout) it is not, and its firing then is a programmer error (the
+// caller cancelled it).
 func TestRequestTimeout(t *testing.T) {
 	c, _ := followerAwaiting(t, tieredFixture(), testConfig())
 	b := c.Brokers[1]
 	c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
-	if last, _ := lastBackoff(c.out.events, 1); b.fetch.phase != phaseBackoff || last != RetryTimeout {
-		t.Fatalf("a fetch timed out: phase %d, events %v", b.fetch.phase, c.out.events)
+	if last, _ := lastBackoff(c.out.events, 1); b.fetch.phase != phaseBackoff || last != RetryTimeout || b.fetch.armed != armedBackoff {
+		t.Fatalf("a fetch timed out: phase %s, %s armed, events %v", b.fetch.phase, b.fetch.armed, c.out.events)
 	}
 	for _, phase := range []fetchPhase{phaseBackoff, phaseIdle, phaseAuxRead} {
-		b.fetch.phase = phase
-		sent(c)
-		c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
-		if b.fetch.phase != phase || len(c.out.events) != 0 || len(c.out.effects) != 0 {
-			t.Errorf("a stale timeout in phase %d acted: phase %d, events %v, effects %v", phase, b.fetch.phase, c.out.events, c.out.effects)
+		b.fetch.phase, b.fetch.armed = phase, armedNone
+		if phase == phaseBackoff {
+			b.fetch.armed = armedBackoff
 		}
+		func() {
+			defer func() {
+				if p, ok := recover().(string); !ok || !strings.Contains(p, "request timeout fired in phase "+phase.String()) {
+					t.Errorf("a request timeout firing in phase %s: panic %v", phase, p)
+				}
+			}()
+			c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
+		}()
 	}
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 )
@@ -112,6 +113,10 @@ func (c *Cluster) maybeUpload(b *Broker) bool {
 
 // startUpload copies seg to remote storage, publishing COPY_SEGMENT_STARTED.
 func (c *Cluster) startUpload(b *Broker, seg *Segment) {
+	if b.Role != RoleLeader || b.copyOp != 0 || seg.Bytes <= 0 || seg.End < seg.Base {
+		panic(fmt.Sprintf("model: b%d (%s, upload %d in flight) uploads segment [%d..%d] of %d bytes", b.ID, b.Role, b.copyOp,
+			seg.Base, seg.End, seg.Bytes))
+	}
 	l := &b.Log
 	rs := RemoteSegment{Base: seg.Base, End: seg.End, Bytes: seg.Bytes, MaxTsMs: seg.MaxTsMs,
 		Epochs: segmentEpochs(seg), Batches: seg.Batches, Checkpt: l.EpochsUpTo(seg.End), Snapshot: seg.Snapshot}

@@ -115,6 +115,9 @@ func (c *Cluster) Step(now sim.Time, in *Input) {
 	default:
 		c.stepEvent(in)
 	}
+	for _, b := range c.Brokers {
+		b.checkFetcher()
+	}
 }
 
 // stepDeliver hands a message to its receiver.

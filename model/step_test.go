@@ -127,3 +127,33 @@ func TestStepMisusePanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestFetcherInvariantIsAsserted: each phase with the wrong timer armed, or
+// without what it waits for, is caught (checkFetcher, after every step).
+func TestFetcherInvariantIsAsserted(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		breakIt func(f *fetcher)
+	}{
+		{"a fetch with no timeout armed", func(f *fetcher) { f.armed = armedNone }},
+		{"a fetch with no request", func(f *fetcher) { f.reqID = 0 }},
+		{"an epoch-end request with no build", func(f *fetcher) { f.phase = phaseEpochEnd }},
+		{"a list-offsets request with no query", func(f *fetcher) { f.phase, f.query = phaseListOffsets, nil }},
+		{"an aux read with a timeout armed", func(f *fetcher) { f.phase, f.auxOp, f.aux.active = phaseAuxRead, 7, true }},
+		{"a backoff with a build under way", func(f *fetcher) { f.phase, f.armed, f.aux.active = phaseBackoff, armedBackoff, true }},
+		{"idle with a timer armed", func(f *fetcher) { f.phase = phaseIdle }},
+	} {
+		c, _ := followerAwaiting(t, tieredFixture(), testConfig()) // b1: a fetch awaited
+		b := c.Brokers[1]
+		b.checkFetcher()
+		tc.breakIt(&b.fetch)
+		func() {
+			defer func() {
+				if p, ok := recover().(string); !ok || !strings.Contains(p, "b1 (follower, up true) fetcher in phase") {
+					t.Errorf("%s: panic %v", tc.name, p)
+				}
+			}()
+			b.checkFetcher()
+		}()
+	}
+}
