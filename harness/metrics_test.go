@@ -89,7 +89,7 @@ func TestRedundancyRestored(t *testing.T) {
 		t.Errorf("outcome %s, redundancy %d ms (known %v): want 4 s to 10 s after the crash", res.Outcome, m.RedundancyMs, m.RedundancyKnown)
 	}
 	var rejoin int64 = -1
-	for _, ch := range res.Cluster.ISRChanges {
+	for _, ch := range res.ISRChanges {
 		if ch.At.Ms() > 2000 && len(ch.ISR) == 3 && rejoin < 0 {
 			rejoin = ch.At.Ms() - 2000
 		}

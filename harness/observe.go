@@ -31,6 +31,12 @@ type ReplicaStats struct {
 	Fetches         int // fetch requests sent
 }
 
+// ISRChange is the ISR after one change, and when it happened.
+type ISRChange struct {
+	At  sim.Time
+	ISR []int
+}
+
 // ConsumeStats is what one consume event read: [FromOffset, ToOffset) on
 // Broker, LocalBytes from its disk and RemoteBytes from remote storage.
 type ConsumeStats struct {
@@ -43,8 +49,8 @@ type ConsumeStats struct {
 }
 
 // runView folds a run's event stream into what the run reports beyond its
-// digest: each replica's bootstrap (ReplicaStats), what consumers read, and
-// the coverage goals reached. It is an observer like the trace and the
+// digest: each replica's bootstrap (ReplicaStats), what consumers read, the
+// ISR's history and the coverage goals reached. It is an observer like the trace and the
 // timeline, built into the runner so that every run has it, and reads
 // nothing but events (and the scenario's initial state): the result
 // object, the metrics and the coverage cannot disagree with the trace.
@@ -52,8 +58,13 @@ type runView struct {
 	replicas []ReplicaStats
 	consumes []ConsumeStats
 	coverage [model.NumGoals]int64
-	brokers  []seenBroker
-	tiered   bool // remote.storage.enable
+	// isr is the ISR now, isrChanges every change of it: the leader's
+	// (EvISRJoin, EvISRShrink) as they say, the controller's as its
+	// events imply (isrEvent).
+	isr        []int
+	isrChanges []ISRChange
+	brokers    []seenBroker
+	tiered     bool // remote.storage.enable
 	// pend is what the step's input did, decided by the event after it:
 	// a refusal (EvSkipped) undoes an add_replica or a set_config, a drop
 	// (EvDropped) a delivery.
@@ -91,6 +102,7 @@ type pending struct {
 	midRun bool       // pendAdd: the leader held records at a time after 0
 	on     bool       // pendTiered: the value set
 	goal   model.Goal // pendGoal: the goal a delivered answer reaches
+	// pendCrash: broker crashed at at.
 }
 
 type pendKind uint8
@@ -100,12 +112,15 @@ const (
 	pendAdd             // add_replica: undone by a refusal
 	pendTiered          // set_config remote_storage_enable: undone by a refusal
 	pendGoal            // a delivered answer: undone by a drop
+	pendCrash           // crash: undone by a refusal
 )
 
-// newRunView returns the view of a run of n brokers whose topic starts
-// with tiering on or off and whose initial log holds epochs.
-func newRunView(n int, tiered bool, init *model.Initial) *runView {
-	v := &runView{replicas: make([]ReplicaStats, n), brokers: make([]seenBroker, n), tiered: tiered}
+// newRunView returns the view of a run of n brokers with the given
+// replicas (the ISR at first) whose topic starts with tiering on or off
+// and whose initial log holds epochs.
+func newRunView(n int, replicas []int, tiered bool, init *model.Initial) *runView {
+	v := &runView{replicas: make([]ReplicaStats, n), brokers: make([]seenBroker, n), tiered: tiered,
+		isr: slices.Sorted(slices.Values(replicas))}
 	for i := range v.brokers {
 		v.brokers[i].hro = -1
 	}
@@ -121,6 +136,7 @@ func (v *runView) clone() *runView {
 	n.replicas = slices.Clone(v.replicas)
 	n.consumes = slices.Clip(v.consumes)
 	n.brokers = slices.Clone(v.brokers)
+	n.isrChanges = slices.Clip(v.isrChanges)
 	return &n
 }
 
@@ -132,6 +148,8 @@ func (v *runView) Event(now sim.Time, e *model.Event) {
 	switch e.Kind {
 	case model.EvAddReplica:
 		v.pend = pending{what: pendAdd, broker: e.Broker, at: now, midRun: now > 0 && v.leaderHolds()}
+	case model.EvCrash:
+		v.pend = pending{what: pendCrash, broker: e.Broker, at: now}
 	case model.EvSetConfig:
 		if e.Key == "remote_storage_enable" {
 			v.pend = pending{what: pendTiered, on: e.On}
@@ -141,6 +159,7 @@ func (v *runView) Event(now sim.Time, e *model.Event) {
 	default:
 		v.replica(now, e)
 		v.goals(e)
+		v.isrEvent(now, e)
 		v.broker(e)
 	}
 }
@@ -175,7 +194,39 @@ func (v *runView) settle(next *model.Event) {
 		if next == nil || next.Kind != model.EvDropped {
 			v.coverage[p.goal]++
 		}
+	case pendCrash:
+		// The controller fences a crashed broker: it leaves the ISR, even
+		// as its last member (model.Cluster.fence).
+		if !skipped && slices.Contains(v.isr, p.broker) {
+			v.setISR(p.at, slices.DeleteFunc(slices.Clone(v.isr), func(r int) bool { return r == p.broker }))
+		}
 	}
+}
+
+// isrEvent folds an ISR change into the ISR's history: the leader's join
+// and shrink say the ISR after; an unclean election leaves the elected
+// broker alone in it, and so does any election while the ISR is empty
+// (from the ELR, or of the last known leader).
+func (v *runView) isrEvent(now sim.Time, e *model.Event) {
+	switch e.Kind {
+	case model.EvISRJoin, model.EvISRShrink:
+		v.setISR(now, slices.Clone(e.Brokers))
+	case model.EvUncleanElection:
+		v.setISR(now, []int{e.Broker})
+	case model.EvBecomeLeader:
+		if len(v.isr) == 0 {
+			v.setISR(now, []int{e.Broker})
+		}
+	}
+}
+
+// setISR records a change of the ISR to isr at now.
+func (v *runView) setISR(now sim.Time, isr []int) {
+	if slices.Equal(isr, v.isr) {
+		return
+	}
+	v.isr = isr
+	v.isrChanges = append(v.isrChanges, ISRChange{At: now, ISR: isr})
 }
 
 // leaderHolds reports whether the leader, as the last broker-state events

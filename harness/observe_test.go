@@ -18,7 +18,7 @@ type stream struct {
 }
 
 func newStream(n int) *stream {
-	return &stream{v: newRunView(n, true, &model.Initial{})}
+	return &stream{v: newRunView(n, []int{0, 1}, true, &model.Initial{})}
 }
 
 // at feeds e at time ms.

@@ -104,6 +104,8 @@ type RunResult struct {
 	Replicas []ReplicaStats
 	// Consumes is what each consume event read, in order.
 	Consumes []ConsumeStats
+	// ISRChanges is every change of the ISR, in order.
+	ISRChanges []ISRChange
 	// StateDigests holds one digest per step (index 0: before the first)
 	// when Options.StateDigests is set.
 	StateDigests []uint64
@@ -331,7 +333,7 @@ func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 		lastTiered = *f
 	}
 	cfg, init := sc.Config.ModelConfig(), sc.ModelInitial()
-	r.view = newRunView(sc.Brokers, cfg.RemoteStorageEnable, &init)
+	r.view = newRunView(sc.Brokers, sc.Replicas, cfg.RemoteStorageEnable, &init)
 	start := model.NewEvent(model.EvRunStart, -1)
 	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
 	if opt.Fixes != 0 {
@@ -383,7 +385,7 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	for g, n := range r.c.Coverage { // the goals no event shows yet
 		res.Coverage[g] += n
 	}
-	res.Replicas, res.Consumes = r.view.replicas, r.view.consumes
+	res.Replicas, res.Consumes, res.ISRChanges = r.view.replicas, r.view.consumes, r.view.isrChanges
 	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
 	if r.opt.StateHash {
 		res.StateHash = r.stateHash()

@@ -38,6 +38,5 @@ func (c *Cluster) Clone() *Cluster {
 	n.Remote.Segments = slices.Clone(c.Remote.Segments)
 	n.producers = slices.Clone(c.producers)
 	n.metaLog = slices.Clip(c.metaLog)
-	n.ISRChanges = slices.Clip(c.ISRChanges)
 	return &n
 }

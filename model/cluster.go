@@ -92,17 +92,6 @@ type Controller struct {
 	Unclean int
 }
 
-// ISRChange is the ISR after one change, and when it happened.
-type ISRChange struct {
-	At  sim.Time
-	ISR []int
-}
-
-// recordISR appends the current ISR to the history.
-func (c *Cluster) recordISR() {
-	c.ISRChanges = append(c.ISRChanges, ISRChange{At: c.Now, ISR: slices.Clone(c.Ctrl.ISR)})
-}
-
 // InISR reports whether broker b is in the ISR.
 func (c *Controller) InISR(b int) bool { return slices.Contains(c.ISR, b) }
 
@@ -131,8 +120,6 @@ type Cluster struct {
 	// reached (GoalUploadLagged, GoalRemoteRetention); the harness counts
 	// the others from the event stream.
 	Coverage [NumGoals]int64
-	// ISRChanges records every change of the ISR, in order.
-	ISRChanges []ISRChange
 	// metaLog holds the published metadata events some lagging broker has
 	// not folded yet (metadata.go).
 	metaLog []metaEvent

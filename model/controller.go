@@ -71,7 +71,6 @@ func (c *Cluster) elect(id int) {
 	}
 	if !c.Ctrl.InISR(id) {
 		c.Ctrl.ISR = []int{id}
-		c.recordISR()
 		c.Ctrl.Unclean++
 		c.emit(brokerEv(EvUncleanElection, id))
 	}

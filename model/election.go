@@ -63,10 +63,7 @@ func (c *Cluster) changeISR(isr []int, uncleanShutdown int) {
 	if len(isr) == 0 && len(ctl.ISR) > 0 && ctl.Leader >= 0 {
 		ctl.LastKnownLeader = ctl.Leader
 	}
-	if !slices.Equal(isr, ctl.ISR) {
-		ctl.ISR = isr
-		c.recordISR()
-	}
+	ctl.ISR = isr
 }
 
 // electionKind is how electAnyLeader chose a leader.

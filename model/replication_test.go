@@ -183,8 +183,8 @@ func TestISRExpiryPeriod(t *testing.T) {
 	if h.c.Ctrl.InISR(1) {
 		t.Fatalf("b1 still in the ISR at 45 s\n%v", h)
 	}
-	if n := len(h.c.ISRChanges); n != 1 || h.c.ISRChanges[0].At != sim.AtMs(45_000) || !slices.Equal(h.c.ISRChanges[0].ISR, []int{0}) {
-		t.Errorf("ISR changes %v", h.c.ISRChanges)
+	if got := countEvents(h.events, EvISRShrink, 0, func(e *Event) bool { return slices.Equal(e.Brokers, []int{0}) && slices.Equal(e.Dropped, []int{1}) }); got != 1 {
+		t.Errorf("%d shrinks of the ISR to [0] dropping b1, want 1", got)
 	}
 }
 

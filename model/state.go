@@ -12,10 +12,10 @@ import (
 // id counters and the producers), with every instant written relative to
 // now (the caller's time: the last step's, or the end of the run), so two
 // runs that reach the same state at the same point of a schedule encode
-// alike. Left out, because no step reads them: statistics
-// (Coverage, ISRChanges), observers' version counters (Remote.Version,
-// Log.Gen), configuration and profile (fixed for a run); and the bootstrap
-// path of a follower, which only its EvBootstrapped reports.
+// alike. Left out, because no step reads them: statistics (Coverage),
+// observers' version counters (Remote.Version, Log.Gen), configuration and
+// profile (fixed for a run); and the bootstrap path of a follower, which
+// only its EvBootstrapped reports.
 func (c *Cluster) AppendState(dst []byte, now sim.Time) []byte {
 	dst, _ = c.AppendStateMarked(dst, nil, now)
 	return dst

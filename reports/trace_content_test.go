@@ -62,10 +62,10 @@ func (r traceRun) count(tid int, ph, name string) int {
 }
 
 // joins counts how often broker b entered the ISR.
-func joins(c *model.Cluster, b int, initial []int) int {
+func joins(res *harness.RunResult, b int, initial []int) int {
 	n := 0
 	prev := initial
-	for _, ch := range c.ISRChanges {
+	for _, ch := range res.ISRChanges {
 		in := false
 		for _, r := range ch.ISR {
 			in = in || r == b
@@ -112,7 +112,7 @@ func TestChromeTraceCountsWhatTheModelCounts(t *testing.T) {
 					{"fetch spans", r.count(b.ID, "X", "fetch"), st.Fetches},
 					{"list-offsets spans", r.count(b.ID, "X", "list-offsets"), st.ListOffsets},
 					{"aux state built", r.count(b.ID, "i", "aux state built"), st.AuxStateBuilds},
-					{"joins ISR", r.count(b.ID, "i", "joins ISR"), joins(c, b.ID, sc.Replicas)},
+					{"joins ISR", r.count(b.ID, "i", "joins ISR"), joins(r.res, b.ID, sc.Replicas)},
 				}
 				if st.Added {
 					added++
