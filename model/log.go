@@ -193,6 +193,9 @@ func (l *Log) appendToActive(b Batch) {
 // roll closes the active segment and opens an empty one at LogEnd.
 func (l *Log) roll() {
 	seg := l.active()
+	if seg.Bytes <= 0 || seg.End != l.LogEnd-1 {
+		panic(fmt.Sprintf("model: roll of the active segment [%d..%d] of %d bytes at log end %d", seg.Base, seg.End, seg.Bytes, l.LogEnd))
+	}
 	seg.Snapshot = make([]ProducerEntry, len(l.Producers)) // non-nil even when empty
 	copy(seg.Snapshot, l.Producers)
 	// The next segment will likely hold as many batches as this one: room

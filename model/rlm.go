@@ -159,6 +159,10 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadAbandoned})
 		return
 	}
+	if seg := b.copySeg; cancelled >= 0 && b.cancelledCopies[cancelled].seg != op.Segment || cancelled < 0 && seg != op.Segment {
+		panic(fmt.Sprintf("model: b%d's upload %d of remote segment %d done; its copy task uploads segment %d, cancelled copies %v",
+			b.ID, op.ID, op.Segment, seg, b.cancelledCopies))
+	}
 	base, end := b.copyBase, b.copyEnd
 	if cancelled >= 0 {
 		base, end = b.cancelledCopies[cancelled].base, b.cancelledCopies[cancelled].end

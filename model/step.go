@@ -84,6 +84,15 @@ func (c *Cluster) Step(now sim.Time, in *Input) {
 		panic(fmt.Sprintf("model: Step(%s) at %v, before the last step at %v", in.Kind, now, c.Now))
 	}
 	c.Now = now
+	c.step(in)
+}
+
+// step is Step without the contract's checks: it records input in and
+// handles it at c.Now. A caller that shares this cluster's outbox with
+// others (a Fleet of partitions: one Ready for all) steps each cluster an
+// input concerns through it, within one of its own steps, after setting
+// their Now.
+func (c *Cluster) step(in *Input) {
 	switch in.Kind {
 	case EvDeliver:
 		c.stepDeliver(in)

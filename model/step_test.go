@@ -157,3 +157,55 @@ func TestFetcherInvariantIsAsserted(t *testing.T) {
 		}()
 	}
 }
+
+// TestBookkeepingMisusePanics: the log, the remote metadata and the copy
+// task assert their own bookkeeping with the context to read it: a roll of
+// an empty active segment, a negative epoch, a remote segment moved back
+// to a state it left, a metadata event naming no segment (or a new one
+// naming one), and an upload done that is not the one its copy task runs.
+func TestBookkeepingMisusePanics(t *testing.T) {
+	remote := func() (*Remote, uint64) {
+		r := &Remote{}
+		return r, r.Start(RemoteSegment{Base: 0, End: 9, Bytes: 10, Epochs: []EpochEntry{{0, 0}}})
+	}
+	for _, tc := range []struct {
+		name, want string
+		do         func(c *Cluster)
+	}{
+		{"roll an empty segment", "roll of the active segment [300..299] of 0 bytes", func(c *Cluster) {
+			l := NewLog(300)
+			l.roll()
+		}},
+		{"epoch -1", "epoch -1 assigned", func(c *Cluster) { l := NewLog(0); l.AssignEpoch(-1) }},
+		{"copy started again", "moves from copy-started to copy-started", func(c *Cluster) {
+			r, id := remote()
+			r.SetState(id, CopyStarted)
+		}},
+		{"a deletion undone", "moves from delete-started to copy-finished", func(c *Cluster) {
+			r, id := remote()
+			r.SetState(id, DeleteStarted)
+			r.SetState(id, CopyFinished)
+		}},
+		{"a segment with no id", "with no id", func(c *Cluster) { (&Remote{}).insert(RemoteSegment{Base: 0, End: 9}) }},
+		{"a deletion naming no segment", "publishes 2 for remote segment 0", func(c *Cluster) {
+			c.publish(c.Brokers[0], metaDeleteStarted, RemoteSegment{})
+		}},
+		{"a copy naming its segment", "publishes 0 for remote segment 5", func(c *Cluster) {
+			c.publish(c.Brokers[0], metaCopyStarted, RemoteSegment{ID: 5})
+		}},
+		{"another upload done", "upload 9 of remote segment 4 done; its copy task uploads segment 0", func(c *Cluster) {
+			c.onUploadDone(c.Brokers[0], RemoteOp{ID: 9, Broker: 0, Kind: RemoteUpload, Segment: 4}, false)
+		}},
+	} {
+		func() {
+			defer func() {
+				if p, ok := recover().(string); !ok || !strings.Contains(p, tc.want) {
+					t.Errorf("%s: panic %v, want one saying %q", tc.name, p, tc.want)
+				}
+			}()
+			c := leaderOf(tieredFixture(), testConfig(), KIP)
+			c.Brokers[0].copyOp = 9 // an upload of segment 0 (none) in flight: op 9 is its
+			tc.do(c)
+		}()
+	}
+}
