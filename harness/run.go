@@ -427,7 +427,7 @@ func (r *runner) afterStep() *Failure {
 	if r.opt.StateDigests {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
 	}
-	if v := r.checker.Check(r.c); v != nil {
+	if v := r.checker.Check(r.c, r.sched.Now()); v != nil {
 		return r.failure(v)
 	}
 	return nil

@@ -45,7 +45,7 @@ func TestHistoryFromTheLastOffsetOfARemoteSegment(t *testing.T) {
 		t.Errorf("remote batch at 99 (segment [0,99], batch [50,99]): %v %v", b, ok)
 	}
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Errorf("history from 99, the last offset of remote [0,99]: %v", v)
 	}
 	if k.histStart != 99 || k.histEnd != 300 {
@@ -65,7 +65,7 @@ func TestPlainHoleAtOffsetZeroIsNotStaleHRO(t *testing.T) {
 	c := healthy()
 	k := New(c)
 	c.Remote.Remove(c.Remote.Segments[0].ID)
-	if v := k.Check(c); v == nil || v.Invariant != NoHole || v.Kind != "" || !strings.Contains(v.Message, "offset 0 ") {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != NoHole || v.Kind != "" || !strings.Contains(v.Message, "offset 0 ") {
 		t.Errorf("a hole at 0, no disable, no unclean election: %v, want an unlabelled no-hole at offset 0", v)
 	}
 }
@@ -78,21 +78,21 @@ func TestOfflineWithCopyingDisabledDoesNotStartTheStaleClock(t *testing.T) {
 	c := healthy()
 	c.Cfg.RemoteLogCopyDisable = true
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Ctrl.ISR = []int{0}
 	if err := crash(c, 0); err != nil {
 		t.Fatal(err)
 	}
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	if err := restart(c, 0); err != nil {
 		t.Fatal(err)
 	}
 	c.Now = c.Now.Add(10 * c.Cfg.RLMTaskInterval)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Errorf("back online with nothing missing, copying disabled: %v", v)
 	}
 }
@@ -104,21 +104,21 @@ func TestStaleLogStartMessageSaysHowLong(t *testing.T) {
 	c := healthy()
 	k := New(c)
 	staleLeader(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.Remove(c.Remote.Segments[0].ID)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Now = c.Now.Add(c.Cfg.RemoteMetadataReady + c.Cfg.RLMTaskInterval + 1_000_001)
-	v := k.Check(c)
+	v := k.Check(c, c.Now)
 	if v == nil || v.Invariant != StaleLogStart || !strings.Contains(v.Message, "for 2.0s") {
 		t.Errorf("stale for 2 s and 1 us: %v, want a message saying \"for 2.0s\"", v)
 	}
@@ -131,7 +131,7 @@ func TestUncleanElectionGapIsLabelled(t *testing.T) {
 	for _, unclean := range []bool{true, false} {
 		c := healthy()
 		k := New(c)
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatal(v)
 		}
 		// b1's local log starts at 200: [100,200) is neither local on it
@@ -145,7 +145,7 @@ func TestUncleanElectionGapIsLabelled(t *testing.T) {
 		if err := electLeader(c, 1); err != nil {
 			t.Fatal(err)
 		}
-		v := k.Check(c)
+		v := k.Check(c, c.Now)
 		want := ""
 		if unclean {
 			want = KindUncleanElection
@@ -216,20 +216,20 @@ func TestGapAfterDisableLabelledThroughTheChecker(t *testing.T) {
 			t.Fatalf("%s: b2 starts at %d", tc.name, b.Log.LocalLogStart)
 		}
 		k := New(c)
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatalf("%s: before: %v", tc.name, v)
 		}
 		c.Cfg.RemoteLogDeleteOnDisable = true
 		if err := setBool(c, "remote_storage_enable", false, -1); err != nil {
 			t.Fatal(err)
 		}
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatalf("%s: after the disable, b0 leading: %v", tc.name, v)
 		}
 		if err := electLeader(c, tc.leader); err != nil {
 			t.Fatal(err)
 		}
-		v := k.Check(c)
+		v := k.Check(c, c.Now)
 		if v == nil || v.Kind != tc.want {
 			t.Errorf("%s elected after the disable: %v, want a violation labelled %q", tc.name, v, tc.want)
 		}

@@ -181,11 +181,11 @@ func (k *Checker) observeStale(c *model.Cluster, started bool) {
 	on := copying(c)
 	switch {
 	case started:
-		f.staleCopyingSeen, f.staleCopyingSince = on, c.Now
+		f.staleCopyingSeen, f.staleCopyingSince = on, k.now
 	case on && !f.staleCopyingSeen:
-		f.staleCopyingSeen, f.staleCopyingSince = true, c.Now
+		f.staleCopyingSeen, f.staleCopyingSince = true, k.now
 	case on && !k.copyingBefore:
-		f.staleCopyingSince = c.Now
+		f.staleCopyingSince = k.now
 	}
 	k.copyingBefore = on
 }

@@ -13,7 +13,7 @@ import (
 func TestAppendStateTellsHistoriesApart(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	base := k.AppendState(nil, c, c.Now)

@@ -22,6 +22,7 @@ func all(k *Checker, c *model.Cluster) []string {
 			out = append(out, v.Invariant)
 		}
 	}
+	k.now = c.Now // as Check(c, c.Now)
 	k.markReplicas(c)
 	add(k.checkOffsets(c))
 	add(k.checkISR(c))
@@ -68,7 +69,7 @@ func runTeeth(t *testing.T, cases []teethCase) {
 			t.Errorf("%s: broke %v, want exactly %v", tc.name, got, want)
 			continue
 		}
-		v := k2.Check(c)
+		v := k2.Check(c, c.Now)
 		switch {
 		case tc.want == "" && v != nil:
 			t.Errorf("%s: Check says %v", tc.name, v)
@@ -212,11 +213,11 @@ func TestRemoteCommittedOnlyOnce(t *testing.T) {
 	k := New(c)
 	id := c.Remote.Start(model.RemoteSegment{Base: 100, End: 199, Bytes: 100, Batches: []model.Batch{leaderBatch(c, 100)},
 		Epochs: []model.EpochEntry{{Epoch: 1, StartOffset: 100}}})
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.SetState(id, model.CopyFinished)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	if !k.wasUploaded(150) || k.wasUploaded(200) {
@@ -420,15 +421,15 @@ func TestNoHoleAcrossAnEpochChange(t *testing.T) {
 func TestNoHoleOnlyWhenSomethingChanged(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.Segments[0].State = model.DeleteStarted // behind the metadata's back: no new version
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatalf("unchanged key, yet checked again: %v", v)
 	}
 	c.Remote.Version++
-	if v := k.Check(c); v == nil || v.Invariant != NoHole {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != NoHole {
 		t.Fatalf("after the metadata changed: %v, want %s", v, NoHole)
 	}
 }
@@ -436,7 +437,7 @@ func TestNoHoleOnlyWhenSomethingChanged(t *testing.T) {
 func TestCommittedOffsetHeldNowhere(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	// HW rises over [300,320) while the leader's local log starts at 320:
@@ -458,6 +459,36 @@ func TestCommittedOffsetHeldNowhere(t *testing.T) {
 func staleLeader(c *model.Cluster) {
 	if err := deleteRecords(c, 100); err != nil {
 		panic(err)
+	}
+}
+
+// TestCheckTakesTheCallersTime: the stale-log-start clock runs on the time
+// Check is given, not on the cluster's clock, which stops at its last
+// input: a step the environment takes alone (a partition ending, a message
+// dropped) past the grace finds the violation at that step.
+func TestCheckTakesTheCallersTime(t *testing.T) {
+	cl := healthy()
+	k := New(cl)
+	staleLeader(cl)
+	if v := k.Check(cl, cl.Now); v != nil {
+		t.Fatalf("after deleteRecords: %v", v)
+	}
+	cl.Remote.Remove(cl.Remote.Segments[0].ID)
+	if v := k.Check(cl, cl.Now); v != nil {
+		t.Fatalf("after the remote deletion: %v", v)
+	}
+	if err := electLeader(cl, 1); err != nil {
+		t.Fatal(err)
+	}
+	if v := k.Check(cl, cl.Now); v != nil {
+		t.Fatalf("b1 elected with log start 0: %v (the copy task has its grace)", v)
+	}
+	grace := cl.Cfg.RemoteMetadataReady + cl.Cfg.RLMTaskInterval + sim.Second
+	if v := k.Check(cl, cl.Now.Add(grace)); v != nil {
+		t.Errorf("at the grace's end: %v", v)
+	}
+	if v := k.Check(cl, cl.Now.Add(grace+1)); v == nil || v.Invariant != StaleLogStart {
+		t.Errorf("1 us past the grace, the cluster's clock where it was: %v, want %s", v, StaleLogStart)
 	}
 }
 
@@ -598,15 +629,15 @@ func TestHighestRemoteAlone(t *testing.T) {
 func TestHighestRemoteCheckedOnChange(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Brokers[0].HighestRemote = 250
-	if v := k.Check(c); v == nil || v.Invariant != HighestRemote || !strings.Contains(v.Message, "b0") {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != HighestRemote || !strings.Contains(v.Message, "b0") {
 		t.Fatalf("leader HRO 250: %v", v)
 	}
 	c.Brokers[0].HighestRemote = 99
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatalf("HRO back to 99: %v", v)
 	}
 }
@@ -641,13 +672,13 @@ func TestUncleanElectionRebases(t *testing.T) {
 	c := healthy()
 	c.Cfg.UncleanLeaderElectionEnable = true
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	// b0 writes [300,350) that b1 never gets, then b1 is elected uncleanly.
 	c.Brokers[0].Log.Append(model.Batch{Base: 300, Count: 50, Bytes: 50, Epoch: 1, Origin: 5}, 1000)
 	c.Brokers[0].Log.HighWatermark = 350
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Ctrl.ISR = []int{0}
@@ -753,14 +784,14 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 	for _, rewrite := range []bool{false, true} {
 		c := healthy()
 		k := New(c)
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatal(v)
 		}
 		c.Ctrl.ISR = []int{0}
 		if err := crash(c, 0); err != nil {
 			t.Fatal(err)
 		}
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatalf("offline: %v", v)
 		}
 		l := &c.Brokers[0].Log
@@ -774,7 +805,7 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 		// A single ISR member's HW jumps to its LEO when it is elected, so
 		// the rewritten records are below its HW: replica-agreement sees
 		// them (the log's generation changed).
-		v := k.Check(c)
+		v := k.Check(c, c.Now)
 		switch {
 		case rewrite && (v == nil || (v.Invariant != NoCommittedLoss && v.Invariant != ReplicaAgreement)):
 			t.Errorf("re-elected with other records below the committed end: %v", v)
@@ -789,14 +820,14 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 func TestOfflineDoesNotStartTheStaleClock(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Ctrl.ISR = []int{0}
 	if err := crash(c, 0); err != nil {
 		t.Fatal(err)
 	}
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	if err := restart(c, 0); err != nil {
@@ -866,7 +897,7 @@ func TestHighestRemoteCheckedAtTheFirstStep(t *testing.T) {
 		c.Brokers[0].HighestRemote = -1
 		c.Brokers[1].HighestRemote = hro
 		k := New(c)
-		if v := k.Check(c); v == nil || v.Invariant != HighestRemote {
+		if v := k.Check(c, c.Now); v == nil || v.Invariant != HighestRemote {
 			t.Errorf("HRO %d never uploaded, at the first check: %v", hro, v)
 		}
 	}
@@ -1020,7 +1051,7 @@ func uncleanFromEmpty(t *testing.T) (*model.Cluster, *Checker) {
 	c := healthy()
 	c.Cfg.UncleanLeaderElectionEnable = true
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	if err := addReplica(c, 2); err != nil {
@@ -1032,13 +1063,13 @@ func uncleanFromEmpty(t *testing.T) (*model.Cluster, *Checker) {
 	if c.Ctrl.Unclean != 1 {
 		t.Fatalf("not unclean: %+v", c.Ctrl)
 	}
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	l := &c.Brokers[2].Log
 	l.Append(model.Batch{Base: 0, Count: 50, Bytes: 50, Epoch: c.Brokers[2].LeaderEpoch, Origin: 7}, 1000)
 	l.HighWatermark = 50
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	return c, k
@@ -1069,7 +1100,7 @@ func uploadFrom(c *model.Cluster, last *model.Batch) {
 func TestPriorLineageSegmentNotCompared(t *testing.T) {
 	c, k := uncleanFromEmpty(t)
 	uploadFrom(c, nil)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Errorf("the ended lineage's segment compared with the new one: %v", v)
 	}
 
@@ -1078,14 +1109,14 @@ func TestPriorLineageSegmentNotCompared(t *testing.T) {
 	bad := b.Slice(49, 50)
 	bad.Origin = 99
 	uploadFrom(c, &bad)
-	if v := k.Check(c); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
 		t.Errorf("the new lineage's upload differs at 49: %v, want unlabelled %s", v, RemoteAgreement)
 	}
 
 	c = healthy()
 	c.Cfg.UncleanLeaderElectionEnable = true
 	k = New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.Segments[0].Batches[0].Origin = 99 // not yet compared: no version change
@@ -1095,11 +1126,11 @@ func TestPriorLineageSegmentNotCompared(t *testing.T) {
 	if c.Ctrl.Unclean != 0 {
 		t.Fatalf("unclean: %+v", c.Ctrl)
 	}
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.Version++
-	if v := k.Check(c); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
 		t.Errorf("an initial segment differs, no unclean election: %v, want unlabelled %s", v, RemoteAgreement)
 	}
 }
