@@ -877,7 +877,7 @@ func drawTimeline(sc *scenarios.Scenario, opt harness.Options, strategies []harn
 		smp := reports.NewTimelineSampler(string(st))
 		opt.Strategy, opt.Observers = st, []model.Observer{smp}
 		res := harness.Execute(sc, opt)
-		smp.Finish(res.Cluster.Now)
+		smp.Finish(res.End)
 		samplers = append(samplers, smp)
 	}
 	return reports.TimelineChart(title, samplers)

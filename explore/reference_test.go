@@ -11,6 +11,7 @@ import (
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
+	"tierfetch/sim"
 )
 
 // The brute-force reference: every path of a tiny configuration to a small
@@ -117,8 +118,9 @@ func refFaults(sc *scenarios.Scenario, kinds []string, faultMs int64) []scenario
 func refID(run *harness.Run) uint64 {
 	var p harness.Parts
 	run.Parts(&p)
-	buf := run.Cluster().AppendState(nil)
-	buf = run.Checker().AppendState(buf, run.Cluster())
+	now := sim.Time(p.NowUs)
+	buf := run.Cluster().AppendState(nil, now)
+	buf = run.Checker().AppendState(buf, run.Cluster(), now)
 	buf = binary.BigEndian.AppendUint64(buf, p.Hash)
 	return xxhash.Sum64(buf)
 }

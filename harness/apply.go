@@ -13,8 +13,9 @@ import (
 // this much virtual time.
 const produceChunkMs = 100
 
-// apply hands one scheduled event to the cluster, recording it as the
-// step's input event first.
+// apply hands one scheduled event to the cluster (Step), or records it when
+// it is the environment's own (a partition that ends, a message the network
+// drops).
 func (r *runner) apply(ev *event) {
 	r.scIndex, r.faultIndex = -1, -1
 	switch ev.kind {
@@ -22,25 +23,14 @@ func (r *runner) apply(ev *event) {
 		r.scIndex = ev.idx
 		r.applyScenario(r.sc.Events[ev.idx])
 	case evProduceChunk:
-		r.produceChunk(ev)
+		r.produceChunk(ev, &model.Input{Kind: model.EvProduceChunk})
 	case evDeliver:
 		r.deliver(ev)
 	case evTimer:
 		r.timers[r.timerSlot(ev.timer)] = sim.Timer{}
-		e := model.NewEvent(model.EvTimer, ev.timer.Broker)
-		e.Timer, e.Peer = ev.timer.Kind, ev.timer.Peer
-		if ev.timer.Kind != model.TimerParkedFetch {
-			e.Peer = -1
-		}
-		r.begin(e)
-		r.c.Fire(ev.timer)
+		r.step(&model.Input{Kind: model.EvTimer, Timer: ev.timer}, "", -1)
 	case evRemoteDone:
-		op := r.ops.take(ev.op)
-		e := model.NewEvent(model.EvRemoteDone, op.Broker)
-		e.Remote, e.Segment.ID, e.Count, e.Bytes = op.Kind, op.Segment, int64(op.ID), op.Bytes
-		e.Failed = ev.failed || int64(r.sched.Now()) < r.c.Remote.OutageUntilUs
-		r.begin(e)
-		r.c.RemoteDone(op, ev.failed)
+		r.step(&model.Input{Kind: model.EvRemoteDone, Op: r.ops.take(ev.op), Failed: ev.failed}, "", -1)
 	case evPartitionEnd:
 		e := model.NewEvent(model.EvPartitionEnd, -1)
 		e.Brokers = r.cuts[ev.idx].brokers
@@ -53,110 +43,75 @@ func (r *runner) apply(ev *event) {
 	}
 }
 
+// step hands the cluster one input; a refusal of it (EvSkipped) is noted
+// as the scenario event of type typ at index (-1: none) that did not
+// happen.
+func (r *runner) step(in *model.Input, typ string, index int) {
+	r.skipType, r.skipIndex = typ, index
+	r.c.Step(r.sched.Now(), in)
+}
+
 func (r *runner) applyScenario(e scenarios.Event) {
-	var err error
-	in := func(k model.EventKind, broker int) model.Event { return model.NewEvent(k, broker) }
+	broker := func(k model.EventKind) *model.Input { return &model.Input{Kind: k, Broker: *e.Broker} }
 	switch e.Type {
 	case scenarios.EventAddReplica:
-		r.begin(in(model.EvAddReplica, *e.Broker))
-		err = r.c.AddReplica(*e.Broker)
+		r.step(broker(model.EvAddReplica), e.Type, r.scIndex)
 	case scenarios.EventProduce:
-		x := in(model.EvProduce, -1)
-		x.Count, x.Ms = e.Records, e.OverMs
-		r.begin(x)
 		chunks := max(1, min(e.Records, e.OverMs/produceChunkMs))
-		r.produceChunk(&event{idx: r.scIndex, records: e.Records, chunks: chunks, interval: sim.Ms(e.OverMs) / sim.Duration(chunks)})
+		r.produceChunk(&event{idx: r.scIndex, records: e.Records, chunks: chunks, interval: sim.Ms(e.OverMs) / sim.Duration(chunks)},
+			&model.Input{Kind: model.EvProduce, Count: e.Records, Ms: e.OverMs})
 	case scenarios.EventElectLeader:
-		r.begin(in(model.EvElectLeader, *e.Broker))
-		err = r.c.ElectLeader(*e.Broker)
+		r.step(broker(model.EvElectLeader), e.Type, r.scIndex)
 	case scenarios.EventCrash:
-		r.begin(in(model.EvCrash, *e.Broker))
-		err = r.c.Crash(*e.Broker)
+		r.step(broker(model.EvCrash), e.Type, r.scIndex)
 	case scenarios.EventRestart:
-		r.begin(in(model.EvRestart, *e.Broker))
-		err = r.c.Restart(*e.Broker)
+		r.step(broker(model.EvRestart), e.Type, r.scIndex)
 	case scenarios.EventSetConfig:
-		err = r.setConfig(e)
+		in := &model.Input{Kind: model.EvSetConfig, Broker: -1, Key: e.Key}
+		if e.Broker != nil {
+			in.Broker = *e.Broker
+		}
+		if scenarios.SetConfigBool(e.Key) {
+			in.Bool, in.On = true, e.BoolValue()
+		} else {
+			in.Value = e.IntValue()
+		}
+		r.step(in, e.Type, r.scIndex)
 	case scenarios.EventDeleteRecords:
-		x := in(model.EvDeleteRecords, -1)
-		x.Offset = e.BeforeOffset
-		r.begin(x)
-		err = r.c.DeleteRecords(e.BeforeOffset)
+		r.step(&model.Input{Kind: model.EvDeleteRecords, Offset: e.BeforeOffset}, e.Type, r.scIndex)
 	case scenarios.EventNetworkPartition:
-		x := in(model.EvNetworkPartition, -1)
+		x := model.NewEvent(model.EvNetworkPartition, -1)
 		x.Brokers, x.Ms = slices.Clone(e.Brokers), e.DurationMs
 		r.begin(x)
 		r.cuts = append(r.cuts, partition{brokers: slices.Clone(e.Brokers), until: r.sched.Now().Add(sim.Ms(e.DurationMs))})
 		r.sched.At(r.cuts[len(r.cuts)-1].until, event{kind: evPartitionEnd, idx: len(r.cuts) - 1})
 	case scenarios.EventRemoteOutage:
-		x := in(model.EvRemoteOutage, -1)
-		x.Ms = e.DurationMs
-		r.begin(x)
-		r.c.RemoteOutage(int64(r.sched.Now().Add(sim.Ms(e.DurationMs))))
+		r.step(&model.Input{Kind: model.EvRemoteOutage, Ms: e.DurationMs}, e.Type, r.scIndex)
 	case scenarios.EventConsume:
-		x := in(model.EvConsume, -1)
-		x.Offset = e.FromOffset
-		r.begin(x)
-		_, err = r.c.Consume(e.FromOffset)
-	}
-	if err != nil {
-		r.skip(e.Type, r.scIndex, err.Error())
+		r.step(&model.Input{Kind: model.EvConsume, Offset: e.FromOffset}, e.Type, r.scIndex)
 	}
 }
 
-func (r *runner) setConfig(e scenarios.Event) error {
-	broker := -1
-	if e.Broker != nil {
-		broker = *e.Broker
-	}
-	x := model.NewEvent(model.EvSetConfig, broker)
-	x.Text = e.Key
-	if scenarios.SetConfigBool(e.Key) {
-		x.Bool, x.On = true, e.BoolValue()
-		r.begin(x)
-		return r.c.SetConfig(e.Key, x.On, 0, broker)
-	}
-	x.Count = e.IntValue()
-	r.begin(x)
-	return r.c.SetConfig(e.Key, false, x.Count, broker)
-}
-
-// produceChunk appends one batch of a spread produce and schedules the next.
-func (r *runner) produceChunk(ev *event) {
+// produceChunk appends one batch of a spread produce as input in (the
+// produce event itself for the first, EvProduceChunk for the others) and
+// schedules the next.
+func (r *runner) produceChunk(ev *event, in *model.Input) {
 	n := ev.records / ev.chunks
-	if ev.kind == evProduceChunk {
-		x := model.NewEvent(model.EvProduceChunk, -1)
-		x.Count = n
-		r.begin(x)
-	}
-	if !r.c.Produce(n, r.choose.Producer(3)) {
-		why := "partition offline, records dropped"
-		if r.c.Leader() != nil && r.c.UnderMinISR() {
-			why = "NOT_ENOUGH_REPLICAS (ISR below min_insync_replicas), records dropped"
-		}
-		r.skip(scenarios.EventProduce, ev.idx, why)
-	}
+	in.Records, in.Producer = n, r.choose.Producer(3)
+	r.step(in, scenarios.EventProduce, ev.idx)
 	if ev.chunks > 1 {
 		r.sched.After(ev.interval, event{kind: evProduceChunk, idx: ev.idx, records: ev.records - n, chunks: ev.chunks - 1, interval: ev.interval})
 	}
 }
 
-// heal ends the fault phase: crashed replicas restart, partitions and
-// outages end.
+// heal ends the fault phase: network partitions end and the cluster heals
+// (crashed replicas restart, remote storage is back).
 func (r *runner) heal() {
-	r.begin(model.NewEvent(model.EvHeal, -1))
 	r.healed = true
 	for i := range r.cuts {
 		r.cuts[i].until = min(r.cuts[i].until, r.sched.Now())
 	}
-	r.c.Remote.OutageUntilUs = 0
-	for _, b := range r.c.Brokers {
-		if !b.Up && r.c.Ctrl.IsReplica(b.ID) {
-			if err := r.c.Restart(b.ID); err != nil {
-				r.skip(scenarios.EventRestart, -1, err.Error())
-			}
-		}
-	}
+	r.step(&model.Input{Kind: model.EvHeal}, scenarios.EventRestart, -1)
 }
 
 // cut reports whether a network partition separates brokers a and b now.
@@ -170,13 +125,13 @@ func (r *runner) cut(a, b int) bool {
 	return false
 }
 
+// deliver hands a message to its receiver, unless a network partition or
+// the sender's restart since it sent it drops it: the environment then
+// records the delivery and the drop itself.
 func (r *runner) deliver(ev *event) {
 	// Read in place: nothing puts a message before the step's effects.
 	m := r.msgs.at(ev.msg)
 	defer r.msgs.release(ev.msg)
-	e := model.NewEvent(model.EvDeliver, m.To)
-	e.Peer, e.Msg = m.From, *m
-	r.begin(e)
 	drop := model.CauseNone
 	switch {
 	case r.cut(m.From, m.To):
@@ -184,13 +139,16 @@ func (r *runner) deliver(ev *event) {
 	case r.c.Brokers[m.From].Incarnation != ev.senderInc:
 		drop = model.DropSenderRestarted
 	}
-	if drop != model.CauseNone {
-		d := model.NewEvent(model.EvDropped, m.To)
-		d.Peer, d.Msg, d.Cause = m.From, *m, drop
-		r.outcome(d)
+	if drop == model.CauseNone {
+		r.step(&model.Input{Kind: model.EvDeliver, Msg: *m}, "", -1)
 		return
 	}
-	r.c.Deliver(*m)
+	e := model.NewEvent(model.EvDeliver, m.To)
+	e.Peer, e.Msg = m.From, *m
+	r.begin(e)
+	r.s.dropped = model.NewEvent(model.EvDropped, m.To)
+	r.s.dropped.Peer, r.s.dropped.Msg, r.s.dropped.Cause = m.From, *m, drop
+	r.record(&r.s.dropped)
 }
 
 // effect schedules one effect of the step.

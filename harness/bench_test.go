@@ -115,8 +115,8 @@ func BenchmarkTimeAcceleration(b *testing.B) {
 			var simMs, steps int64
 			for i := 0; i < b.N; i++ {
 				r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st})
-				if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[2].Stats.CaughtUp {
-					b.Fatalf("%s: %s %v, b2 caught up %v", st, r.Outcome, r.Violation, r.Cluster.Brokers[2].Stats.CaughtUp)
+				if r.Outcome != harness.OutcomeOK || !r.Replicas[2].CaughtUp {
+					b.Fatalf("%s: %s %v, b2 caught up %v", st, r.Outcome, r.Violation, r.Replicas[2].CaughtUp)
 				}
 				simMs += r.SimMs
 				steps += r.Steps
@@ -183,7 +183,7 @@ func benchBootstrapMemory(b *testing.B, sc *scenarios.Scenario, st harness.Strat
 	b.ReportMetric(float64(live-base)/(1<<20), "live-MiB")
 	b.ReportMetric(float64(segs), "segments")
 	b.ReportMetric(float64(batches), "batches")
-	b.ReportMetric(float64(r.Cluster.Brokers[1].Stats.BytesFromLeader)/float64(gib), "GiB-copied")
+	b.ReportMetric(float64(r.Replicas[1].BytesFromLeader)/float64(gib), "GiB-copied")
 	b.ReportMetric(float64(r.Steps), "events")
 }
 
@@ -331,8 +331,8 @@ func runSampled(b *testing.B, sc *scenarios.Scenario, st harness.Strategy) (*har
 		}
 	})
 	r := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{sample}})
-	if r.Outcome != harness.OutcomeOK || !r.Cluster.Brokers[1].Stats.CaughtUp {
-		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Cluster.Brokers[1].Stats.CaughtUp)
+	if r.Outcome != harness.OutcomeOK || !r.Replicas[1].CaughtUp {
+		b.Fatalf("%s %s: %s %v, b1 caught up %v", sc.Name, st, r.Outcome, r.Violation, r.Replicas[1].CaughtUp)
 	}
 	runtime.ReadMemStats(&ms)
 	return r, max(peak, ms.HeapAlloc)

@@ -164,17 +164,16 @@ func (m *measurer) metrics(sc *scenarios.Scenario, res *RunResult) *RunMetrics {
 	for _, n := range res.EgressBytes {
 		out.EgressBytes += n
 	}
-	for _, s := range c.Consumes {
+	for _, s := range res.Consumes {
 		out.ConsumeRemoteBytes += s.RemoteBytes
 		out.ConsumeLocalBytes += s.LocalBytes
 	}
-	out.RedundancyMs, out.RedundancyKnown = RedundancyRestored(sc, c)
+	out.RedundancyMs, out.RedundancyKnown = RedundancyRestored(sc, res)
 	if m.follower < 0 {
 		return out
 	}
-	b := c.Brokers[m.follower]
-	fj := followerJSON(b)
-	st := &b.Stats
+	b, st := c.Brokers[m.follower], &res.Replicas[m.follower]
+	fj := followerJSON(b, st)
 	out.Path, out.StartOffset = fj.Bootstrap.Path, fj.Bootstrap.StartOffset
 	if fj.CaughtUpMs != nil {
 		out.CaughtUp, out.CatchUpMs = true, *fj.CaughtUpMs
@@ -209,9 +208,10 @@ func price(sc *scenarios.Scenario, c *model.Cluster, b *model.Broker) (known boo
 
 // RedundancyRestored returns the time from the scenario's first crash event
 // to the first moment at or after it when the ISR holds every replica
-// assigned at the end of the run; ok is false without a crash event or when
-// the ISR never became whole again.
-func RedundancyRestored(sc *scenarios.Scenario, c *model.Cluster) (ms int64, ok bool) {
+// assigned at the end of the run, by the run's ISR history (its events); ok
+// is false without a crash event or when the ISR never became whole again.
+func RedundancyRestored(sc *scenarios.Scenario, res *RunResult) (ms int64, ok bool) {
+	c, changes := res.Cluster, res.ISRChanges
 	crash := int64(-1)
 	for _, e := range sc.Events {
 		if e.Type == scenarios.EventCrash {
@@ -233,15 +233,15 @@ func RedundancyRestored(sc *scenarios.Scenario, c *model.Cluster) (ms int64, ok 
 	}
 	isr := slices.Sorted(slices.Values(sc.Replicas))
 	i := 0
-	for ; i < len(c.ISRChanges) && c.ISRChanges[i].At <= at; i++ {
-		isr = c.ISRChanges[i].ISR
+	for ; i < len(changes) && changes[i].At <= at; i++ {
+		isr = changes[i].ISR
 	}
 	if whole(isr) {
 		return 0, true
 	}
-	for ; i < len(c.ISRChanges); i++ {
-		if whole(c.ISRChanges[i].ISR) {
-			return c.ISRChanges[i].At.Sub(at).Ms(), true
+	for ; i < len(changes); i++ {
+		if whole(changes[i].ISR) {
+			return changes[i].At.Sub(at).Ms(), true
 		}
 	}
 	return 0, false

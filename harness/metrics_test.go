@@ -48,7 +48,7 @@ func TestPriceIsTheConsumeOfTheScenario(t *testing.T) {
 	sc, _ := scenarios.Lookup("tiered-follower-becomes-leader")
 	for _, st := range Strategies {
 		m, res := Measure(sc, Options{Seed: 1, Strategy: st})
-		c := res.Cluster.Consumes[0]
+		c := res.Consumes[0]
 		if !m.PriceKnown || m.PriceRemoteBytes != c.RemoteBytes || m.PriceLocalBytes != c.LocalBytes || m.ConsumeRemoteBytes != c.RemoteBytes {
 			t.Errorf("%s: price remote %d local %d, consume read remote %d local %d", st, m.PriceRemoteBytes, m.PriceLocalBytes, c.RemoteBytes, c.LocalBytes)
 		}
@@ -89,7 +89,7 @@ func TestRedundancyRestored(t *testing.T) {
 		t.Errorf("outcome %s, redundancy %d ms (known %v): want 4 s to 10 s after the crash", res.Outcome, m.RedundancyMs, m.RedundancyKnown)
 	}
 	var rejoin int64 = -1
-	for _, ch := range res.Cluster.ISRChanges {
+	for _, ch := range res.ISRChanges {
 		if ch.At.Ms() > 2000 && len(ch.ISR) == 3 && rejoin < 0 {
 			rejoin = ch.At.Ms() - 2000
 		}

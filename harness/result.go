@@ -131,11 +131,11 @@ func (r *RunResult) JSON() RunJSON {
 			HighWatermark: l.Log.HighWatermark, LogEndOffset: l.Log.LogEnd, HighestRemoteOffset: l.HighestRemote}
 	}
 	for _, b := range c.Brokers {
-		if b.Stats.Added {
-			out.Followers = append(out.Followers, followerJSON(b))
+		if st := &r.Replicas[b.ID]; st.Added {
+			out.Followers = append(out.Followers, followerJSON(b, st))
 		}
 	}
-	for _, s := range c.Consumes {
+	for _, s := range r.Consumes {
 		out.Consumes = append(out.Consumes, ConsumeJSON(s))
 	}
 	for _, sk := range r.Skipped {
@@ -151,8 +151,9 @@ func (r *RunResult) JSON() RunJSON {
 	return out
 }
 
-func followerJSON(b *model.Broker) FollowerJSON {
-	st := &b.Stats
+// followerJSON is broker b's follower entry: its log at the end, st what
+// its events showed.
+func followerJSON(b *model.Broker, st *ReplicaStats) FollowerJSON {
 	f := FollowerJSON{Broker: b.ID, LogStartOffset: b.Log.LogStart, LocalLogStartOffset: b.Log.LocalLogStart,
 		HighWatermark: b.Log.HighWatermark, LogEndOffset: b.Log.LogEnd, BytesFromLeader: st.BytesFromLeader}
 	if st.CaughtUp {

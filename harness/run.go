@@ -88,7 +88,9 @@ type RunResult struct {
 	Digest    string
 	Steps     int64
 	SimMs     int64
-	Cluster   *model.Cluster
+	// End is the virtual time the run ended at (SimMs in microseconds).
+	End     sim.Time
+	Cluster *model.Cluster
 	// EgressBytes is the bytes each broker sent to other brokers.
 	EgressBytes []int64
 	// Events counts every event of the run (the digest hashes them all).
@@ -97,6 +99,13 @@ type RunResult struct {
 	Skipped []SkippedEvent
 	// Coverage counts how often the run reached each model.Goal.
 	Coverage [model.NumGoals]int64
+	// Replicas is what the run's events showed of each broker's replica,
+	// by broker id.
+	Replicas []ReplicaStats
+	// Consumes is what each consume event read, in order.
+	Consumes []ConsumeStats
+	// ISRChanges is every change of the ISR, in order.
+	ISRChanges []ISRChange
 	// StateDigests holds one digest per step (index 0: before the first)
 	// when Options.StateDigests is set.
 	StateDigests []uint64
@@ -211,14 +220,20 @@ type runner struct {
 	// keepTail: shown events go into tail (see Execute).
 	keepTail bool
 	skipped  []SkippedEvent
+	// view folds the events into replica stats, consumes and coverage.
+	view *runView
 	// What the last step left, to emit broker and remote state changes.
 	brokers    []brokerView
 	remoteVer  uint64
 	remoteNow  [2]int64
 	remoteSeen bool
 	// scIndex is the scenario event the step applies (-1: none);
-	// faultIndex the explore fault it injects (-1: none).
+	// faultIndex the explore fault it injects (-1: none); skipType and
+	// skipIndex the scenario event type and index a refusal of the step's
+	// input is noted as (SkippedEvent).
 	scIndex, faultIndex int
+	skipType            string
+	skipIndex           int
 
 	// s is the scratch one step uses (Clone shares it).
 	s *scratch
@@ -236,6 +251,7 @@ type scratch struct {
 	// brokerEvMade: brokerEv holds an EvBrokerState event.
 	brokerEvMade bool
 	lost         model.Event // the dropped event of a message the chooser lost
+	dropped      model.Event // the dropped event of a message the network dropped
 	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
 	pend              [][2]int
@@ -275,53 +291,26 @@ func Execute(sc *scenarios.Scenario, opt Options) *RunResult {
 	return res
 }
 
-// execute is Execute, keeping the failure report's trace tail when keepTail.
+// execute is Execute, keeping the failure report's trace tail when keepTail:
+// a loop over Run.Step, the one place a run's steps are taken.
 func execute(sc *scenarios.Scenario, opt Options, keepTail bool) *RunResult {
-	r, res, done := start(sc, opt, keepTail)
-	if done != nil {
-		return done
+	x := newRun(sc, opt, keepTail)
+	for x.done == nil {
+		x.Step()
 	}
-	maxSteps := opt.maxSteps()
-	if opt.StopAfter < 0 {
-		return r.finish(res, nil, OutcomeOK)
-	}
-	for {
-		ev, ok := r.next()
-		if !ok || ev.kind == evEnd {
-			break
-		}
-		if r.steps == maxSteps {
-			left := sim.AtMs(sc.DurationMs + sc.HealMs).Sub(r.sched.Now()).Ms()
-			return r.finish(res, r.budgetFailure(fmt.Sprintf("stopped after %d steps at %s with %d ms of simulated time left: the work budget (raise it with --max-steps)",
-				r.steps, r.sched.Now(), left)), OutcomeBudget)
-		}
-		r.steps++
-		r.c.Now = r.sched.Now()
-		r.apply(&ev)
-		if f := r.afterStep(); f != nil {
-			return r.finish(res, f, OutcomeSafety)
-		}
-		if opt.StopAfter > 0 && r.steps >= opt.StopAfter {
-			return r.finish(res, nil, OutcomeOK)
-		}
-	}
-	r.c.Now = r.sched.Now()
-	if v := r.checker.CheckLiveness(r.c); v != nil {
-		return r.finish(res, r.failure(v), OutcomeLiveness)
-	}
-	return r.finish(res, nil, OutcomeOK)
+	return x.done
 }
 
-// start builds the run and takes its initial step (the cluster's first
-// effects and checks); done is the result when the run is over already
-// (refused by the work budget, or the initial state breaks an invariant).
+// newRun builds the run and takes its initial step (the cluster's first
+// effects and checks); the run is over at once when the work budget
+// refuses it, the initial state breaks an invariant or StopAfter < 0.
 // keepTail says whether to keep the shown events a failure report ends
 // with (without, Failure.TraceTail is empty).
-func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *RunResult, done *RunResult) {
+func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 	if opt.Profile == nil {
 		opt.Profile = model.KIP
 	}
-	r = &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
+	r := &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
 		choose: opt.Chooser, digest: xxhash.New(), enc: make([]byte, 0, digestChunk+1024),
 		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, faultIndex: -1, keepTail: keepTail, s: &scratch{}}
 	if keepTail {
@@ -343,29 +332,33 @@ func start(sc *scenarios.Scenario, opt Options, keepTail bool) (r *runner, res *
 	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
 		lastTiered = *f
 	}
+	cfg, init := sc.Config.ModelConfig(), sc.ModelInitial()
+	r.view = newRunView(sc.Brokers, sc.Replicas, cfg.RemoteStorageEnable, &init)
 	start := model.NewEvent(model.EvRunStart, -1)
 	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
 	if opt.Fixes != 0 {
 		start.Text += " fixes=" + opt.Fixes.String() // a run without fixes keeps its digest
 	}
 	r.begin(start)
-	r.c = model.NewCluster(sc.Config.ModelConfig(), opt.Profile, sc.Brokers, sc.Replicas, lastTiered, sc.ModelInitial())
-	r.c.Mutants = opt.Mutants
-	r.c.SetFixes(opt.Fixes)
+	cfg.Mutants, cfg.Fixes = opt.Mutants, opt.Fixes
+	r.c = model.NewCluster(cfg, opt.Profile, sc.Brokers, sc.Replicas, lastTiered, init)
 	r.checker = invariants.New(r.c)
 	for i := range sc.Events {
 		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
 	}
 	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
 	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
-	res = &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}
-	if err := CheckBudget(sc, opt.maxSteps()); err != nil {
-		return r, res, r.finish(res, r.budgetFailure(err.Error()), OutcomeBudget)
+	x := &Run{r: r, res: &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}, maxSteps: opt.maxSteps()}
+	if err := CheckBudget(sc, x.maxSteps); err != nil {
+		x.done = r.finish(x.res, r.budgetFailure(err.Error()), OutcomeBudget)
+		return x
 	}
 	if f := r.afterStep(); f != nil {
-		return r, res, r.finish(res, f, OutcomeSafety)
+		x.done = r.finish(x.res, f, OutcomeSafety)
+	} else if opt.StopAfter < 0 {
+		x.done = r.finish(x.res, nil, OutcomeOK)
 	}
-	return r, res, nil
+	return x
 }
 
 // next is the step's input: a fault the chooser injects now, or the
@@ -386,8 +379,13 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	res.Outcome, res.Violation = outcome, f
 	r.digest.Write(r.enc)
 	r.enc = r.enc[:0]
-	res.Digest, res.Steps, res.SimMs = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms()
-	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.c.Coverage
+	res.Digest, res.Steps, res.SimMs, res.End = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms(), r.sched.Now()
+	r.view.end()
+	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.view.coverage
+	for g, n := range r.c.Coverage { // the goals no event shows yet
+		res.Coverage[g] += n
+	}
+	res.Replicas, res.Consumes, res.ISRChanges = r.view.replicas, r.view.consumes, r.view.isrChanges
 	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
 	if r.opt.StateHash {
 		res.StateHash = r.stateHash()
@@ -405,25 +403,31 @@ func (r *runner) failure(v *invariants.Violation) *Failure {
 	return f
 }
 
-// afterStep records the step's events and the state changes it made,
-// schedules its effects, then checks invariants.
+// afterStep takes what the step left ready: it records the step's events
+// and the state changes it made, schedules its effects and acknowledges
+// them (Advance), then checks invariants.
 func (r *runner) afterStep() *Failure {
-	for i := range r.c.Events {
-		r.record(&r.c.Events[i])
+	rd := r.c.Ready()
+	for i := range rd.Events {
+		e := &rd.Events[i]
+		switch {
+		case e.Kind.IsInput() && r.keepTail:
+			r.s.input = timedEvent{at: r.sched.Now(), e: *e}
+			e = &r.s.input.e
+		case e.Kind == model.EvSkipped:
+			r.skip(e.Text)
+		}
+		r.record(e)
 	}
-	// Not cleared: the next step's events overwrite the slots, and the few
-	// batches and slices a step's events hold are small (clearing 432-byte
-	// events cost 2% of a run).
-	r.c.Events = r.c.Events[:0]
 	r.recordStateChanges()
-	for i := range r.c.Out {
-		r.effect(&r.c.Out[i])
+	for i := range rd.Effects {
+		r.effect(&rd.Effects[i])
 	}
-	r.c.Out = r.c.Out[:0]
+	r.c.Advance()
 	if r.opt.StateDigests {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
 	}
-	if v := r.checker.Check(r.c); v != nil {
+	if v := r.checker.Check(r.c, r.sched.Now()); v != nil {
 		return r.failure(v)
 	}
 	return nil

@@ -40,9 +40,9 @@ type stateOffsets struct {
 // o where each part begins (Parts fingerprints them).
 func (r *runner) appendState(dst []byte, o *stateOffsets) []byte {
 	now := r.sched.Now()
-	dst, o.brokers = r.c.AppendStateMarked(dst, o.brokers[:0])
+	dst, o.brokers = r.c.AppendStateMarked(dst, o.brokers[:0], now)
 	o.checker = len(dst)
-	dst = r.checker.AppendState(dst, r.c)
+	dst = r.checker.AppendState(dst, r.c, now)
 	o.healed = len(dst)
 	dst = append(dst, boolByte(r.healed))
 	o.egress = len(dst)

@@ -10,8 +10,8 @@ import (
 
 // Run is a run driven one step at a time that can be cloned: simrun explore
 // steps copies of one state down each alternative instead of re-running the
-// path from the start. Step does what one turn of Execute's loop does, so a
-// Run stepped to its end gives Execute's result.
+// path from the start. Execute is a loop over Step, so a Run stepped to its
+// end gives Execute's result.
 type Run struct {
 	r        *runner
 	res      *RunResult
@@ -20,10 +20,7 @@ type Run struct {
 }
 
 // Start builds the run and takes its initial step (Execute's setup).
-func Start(sc *scenarios.Scenario, opt Options) *Run {
-	r, res, done := start(sc, opt, true)
-	return &Run{r: r, res: res, done: done, maxSteps: opt.maxSteps()}
-}
+func Start(sc *scenarios.Scenario, opt Options) *Run { return newRun(sc, opt, true) }
 
 // Done returns the run's result once it is over (an invariant broke, the
 // scenario ended, the work budget ran out), nil before.
@@ -46,7 +43,10 @@ func (x *Run) Stop() *RunResult {
 	return x.done
 }
 
-// Step takes one step; a no-op once the run is over.
+// Step takes one step: the input the chooser takes among those due, the
+// model's answer, the views and the checks; the run is over after it when
+// an invariant broke, the scenario ended, the work budget ran out or
+// Options.StopAfter steps were taken. A no-op once the run is over.
 func (x *Run) Step() {
 	r := x.r
 	if x.done != nil {
@@ -54,7 +54,6 @@ func (x *Run) Step() {
 	}
 	ev, ok := r.next()
 	if !ok || ev.kind == evEnd {
-		r.c.Now = r.sched.Now()
 		if v := r.checker.CheckLiveness(r.c); v != nil {
 			x.done = r.finish(x.res, r.failure(v), OutcomeLiveness)
 			return
@@ -69,15 +68,19 @@ func (x *Run) Step() {
 		return
 	}
 	r.steps++
-	r.c.Now = r.sched.Now()
 	skipped := len(r.skipped)
 	if r.opt.StateHash {
 		r.noteInput(&ev)
 	}
 	r.apply(&ev)
+	f := r.afterStep() // notes the model's refusal (EvSkipped) of the step's input
 	r.s.in.Refused = r.opt.StateHash && ev.kind == evFault && len(r.skipped) > skipped
-	if f := r.afterStep(); f != nil {
+	if f != nil {
 		x.done = r.finish(x.res, f, OutcomeSafety)
+		return
+	}
+	if r.opt.StopAfter > 0 && r.steps >= r.opt.StopAfter {
+		x.done = r.finish(x.res, nil, OutcomeOK)
 	}
 }
 
@@ -113,6 +116,7 @@ func (x *Run) Clone(ch Chooser) *Run {
 	n.skipped = slices.Clip(r.skipped)
 	n.stateDigests = slices.Clip(r.stateDigests)
 	n.brokers = slices.Clone(r.brokers)
+	n.view = r.view.clone()
 	res := *x.res
 	res.Cluster = n.c
 	return &Run{r: &n, res: &res, maxSteps: x.maxSteps}

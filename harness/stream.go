@@ -1,18 +1,24 @@
 package harness
 
-import "tierfetch/model"
+import (
+	"tierfetch/model"
+	"tierfetch/sim"
+)
 
 // digestChunk is how many bytes of event encodings the runner gathers
 // before it hands them to the digest: hashing in chunks costs less than a
 // call per event and gives the same SHA-256.
 const digestChunk = 8 << 10
 
-// begin records the step's input event: the first event of every step.
+// begin records an input event the environment records itself, the first
+// event of its step: the run's start, a network partition and its end, a
+// message the network drops (the model records the inputs it takes).
 // A run that keeps no tail has no other view than the digest, and a failure
 // reruns it (Execute): then the event is hashed where it is and not kept.
 func (r *runner) begin(e model.Event) {
 	if !r.keepTail {
 		r.hash(&e)
+		r.observe(r.sched.Now(), &e)
 		return
 	}
 	r.s.input = timedEvent{at: r.sched.Now(), e: e}
@@ -36,6 +42,7 @@ func (r *runner) hash(e *model.Event) {
 func (r *runner) record(e *model.Event) {
 	r.hash(e)
 	now := r.sched.Now()
+	r.observe(now, e)
 	if e.Shown() {
 		if r.keepTail {
 			r.tail.Push(timedEvent{at: now, e: *e})
@@ -50,15 +57,19 @@ func (r *runner) record(e *model.Event) {
 	}
 }
 
-// outcome adds an event the harness itself produced (a skipped scenario
-// event, a dropped message) after the model's events of the step so far.
-func (r *runner) outcome(e model.Event) { r.c.Events = append(r.c.Events, e) }
+// observe passes one event to the runner's own observers: the view (replica
+// stats, consumes, coverage) and the checker.
+func (r *runner) observe(now sim.Time, e *model.Event) {
+	r.view.Event(now, e)
+	if r.checker != nil { // nil only for the run's start event
+		r.checker.Event(now, e)
+	}
+}
 
-// skip records that the step's scenario event did not happen, and why.
-func (r *runner) skip(typ string, index int, reason string) {
-	e := model.NewEvent(model.EvSkipped, -1)
-	e.Text = reason
-	r.outcome(e)
+// skip notes that the step's scenario event did not happen (the model's
+// EvSkipped), and why.
+func (r *runner) skip(reason string) {
+	typ, index := r.skipType, r.skipIndex
 	at := r.sched.Now().Ms()
 	if index >= 0 {
 		at = r.sc.Events[index].AtMs
@@ -116,7 +127,7 @@ func (r *runner) recordStateChanges() {
 		if !r.remoteSeen || [2]int64{start, end} != r.remoteNow {
 			r.remoteSeen, r.remoteNow = true, [2]int64{start, end}
 			r.s.remoteEv = model.NewEvent(model.EvRemoteState, -1)
-			r.s.remoteEv.Offset, r.s.remoteEv.End = start, end
+			r.s.remoteEv.Offset, r.s.remoteEv.Last = start, end
 			r.record(&r.s.remoteEv)
 		}
 	}

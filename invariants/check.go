@@ -9,8 +9,13 @@ import (
 	"tierfetch/sim"
 )
 
-// Check observes c after a step and returns the first broken invariant.
-func (k *Checker) Check(c *model.Cluster) *Violation {
+// Check observes c after a step taken at now and returns the first broken
+// invariant. now is the caller's time, not c.Now: the cluster's clock is
+// the time of its last input, and a step the environment takes alone (a
+// network partition ending, a message dropped) moves the run's time but
+// gives the cluster no input.
+func (k *Checker) Check(c *model.Cluster, now sim.Time) *Violation {
+	k.now = now
 	k.markReplicas(c)
 	k.observe(c)
 	if v := k.checkOffsets(c); v != nil {
@@ -197,7 +202,7 @@ func (k *Checker) checkHole(c *model.Cluster, l *model.Broker) *Violation {
 	pos := coveredFrom(c, l, l.Log.LogStart, l.Log.LocalLogStart)
 	if pos < l.Log.LocalLogStart && pos < k.maxLogStart {
 		if k.staleSince < 0 {
-			k.staleSince = c.Now
+			k.staleSince = k.now
 			k.observeStale(c, true)
 		}
 		k.f.stalePos = pos
@@ -286,12 +291,12 @@ func (k *Checker) checkStaleLogStart(c *model.Cluster, l *model.Broker) *Violati
 		since = max(since, k.f.staleCopyingSince) // the copy task runs once copying is on
 	}
 	grace := c.Cfg.RemoteMetadataReady + c.Cfg.RLMTaskInterval + sim.Second
-	if c.Now.Sub(since) <= grace {
+	if k.now.Sub(since) <= grace {
 		return nil
 	}
 	return &Violation{Invariant: StaleLogStart, Kind: k.staleLogStartKind(c),
 		Message: fmt.Sprintf("leader b%d has advertised log start offset %d for %.1fs, but offsets below %d were deleted (llso=%d, no remote data there)",
-			l.ID, l.Log.LogStart, float64(c.Now.Sub(k.staleSince))/float64(sim.Second), k.maxLogStart, l.Log.LocalLogStart)}
+			l.ID, l.Log.LogStart, float64(k.now.Sub(k.staleSince))/float64(sim.Second), k.maxLogStart, l.Log.LocalLogStart)}
 }
 
 func (k *Checker) checkSegment(c *model.Cluster, l *model.Broker, s *model.RemoteSegment) *Violation {

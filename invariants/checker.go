@@ -117,6 +117,8 @@ type Checker struct {
 	staleSince sim.Time
 	// copyingBefore: copying was on after the previous step (while stale).
 	copyingBefore bool
+	// now is the time of the step Check observes (the caller's).
+	now sim.Time
 	// f holds what the known-finding labels need (kinds.go).
 	f facts
 }

@@ -36,7 +36,7 @@ func healthy() *model.Cluster {
 
 func TestHealthyClusterPasses(t *testing.T) {
 	c := healthy()
-	if v := New(c).Check(c); v != nil {
+	if v := New(c).Check(c, c.Now); v != nil {
 		t.Fatalf("healthy cluster: %v", v)
 	}
 }
@@ -78,11 +78,11 @@ func TestInvariantsHaveTeeth(t *testing.T) {
 	for _, tc := range cases {
 		c := healthy()
 		k := New(c)
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatalf("before breaking %s: %v", tc.want, v)
 		}
 		tc.breakIt(c)
-		v := k.Check(c)
+		v := k.Check(c, c.Now)
 		if v == nil || v.Invariant != tc.want {
 			t.Errorf("broke %s, got %v", tc.want, v)
 		}
@@ -93,15 +93,15 @@ func TestInvariantsHaveTeeth(t *testing.T) {
 func TestCommittedLossOnElection(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Brokers[1].Log.TruncateTo(250) // b1 loses committed [250,300) behind the model's back
 	c.Brokers[1].Log.HighWatermark = 250
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
-	if v := k.Check(c); v == nil || v.Invariant != NoCommittedLoss {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != NoCommittedLoss {
 		t.Fatalf("got %v, want %s", v, NoCommittedLoss)
 	}
 }

@@ -21,5 +21,6 @@ func (k *Checker) Clone() *Checker {
 	n.f.hroAtDisable = slices.Clone(k.f.hroAtDisable)
 	n.f.llsoAtDisable = slices.Clone(k.f.llsoAtDisable)
 	n.f.hroAtUnclean = slices.Clone(k.f.hroAtUnclean)
+	n.f.lastRetry = slices.Clone(k.f.lastRetry)
 	return &n
 }

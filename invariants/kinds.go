@@ -50,13 +50,19 @@ type facts struct {
 	stalePos          int64
 	staleCopyingSeen  bool
 	staleCopyingSince sim.Time
+	// lastRetry[b] is why broker b last backed off (retryNone: never), from
+	// its EvBackoff events (Checker.Event).
+	lastRetry []model.RetryReason
 }
+
+// retryNone is lastRetry's "never backed off".
+const retryNone = model.NumRetryReasons
 
 func newFacts(c *model.Cluster) facts {
 	f := facts{tiered: c.Tiered(), hroAtDisable: make([]int64, len(c.Brokers)), llsoAtDisable: make([]int64, len(c.Brokers)),
-		hroAtUnclean: make([]int64, len(c.Brokers)), metaHighAtDisable: -1}
+		hroAtUnclean: make([]int64, len(c.Brokers)), metaHighAtDisable: -1, lastRetry: make([]model.RetryReason, len(c.Brokers))}
 	for i := range c.Brokers {
-		f.hroAtDisable[i], f.hroAtUnclean[i] = -1, -1
+		f.hroAtDisable[i], f.hroAtUnclean[i], f.lastRetry[i] = -1, -1, retryNone
 	}
 	return f
 }
@@ -130,7 +136,7 @@ func (k *Checker) holeKind(c *model.Cluster, l *model.Broker, pos int64) string 
 	return holeKindOf(holeFacts{pos: pos, tiered: c.Tiered(),
 		uncleanLeader: l.LeaderEpoch == k.uncleanEpoch, uncleanGapLo: f.uncleanGapLo, uncleanGapHi: f.uncleanGapHi,
 		disabledByOther: f.disabled && l.ID != f.disableLeader, disableLeaderLLSO: f.disableLeaderLLSO,
-		llsoAtDisable: f.llsoAtDisable[l.ID], tieredPath: l.Stats.Path == model.PathEarliestPendingUpload,
+		llsoAtDisable: f.llsoAtDisable[l.ID], tieredPath: l.BootstrapPath() == model.PathEarliestPendingUpload,
 		hroAtDisable: f.hroAtDisable[l.ID], hroAtUnclean: f.hroAtUnclean[l.ID], metaHighAtDisable: f.metaHighAtDisable,
 		unclean:     k.unclean > 0,
 		remoteHolds: remoteHolds(c, pos, model.CopyFinished, model.DeleteStarted)})
@@ -175,11 +181,11 @@ func (k *Checker) observeStale(c *model.Cluster, started bool) {
 	on := copying(c)
 	switch {
 	case started:
-		f.staleCopyingSeen, f.staleCopyingSince = on, c.Now
+		f.staleCopyingSeen, f.staleCopyingSince = on, k.now
 	case on && !f.staleCopyingSeen:
-		f.staleCopyingSeen, f.staleCopyingSince = true, c.Now
+		f.staleCopyingSeen, f.staleCopyingSince = true, k.now
 	case on && !k.copyingBefore:
-		f.staleCopyingSince = c.Now
+		f.staleCopyingSince = k.now
 	}
 	k.copyingBefore = on
 }
@@ -272,12 +278,13 @@ func sentToLogStart(s stallFacts) bool {
 // livenessKind names the known finding whose mechanism explains why
 // follower b never joined the ISR of leader l, "" if none.
 func (k *Checker) livenessKind(c *model.Cluster, b, l *model.Broker) string {
-	if !b.Stats.EverRetried {
+	retry := k.f.lastRetry[b.ID]
+	if retry == retryNone {
 		return ""
 	}
 	p := c.Profile
 	start, logStart := b.AuxBuildTarget()
-	return stallKindOf(stallFacts{retry: b.Stats.LastRetry, flagOn: b.LastTieredEnable && b.Log.LogEnd == 0,
+	return stallKindOf(stallFacts{retry: retry, flagOn: b.LastTieredEnable && b.Log.LogEnd == 0,
 		answer: p.EarliestPendingUploadOffset(c, l), lso: l.Log.LogStart, llso: l.Log.LocalLogStart,
 		llsoVar: l.Log.LocalLogStartOffset(), leo: l.Log.LogEnd,
 		hro: l.HighestRemote, copyDisabled: c.Cfg.RemoteLogCopyDisable, endUploaded: uploadedInLineage(c, l, l.Log.LogEnd-1),

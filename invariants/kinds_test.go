@@ -158,18 +158,18 @@ func TestStaleHROLabelNeedsTheDisable(t *testing.T) {
 	for _, disable := range []bool{false, true} {
 		c := healthy() // remote [0, 99], local [50, 299], hro 99
 		k := New(c)
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatal(v)
 		}
 		if disable {
 			c.Cfg.RemoteLogDeleteOnDisable = true
-			if err := c.SetConfig("remote_storage_enable", false, 0, -1); err != nil {
+			if err := setBool(c, "remote_storage_enable", false, -1); err != nil {
 				t.Fatal(err)
 			}
-			if v := k.Check(c); v != nil {
+			if v := k.Check(c, c.Now); v != nil {
 				t.Fatalf("after the disable: %v", v)
 			}
-			if err := c.SetConfig("remote_storage_enable", true, 0, -1); err != nil {
+			if err := setBool(c, "remote_storage_enable", true, -1); err != nil {
 				t.Fatal(err)
 			}
 		} else {
@@ -177,11 +177,11 @@ func TestStaleHROLabelNeedsTheDisable(t *testing.T) {
 			c.Remote.Version++
 			c.Brokers[0].Log.LogStart = 50
 		}
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatalf("before local retention: %v", v)
 		}
 		c.Brokers[0].Log.IncrementLocalLogStart(100) // local retention trusts hro 99
-		v := k.Check(c)
+		v := k.Check(c, c.Now)
 		want := ""
 		if disable {
 			want = KindStaleHRO

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"tierfetch/model"
+	"tierfetch/sim"
 )
 
 // AppendState appends a canonical encoding of everything the checker keeps
@@ -12,7 +13,8 @@ import (
 // judge every continuation alike: the committed history as it is kept
 // (trimmed to what is still held: its bounds and each batch's identity), the
 // unclean-election and leader bookkeeping, every offset ever uploaded, the
-// highest log start offset, the stale-log-start clock (relative to c.Now)
+// highest log start offset, the stale-log-start clock (relative to now, the
+// instant the cluster's encoding is relative to)
 // and the facts the known-finding labels read. The memos (per-replica
 // cursors, last HROs, lineage and hole keys) are kept too, since a rebase
 // after an unclean election can make a memo skip a check that would now
@@ -20,8 +22,7 @@ import (
 // which the cluster's encoding leaves out, are written as whether the memo
 // is current. Checked remote segments are left out: every listed segment
 // was checked at its present state (a segment changes the version).
-func (k *Checker) AppendState(dst []byte, c *model.Cluster) []byte {
-	now := c.Now
+func (k *Checker) AppendState(dst []byte, c *model.Cluster, now sim.Time) []byte {
 	for _, v := range [...]int64{k.histStart, k.histEnd, int64(k.unclean), int64(k.uncleanEpoch), int64(k.leader),
 		int64(k.leaderEpoch), k.maxLogStart} {
 		dst = binary.AppendVarint(dst, v)

@@ -13,11 +13,11 @@ import (
 func TestAppendStateTellsHistoriesApart(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
-	base := k.AppendState(nil, c)
-	if got := k.Clone().AppendState(nil, c); !bytes.Equal(got, base) {
+	base := k.AppendState(nil, c, c.Now)
+	if got := k.Clone().AppendState(nil, c, c.Now); !bytes.Equal(got, base) {
 		t.Fatal("a clone encodes differently")
 	}
 	edits := map[string]func(k *Checker){
@@ -36,7 +36,7 @@ func TestAppendStateTellsHistoriesApart(t *testing.T) {
 	for name, edit := range edits {
 		n := k.Clone()
 		edit(n)
-		if bytes.Equal(n.AppendState(nil, c), base) {
+		if bytes.Equal(n.AppendState(nil, c, c.Now), base) {
 			t.Errorf("%s: encodes like the original", name)
 		}
 	}
@@ -46,7 +46,7 @@ func TestAppendStateTellsHistoriesApart(t *testing.T) {
 	gen := c.Brokers[1].Log.Gen
 	a.cursors[1] = cursor{gen: gen + 1, checked: 10}
 	b.cursors[1] = cursor{gen: gen + 2, checked: 20}
-	if !bytes.Equal(a.AppendState(nil, c), b.AppendState(nil, c)) {
+	if !bytes.Equal(a.AppendState(nil, c, c.Now), b.AppendState(nil, c, c.Now)) {
 		t.Error("two stale cursors encode differently")
 	}
 }

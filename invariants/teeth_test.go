@@ -22,6 +22,7 @@ func all(k *Checker, c *model.Cluster) []string {
 			out = append(out, v.Invariant)
 		}
 	}
+	k.now = c.Now // as Check(c, c.Now)
 	k.markReplicas(c)
 	add(k.checkOffsets(c))
 	add(k.checkISR(c))
@@ -68,7 +69,7 @@ func runTeeth(t *testing.T, cases []teethCase) {
 			t.Errorf("%s: broke %v, want exactly %v", tc.name, got, want)
 			continue
 		}
-		v := k2.Check(c)
+		v := k2.Check(c, c.Now)
 		switch {
 		case tc.want == "" && v != nil:
 			t.Errorf("%s: Check says %v", tc.name, v)
@@ -138,7 +139,7 @@ func TestISRMembershipAlone(t *testing.T) {
 		{name: "leader b0 out of the ISR", breakIt: func(c *model.Cluster) { c.Ctrl.ISR = []int{1} }, want: ISRMembership},
 		{name: "offline partition, ISR kept", breakIt: func(c *model.Cluster) { c.Ctrl.Leader = -1 }},
 		{name: "leader b1 out of the ISR", setup: func(c *model.Cluster) {
-			if err := c.ElectLeader(1); err != nil {
+			if err := electLeader(c, 1); err != nil {
 				panic(err)
 			}
 		}, breakIt: func(c *model.Cluster) { c.Ctrl.ISR = []int{0} }, want: ISRMembership},
@@ -155,13 +156,13 @@ func TestNoCommittedLossAlone(t *testing.T) {
 			l := &c.Brokers[1].Log
 			l.TruncateTo(250)
 			l.Append(model.Batch{Base: 250, Count: 50, Bytes: 50, Epoch: 1, Origin: 77}, 1000)
-			if err := c.ElectLeader(1); err != nil {
+			if err := electLeader(c, 1); err != nil {
 				panic(err)
 			}
 		}, want: NoCommittedLoss},
 		{name: "new leader holds them", breakIt: func(c *model.Cluster) {
 			c.Brokers[1].Log.HighWatermark = 250
-			if err := c.ElectLeader(1); err != nil {
+			if err := electLeader(c, 1); err != nil {
 				panic(err)
 			}
 		}},
@@ -212,11 +213,11 @@ func TestRemoteCommittedOnlyOnce(t *testing.T) {
 	k := New(c)
 	id := c.Remote.Start(model.RemoteSegment{Base: 100, End: 199, Bytes: 100, Batches: []model.Batch{leaderBatch(c, 100)},
 		Epochs: []model.EpochEntry{{Epoch: 1, StartOffset: 100}}})
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.SetState(id, model.CopyFinished)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	if !k.wasUploaded(150) || k.wasUploaded(200) {
@@ -311,7 +312,7 @@ func TestRemoteAgreementFromTheLogStart(t *testing.T) {
 		}
 		if tc.logStart > 0 {
 			// The log start rises after the checker saw the history from 0.
-			if err := c.DeleteRecords(tc.logStart); err != nil {
+			if err := deleteRecords(c, tc.logStart); err != nil {
 				t.Fatal(err)
 			}
 			if got := all(k, c); len(got) != 0 {
@@ -420,15 +421,15 @@ func TestNoHoleAcrossAnEpochChange(t *testing.T) {
 func TestNoHoleOnlyWhenSomethingChanged(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.Segments[0].State = model.DeleteStarted // behind the metadata's back: no new version
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatalf("unchanged key, yet checked again: %v", v)
 	}
 	c.Remote.Version++
-	if v := k.Check(c); v == nil || v.Invariant != NoHole {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != NoHole {
 		t.Fatalf("after the metadata changed: %v, want %s", v, NoHole)
 	}
 }
@@ -436,7 +437,7 @@ func TestNoHoleOnlyWhenSomethingChanged(t *testing.T) {
 func TestCommittedOffsetHeldNowhere(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	// HW rises over [300,320) while the leader's local log starts at 320:
@@ -456,8 +457,38 @@ func TestCommittedOffsetHeldNowhere(t *testing.T) {
 // staleLeader: b0 deleted [0,100) (LSO 100) and remote storage dropped it;
 // then b1, whose log start offset still says 0, is elected.
 func staleLeader(c *model.Cluster) {
-	if err := c.DeleteRecords(100); err != nil {
+	if err := deleteRecords(c, 100); err != nil {
 		panic(err)
+	}
+}
+
+// TestCheckTakesTheCallersTime: the stale-log-start clock runs on the time
+// Check is given, not on the cluster's clock, which stops at its last
+// input: a step the environment takes alone (a partition ending, a message
+// dropped) past the grace finds the violation at that step.
+func TestCheckTakesTheCallersTime(t *testing.T) {
+	cl := healthy()
+	k := New(cl)
+	staleLeader(cl)
+	if v := k.Check(cl, cl.Now); v != nil {
+		t.Fatalf("after deleteRecords: %v", v)
+	}
+	cl.Remote.Remove(cl.Remote.Segments[0].ID)
+	if v := k.Check(cl, cl.Now); v != nil {
+		t.Fatalf("after the remote deletion: %v", v)
+	}
+	if err := electLeader(cl, 1); err != nil {
+		t.Fatal(err)
+	}
+	if v := k.Check(cl, cl.Now); v != nil {
+		t.Fatalf("b1 elected with log start 0: %v (the copy task has its grace)", v)
+	}
+	grace := cl.Cfg.RemoteMetadataReady + cl.Cfg.RLMTaskInterval + sim.Second
+	if v := k.Check(cl, cl.Now.Add(grace)); v != nil {
+		t.Errorf("at the grace's end: %v", v)
+	}
+	if v := k.Check(cl, cl.Now.Add(grace+1)); v == nil || v.Invariant != StaleLogStart {
+		t.Errorf("1 us past the grace, the cluster's clock where it was: %v, want %s", v, StaleLogStart)
 	}
 }
 
@@ -479,7 +510,7 @@ func TestStaleLogStartAlone(t *testing.T) {
 		if got := all(k, cl); len(got) != 0 {
 			t.Fatalf("after the remote deletion: %v", got)
 		}
-		if err := cl.ElectLeader(1); err != nil {
+		if err := electLeader(cl, 1); err != nil {
 			t.Fatal(err)
 		}
 		if got := all(k, cl); len(got) != 0 {
@@ -567,13 +598,13 @@ func TestHighestRemoteAlone(t *testing.T) {
 		{name: "HRO at the uploaded end", breakIt: func(c *model.Cluster) { c.Brokers[1].HighestRemote = 99 }},
 		{name: "HRO one past the uploaded end", breakIt: func(c *model.Cluster) { c.Brokers[1].HighestRemote = 100 }, want: HighestRemote},
 		{name: "HRO below data deleted on purpose", breakIt: func(c *model.Cluster) {
-			if err := c.DeleteRecords(150); err != nil {
+			if err := deleteRecords(c, 150); err != nil {
 				panic(err)
 			}
 			c.Brokers[1].HighestRemote = 149
 		}},
 		{name: "HRO at the log start of deleted data", breakIt: func(c *model.Cluster) {
-			if err := c.DeleteRecords(150); err != nil {
+			if err := deleteRecords(c, 150); err != nil {
 				panic(err)
 			}
 			c.Brokers[1].HighestRemote = 150
@@ -598,15 +629,15 @@ func TestHighestRemoteAlone(t *testing.T) {
 func TestHighestRemoteCheckedOnChange(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Brokers[0].HighestRemote = 250
-	if v := k.Check(c); v == nil || v.Invariant != HighestRemote || !strings.Contains(v.Message, "b0") {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != HighestRemote || !strings.Contains(v.Message, "b0") {
 		t.Fatalf("leader HRO 250: %v", v)
 	}
 	c.Brokers[0].HighestRemote = 99
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatalf("HRO back to 99: %v", v)
 	}
 }
@@ -641,17 +672,17 @@ func TestUncleanElectionRebases(t *testing.T) {
 	c := healthy()
 	c.Cfg.UncleanLeaderElectionEnable = true
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	// b0 writes [300,350) that b1 never gets, then b1 is elected uncleanly.
 	c.Brokers[0].Log.Append(model.Batch{Base: 300, Count: 50, Bytes: 50, Epoch: 1, Origin: 5}, 1000)
 	c.Brokers[0].Log.HighWatermark = 350
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Ctrl.ISR = []int{0}
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Unclean != 1 {
@@ -692,7 +723,7 @@ func TestLivenessAlone(t *testing.T) {
 	}
 	// The first assigned replica is checked too, once it no longer leads.
 	c = healthy()
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	c.Ctrl.ISR = []int{1}
@@ -700,7 +731,7 @@ func TestLivenessAlone(t *testing.T) {
 		t.Errorf("b0 (first replica) out of the ISR: %v", v)
 	}
 	c = healthy()
-	if err := c.AddReplica(2); err != nil {
+	if err := addReplica(c, 2); err != nil {
 		t.Fatal(err)
 	}
 	v := New(c).CheckLiveness(c)
@@ -753,14 +784,14 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 	for _, rewrite := range []bool{false, true} {
 		c := healthy()
 		k := New(c)
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatal(v)
 		}
 		c.Ctrl.ISR = []int{0}
-		if err := c.Crash(0); err != nil {
+		if err := crash(c, 0); err != nil {
 			t.Fatal(err)
 		}
-		if v := k.Check(c); v != nil {
+		if v := k.Check(c, c.Now); v != nil {
 			t.Fatalf("offline: %v", v)
 		}
 		l := &c.Brokers[0].Log
@@ -768,13 +799,13 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 			l.TruncateTo(250)
 			l.Append(model.Batch{Base: 250, Count: 50, Bytes: 50, Epoch: 1, Origin: 77}, 1000)
 		}
-		if err := c.Restart(0); err != nil || c.Ctrl.Leader != 0 || c.Ctrl.LeaderEpoch != 2 {
+		if err := restart(c, 0); err != nil || c.Ctrl.Leader != 0 || c.Ctrl.LeaderEpoch != 2 {
 			t.Fatalf("restart: %v, leader b%d epoch %d", err, c.Ctrl.Leader, c.Ctrl.LeaderEpoch)
 		}
 		// A single ISR member's HW jumps to its LEO when it is elected, so
 		// the rewritten records are below its HW: replica-agreement sees
 		// them (the log's generation changed).
-		v := k.Check(c)
+		v := k.Check(c, c.Now)
 		switch {
 		case rewrite && (v == nil || (v.Invariant != NoCommittedLoss && v.Invariant != ReplicaAgreement)):
 			t.Errorf("re-elected with other records below the committed end: %v", v)
@@ -789,17 +820,17 @@ func TestReelectedLeaderIsCompared(t *testing.T) {
 func TestOfflineDoesNotStartTheStaleClock(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Ctrl.ISR = []int{0}
-	if err := c.Crash(0); err != nil {
+	if err := crash(c, 0); err != nil {
 		t.Fatal(err)
 	}
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
-	if err := c.Restart(0); err != nil {
+	if err := restart(c, 0); err != nil {
 		t.Fatal(err)
 	}
 	c.Brokers[0].LeaderEpoch = 0 // the same leader and key as before the crash
@@ -820,13 +851,13 @@ func TestLaggingLeaderWithRemoteData(t *testing.T) {
 		if got := all(k, c); len(got) != 0 {
 			t.Fatal(got)
 		}
-		if err := c.DeleteRecords(100); err != nil { // b0: LSO 100; the remote data not expired yet
+		if err := deleteRecords(c, 100); err != nil { // b0: LSO 100; the remote data not expired yet
 			t.Fatal(err)
 		}
 		if got := all(k, c); len(got) != 0 {
 			t.Fatal(got)
 		}
-		if err := c.ElectLeader(1); err != nil { // b1: LSO 0, LLSO 50
+		if err := electLeader(c, 1); err != nil { // b1: LSO 0, LLSO 50
 			t.Fatal(err)
 		}
 		if got := all(k, c); len(got) != 0 {
@@ -866,7 +897,7 @@ func TestHighestRemoteCheckedAtTheFirstStep(t *testing.T) {
 		c.Brokers[0].HighestRemote = -1
 		c.Brokers[1].HighestRemote = hro
 		k := New(c)
-		if v := k.Check(c); v == nil || v.Invariant != HighestRemote {
+		if v := k.Check(c, c.Now); v == nil || v.Invariant != HighestRemote {
 			t.Errorf("HRO %d never uploaded, at the first check: %v", hro, v)
 		}
 	}
@@ -926,7 +957,7 @@ func TestUncleanLineageUntilFetched(t *testing.T) {
 		t.Fatal(got)
 	}
 	c.Ctrl.ISR = []int{0}
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	c.Brokers[1].Log.Append(model.Batch{Base: 300, Count: 10, Bytes: 10, Epoch: 2, Origin: 9}, 1000)
@@ -963,7 +994,7 @@ func TestHistoryStopsAtHWInsideABatch(t *testing.T) {
 	if k.histEnd != 320 {
 		t.Errorf("history ends at %d, want HW 320", k.histEnd)
 	}
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := all(k, c); len(got) != 0 {
@@ -994,7 +1025,7 @@ func TestLineageAtTheCommonLogStart(t *testing.T) {
 func TestHoleAboveAStaleLogStart(t *testing.T) {
 	c := healthy()
 	k := New(c)
-	if err := c.DeleteRecords(20); err != nil { // b0: LSO 20, LLSO 50
+	if err := deleteRecords(c, 20); err != nil { // b0: LSO 20, LLSO 50
 		t.Fatal(err)
 	}
 	if got := all(k, c); len(got) != 0 {
@@ -1002,7 +1033,7 @@ func TestHoleAboveAStaleLogStart(t *testing.T) {
 	}
 	// One step: b1 (LSO 0, LLSO 50) is elected and remote storage holds
 	// only [10..39]: [0,10) was deleted on purpose, [40,50) is lost.
-	if err := c.ElectLeader(1); err != nil {
+	if err := electLeader(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	withRemote(c, model.RemoteSegment{Base: 10, End: 39, Epochs: []model.EpochEntry{{Epoch: 0, StartOffset: 10}}})
@@ -1020,25 +1051,25 @@ func uncleanFromEmpty(t *testing.T) (*model.Cluster, *Checker) {
 	c := healthy()
 	c.Cfg.UncleanLeaderElectionEnable = true
 	k := New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
-	if err := c.AddReplica(2); err != nil {
+	if err := addReplica(c, 2); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.ElectLeader(2); err != nil {
+	if err := electLeader(c, 2); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Unclean != 1 {
 		t.Fatalf("not unclean: %+v", c.Ctrl)
 	}
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	l := &c.Brokers[2].Log
 	l.Append(model.Batch{Base: 0, Count: 50, Bytes: 50, Epoch: c.Brokers[2].LeaderEpoch, Origin: 7}, 1000)
 	l.HighWatermark = 50
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	return c, k
@@ -1069,7 +1100,7 @@ func uploadFrom(c *model.Cluster, last *model.Batch) {
 func TestPriorLineageSegmentNotCompared(t *testing.T) {
 	c, k := uncleanFromEmpty(t)
 	uploadFrom(c, nil)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Errorf("the ended lineage's segment compared with the new one: %v", v)
 	}
 
@@ -1078,28 +1109,28 @@ func TestPriorLineageSegmentNotCompared(t *testing.T) {
 	bad := b.Slice(49, 50)
 	bad.Origin = 99
 	uploadFrom(c, &bad)
-	if v := k.Check(c); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
 		t.Errorf("the new lineage's upload differs at 49: %v, want unlabelled %s", v, RemoteAgreement)
 	}
 
 	c = healthy()
 	c.Cfg.UncleanLeaderElectionEnable = true
 	k = New(c)
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.Segments[0].Batches[0].Origin = 99 // not yet compared: no version change
-	if err := c.ElectLeader(1); err != nil {    // clean: b1 is in the ISR
+	if err := electLeader(c, 1); err != nil {   // clean: b1 is in the ISR
 		t.Fatal(err)
 	}
 	if c.Ctrl.Unclean != 0 {
 		t.Fatalf("unclean: %+v", c.Ctrl)
 	}
-	if v := k.Check(c); v != nil {
+	if v := k.Check(c, c.Now); v != nil {
 		t.Fatal(v)
 	}
 	c.Remote.Version++
-	if v := k.Check(c); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
+	if v := k.Check(c, c.Now); v == nil || v.Invariant != RemoteAgreement || v.Kind != "" {
 		t.Errorf("an initial segment differs, no unclean election: %v, want unlabelled %s", v, RemoteAgreement)
 	}
 }
@@ -1113,13 +1144,13 @@ func TestStaleClockReArmedAfterOffline(t *testing.T) {
 	k := New(c)
 	electStaleLeader(t, k, c)
 	c.Ctrl.ISR = []int{1}
-	if err := c.Crash(1); err != nil {
+	if err := crash(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if got := all(k, c); len(got) != 0 || c.Leader() != nil {
 		t.Fatalf("offline: %v (leader %v)", got, c.Leader())
 	}
-	if err := c.Restart(1); err != nil {
+	if err := restart(c, 1); err != nil {
 		t.Fatal(err)
 	}
 	if l := c.Leader(); l == nil || l.ID != 1 || l.Log.LogStart != 0 || l.Log.LocalLogStart != 50 {
@@ -1144,7 +1175,7 @@ func electStaleLeader(t *testing.T, k *Checker, c *model.Cluster) {
 		func() { staleLeader(c) },
 		func() { c.Remote.Remove(c.Remote.Segments[0].ID) },
 		func() {
-			if err := c.ElectLeader(1); err != nil {
+			if err := electLeader(c, 1); err != nil {
 				t.Fatal(err)
 			}
 		},

@@ -19,7 +19,7 @@ func bootstrap(t *testing.T, f fixture, cfg Config, p Profile, lastTiered bool, 
 	h := newHarness(t, f.cluster(cfg, p, 2, []int{0}, lastTiered))
 	h.runFor(sim.Second) // the leader's RLM tasks run once: HRO is seeded
 	h.do(func(c *Cluster) {
-		if err := c.AddReplica(1); err != nil {
+		if err := c.addReplica(1); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -44,16 +44,16 @@ func TestBootstrapStartsWhereEachProtocolSays(t *testing.T) {
 	}{{false, 200, PathLocalLogStart}, {true, 400, PathEarliestPendingUpload}} {
 		h := bootstrap(t, tieredFixture(), cfg, KIP, c.lastTiered, time30s)
 		b := h.c.Brokers[1]
-		st := b.Stats
-		if !st.CaughtUp || !h.c.Ctrl.InISR(1) {
+		st := bootOf(h.events, 1)
+		if !st.joined || !h.c.Ctrl.InISR(1) {
 			t.Fatalf("flag=%v: b1 never joined the ISR\n%v", c.lastTiered, h)
 		}
-		if st.Path != c.path || st.StartOffset != c.start || st.AuxStateBuilds != 1 || st.Retries != 0 {
+		if b.fetch.path != c.path || st.start != c.start || st.builds != 1 || st.retries != 0 {
 			t.Errorf("flag=%v: path=%s start=%d aux=%d retries=%d, want %s start=%d aux=1 retries=0",
-				c.lastTiered, st.Path, st.StartOffset, st.AuxStateBuilds, st.Retries, c.path, c.start)
+				c.lastTiered, b.fetch.path, st.start, st.builds, st.retries, c.path, c.start)
 		}
-		if want := (450 - c.start) * cfg.RecordBytes; st.BytesFromLeader != want {
-			t.Errorf("flag=%v: copied %d bytes from the leader, want %d ([%d,450))", c.lastTiered, st.BytesFromLeader, want, c.start)
+		if want := (450 - c.start) * cfg.RecordBytes; st.fetched != want {
+			t.Errorf("flag=%v: copied %d bytes from the leader, want %d ([%d,450))", c.lastTiered, st.fetched, want, c.start)
 		}
 		if l := b.Log; l.LogStart != 0 || l.LocalLogStart != c.start || l.LogEnd != 450 || l.HighWatermark != 450 {
 			t.Errorf("flag=%v: b1 lso=%d llso=%d hw=%d leo=%d, want 0 %d 450 450", c.lastTiered, l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd, c.start)
@@ -69,14 +69,14 @@ func TestBootstrapStartsWhereEachProtocolSays(t *testing.T) {
 		if !slices.Equal(b.Log.Epochs, []EpochEntry{{0, 0}}) {
 			t.Errorf("flag=%v: epochs %v, want [{0 0}]", c.lastTiered, b.Log.Epochs)
 		}
-		if want := int64(1024 + 16*(1+1)); st.RemoteAuxBytes != want {
-			t.Errorf("flag=%v: read %d bytes of aux state, want %d (one epoch entry, one producer)", c.lastTiered, st.RemoteAuxBytes, want)
+		if want := int64(1024 + 16*(1+1)); st.auxBytes != want {
+			t.Errorf("flag=%v: read %d bytes of aux state, want %d (one epoch entry, one producer)", c.lastTiered, st.auxBytes, want)
 		}
-		if st.ListOffsets != 2 || h.sent[1][MsgListOffsets] != 2 {
-			t.Errorf("flag=%v: %d ListOffsets (%d sent), want 2 (-4 and -2, or -2 and -6)", c.lastTiered, st.ListOffsets, h.sent[1][MsgListOffsets])
+		if st.listOffsets != 2 || h.sent[1][MsgListOffsets] != 2 {
+			t.Errorf("flag=%v: %d ListOffsets (%d sent), want 2 (-4 and -2, or -2 and -6)", c.lastTiered, st.listOffsets, h.sent[1][MsgListOffsets])
 		}
-		if st.Fetches != h.sent[1][MsgFetch] || st.Fetches < 2 {
-			t.Errorf("flag=%v: %d fetches counted, %d sent", c.lastTiered, st.Fetches, h.sent[1][MsgFetch])
+		if h.sent[1][MsgFetch] < 2 {
+			t.Errorf("flag=%v: %d fetches sent", c.lastTiered, h.sent[1][MsgFetch])
 		}
 	}
 }
@@ -93,19 +93,19 @@ func TestBootstrapFullyTiered(t *testing.T) {
 	f := fixture{hw: 200, hro: 199, remote: []segSpec{{0, 99, 0}, {100, 199, 0}},
 		local: []segSpec{{100, 199, 0}, {200, 199, 0}}}
 	h := bootstrap(t, f, testConfig(), KIP, true, time30s)
-	st := h.c.Brokers[1].Stats
-	if !st.CaughtUp || st.StartOffset != 200 || st.BytesFromLeader != 0 || st.Path != PathEarliestPendingUpload || st.AuxStateBuilds != 1 {
+	st := bootOf(h.events, 1)
+	if !st.joined || st.start != 200 || st.fetched != 0 || h.c.Brokers[1].fetch.path != PathEarliestPendingUpload || st.builds != 1 {
 		t.Errorf("kip: %+v", st)
 	}
 	h = bootstrap(t, f, testConfig(), Kafka43, true, time30s)
-	st = h.c.Brokers[1].Stats
-	if st.CaughtUp || st.Retries < 25 || st.RetriesByReason[RetryEPUOUnknown] != st.Retries {
-		t.Errorf("kafka-4.3: caught up %v, retries %v", st.CaughtUp, st.RetriesByReason)
+	st = bootOf(h.events, 1)
+	if st.joined || st.retries < 25 || st.byReason[RetryEPUOUnknown] != st.retries {
+		t.Errorf("kafka-4.3: caught up %v, retries %v", st.joined, st.byReason)
 	}
 	// With the flag off both copy the leader's local log [100, 200).
 	for _, p := range []Profile{KIP, Kafka43} {
 		h = bootstrap(t, f, testConfig(), p, false, time30s)
-		if st := h.c.Brokers[1].Stats; !st.CaughtUp || st.StartOffset != 100 || st.BytesFromLeader != 1000 {
+		if st := bootOf(h.events, 1); !st.joined || st.start != 100 || st.fetched != 1000 {
 			t.Errorf("%s flag off: %+v", p.Name(), st)
 		}
 	}

@@ -1,17 +1,21 @@
 package model
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Clone returns an independent copy of the cluster: stepping either never
 // changes the other. Batches and the slices events and messages hold are
 // shared, because the model never writes them once made (it copies on
-// write, see Segment); everything it writes in place is copied. The
-// current step's Out and Events must be drained (they are not copied): the
-// copy reuses their arrays, which a step fills and its caller drains, so
-// step a cluster and its copies from one goroutine at a time.
+// write, see Segment); everything it writes in place is copied. The copy
+// shares the outbox, which must be empty (Advance): step a cluster and its
+// copies from one goroutine at a time, acknowledging each step's Ready.
 func (c *Cluster) Clone() *Cluster {
+	if len(c.out.events) != 0 || len(c.out.effects) != 0 {
+		panic(fmt.Sprintf("model: Clone with %d events and %d effects not acknowledged (Advance)", len(c.out.events), len(c.out.effects)))
+	}
 	n := *c
-	n.Out, n.Events = c.Out[:0], c.Events[:0]
 	n.Brokers = make([]*Broker, len(c.Brokers))
 	for i, b := range c.Brokers {
 		nb := *b
@@ -34,7 +38,5 @@ func (c *Cluster) Clone() *Cluster {
 	n.Remote.Segments = slices.Clone(c.Remote.Segments)
 	n.producers = slices.Clone(c.producers)
 	n.metaLog = slices.Clip(c.metaLog)
-	n.Consumes = slices.Clip(c.Consumes)
-	n.ISRChanges = slices.Clip(c.ISRChanges)
 	return &n
 }

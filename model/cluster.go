@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 
 	"tierfetch/sim"
@@ -62,34 +63,12 @@ type Broker struct {
 
 	lead  leaderState
 	fetch fetcher
-	Stats ReplicaStats
 }
 
 // copyInFlight is an upload a cancelled copy task left running.
 type copyInFlight struct {
 	op, seg   uint64
 	base, end int64
-}
-
-// ReplicaStats is what a run reports of one replica added by add_replica.
-type ReplicaStats struct {
-	Added           bool
-	AddedAt         sim.Time
-	CaughtUp        bool
-	CaughtUpAt      sim.Time
-	BytesFromLeader int64
-	Path            Path
-	StartOffset     int64
-	StartSet        bool // StartOffset is final
-	Retries         int
-	RetriesByReason [numRetryReasons]int
-	LastRetry       RetryReason // why the last backoff happened (any time)
-	EverRetried     bool
-	AuxStateBuilds  int
-	Fallbacks       int // KIP-1023 found EPUO < LSO and fell back
-	RemoteAuxBytes  int64
-	ListOffsets     int
-	Fetches         int
 }
 
 // Controller is the partition's controller state: the assignment, the
@@ -113,17 +92,6 @@ type Controller struct {
 	Unclean int
 }
 
-// ISRChange is the ISR after one change, and when it happened.
-type ISRChange struct {
-	At  sim.Time
-	ISR []int
-}
-
-// recordISR appends the current ISR to the history.
-func (c *Cluster) recordISR() {
-	c.ISRChanges = append(c.ISRChanges, ISRChange{At: c.Now, ISR: slices.Clone(c.Ctrl.ISR)})
-}
-
 // InISR reports whether broker b is in the ISR.
 func (c *Controller) InISR(b int) bool { return slices.Contains(c.ISR, b) }
 
@@ -131,35 +99,27 @@ func (c *Controller) InISR(b int) bool { return slices.Contains(c.ISR, b) }
 func (c *Controller) IsReplica(b int) bool { return slices.Contains(c.Replicas, b) }
 
 // Cluster is one partition on a set of brokers, with its controller and
-// remote storage: the whole state of one run.
+// remote storage: the whole state of one run. It is driven through Step,
+// Ready and Advance (step.go); its exported fields are for reading.
 type Cluster struct {
 	Cfg     Config
 	Profile Profile
+	// Now is the virtual time of the last step (Step sets it).
 	Now     sim.Time
 	Brokers []*Broker
 	Ctrl    Controller
 	Remote  Remote
-	// Out holds the effects of the current step; the caller drains it.
-	Out []Effect
-	// Events holds what the current step did, in order; the caller drains
-	// it (see Event).
-	Events []Event
+	// out holds what the steps since the last Advance did (Ready).
+	out *outbox
 
 	nextReq    uint64
 	nextOrigin uint64
 	nextOp     uint64
 	producers  []producerClient
-	// Consumes records what each consume event read.
-	Consumes []ConsumeStats
-	// Coverage counts how often each interesting path was reached.
+	// Coverage counts how often the interesting paths no event shows were
+	// reached (GoalUploadLagged, GoalRemoteRetention); the harness counts
+	// the others from the event stream.
 	Coverage [NumGoals]int64
-	// Mutants are the deliberate bugs switched on (none by default).
-	Mutants Mutants
-	// Fixes are the upstream reports' suggested fixes switched on (none by
-	// default; SetFixes).
-	Fixes Fixes
-	// ISRChanges records every change of the ISR, in order.
-	ISRChanges []ISRChange
 	// metaLog holds the published metadata events some lagging broker has
 	// not folded yet (metadata.go).
 	metaLog []metaEvent
@@ -168,17 +128,6 @@ type Cluster struct {
 type producerClient struct {
 	id      int64
 	nextSeq int64
-}
-
-// ConsumeStats is what one consumer read cost: bytes from the leader's disk
-// and from remote storage.
-type ConsumeStats struct {
-	AtMs        int64
-	Broker      int
-	FromOffset  int64
-	ToOffset    int64
-	LocalBytes  int64
-	RemoteBytes int64
 }
 
 // Initial is the leader's log at time 0 (Kafka unit-test style fixture);
@@ -191,9 +140,20 @@ type Initial struct {
 }
 
 // NewCluster builds a cluster of n brokers with the given replicas (the first
-// is the leader) holding init. The leader's RLM and ISR tasks start at once.
+// is the leader) holding init. The leader's RLM and ISR tasks start at once;
+// cfg.Fixes are switched on once the initial leadership is taken.
 func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, init Initial) *Cluster {
-	c := &Cluster{Cfg: cfg, Profile: p}
+	for i, r := range replicas {
+		if r < 0 || r >= n || slices.Contains(replicas[:i], r) {
+			panic(fmt.Sprintf("model: replicas %v of %d brokers (scenarios validate them)", replicas, n))
+		}
+	}
+	if len(replicas) == 0 || p == nil {
+		panic(fmt.Sprintf("model: a cluster of replicas %v, profile %v", replicas, p))
+	}
+	fixes := cfg.Fixes
+	cfg.Fixes = 0 // switched on last (setFixes)
+	c := &Cluster{Cfg: cfg, Profile: p, out: &outbox{}}
 	c.producers = []producerClient{{id: 1}, {id: 2}, {id: 3}}
 	for i := 0; i < n; i++ {
 		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
@@ -223,15 +183,16 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 			c.nextOrigin = max(c.nextOrigin, bt.Origin)
 		}
 	}
-	if slices.ContainsFunc(init.Log.Epochs, func(e EpochEntry) bool { return e.Epoch > 0 }) {
-		c.reached(GoalInitialEpochs)
-	}
 	leader := c.Brokers[replicas[0]]
 	leader.HighestRemote = init.HighestRemote
 	c.becomeLeader(leader)
 	for _, id := range replicas[1:] {
 		c.becomeFollower(c.Brokers[id])
 	}
+	for _, b := range c.Brokers {
+		b.checkFetcher()
+	}
+	c.setFixes(fixes)
 	return c
 }
 
@@ -254,23 +215,41 @@ func (c *Cluster) Leader() *Broker {
 	return c.Brokers[c.Ctrl.Leader]
 }
 
+// send sends m: a request of a follower's fetcher (a request id of its
+// own) or a leader's answer (the request's id), between two brokers.
 func (c *Cluster) send(m Message) {
-	c.Out = append(c.Out, Effect{Kind: EffSend, Msg: m})
+	if m.From == m.To || m.ReqID == 0 {
+		panic(fmt.Sprintf("model: send %s from b%d to b%d with request id %d", m.Kind, m.From, m.To, m.ReqID))
+	}
+	c.out.effects = append(c.out.effects, Effect{Kind: EffSend, Msg: m})
 	c.emit(Event{Kind: EvSend, Broker: m.From, Peer: m.To, Msg: m})
 }
 
+// setTimer arms b's timer (k, peer) to fire after d, replacing any pending.
 func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
-	c.Out = append(c.Out, Effect{Kind: EffSetTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}, After: d})
+	if d < 0 || !b.Up || peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
+		panic(fmt.Sprintf("model: b%d (up %v) arms timer %s peer %d %v from now", b.ID, b.Up, k, peer, d))
+	}
+	c.out.effects = append(c.out.effects, Effect{Kind: EffSetTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}, After: d})
 }
 
+// cancelTimer cancels b's timer (k, peer), pending or not.
 func (c *Cluster) cancelTimer(b *Broker, k TimerKind, peer int) {
-	c.Out = append(c.Out, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}})
+	if peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
+		panic(fmt.Sprintf("model: b%d cancels timer %s peer %d", b.ID, k, peer))
+	}
+	c.out.effects = append(c.out.effects, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}})
 }
 
+// startRemote starts remote operation op on behalf of its broker and
+// returns its id.
 func (c *Cluster) startRemote(op RemoteOp) uint64 {
+	if b := c.Brokers[op.Broker]; !b.Up || op.Segment == 0 || op.Bytes < 0 {
+		panic(fmt.Sprintf("model: b%d (up %v) starts remote %s of segment %d, %d bytes", op.Broker, b.Up, op.Kind, op.Segment, op.Bytes))
+	}
 	c.nextOp++
 	op.ID = c.nextOp
-	c.Out = append(c.Out, Effect{Kind: EffRemote, Remote: op})
+	c.out.effects = append(c.out.effects, Effect{Kind: EffRemote, Remote: op})
 	return op.ID
 }
 
@@ -283,15 +262,15 @@ func (c *Cluster) Tiered() bool { return c.Cfg.RemoteStorageEnable }
 // remote storage (UnifiedLog.java:1343-1346 @004b2276): the local log start
 // offset rises with the log start offset whatever remote storage is.
 func (c *Cluster) incrementLogStart(l *Log, to int64) bool {
-	if c.Tiered() || c.Fixes.Has(FixStaleLocalLogStart) {
+	if c.Tiered() || c.Cfg.Fixes.Has(FixStaleLocalLogStart) {
 		return l.IncrementLogStart(to)
 	}
 	return l.IncrementLogStartUntiered(to)
 }
 
-// Deliver hands message m to its destination broker. Messages to a crashed
+// deliver hands message m to its destination broker. Messages to a crashed
 // broker are dropped (the sender's request timer covers it).
-func (c *Cluster) Deliver(m Message) {
+func (c *Cluster) deliver(m Message) {
 	b := c.Brokers[m.To]
 	if !b.Up {
 		c.emit(Event{Kind: EvDropped, Broker: m.To, Peer: m.From, Msg: m, Cause: DropReceiverDown})
@@ -306,11 +285,13 @@ func (c *Cluster) Deliver(m Message) {
 		c.handleEpochEnd(b, m)
 	case MsgFetchResp, MsgListOffsetsResp, MsgEpochEndResp:
 		c.handleResponse(b, m)
+	default:
+		panic(fmt.Sprintf("model: deliver a message of kind %d: %+v", m.Kind, m))
 	}
 }
 
-// Fire runs the timer k.
-func (c *Cluster) Fire(k TimerKey) {
+// fire runs the timer k.
+func (c *Cluster) fire(k TimerKey) {
 	b := c.Brokers[k.Broker]
 	if !b.Up {
 		return
@@ -332,15 +313,14 @@ func (c *Cluster) Fire(k TimerKey) {
 		c.onRLMFollower(b)
 	case TimerRetention:
 		c.onRetentionCheck(b)
+	default:
+		panic(fmt.Sprintf("model: fire a timer of kind %d: %+v", k.Kind, k))
 	}
 }
 
-// RemoteDone completes remote operation op; failed is the caller's draw of a
-// random failure. An outage fails it too.
-func (c *Cluster) RemoteDone(op RemoteOp, failed bool) {
-	if int64(c.Now) < c.Remote.OutageUntilUs {
-		failed = true
-	}
+// remoteDone completes remote operation op, failed or not (stepRemoteDone
+// decides).
+func (c *Cluster) remoteDone(op RemoteOp, failed bool) {
 	b := c.Brokers[op.Broker]
 	switch op.Kind {
 	case RemoteUpload:
@@ -350,5 +330,7 @@ func (c *Cluster) RemoteDone(op RemoteOp, failed bool) {
 	case RemoteDelete:
 		c.onRemoteDeleteDone(op, failed)
 	case RemoteRead:
+	default:
+		panic(fmt.Sprintf("model: remote operation of kind %d done: %+v", op.Kind, op))
 	}
 }

@@ -30,10 +30,10 @@ var DynamicConfigs = map[string]ConfigKind{
 	"remote_copy_lag_bytes":                    ConfigInt,
 }
 
-// SetConfig changes a dynamic config. Broker configs apply to broker (every
+// setConfig changes a dynamic config. Broker configs apply to broker (every
 // broker when broker < 0); topic configs apply to the partition. It returns
 // why a change was refused, as Kafka refuses it.
-func (c *Cluster) SetConfig(key string, boolVal bool, intVal int64, broker int) error {
+func (c *Cluster) setConfig(key string, boolVal bool, intVal int64, broker int) error {
 	switch key {
 	case "follower_fetch_last_tiered_offset_enable":
 		for _, b := range c.Brokers {
@@ -204,6 +204,6 @@ func (c *Cluster) deleteRemoteLogPartition() {
 		c.publish(l, metaDeleteFinished, RemoteSegment{ID: id})
 	}
 	e := brokerEv(EvTieringDisabled, l.ID)
-	e.Offset = l.Log.LogStart
+	e.LogStart = l.Log.LogStart
 	c.emit(e)
 }

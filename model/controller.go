@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// AddReplica assigns an empty replica of the partition to broker id
+// addReplica assigns an empty replica of the partition to broker id
 // (reassignment); it starts fetching from the leader at once.
-func (c *Cluster) AddReplica(id int) error {
+func (c *Cluster) addReplica(id int) error {
 	b := c.Brokers[id]
 	if c.Ctrl.IsReplica(id) {
 		return fmt.Errorf("b%d is already a replica", id)
@@ -16,24 +16,20 @@ func (c *Cluster) AddReplica(id int) error {
 	c.Ctrl.Replicas = append(c.Ctrl.Replicas, id)
 	b.Log = NewLog(0)
 	b.HighestRemote = -1
-	b.Stats = ReplicaStats{Added: true, AddedAt: c.Now}
 	b.MetadataReadyAt = c.Now.Add(c.Cfg.RemoteMetadataReady)
 	c.catchUp(b)
-	b.fetch.bootstrapping = true
-	if l := c.Leader(); l != nil && c.Now > 0 && l.Log.LogEnd > l.Log.LogStart {
-		c.reached(GoalReplicaAddedMidRun)
-	}
+	b.fetch.bootstrapping, b.fetch.path = true, PathFromZero
 	if b.Up && c.Ctrl.Leader >= 0 {
 		c.becomeFollower(b)
 	}
 	return nil
 }
 
-// ElectLeader makes broker id the leader. A clean election needs id alive
+// electLeader makes broker id the leader. A clean election needs id alive
 // and in the ISR, or in the ELR when the ISR is empty (KIP-966); an unclean
 // one (any live replica) needs unclean.leader.election.enable. It returns
 // why it refused.
-func (c *Cluster) ElectLeader(id int) error {
+func (c *Cluster) electLeader(id int) error {
 	b := c.Brokers[id]
 	clean := c.Ctrl.InISR(id) || len(c.Ctrl.ISR) == 0 && slices.Contains(c.Ctrl.ELR, id)
 	switch {
@@ -70,11 +66,12 @@ func (c *Cluster) epochRoom() error {
 
 // elect installs id as leader with a new epoch and tells every live replica.
 func (c *Cluster) elect(id int) {
+	if !c.Brokers[id].Up || !c.Ctrl.IsReplica(id) || c.Ctrl.Leader == id {
+		panic(fmt.Sprintf("model: elect b%d (up %v, replica %v); the leader is b%d", id, c.Brokers[id].Up, c.Ctrl.IsReplica(id), c.Ctrl.Leader))
+	}
 	if !c.Ctrl.InISR(id) {
 		c.Ctrl.ISR = []int{id}
-		c.recordISR()
 		c.Ctrl.Unclean++
-		c.reached(GoalUncleanElection)
 		c.emit(brokerEv(EvUncleanElection, id))
 	}
 	if c.Ctrl.LeaderEpoch == math.MaxInt32 {
@@ -90,10 +87,10 @@ func (c *Cluster) elect(id int) {
 	}
 }
 
-// Crash stops broker id: its memory (HRO, fetcher, leader state, metadata
+// crash stops broker id: its memory (HRO, fetcher, leader state, metadata
 // readiness) is lost, its disk (the log) is kept. The controller fences it:
 // it leaves the ISR, and a new leader is elected if it led (fence).
-func (c *Cluster) Crash(id int) error {
+func (c *Cluster) crash(id int) error {
 	b := c.Brokers[id]
 	if !b.Up {
 		return fmt.Errorf("b%d is already down", id)
@@ -131,11 +128,11 @@ func (c *Cluster) cancelAllTimers(b *Broker) {
 	}
 }
 
-// Restart brings broker id back with the log it had on disk, after an
+// restart brings broker id back with the log it had on disk, after an
 // unclean shutdown: the controller takes it out of the ISR and the ELR, and
 // it leads if the partition is offline and it may be elected
 // (registerAfterUncleanShutdown); otherwise it follows.
-func (c *Cluster) Restart(id int) error {
+func (c *Cluster) restart(id int) error {
 	b := c.Brokers[id]
 	if b.Up {
 		return fmt.Errorf("b%d is already up", id)
@@ -156,7 +153,7 @@ func (c *Cluster) Restart(id int) error {
 	if !c.Tiered() && b.Log.LogStart < b.Log.LocalLogStart {
 		b.Log.IncrementLogStartUntiered(b.Log.LocalLogStart)
 		e := brokerEv(EvLoadLog, b.ID)
-		e.Offset = b.Log.LogStart
+		e.LogStart = b.Log.LogStart
 		c.emit(e)
 	}
 	if !c.Ctrl.IsReplica(id) {
@@ -171,8 +168,8 @@ func (c *Cluster) Restart(id int) error {
 	return nil
 }
 
-// DeleteRecords raises the leader's log start offset to before (at most HW).
-func (c *Cluster) DeleteRecords(before int64) error {
+// deleteRecords raises the leader's log start offset to before (at most HW).
+func (c *Cluster) deleteRecords(before int64) error {
 	b := c.Leader()
 	if b == nil {
 		return fmt.Errorf("partition offline")
@@ -186,30 +183,28 @@ func (c *Cluster) DeleteRecords(before int64) error {
 	return nil
 }
 
-// RemoteOutage fails every remote operation that completes before until.
-func (c *Cluster) RemoteOutage(untilUs int64) {
+// remoteOutage fails every remote operation that completes before until.
+func (c *Cluster) remoteOutage(untilUs int64) {
 	c.Remote.OutageUntilUs = max(c.Remote.OutageUntilUs, untilUs)
 }
 
-// Consume reads from offset from up to HW on the leader and records how many
-// bytes came from its disk and how many from remote storage.
-func (c *Cluster) Consume(from int64) (ConsumeStats, error) {
+// consume reads from offset from up to HW on the leader: what it read, and
+// how many bytes came from the leader's disk and how many from remote
+// storage, is its EvConsumed.
+func (c *Cluster) consume(from int64) error {
 	b := c.Leader()
 	if b == nil {
-		return ConsumeStats{}, fmt.Errorf("partition offline")
+		return fmt.Errorf("partition offline")
 	}
 	l := &b.Log
-	from = max(from, l.LogStart)
-	st := ConsumeStats{AtMs: c.Now.Ms(), Broker: b.ID, FromOffset: from, ToOffset: l.HighWatermark}
-	if from < l.HighWatermark {
-		remoteEnd := min(l.LocalLogStart, l.HighWatermark)
-		if from < remoteEnd {
-			st.RemoteBytes = (remoteEnd - from) * c.Cfg.RecordBytes
-			c.reached(GoalConsumeRemote)
+	e := brokerEv(EvConsumed, b.ID)
+	e.Offset, e.End = max(from, l.LogStart), l.HighWatermark
+	if e.Offset < l.HighWatermark {
+		if remoteEnd := min(l.LocalLogStart, l.HighWatermark); e.Offset < remoteEnd {
+			e.RemoteBytes = (remoteEnd - e.Offset) * c.Cfg.RecordBytes
 		}
-		st.LocalBytes = (l.HighWatermark - max(from, l.LocalLogStart)) * c.Cfg.RecordBytes
+		e.Bytes = (l.HighWatermark - max(e.Offset, l.LocalLogStart)) * c.Cfg.RecordBytes
 	}
-	c.Consumes = append(c.Consumes, st)
-	c.emit(Event{Kind: EvConsumed, Broker: b.ID, Peer: -1, Offset: st.FromOffset, End: st.ToOffset, Count: st.LocalBytes, Bytes: st.RemoteBytes})
-	return st, nil
+	c.emit(e)
+	return nil
 }

@@ -19,15 +19,15 @@ func TestAddReplica(t *testing.T) {
 	if b := c.Brokers[2]; b.Role != RoleNone || b.Leader != -1 || b.HighestRemote != -1 || !b.Up {
 		t.Errorf("a broker without a replica: role %s leader %d hro %d up %v", b.Role, b.Leader, b.HighestRemote, b.Up)
 	}
-	if err := c.AddReplica(1); err == nil {
+	if err := c.addReplica(1); err == nil {
 		t.Errorf("b1 added twice")
 	}
-	if err := c.AddReplica(2); err != nil {
+	if err := c.addReplica(2); err != nil {
 		t.Fatal(err)
 	}
 	b := c.Brokers[2]
 	if !c.Ctrl.IsReplica(2) || c.Ctrl.InISR(2) || b.Role != RoleFollower || b.Leader != 0 || !b.Log.Empty() || b.Log.LogEnd != 0 || b.HighestRemote != -1 ||
-		!b.Stats.Added || b.Stats.AddedAt != c.Now || !b.fetch.bootstrapping {
+		!b.fetch.bootstrapping || b.fetch.path != PathFromZero {
 		t.Errorf("added b2: %+v", b)
 	}
 	if out := sent(c); len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 0 || out[0].To != 0 || out[0].LastFetchedEpoch != -1 {
@@ -35,37 +35,37 @@ func TestAddReplica(t *testing.T) {
 	}
 	// A replica added to a crashed broker waits for its restart.
 	c = leaderOf(tieredFixture(), testConfig(), KIP)
-	if err := c.Crash(2); err != nil {
+	if err := c.crash(2); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.AddReplica(2); err != nil || c.Brokers[2].Role != RoleNone {
+	if err := c.addReplica(2); err != nil || c.Brokers[2].Role != RoleNone {
 		t.Errorf("added to a crashed broker: %v role %s", err, c.Brokers[2].Role)
 	}
-	if err := c.Restart(2); err != nil || c.Brokers[2].Role != RoleFollower {
+	if err := c.restart(2); err != nil || c.Brokers[2].Role != RoleFollower {
 		t.Errorf("restarted: %v role %s", err, c.Brokers[2].Role)
 	}
 }
 
 func TestElectLeader(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 4, []int{0, 1, 2}, false)
-	if err := c.ElectLeader(3); err == nil {
+	if err := c.electLeader(3); err == nil {
 		t.Errorf("elected a broker that is not a replica")
 	}
-	if err := c.ElectLeader(0); err == nil {
+	if err := c.electLeader(0); err == nil {
 		t.Errorf("elected the leader again")
 	}
 	c.Ctrl.ISR = []int{0, 1}
-	if err := c.ElectLeader(2); err == nil {
+	if err := c.electLeader(2); err == nil {
 		t.Errorf("elected b2 outside the ISR with unclean elections off")
 	}
-	if err := c.Crash(1); err != nil {
+	if err := c.crash(1); err != nil {
 		t.Fatal(err)
 	}
 	c.Ctrl.ISR = []int{0, 1}
-	if err := c.ElectLeader(1); err == nil {
+	if err := c.electLeader(1); err == nil {
 		t.Errorf("elected a crashed broker")
 	}
-	if err := c.Restart(1); err != nil {
+	if err := c.restart(1); err != nil {
 		t.Fatal(err)
 	}
 	// Back after a crash, b1 registers with a new incarnation and the
@@ -77,7 +77,7 @@ func TestElectLeader(t *testing.T) {
 	}
 	c.Ctrl.ISR = []int{0, 1}
 	sent(c)
-	if err := c.ElectLeader(1); err != nil {
+	if err := c.electLeader(1); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Leader != 1 || c.Ctrl.LeaderEpoch != 1 || c.Ctrl.Unclean != 0 || c.Brokers[1].Role != RoleLeader ||
@@ -90,14 +90,14 @@ func TestElectLeader(t *testing.T) {
 	// Unclean: b2 is outside the ISR; the ISR becomes b2 alone.
 	c.Cfg.UncleanLeaderElectionEnable = true
 	c.Ctrl.ISR = []int{0, 1}
-	if err := c.ElectLeader(2); err != nil {
+	if err := c.electLeader(2); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Leader != 2 || !slices.Equal(c.Ctrl.ISR, []int{2}) || c.Ctrl.Unclean != 1 || c.Ctrl.LeaderEpoch != 2 {
 		t.Errorf("after an unclean election: %+v", c.Ctrl)
 	}
-	if n := len(c.ISRChanges); n == 0 || !slices.Equal(c.ISRChanges[n-1].ISR, []int{2}) {
-		t.Errorf("ISR history %v", c.ISRChanges)
+	if e := eventsOf(c, EvUncleanElection); len(e) != 1 || e[0].Broker != 2 {
+		t.Errorf("unclean election events %v, want one of b2 (the ISR is it alone)", e)
 	}
 }
 
@@ -108,20 +108,20 @@ func TestElectLeader(t *testing.T) {
 func TestCrashElectsFromTheISR(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 4, []int{0, 2, 1}, false)
 	sent(c)
-	if err := c.Crash(0); err != nil {
+	if err := c.crash(0); err != nil {
 		t.Fatal(err)
 	}
 	b0 := c.Brokers[0]
 	if c.Ctrl.Leader != 2 || c.Ctrl.InISR(0) || b0.Up || b0.Role != RoleNone || b0.Leader != -1 || b0.HighestRemote != -1 || b0.Log.LogEnd != 450 || b0.Incarnation != 1 {
 		t.Errorf("after b0 crashed: ctrl %+v, b0 up=%v role=%s hro=%d leo=%d", c.Ctrl, b0.Up, b0.Role, b0.HighestRemote, b0.Log.LogEnd)
 	}
-	if err := c.Crash(0); err == nil {
+	if err := c.crash(0); err == nil {
 		t.Errorf("crashed a crashed broker")
 	}
 	// Every timer of b0 is cancelled: each kind once, the parked fetches'
 	// once per peer, and nothing that is not a timer.
 	cancelled := map[TimerKey]int{}
-	for _, e := range c.Out {
+	for _, e := range c.out.effects {
 		if e.Kind == EffCancelTimer && e.Timer.Broker == 0 {
 			cancelled[e.Timer]++
 			if e.Timer.Kind >= NumTimerKinds {
@@ -144,10 +144,10 @@ func TestCrashElectsFromTheISR(t *testing.T) {
 		t.Errorf("cancelled an RLM timer by peer")
 	}
 	// b1 crashes and drops out of the ISR; then b2 crashes: offline.
-	if err := c.Crash(1); err != nil || !slices.Equal(c.Ctrl.ISR, []int{2}) {
+	if err := c.crash(1); err != nil || !slices.Equal(c.Ctrl.ISR, []int{2}) {
 		t.Fatalf("follower b1 crashed: %v, ISR %v", err, c.Ctrl.ISR)
 	}
-	if err := c.Crash(2); err != nil {
+	if err := c.crash(2); err != nil {
 		t.Fatal(err)
 	}
 	// With ELR (KIP-966) the fenced last member leaves the ISR for the ELR
@@ -157,24 +157,24 @@ func TestCrashElectsFromTheISR(t *testing.T) {
 	if c.Ctrl.Leader != -1 || len(c.Ctrl.ISR) != 0 || !slices.Equal(c.Ctrl.ELR, []int{2}) || c.Ctrl.LastKnownLeader != 2 || c.Leader() != nil {
 		t.Errorf("last ISR member crashed: %+v, want offline, ISR [], ELR [2], last known leader b2", c.Ctrl)
 	}
-	if err := c.Restart(1); err != nil || c.Ctrl.Leader != -1 {
+	if err := c.restart(1); err != nil || c.Ctrl.Leader != -1 {
 		t.Errorf("an out-of-sync replica restarted into an offline partition: leader %d", c.Ctrl.Leader)
 	}
 	// b2 comes back after a crash: it leaves the ELR, and, ISR and ELR
 	// empty, is elected as the last known leader (canElectLastKnownLeader,
 	// 291-320), which is no unclean election: it held every committed record.
-	if err := c.Restart(2); err != nil || c.Ctrl.Leader != 2 || c.Brokers[2].Role != RoleLeader ||
+	if err := c.restart(2); err != nil || c.Ctrl.Leader != 2 || c.Brokers[2].Role != RoleLeader ||
 		!slices.Equal(c.Ctrl.ISR, []int{2}) || len(c.Ctrl.ELR) != 0 || c.Ctrl.LastKnownLeader != -1 || c.Ctrl.Unclean != 0 {
 		t.Errorf("the last ISR member restarted: %+v, want b2 leading, ISR [2], no unclean election", c.Ctrl)
 	}
-	if err := c.Restart(2); err == nil {
+	if err := c.restart(2); err == nil {
 		t.Errorf("restarted a live broker")
 	}
 	// Unclean elections on: the first live replica leads.
 	c = tieredFixture().cluster(testConfig(), KIP, 4, []int{0, 2, 1}, false)
 	c.Cfg.UncleanLeaderElectionEnable = true
 	c.Ctrl.ISR = []int{0}
-	if err := c.Crash(0); err != nil {
+	if err := c.crash(0); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Leader != 2 || c.Ctrl.Unclean != 1 {
@@ -182,13 +182,13 @@ func TestCrashElectsFromTheISR(t *testing.T) {
 	}
 	// A crashed follower leaves the ISR; a non-replica crash changes nothing.
 	c = tieredFixture().cluster(testConfig(), KIP, 4, []int{0, 1}, false)
-	if err := c.Crash(1); err != nil || !slices.Equal(c.Ctrl.ISR, []int{0}) || c.Ctrl.Leader != 0 {
+	if err := c.crash(1); err != nil || !slices.Equal(c.Ctrl.ISR, []int{0}) || c.Ctrl.Leader != 0 {
 		t.Errorf("follower crash: %v %+v", err, c.Ctrl)
 	}
-	if err := c.Crash(3); err != nil || !slices.Equal(c.Ctrl.ISR, []int{0}) {
+	if err := c.crash(3); err != nil || !slices.Equal(c.Ctrl.ISR, []int{0}) {
 		t.Errorf("non-replica crash: %v %+v", err, c.Ctrl)
 	}
-	if err := c.Restart(3); err != nil || c.Brokers[3].Role != RoleNone {
+	if err := c.restart(3); err != nil || c.Brokers[3].Role != RoleNone {
 		t.Errorf("non-replica restart: %v role %s", err, c.Brokers[3].Role)
 	}
 }
@@ -199,12 +199,12 @@ func TestRestartWithTieringOff(t *testing.T) {
 	cfg := testConfig()
 	cfg.RemoteMetadataReady = 2 * sim.Second
 	c := tieredFixture().cluster(cfg, KIP, 3, []int{0, 1}, false)
-	if err := c.Crash(1); err != nil {
+	if err := c.crash(1); err != nil {
 		t.Fatal(err)
 	}
 	c.Now = sim.AtMs(5000)
 	c.Cfg.RemoteStorageEnable = false
-	if err := c.Restart(1); err != nil {
+	if err := c.restart(1); err != nil {
 		t.Fatal(err)
 	}
 	if l := c.Brokers[1].Log; l.LogStart != 200 || l.LocalLogStart != 200 {
@@ -220,20 +220,20 @@ func TestDeleteRecords(t *testing.T) {
 	f := tieredFixture()
 	f.hw = 400
 	c := leaderOf(f, testConfig(), KIP)
-	if err := c.DeleteRecords(250); err != nil {
+	if err := c.deleteRecords(250); err != nil {
 		t.Fatal(err)
 	}
 	if l := c.Brokers[0].Log; l.LogStart != 250 || l.LocalLogStart != 250 {
 		t.Errorf("delete before 250: lso=%d llso=%d", l.LogStart, l.LocalLogStart)
 	}
-	if err := c.DeleteRecords(250); err == nil {
+	if err := c.deleteRecords(250); err == nil {
 		t.Errorf("deleting before the log start again succeeded")
 	}
-	if err := c.DeleteRecords(1000); err != nil || c.Brokers[0].Log.LogStart != 400 {
+	if err := c.deleteRecords(1000); err != nil || c.Brokers[0].Log.LogStart != 400 {
 		t.Errorf("delete before 1000: %v lso=%d, want HW 400", err, c.Brokers[0].Log.LogStart)
 	}
 	c.Ctrl.Leader = -1
-	if err := c.DeleteRecords(450); err == nil {
+	if err := c.deleteRecords(450); err == nil {
 		t.Errorf("deleteRecords on an offline partition")
 	}
 }
@@ -248,16 +248,18 @@ func TestConsume(t *testing.T) {
 	for _, w := range []struct {
 		from, at, local, remote int64
 	}{{0, 50, 2500, 1500}, {150, 150, 2500, 500}, {200, 200, 2500, 0}, {300, 300, 1500, 0}, {450, 450, 0, 0}} {
-		st, err := c.Consume(w.from)
-		if err != nil || st.FromOffset != w.at || st.ToOffset != 450 || st.LocalBytes != w.local || st.RemoteBytes != w.remote || st.Broker != 0 {
-			t.Errorf("consume from %d: %+v %v, want [%d,450) local %d remote %d", w.from, st, err, w.at, w.local, w.remote)
+		err := c.consume(w.from)
+		got := eventsOf(c, EvConsumed)
+		if err != nil || len(got) != 1 {
+			t.Fatalf("consume from %d: %v, consumed events %v", w.from, err, got)
 		}
-	}
-	if len(c.Consumes) != 5 {
-		t.Errorf("%d consumes recorded", len(c.Consumes))
+		if st := got[0]; st.Offset != w.at || st.End != 450 || st.Bytes != w.local || st.RemoteBytes != w.remote || st.Broker != 0 {
+			t.Errorf("consume from %d: %+v, want [%d,450) local %d remote %d", w.from, st, w.at, w.local, w.remote)
+		}
+		sent(c)
 	}
 	c.Ctrl.Leader = -1
-	if _, err := c.Consume(0); err == nil {
+	if err := c.consume(0); err == nil {
 		t.Errorf("consumed from an offline partition")
 	}
 }
@@ -268,14 +270,14 @@ func TestISRShrink(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
 	sent(c)
 	c.Now = c.Now.Add(20 * sim.Second)
-	c.Deliver(fetchAt(c, 1, 450, -1)) // caught up at 20 s
+	c.deliver(fetchAt(c, 1, 450, -1)) // caught up at 20 s
 	c.Now = c.Now.Add(10 * sim.Second)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
 	if !slices.Equal(c.Ctrl.ISR, []int{0, 1, 2}) {
 		t.Errorf("ISR %v at exactly the lag limit, want all", c.Ctrl.ISR)
 	}
 	c.Now = c.Now.Add(1)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
 	if !slices.Equal(c.Ctrl.ISR, []int{0, 1}) {
 		t.Errorf("ISR %v past the lag limit, want b2 dropped", c.Ctrl.ISR)
 	}
@@ -284,23 +286,23 @@ func TestISRShrink(t *testing.T) {
 	c = tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
 	sent(c)
 	c.Brokers[0].Log.HighWatermark = 400
-	c.Deliver(fetchAt(c, 1, 450, -1))
-	c.Deliver(fetchAt(c, 2, 420, -1))
+	c.deliver(fetchAt(c, 1, 450, -1))
+	c.deliver(fetchAt(c, 2, 420, -1))
 	if hw := c.Brokers[0].Log.HighWatermark; hw != 420 {
 		t.Fatalf("HW %d, want 420", hw)
 	}
 	c.Now = c.Now.Add(31 * sim.Second)
-	c.Deliver(fetchAt(c, 1, 450, -1))
-	c.Fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
+	c.deliver(fetchAt(c, 1, 450, -1))
+	c.fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
 	if !slices.Equal(c.Ctrl.ISR, []int{0, 1}) || c.Brokers[0].Log.HighWatermark != 450 {
 		t.Errorf("after dropping b2: ISR %v HW %d, want [0 1] and 450", c.Ctrl.ISR, c.Brokers[0].Log.HighWatermark)
 	}
 	// A follower fetching behind the LEO counts as caught up at its
 	// previous fetch if it reached the LEO that fetch saw.
-	c.Produce(10, 0) // LEO 460
-	c.Deliver(fetchAt(c, 1, 455, -1))
+	c.produce(10, 0) // LEO 460
+	c.deliver(fetchAt(c, 1, 455, -1))
 	c.Now = c.Now.Add(sim.Second)
-	c.Deliver(fetchAt(c, 1, 460, -1))
+	c.deliver(fetchAt(c, 1, 460, -1))
 	if v := c.Brokers[0].lead.followers[1]; v.lastCaughtUpAt != c.Now {
 		t.Errorf("b1 caught up at %v, want now %v", v.lastCaughtUpAt, c.Now)
 	}
@@ -312,23 +314,23 @@ func TestLeaderChangeMidBootstrap(t *testing.T) {
 	h := newHarness(t, tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1}, true))
 	h.runFor(sim.Second)
 	h.do(func(c *Cluster) {
-		if err := c.AddReplica(2); err != nil {
+		if err := c.addReplica(2); err != nil {
 			t.Fatal(err)
 		}
 	})
 	h.runFor(2 * sim.Millisecond)
 	h.do(func(c *Cluster) {
-		if err := c.ElectLeader(1); err != nil {
+		if err := c.electLeader(1); err != nil {
 			t.Fatal(err)
 		}
 	})
-	if h.c.Coverage[GoalLeaderChangedMidBootstrap] != 1 {
-		t.Errorf("leader-changed-mid-bootstrap not counted")
+	if n := countEvents(h.events, EvBecomeFollower, 2, func(e *Event) bool { return e.Peer == 1 }); n != 1 || !h.c.Brokers[2].fetch.bootstrapping {
+		t.Errorf("b2 followed b1 %d times, bootstrapping %v; want once, mid-bootstrap", n, h.c.Brokers[2].fetch.bootstrapping)
 	}
 	h.runFor(10 * sim.Second)
 	b := h.c.Brokers[2]
-	if !h.c.Ctrl.InISR(2) || b.Stats.Retries != 0 || b.Leader != 1 || b.Log.LogEnd != 450 {
-		t.Errorf("after the election b2: in ISR %v retries %d leader b%d leo %d\n%v", h.c.Ctrl.InISR(2), b.Stats.Retries, b.Leader, b.Log.LogEnd, h)
+	if retries := bootOf(h.events, 2).retries; !h.c.Ctrl.InISR(2) || retries != 0 || b.Leader != 1 || b.Log.LogEnd != 450 {
+		t.Errorf("after the election b2: in ISR %v retries %d leader b%d leo %d\n%v", h.c.Ctrl.InISR(2), retries, b.Leader, b.Log.LogEnd, h)
 	}
 }
 
@@ -340,7 +342,7 @@ func TestLeaderChangeMidBootstrap(t *testing.T) {
 func TestCrashSkipsALiveReplicaOutsideTheISR(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
 	c.Ctrl.ISR = []int{0, 2} // b1 fell behind
-	if err := c.Crash(0); err != nil {
+	if err := c.crash(0); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Leader != 2 || c.Ctrl.Unclean != 0 {

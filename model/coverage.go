@@ -1,7 +1,7 @@
 package model
 
-// Goal is an interesting path a sweep must reach; Cluster.Coverage counts how
-// often a run reached each.
+// Goal is an interesting path a sweep must reach; the harness counts, from
+// a run's events, how often it reached each.
 type Goal uint8
 
 // Coverage goals.

@@ -196,12 +196,12 @@ func TestProfileAuxRules(t *testing.T) {
 func sent(c *Cluster) []Message {
 	checkEventFields(c)
 	var out []Message
-	for _, e := range c.Out {
+	for _, e := range c.out.effects {
 		if e.Kind == EffSend {
 			out = append(out, e.Msg)
 		}
 	}
-	c.Out, c.Events = c.Out[:0], c.Events[:0]
+	c.Advance()
 	return out
 }
 
@@ -210,9 +210,9 @@ func sent(c *Cluster) []Message {
 // missing from a run's digest. sent and remoteOps check before draining, so
 // every unit test that drains checks the events of what it drove.
 func checkEventFields(c *Cluster) {
-	for i := range c.Events {
-		if extra := c.Events[i].FieldsOutsideKind(); len(extra) > 0 {
-			panic(fmt.Sprintf("%s event sets %v outside its kind: %+v", c.Events[i].Kind, extra, c.Events[i]))
+	for i := range c.out.events {
+		if extra := c.out.events[i].FieldsOutsideKind(); len(extra) > 0 {
+			panic(fmt.Sprintf("%s event sets %v outside its kind: %+v", c.out.events[i].Kind, extra, c.out.events[i]))
 		}
 	}
 }
@@ -220,8 +220,11 @@ func checkEventFields(c *Cluster) {
 // answer delivers m and returns the one message sent in reply.
 func answer(t *testing.T, c *Cluster, m Message) Message {
 	t.Helper()
+	if m.ReqID == 0 {
+		m.ReqID = 1 // every request has an id, echoed in its answer
+	}
 	sent(c)
-	c.Deliver(m)
+	c.deliver(m)
 	out := sent(c)
 	if len(out) != 1 {
 		t.Fatalf("%v: %d answers %v, want 1", m.String(), len(out), out)
@@ -272,11 +275,11 @@ func TestLeaderFetchAnswers(t *testing.T) {
 			}
 		}
 		cl := leaderOf(f, cfg, KIP)
-		cl.Deliver(fetchAt(cl, 1, 450, -1))
+		cl.deliver(fetchAt(cl, 1, 450, -1))
 		if out := sent(cl); len(out) != 0 {
 			t.Errorf("tiered=%v fetch at LEO answered at once: %v", tiered, out)
 		}
-		cl.Fire(TimerKey{Broker: 0, Kind: TimerParkedFetch, Peer: 1})
+		cl.fire(TimerKey{Broker: 0, Kind: TimerParkedFetch, Peer: 1})
 		if out := sent(cl); len(out) != 1 || out[0].Err != ErrNone || len(out[0].Batches) != 0 {
 			t.Errorf("tiered=%v parked fetch at LEO: %v, want an empty answer", tiered, out)
 		}
@@ -288,18 +291,18 @@ func TestLeaderFetchAnswers(t *testing.T) {
 // the log is answered with the error a new fetch would get.
 func TestParkedFetchWakesOnProduce(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
-	c.Deliver(fetchAt(c, 1, 450, -1))
+	c.deliver(fetchAt(c, 1, 450, -1))
 	sent(c)
-	c.Produce(5, 0)
+	c.produce(5, 0)
 	out := sent(c)
 	if len(out) != 1 || len(out[0].Batches) != 1 || out[0].Batches[0].Base != 450 || out[0].Batches[0].Count != 5 {
 		t.Fatalf("after producing 5 records: %v", out)
 	}
 	// A parked fetch whose offset the log left behind.
-	c.Deliver(fetchAt(c, 1, 455, -1))
+	c.deliver(fetchAt(c, 1, 455, -1))
 	sent(c)
 	c.Brokers[0].Log.TruncateTo(452)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerParkedFetch, Peer: 1})
+	c.fire(TimerKey{Broker: 0, Kind: TimerParkedFetch, Peer: 1})
 	if out := sent(c); len(out) != 1 || out[0].Err != ErrOffsetOutOfRange {
 		t.Errorf("parked fetch beyond a truncated log end: %v, want OOR", out)
 	}
@@ -412,7 +415,7 @@ func TestKIP320TruncateOnDivergence(t *testing.T) {
 		{0, 150, 100}, // older than its cache: epoch 0 ends where the cache starts
 	} {
 		cl, req := followerAwaiting(t, f, testConfig())
-		cl.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 3, Diverging: true, Epoch: c.leaderEpoch, Offset: c.leaderEnd})
+		cl.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 3, Diverging: true, Epoch: c.leaderEpoch, Offset: c.leaderEnd})
 		l := &cl.Brokers[1].Log
 		if l.LogEnd != c.want {
 			t.Errorf("leader epoch %d ends at %d: follower truncated to %d, want %d", c.leaderEpoch, c.leaderEnd, l.LogEnd, c.want)
@@ -438,11 +441,11 @@ func TestISRJoin(t *testing.T) {
 		join bool
 	}{{399, false}, {400, false}, {449, false}, {450, true}} {
 		cl := f.cluster(testConfig(), KIP, 3, []int{0}, false)
-		if err := cl.AddReplica(2); err != nil {
+		if err := cl.addReplica(2); err != nil {
 			t.Fatal(err)
 		}
 		sent(cl)
-		cl.Deliver(fetchAt(cl, 2, c.o, -1))
+		cl.deliver(fetchAt(cl, 2, c.o, -1))
 		if cl.Ctrl.InISR(2) != c.join {
 			t.Errorf("fetch at %d (HW 400, epoch start 450): in ISR %v, want %v", c.o, cl.Ctrl.InISR(2), c.join)
 		}
@@ -457,11 +460,11 @@ func TestISRJoin(t *testing.T) {
 		if hw := cl.Brokers[0].Log.HighWatermark; hw != 400 {
 			t.Fatalf("HW %d, want 400", hw)
 		}
-		if err := cl.AddReplica(2); err != nil {
+		if err := cl.addReplica(2); err != nil {
 			t.Fatal(err)
 		}
 		sent(cl)
-		cl.Deliver(fetchAt(cl, 2, c.o, -1))
+		cl.deliver(fetchAt(cl, 2, c.o, -1))
 		if cl.Ctrl.InISR(2) != c.join {
 			t.Errorf("fetch at %d (HW 400 held by b1, epoch start 450): in ISR %v, want %v", c.o, cl.Ctrl.InISR(2), c.join)
 		}
@@ -473,17 +476,17 @@ func TestISRJoin(t *testing.T) {
 		join bool
 	}{{479, false}, {480, true}} {
 		cl := f.cluster(testConfig(), KIP, 3, []int{0, 1}, false)
-		cl.Produce(50, 0)
-		cl.Deliver(fetchAt(cl, 1, 480, -1))
+		cl.produce(50, 0)
+		cl.deliver(fetchAt(cl, 1, 480, -1))
 		if hw := cl.Brokers[0].Log.HighWatermark; hw != 480 {
 			t.Fatalf("HW %d after b1 fetched at 480, want 480", hw)
 		}
-		if err := cl.AddReplica(2); err != nil {
+		if err := cl.addReplica(2); err != nil {
 			t.Fatal(err)
 		}
 		sent(cl)
-		cl.Deliver(fetchAt(cl, 2, c.o, -1))
-		if cl.Ctrl.InISR(2) != c.join || cl.Brokers[2].Stats.CaughtUp != c.join {
+		cl.deliver(fetchAt(cl, 2, c.o, -1))
+		if cl.Ctrl.InISR(2) != c.join || (len(eventsOf(cl, EvISRJoin)) == 1) != c.join {
 			t.Errorf("fetch at %d (HW 480, epoch start 450): in ISR %v, want %v", c.o, cl.Ctrl.InISR(2), c.join)
 		}
 	}
@@ -497,19 +500,19 @@ func TestHighWatermarkIsTheSmallestISRFetchOffset(t *testing.T) {
 	c := f.cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
 	sent(c)
 	hw := func() int64 { return c.Brokers[0].Log.HighWatermark }
-	c.Deliver(fetchAt(c, 1, 200, -1))
+	c.deliver(fetchAt(c, 1, 200, -1))
 	if hw() != 100 {
 		t.Fatalf("HW %d after b1 fetched at 200 and b2 never fetched, want 100", hw())
 	}
-	c.Deliver(fetchAt(c, 2, 150, -1))
+	c.deliver(fetchAt(c, 2, 150, -1))
 	if hw() != 150 {
 		t.Fatalf("HW %d, want 150 = min(b1 200, b2 150)", hw())
 	}
-	c.Deliver(fetchAt(c, 2, 250, -1))
+	c.deliver(fetchAt(c, 2, 250, -1))
 	if hw() != 200 {
 		t.Fatalf("HW %d, want 200 = min(b1 200, b2 250, LEO 250)", hw())
 	}
-	c.Deliver(fetchAt(c, 1, 120, -1))
+	c.deliver(fetchAt(c, 1, 120, -1))
 	if hw() != 200 {
 		t.Fatalf("HW fell to %d", hw())
 	}
@@ -656,13 +659,14 @@ func epochFixture() fixture {
 func auxFollower(t *testing.T, f fixture, p Profile, start, logStart int64, epoch int32) (*Cluster, []Message, []RemoteOp) {
 	t.Helper()
 	c := f.cluster(testConfig(), p, 3, []int{0}, true)
-	if err := c.AddReplica(1); err != nil {
+	if err := c.addReplica(1); err != nil {
 		t.Fatal(err)
 	}
+	answered(c, c.Brokers[1])
 	sent(c)
 	c.startAuxBuild(c.Brokers[1], Decision{Kind: DecideBuildAux, Offset: start, Epoch: epoch, LogStart: logStart, Path: PathEarliestPendingUpload})
 	var reads []RemoteOp
-	for _, e := range c.Out {
+	for _, e := range c.out.effects {
 		if e.Kind == EffRemote {
 			reads = append(reads, e.Remote)
 		}
@@ -685,14 +689,15 @@ func TestAuxBuildEpochOfStartMinusOne(t *testing.T) {
 		if len(out) != 1 || out[0].Kind != MsgEpochEnd || out[0].Epoch != 1 {
 			t.Fatalf("start in epoch 2: sent %v, want OffsetsForLeaderEpoch(1)", out)
 		}
-		cl.Deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: c.epoch, Offset: c.end})
+		cl.deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: c.epoch, Offset: c.end})
 		b := cl.Brokers[1]
+		evs := slices.Clone(cl.out.events)
 		reads := remoteOps(cl)
 		switch {
 		case c.found && (len(reads) != 1 || reads[0].Kind != RemoteReadAux || cl.Remote.Segments[cl.Remote.Find(reads[0].Segment)].Base != 100):
 			t.Errorf("epoch 1 ends at %d: remote ops %v, want a read of [100..199]", c.end, reads)
-		case !c.found && (len(reads) != 0 || b.fetch.phase != phaseBackoff || b.Stats.LastRetry != RetryAuxUnavailable):
-			t.Errorf("epoch %d ends at %d: remote ops %v, phase %d, last retry %s; want a backoff (aux-unavailable)", c.epoch, c.end, reads, b.fetch.phase, b.Stats.LastRetry)
+		case !c.found && (len(reads) != 0 || b.fetch.phase != phaseBackoff || backoffs(evs, 1, RetryAuxUnavailable) != 1):
+			t.Errorf("epoch %d ends at %d: remote ops %v, phase %d, events %v; want a backoff (aux-unavailable)", c.epoch, c.end, reads, b.fetch.phase, evs)
 		}
 	}
 	// Start in epoch 0: nothing earlier to ask about.
@@ -706,12 +711,12 @@ func TestAuxBuildEpochOfStartMinusOne(t *testing.T) {
 func remoteOps(c *Cluster) []RemoteOp {
 	checkEventFields(c)
 	var out []RemoteOp
-	for _, e := range c.Out {
+	for _, e := range c.out.effects {
 		if e.Kind == EffRemote {
 			out = append(out, e.Remote)
 		}
 	}
-	c.Out, c.Events = c.Out[:0], c.Events[:0]
+	c.Advance()
 	return out
 }
 
@@ -730,13 +735,14 @@ func TestAuxBuildSideEffects(t *testing.T) {
 			c.Remote.Segments[i].Checkpt = []EpochEntry{{0, 0}, {1, 100}}
 		}
 	}
-	c.Deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: 1, Offset: 200})
+	c.deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: 1, Offset: 200})
 	reads := remoteOps(c)
 	if len(reads) != 1 {
 		t.Fatalf("no aux read: %v", reads)
 	}
-	c.RemoteDone(reads[0], false)
+	c.remoteDone(reads[0], false)
 	b := c.Brokers[1]
+	built := eventsOf(c, EvAuxBuildEnd)
 	l := &b.Log
 	if l.LogStart != 150 || l.LocalLogStart != 200 || l.HighWatermark != 200 || l.LogEnd != 200 || !l.Empty() {
 		t.Errorf("after the build: lso=%d llso=%d hw=%d leo=%d, want 150 200 200 200", l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd)
@@ -747,8 +753,9 @@ func TestAuxBuildSideEffects(t *testing.T) {
 	if !slices.Equal(l.Producers, snapshotAt(199)) {
 		t.Errorf("producers %v, want the snapshot %v", l.Producers, snapshotAt(199))
 	}
-	if b.Stats.AuxStateBuilds != 1 || b.Stats.Path != PathEarliestPendingUpload || b.Stats.RemoteAuxBytes != reads[0].Bytes || c.Coverage[GoalAuxStateBuilt] != 1 {
-		t.Errorf("stats %+v", b.Stats)
+	if len(built) != 1 || built[0].Cause != AuxBuilt || built[0].Path != PathEarliestPendingUpload || built[0].RemoteBytes != reads[0].Bytes ||
+		b.fetch.path != PathEarliestPendingUpload {
+		t.Errorf("aux build ends %+v, path %s", built, b.fetch.path)
 	}
 	fetch := sent(c)
 	if len(fetch) != 1 || fetch[0].Kind != MsgFetch || fetch[0].FetchOffset != 200 || fetch[0].LastFetchedEpoch != 1 {
@@ -770,8 +777,8 @@ func TestAuxBuildTrivialAtLogStart(t *testing.T) {
 	if len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 100 || len(reads) != 0 {
 		t.Errorf("trivial build sent %v, remote %v; want fetch(100)", out, reads)
 	}
-	if l.LogStart != 100 || l.LocalLogStart != 100 || l.HighWatermark != 100 || l.LogEnd != 100 || c.Brokers[1].Stats.AuxStateBuilds != 0 {
-		t.Errorf("lso=%d llso=%d hw=%d leo=%d builds=%d", l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd, c.Brokers[1].Stats.AuxStateBuilds)
+	if l.LogStart != 100 || l.LocalLogStart != 100 || l.HighWatermark != 100 || l.LogEnd != 100 || c.Brokers[1].fetch.aux.active {
+		t.Errorf("lso=%d llso=%d hw=%d leo=%d build under way %v", l.LogStart, l.LocalLogStart, l.HighWatermark, l.LogEnd, c.Brokers[1].fetch.aux.active)
 	}
 	// Kafka 4.3 looks for the segment holding 99 in epoch 0 (it asks for
 	// epoch 0's end first): [0..99] exists, so it reads it.
@@ -779,7 +786,7 @@ func TestAuxBuildTrivialAtLogStart(t *testing.T) {
 	if len(out) != 1 || out[0].Kind != MsgEpochEnd || out[0].Epoch != 0 {
 		t.Fatalf("kafka-4.3 build at the log start sent %v", out)
 	}
-	c.Deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: 0, Offset: 100})
+	c.deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: 0, Offset: 100})
 	if reads := remoteOps(c); len(reads) != 1 || c.Remote.Segments[c.Remote.Find(reads[0].Segment)].End != 99 {
 		t.Errorf("kafka-4.3 remote reads %v, want [0..99]", reads)
 	}
@@ -797,44 +804,46 @@ func TestAuxBuildFailures(t *testing.T) {
 		return c, reads[0]
 	}
 	c, op := read(t)
-	c.RemoteDone(op, false) // the first remote segment, [0..99]
-	if b := c.Brokers[1]; b.Stats.AuxStateBuilds != 1 || b.Log.LocalLogStart != 100 {
-		t.Errorf("a read of the first remote segment: builds %d, llso %d", b.Stats.AuxStateBuilds, b.Log.LocalLogStart)
+	c.remoteDone(op, false) // the first remote segment, [0..99]
+	if b := c.Brokers[1]; auxBuilt(c.out.events, 1) != 1 || b.Log.LocalLogStart != 100 {
+		t.Errorf("a read of the first remote segment: builds %d, llso %d", auxBuilt(c.out.events, 1), b.Log.LocalLogStart)
 	}
 	c, op = read(t)
-	c.RemoteDone(op, true)
-	if b := c.Brokers[1]; b.fetch.phase != phaseBackoff || b.Stats.RetriesByReason[RetryRemoteError] != 1 || b.Stats.AuxStateBuilds != 0 {
-		t.Errorf("failed read: phase %d retries %v", b.fetch.phase, b.Stats.RetriesByReason)
+	c.remoteDone(op, true)
+	if b := c.Brokers[1]; b.fetch.phase != phaseBackoff || backoffs(c.out.events, 1, RetryRemoteError) != 1 || auxBuilt(c.out.events, 1) != 0 {
+		t.Errorf("failed read: phase %d events %v", b.fetch.phase, c.out.events)
 	}
 	c, op = read(t)
-	c.RemoteOutage(int64(c.Now) + 1)
-	c.RemoteDone(op, false)
-	if b := c.Brokers[1]; b.Stats.RetriesByReason[RetryRemoteError] != 1 {
-		t.Errorf("read during an outage: retries %v, want one remote-error", b.Stats.RetriesByReason)
+	c.remoteOutage(int64(c.Now) + 1)
+	c.Step(c.Now, &Input{Kind: EvRemoteDone, Op: op})
+	if backoffs(c.out.events, 1, RetryRemoteError) != 1 {
+		t.Errorf("read during an outage: events %v, want one remote-error backoff", c.out.events)
 	}
 	c, op = read(t)
 	c.Remote.SetState(op.Segment, DeleteStarted)
-	c.RemoteDone(op, false)
-	if b := c.Brokers[1]; b.Stats.RetriesByReason[RetryAuxUnavailable] != 1 || c.Coverage[GoalAuxSegmentDeleted] != 1 || b.Stats.AuxStateBuilds != 0 {
-		t.Errorf("segment deleted during the read: retries %v", b.Stats.RetriesByReason)
+	c.remoteDone(op, false)
+	gone := countEvents(c.out.events, EvAuxBuildEnd, 1, func(e *Event) bool { return e.Cause == AuxSegmentGone })
+	if backoffs(c.out.events, 1, RetryAuxUnavailable) != 1 || gone != 1 || auxBuilt(c.out.events, 1) != 0 {
+		t.Errorf("segment deleted during the read: events %v", c.out.events)
 	}
 	c, op = read(t)
 	op.ID++
-	c.RemoteDone(op, false)
-	if b := c.Brokers[1]; b.fetch.phase != phaseAuxRead || b.Stats.AuxStateBuilds != 0 {
+	c.remoteDone(op, false)
+	if b := c.Brokers[1]; b.fetch.phase != phaseAuxRead || len(c.out.events) != 0 {
 		t.Errorf("a completion of another read changed the build: phase %d", b.fetch.phase)
 	}
 	f := epochFixture()
 	cfg := testConfig()
 	cfg.RemoteMetadataReady = 5 * 1_000_000
 	cl := f.cluster(cfg, KIP, 3, []int{0}, true)
-	if err := cl.AddReplica(1); err != nil {
+	if err := cl.addReplica(1); err != nil {
 		t.Fatal(err)
 	}
 	sent(cl)
+	answered(cl, cl.Brokers[1])
 	cl.startAuxBuild(cl.Brokers[1], Decision{Kind: DecideBuildAux, Offset: 100, Epoch: 0, LogStart: 0})
-	if b := cl.Brokers[1]; b.Stats.RetriesByReason[RetryMetadataNotReady] != 1 || len(remoteOps(cl)) != 0 {
-		t.Errorf("metadata not ready: retries %v", b.Stats.RetriesByReason)
+	if n := backoffs(cl.out.events, 1, RetryMetadataNotReady); n != 1 || len(remoteOps(cl)) != 0 {
+		t.Errorf("metadata not ready: %d backoffs (metadata-not-ready)", n)
 	}
 }
 
@@ -845,6 +854,7 @@ func TestDecideTruncate(t *testing.T) {
 	b := c.Brokers[1]
 	b.fetch.query = query(ErrOffsetOutOfRange, 450, map[int64]int64{ListLatest: 400})
 	b.fetch.query.LastTiered = false
+	answered(c, b)
 	sent(c)
 	c.decide(b)
 	out := sent(c)

@@ -12,7 +12,7 @@ import (
 // eventsOf returns the events of kind k emitted since the outbox was drained.
 func eventsOf(c *Cluster, k EventKind) []Event {
 	var out []Event
-	for _, e := range c.Events {
+	for _, e := range c.out.events {
 		if e.Kind == k {
 			out = append(out, e)
 		}
@@ -26,7 +26,7 @@ func eventsOf(c *Cluster, k EventKind) []Event {
 func TestFetchedEventCountsWhatWasAppended(t *testing.T) {
 	c, req := followerAwaiting(t, tieredFixture(), testConfig()) // b1 holds [200,450)
 	sent(c)
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450})
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450})
 	if got := eventsOf(c, EvFetched); len(got) != 0 {
 		t.Errorf("an answer without records: fetched events %v, want none", got)
 	}
@@ -35,10 +35,10 @@ func TestFetchedEventCountsWhatWasAppended(t *testing.T) {
 		t.Fatalf("after an empty answer the follower sent %v", out)
 	}
 	rb := testConfig().RecordBytes
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450,
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450,
 		Batches: []Batch{{Base: 450, Count: 10, Bytes: 10 * rb}, {Base: 460, Count: 5, Bytes: 5 * rb}}})
 	got := eventsOf(c, EvFetched)
-	if len(got) != 1 || got[0].Offset != 450 || got[0].End != 464 || got[0].Bytes != 15*rb || got[0].Peer != 0 {
+	if len(got) != 1 || got[0].Offset != 450 || got[0].Last != 464 || got[0].Bytes != 15*rb || got[0].Peer != 0 {
 		t.Errorf("two batches [450,460) [460,465) appended: fetched events %+v, want one from 450 to 464 with %d bytes from b0", got, 15*rb)
 	}
 }
@@ -47,7 +47,7 @@ func TestFetchedEventCountsWhatWasAppended(t *testing.T) {
 // bootstrapped when an answer brings records, not when one brings none.
 func TestBootstrapEndsWithTheFirstRecords(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0}, false)
-	if err := c.AddReplica(2); err != nil {
+	if err := c.addReplica(2); err != nil {
 		t.Fatal(err)
 	}
 	b := c.Brokers[2]
@@ -61,9 +61,9 @@ func TestBootstrapEndsWithTheFirstRecords(t *testing.T) {
 	if !b.fetch.bootstrapping || req == 0 {
 		t.Fatalf("b2 added: bootstrapping %v, fetch %d", b.fetch.bootstrapping, req)
 	}
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 2, ReqID: req, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450})
-	if !b.fetch.bootstrapping || b.Stats.StartSet || len(eventsOf(c, EvBootstrapped)) != 0 {
-		t.Errorf("an answer without records ended the bootstrap: bootstrapping %v, start set %v", b.fetch.bootstrapping, b.Stats.StartSet)
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 2, ReqID: req, LeaderEpoch: c.Ctrl.LeaderEpoch, HighWatermark: 450})
+	if !b.fetch.bootstrapping || len(eventsOf(c, EvBootstrapped)) != 0 {
+		t.Errorf("an answer without records ended the bootstrap: bootstrapping %v", b.fetch.bootstrapping)
 	}
 }
 
@@ -78,13 +78,13 @@ func TestRestartWithTieringOffLoadsTheLogOnlyWhenBelowTheLocalStart(t *testing.T
 		cfg := testConfig()
 		cfg.RemoteStorageEnable = false
 		c := tieredFixture().cluster(cfg, KIP, 3, []int{0, 1}, false) // LLSO 200
-		if err := c.Crash(1); err != nil {
+		if err := c.crash(1); err != nil {
 			t.Fatal(err)
 		}
 		b := c.Brokers[1]
 		b.Log.LogStart = tc.logStart
 		sent(c)
-		if err := c.Restart(1); err != nil {
+		if err := c.restart(1); err != nil {
 			t.Fatal(err)
 		}
 		if got := eventsOf(c, EvLoadLog); len(got) != tc.events || b.Log.LogStart != 200 {
@@ -97,7 +97,7 @@ func TestRestartWithTieringOffLoadsTheLogOnlyWhenBelowTheLocalStart(t *testing.T
 // TestConsumedEventHasNoPeer: a consume is the client's, not a broker's.
 func TestConsumedEventHasNoPeer(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
-	if _, err := c.Consume(0); err != nil {
+	if err := c.consume(0); err != nil {
 		t.Fatal(err)
 	}
 	got := eventsOf(c, EvConsumed)
@@ -110,10 +110,11 @@ func TestConsumedEventHasNoPeer(t *testing.T) {
 // remote segment holding start-1 ends saying so, at start-1, and backs off.
 func TestAuxBuildWithoutTheSegmentNamesStartMinusOne(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0}, true) // remote [0,299]
-	if err := c.AddReplica(1); err != nil {
+	if err := c.addReplica(1); err != nil {
 		t.Fatal(err)
 	}
 	sent(c)
+	answered(c, c.Brokers[1])
 	c.startAuxBuild(c.Brokers[1], Decision{Kind: DecideBuildAux, Offset: 400, Epoch: 0, LogStart: 0, Path: PathEarliestPendingUpload})
 	got := eventsOf(c, EvAuxBuildEnd)
 	if len(got) != 1 || got[0].Cause != AuxNoSegment || got[0].Offset != 399 || c.Brokers[1].fetch.phase != phaseBackoff {
@@ -128,22 +129,23 @@ func TestAuxBuildWithoutTheSegmentNamesStartMinusOne(t *testing.T) {
 func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 	for _, p := range []Profile{Kafka43, KIP} {
 		c := tieredFixture().cluster(testConfig(), p, 3, []int{0}, true) // remote [0,299]
-		if err := c.AddReplica(1); err != nil {
+		if err := c.addReplica(1); err != nil {
 			t.Fatal(err)
 		}
 		sent(c)
 		b := c.Brokers[1]
-		before := b.Stats.ListOffsets
+		answered(c, b)
 		c.startAuxBuild(b, Decision{Kind: DecideBuildAux, Offset: 300, Epoch: 0, LogStart: 0, Path: PathEarliestPendingUpload})
 		reads := remoteOps(c)
 		if len(reads) != 1 {
 			t.Fatalf("%s: build up to 300: remote ops %v", p.Name(), reads)
 		}
 		sent(c)
-		c.RemoteDone(reads[0], false)
+		c.remoteDone(reads[0], false)
+		asked := bootOf(c.out.events, 1).listOffsets
 		out := sent(c)
 		probe := p == Kafka43
-		wantCount := before
+		wantCount := 0
 		if probe {
 			wantCount++
 		}
@@ -154,8 +156,8 @@ func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 			t.Errorf("%s: after the build sent %v, want ListOffsets(-1)", p.Name(), out[0].String())
 		case !probe && out[0].Kind != MsgFetch:
 			t.Errorf("%s: after the build sent %v, want a fetch", p.Name(), out[0].String())
-		case b.Stats.ListOffsets != wantCount:
-			t.Errorf("%s: ListOffsets counted %d, want %d", p.Name(), b.Stats.ListOffsets, wantCount)
+		case asked != wantCount:
+			t.Errorf("%s: ListOffsets sent %d, want %d", p.Name(), asked, wantCount)
 		}
 	}
 }
@@ -165,7 +167,7 @@ func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 func TestLeaderLocalEventsHaveNoPeer(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1, 2}, false)
 	sent(c)
-	if !c.Produce(5, 0) {
+	if !c.produce(5, 0) {
 		t.Fatal("produce refused")
 	}
 	app := eventsOf(c, EvAppend)
@@ -174,7 +176,7 @@ func TestLeaderLocalEventsHaveNoPeer(t *testing.T) {
 	}
 	sent(c)
 	c.Now = c.Now.Add(31 * sim.Second) // no follower fetched: both past the lag limit
-	c.Fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerISRExpire})
 	shr := eventsOf(c, EvISRShrink)
 	if len(shr) != 1 || shr[0].Peer != -1 || shr[0].Broker != 0 {
 		t.Errorf("ISR shrink on b0: %+v, want one event on b0 with no peer", shr)

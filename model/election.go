@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Elections and ISR changes as Kafka's KRaft controller makes them with
 // eligible leader replicas on (KIP-966: the eligible.leader.replicas.version
@@ -39,6 +42,11 @@ func (c *Cluster) UnderMinISR() bool { return len(c.Ctrl.ISR) < c.effectiveMinIS
 // 105).
 func (c *Cluster) changeISR(isr []int, uncleanShutdown int) {
 	ctl := &c.Ctrl
+	for i, r := range isr {
+		if i > 0 && isr[i-1] >= r || !ctl.IsReplica(r) {
+			panic(fmt.Sprintf("model: ISR %v (replicas %v): not sorted, repeated or not a replica", isr, ctl.Replicas))
+		}
+	}
 	if len(isr) >= c.effectiveMinISR() {
 		ctl.ELR = nil
 	} else {
@@ -55,10 +63,7 @@ func (c *Cluster) changeISR(isr []int, uncleanShutdown int) {
 	if len(isr) == 0 && len(ctl.ISR) > 0 && ctl.Leader >= 0 {
 		ctl.LastKnownLeader = ctl.Leader
 	}
-	if !slices.Equal(isr, ctl.ISR) {
-		ctl.ISR = isr
-		c.recordISR()
-	}
+	ctl.ISR = isr
 }
 
 // electionKind is how electAnyLeader chose a leader.

@@ -46,7 +46,7 @@ func dropLaggingFollower(t *testing.T, c *Cluster, f int) {
 // partition goes offline.
 func TestELRElectsCleanlyBelowMinISR(t *testing.T) {
 	c := electionCluster(2)
-	if err := c.Crash(2); err != nil || !slices.Equal(c.Ctrl.ISR, []int{0, 1}) || len(c.Ctrl.ELR) != 0 {
+	if err := c.crash(2); err != nil || !slices.Equal(c.Ctrl.ISR, []int{0, 1}) || len(c.Ctrl.ELR) != 0 {
 		t.Fatalf("b2 crashed: %v, %+v, want ISR [0 1] (at min.insync.replicas: no ELR)", err, c.Ctrl)
 	}
 	dropLaggingFollower(t, c, 1)
@@ -54,14 +54,14 @@ func TestELRElectsCleanlyBelowMinISR(t *testing.T) {
 		t.Fatalf("b1 dropped: %+v, want ISR [0], ELR [1], under min ISR", c.Ctrl)
 	}
 	hw := c.Brokers[0].Log.HighWatermark
-	if c.Produce(10, 0) {
+	if c.produce(10, 0) {
 		t.Errorf("produce accepted with the ISR below min.insync.replicas")
 	}
 	c.Brokers[0].Log.Append(Batch{Base: c.Brokers[0].Log.LogEnd, Count: 5, Bytes: 5 * c.Cfg.RecordBytes, Epoch: c.Brokers[0].LeaderEpoch}, c.Cfg.SegmentBytes)
 	if c.maybeAdvanceHighWatermark(c.Brokers[0]) || c.Brokers[0].Log.HighWatermark != hw {
 		t.Errorf("HW moved from %d to %d under min ISR", hw, c.Brokers[0].Log.HighWatermark)
 	}
-	if err := c.Crash(0); err != nil {
+	if err := c.crash(0); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Leader != 1 || !slices.Equal(c.Ctrl.ISR, []int{1}) || !slices.Equal(c.Ctrl.ELR, []int{0}) || c.Ctrl.Unclean != 0 {
@@ -69,14 +69,14 @@ func TestELRElectsCleanlyBelowMinISR(t *testing.T) {
 	}
 
 	c = electionCluster(1)
-	if err := c.Crash(2); err != nil {
+	if err := c.crash(2); err != nil {
 		t.Fatal(err)
 	}
 	dropLaggingFollower(t, c, 1)
-	if len(c.Ctrl.ELR) != 0 || c.UnderMinISR() || !c.Produce(10, 0) {
+	if len(c.Ctrl.ELR) != 0 || c.UnderMinISR() || !c.produce(10, 0) {
 		t.Errorf("min.insync.replicas 1, ISR [0]: %+v, want no ELR and produce accepted", c.Ctrl)
 	}
-	if err := c.Crash(0); err != nil {
+	if err := c.crash(0); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Leader != -1 || !slices.Equal(c.Ctrl.ELR, []int{0}) {
@@ -93,28 +93,28 @@ func TestELRElectsCleanlyBelowMinISR(t *testing.T) {
 func TestELRMemberBackFromCrashCannotLead(t *testing.T) {
 	c := electionCluster(2)
 	for _, id := range []int{2, 1, 0} {
-		if err := c.Crash(id); err != nil {
+		if err := c.crash(id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if c.Ctrl.Leader != -1 || len(c.Ctrl.ISR) != 0 || !slices.Equal(c.Ctrl.ELR, []int{0, 1}) || c.Ctrl.LastKnownLeader != 0 {
 		t.Fatalf("b2, b1, b0 crashed: %+v, want offline, ISR [], ELR [0 1], last known leader b0", c.Ctrl)
 	}
-	if err := c.Restart(1); err != nil || c.Ctrl.Leader != -1 || !slices.Equal(c.Ctrl.ELR, []int{0}) {
+	if err := c.restart(1); err != nil || c.Ctrl.Leader != -1 || !slices.Equal(c.Ctrl.ELR, []int{0}) {
 		t.Errorf("b1 back after a crash: %v %+v, want offline, ELR [0]", err, c.Ctrl)
 	}
-	if err := c.Restart(0); err != nil || c.Ctrl.Leader != 0 || !slices.Equal(c.Ctrl.ISR, []int{0}) || len(c.Ctrl.ELR) != 0 || c.Ctrl.Unclean != 0 {
+	if err := c.restart(0); err != nil || c.Ctrl.Leader != 0 || !slices.Equal(c.Ctrl.ISR, []int{0}) || len(c.Ctrl.ELR) != 0 || c.Ctrl.Unclean != 0 {
 		t.Errorf("b0 back after a crash: %v %+v, want b0 leading as the last known leader", err, c.Ctrl)
 	}
 	// Unclean elections on change nothing while an ELR member is alive: the
 	// ISR and the ELR come first (electAnyLeader, 261-277).
 	c = electionCluster(2)
 	c.Cfg.UncleanLeaderElectionEnable = true
-	if err := c.Crash(1); err != nil {
+	if err := c.crash(1); err != nil {
 		t.Fatal(err)
 	}
 	dropLaggingFollower(t, c, 2)
-	if err := c.Crash(0); err != nil {
+	if err := c.crash(0); err != nil {
 		t.Fatal(err)
 	}
 	if c.Ctrl.Leader != 2 || c.Ctrl.Unclean != 0 || !slices.Equal(c.Ctrl.ISR, []int{2}) {

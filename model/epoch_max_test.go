@@ -20,17 +20,17 @@ func TestNoElectionPastTheMaximumEpoch(t *testing.T) {
 			t.Errorf("%s: %v, want a refusal naming the maximum epoch", what, err)
 		}
 	}
-	refused("elect b1", c.ElectLeader(1))
-	refused("crash the leader", c.Crash(0))
+	refused("elect b1", c.electLeader(1))
+	refused("crash the leader", c.crash(0))
 	if c.Ctrl.Leader != 0 || !c.Brokers[0].Up {
 		t.Fatalf("a refused crash changed the cluster: leader %d, b0 up %v", c.Ctrl.Leader, c.Brokers[0].Up)
 	}
-	if err := c.Crash(2); err != nil {
+	if err := c.crash(2); err != nil {
 		t.Errorf("crash of a follower: %v", err)
 	}
 	c.Ctrl.LeaderEpoch = math.MaxInt32 - 1
 	for _, id := range []int{1, 0} { // b0 leads again at the maximum, then the partition goes offline
-		if err := c.Crash(id); err != nil {
+		if err := c.crash(id); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,7 +38,7 @@ func TestNoElectionPastTheMaximumEpoch(t *testing.T) {
 		t.Fatalf("leader %d, want the partition offline", c.Ctrl.Leader)
 	}
 	c.Ctrl.LeaderEpoch = math.MaxInt32
-	refused("restart into the offline partition", c.Restart(0))
+	refused("restart into the offline partition", c.restart(0))
 	defer func() {
 		if recover() == nil {
 			t.Errorf("elect at the maximum epoch did not panic")

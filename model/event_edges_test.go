@@ -23,11 +23,11 @@ func TestEventTextChoosesItsWording(t *testing.T) {
 	full.Offset, full.Cause, full.Path = 200, StartTruncate, PathTruncateToLogStart
 	noLeader := ev(EvTieringDisabled)
 	withLeader := brokerEv(EvTieringDisabled, 0)
-	withLeader.Offset = 50
+	withLeader.LogStart = 50
 	none := ev(EvRemoteState)
-	none.Offset, none.End = 0, -1
+	none.Offset, none.Last = 0, -1
 	one := ev(EvRemoteState)
-	one.Offset, one.End = 5, 5
+	one.Offset, one.Last = 5, 5
 	isr := brokerEv(EvISRShrink, 0)
 	isr.Brokers, isr.Dropped = []int{0, 1, 2}, []int{3}
 	for _, tc := range []struct {

@@ -7,80 +7,86 @@ import (
 	"tierfetch/sim"
 )
 
-// sampleEvent returns an event of kind k with every field of its kind's set
-// holding a value.
+// sampleEvent returns an event of kind k with every field of its kind's
+// entry holding a value.
 func sampleEvent(k EventKind) Event {
 	e := Event{Kind: k, Broker: -1, Peer: -1}
-	set := kindFields[k]
-	has := func(f uint32) bool { return set&f != 0 }
-	if has(fBroker) {
-		e.Broker = 1
-	}
-	if has(fPeer) {
-		e.Peer = 2
-	}
-	if has(fEpoch) {
-		e.Epoch = 3
-	}
-	if has(fOffset) {
-		e.Offset = 40
-	}
-	if has(fEnd) {
-		e.End = 50
-	}
-	if has(fCount) {
-		e.Count = 6
-	}
-	if has(fBytes) {
-		e.Bytes = 7
-	}
-	if has(fMs) {
-		e.Ms = 8
-	}
-	if has(fHRO) {
-		e.HRO = 9
-	}
-	if has(fLog) {
-		e.Log = LogOffsets{1, 2, 3, 4}
-	}
-	if has(fRole) {
-		e.Role = RoleLeader
-	}
-	e.Up, e.On, e.Bool, e.Failed = has(fUp), has(fOn), has(fBool), has(fFailed)
-	if has(fPath) {
-		e.Path = PathLocalLogStart
-	}
-	if has(fRetry) {
-		e.Retry = RetryTimeout
-	}
-	if has(fCause) {
-		e.Cause = AuxNoSegment
-	}
-	if has(fTimer) {
-		e.Timer = TimerRetention
-	}
-	if has(fSegment) {
-		e.Segment = SegmentRef{ID: 5, Base: 0, End: 99, Bytes: 100}
-	}
-	if has(fRemote) {
-		e.Remote = RemoteReadAux
-	}
-	if has(fBatch) {
-		e.Batch = Batch{Base: 10, Count: 2, Bytes: 20, Epoch: 1, ProducerID: 2, Seq: 3, Origin: 4, TsMs: 5}
-	}
-	if has(fMsg) || has(fMsgHead) {
-		e.Msg = Message{Kind: MsgFetchResp, From: 1, To: 2, ReqID: 3, Batches: []Batch{{Base: 1, Count: 1, Origin: 9}}}
-	}
-	if has(fBrokers) {
-		e.Brokers = []int{0, 1}
-	}
-	if has(fDropped) {
-		e.Dropped = []int{2}
-	}
-	if has(fText) {
-		e.Text = "x"
+	for _, f := range kinds[k].fields {
+		sampleField(&e, f)
 	}
 	return e
+}
+
+// sampleField sets field f of e to a value other than its zero.
+func sampleField(e *Event, f field) {
+	switch f {
+	case fBroker:
+		e.Broker = 1
+	case fPeer:
+		e.Peer = 2
+	case fEpoch:
+		e.Epoch = 3
+	case fOffset:
+		e.Offset = 40
+	case fLast:
+		e.Last = 45
+	case fEnd:
+		e.End = 50
+	case fLogStart:
+		e.LogStart = 30
+	case fCount:
+		e.Count = 6
+	case fBytes:
+		e.Bytes = 7
+	case fRemoteBytes:
+		e.RemoteBytes = 17
+	case fMs:
+		e.Ms = 8
+	case fHRO:
+		e.HRO = 9
+	case fPrevHRO:
+		e.PrevHRO = 4
+	case fValue:
+		e.Value = 11
+	case fOp:
+		e.Op = 12
+	case fLog:
+		e.Log = LogOffsets{1, 2, 3, 4}
+	case fRole:
+		e.Role = RoleLeader
+	case fUp:
+		e.Up = true
+	case fOn:
+		e.On = true
+	case fBool:
+		e.Bool = true
+	case fFailed:
+		e.Failed = true
+	case fPath:
+		e.Path = PathLocalLogStart
+	case fRetry:
+		e.Retry = RetryTimeout
+	case fCause:
+		e.Cause = AuxNoSegment
+	case fTimer:
+		e.Timer = TimerRetention
+	case fSegment:
+		e.Segment = SegmentRef{ID: 5, Base: 0, End: 99, Bytes: 100}
+	case fRemote:
+		e.Remote = RemoteReadAux
+	case fBatch:
+		e.Batch = Batch{Base: 10, Count: 2, Bytes: 20, Epoch: 1, ProducerID: 2, Seq: 3, Origin: 4, TsMs: 5}
+	case fMsg, fMsgHead:
+		e.Msg = Message{Kind: MsgFetchResp, From: 1, To: 2, ReqID: 3, Batches: []Batch{{Base: 1, Count: 1, Origin: 9}}}
+	case fBrokers:
+		e.Brokers = []int{0, 1}
+	case fDropped:
+		e.Dropped = []int{2}
+	case fKey:
+		e.Key = "k"
+	case fText:
+		e.Text = "x"
+	}
 }
 
 // TestEveryKindPrintsAndEncodes: every kind has a name, a trace line and an
@@ -113,10 +119,13 @@ func TestEncodingCoversEveryFieldOfAKind(t *testing.T) {
 		if later := base.AppendBinary(nil, 2); bytes.Equal(want, later) {
 			t.Errorf("%s: the time does not change the encoding", k)
 		}
-		mutations := map[uint32]func(e *Event){
+		mutations := map[field]func(e *Event){
 			fBroker: func(e *Event) { e.Broker++ }, fPeer: func(e *Event) { e.Peer++ }, fEpoch: func(e *Event) { e.Epoch++ },
-			fOffset: func(e *Event) { e.Offset++ }, fEnd: func(e *Event) { e.End++ }, fCount: func(e *Event) { e.Count++ },
-			fBytes: func(e *Event) { e.Bytes++ }, fMs: func(e *Event) { e.Ms++ }, fHRO: func(e *Event) { e.HRO++ },
+			fOffset: func(e *Event) { e.Offset++ }, fLast: func(e *Event) { e.Last++ }, fEnd: func(e *Event) { e.End++ },
+			fLogStart: func(e *Event) { e.LogStart++ }, fCount: func(e *Event) { e.Count++ },
+			fBytes: func(e *Event) { e.Bytes++ }, fRemoteBytes: func(e *Event) { e.RemoteBytes++ }, fMs: func(e *Event) { e.Ms++ },
+			fHRO: func(e *Event) { e.HRO++ }, fPrevHRO: func(e *Event) { e.PrevHRO++ }, fValue: func(e *Event) { e.Value++ },
+			fOp:  func(e *Event) { e.Op++ },
 			fLog: func(e *Event) { e.Log.HighWatermark++ }, fRole: func(e *Event) { e.Role = RoleFollower },
 			fUp: func(e *Event) { e.Up = !e.Up }, fOn: func(e *Event) { e.On = !e.On }, fBool: func(e *Event) { e.Bool = !e.Bool },
 			fFailed: func(e *Event) { e.Failed = !e.Failed }, fPath: func(e *Event) { e.Path++ }, fRetry: func(e *Event) { e.Retry-- },
@@ -125,16 +134,16 @@ func TestEncodingCoversEveryFieldOfAKind(t *testing.T) {
 			fMsg:     func(e *Event) { e.Msg.Batches = []Batch{{Base: 1, Count: 1, Origin: 10}} },
 			fMsgHead: func(e *Event) { e.Msg.HighWatermark++ },
 			fBrokers: func(e *Event) { e.Brokers = []int{0, 2} }, fDropped: func(e *Event) { e.Dropped = []int{3} },
-			fText: func(e *Event) { e.Text = "y" },
+			fKey: func(e *Event) { e.Key = "j" }, fText: func(e *Event) { e.Text = "y" },
 		}
-		for bit, mutate := range mutations {
-			if kindFields[k]&bit == 0 {
-				continue
-			}
+		if len(mutations) != int(numFields) {
+			t.Fatalf("%d mutations for %d fields", len(mutations), numFields)
+		}
+		for _, f := range kinds[k].fields {
 			e := base
-			mutate(&e)
+			mutations[f](&e)
 			if got := e.AppendBinary(nil, 1); bytes.Equal(got, want) {
-				t.Errorf("%s: changing %v leaves the encoding %x unchanged", k, fieldNames(bit), want)
+				t.Errorf("%s: changing %s leaves the encoding %x unchanged", k, fieldNames[f], want)
 			}
 		}
 	}

@@ -27,7 +27,7 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 		c.endExpiration(b)
 		return
 	}
-	if c.Fixes.Has(FixStaleLogStartCopyDisabled) {
+	if c.Cfg.Fixes.Has(FixStaleLogStartCopyDisabled) {
 		// The copy task's KAFKA-15351 step, from this task too: it runs
 		// with copying disabled.
 		c.maybeUpdateLogStartOnBecomingLeader(b)
@@ -49,12 +49,12 @@ func (c *Cluster) onRLMExpire(b *Broker) {
 	w := c.expirationWalk(b)
 	if w.logStart > b.Log.HighWatermark {
 		e := brokerEv(EvExpirationAborted, b.ID)
-		e.Offset, e.End = w.logStart, b.Log.HighWatermark
+		e.LogStart, e.End = w.logStart, b.Log.HighWatermark
 		c.emit(e)
 		c.endExpiration(b)
 		return
 	}
-	if w.logStart >= 0 && !c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+	if w.logStart >= 0 && !c.Cfg.Mutants.Has(MutantLSOAfterRemoteDelete) {
 		b.Log.IncrementLogStart(w.logStart)
 	}
 	b.lead.expiring, b.lead.remoteEpochs, b.lead.unrefPending = w.ids, remoteEpochs, true
@@ -230,7 +230,7 @@ func (c *Cluster) deleteRemoteLogSegment(b *Broker, id uint64) {
 	s = &c.Remote.Segments[c.Remote.Find(id)]
 	e := Event{Kind: kind, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}}
 	if kind == EvRemoteExpire {
-		e.Offset = b.Log.LogStart
+		e.LogStart = b.Log.LogStart
 	}
 	c.emit(e)
 	op := c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteDelete, Segment: id})
@@ -263,7 +263,7 @@ func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
 		}
 		return
 	}
-	if c.Mutants.Has(MutantLSOAfterRemoteDelete) {
+	if c.Cfg.Mutants.Has(MutantLSOAfterRemoteDelete) {
 		if i := c.Remote.Find(op.Segment); i >= 0 && b.Role == RoleLeader {
 			b.Log.IncrementLogStart(c.Remote.Segments[i].End + 1)
 		}
@@ -326,8 +326,8 @@ func (c *Cluster) maybeSeedHighestRemoteOnExpiration(b *Broker) {
 	if b.HighestRemote != -1 {
 		return
 	}
-	if h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)); h >= 0 &&
-		!c.Mutants.Has(MutantHROOnlyFromUpload) {
+	if h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Cfg.Mutants.Has(MutantHROWithoutEpochEnd)); h >= 0 &&
+		!c.Cfg.Mutants.Has(MutantHROOnlyFromUpload) {
 		c.emit(brokerEv(EvExpirationSeedsHRO, b.ID))
 		c.raiseHighestRemote(b, h)
 	}

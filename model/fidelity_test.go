@@ -71,8 +71,8 @@ func TestRemoteStatesAsKafkasMetadataCache(t *testing.T) {
 // fire runs one timer of b0 at time at.
 func fire(c *Cluster, at sim.Time, k TimerKind) {
 	c.Now = at
-	c.Fire(TimerKey{Broker: 0, Kind: k})
-	c.Out, c.Events = c.Out[:0], c.Events[:0]
+	c.fire(TimerKey{Broker: 0, Kind: k})
+	c.Advance()
 }
 
 // TestRetentionRollsTheActiveSegment: KAFKA-15047. A tiered partition's
@@ -118,24 +118,26 @@ func TestIdleTieredPartitionEndsFullyTiered(t *testing.T) {
 	b := c.Brokers[0]
 	fire(c, sim.AtMs(10_000), TimerRetention) // roll; [0, 2000) goes locally
 	c.Now = sim.AtMs(11_000)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy}) // seeds HRO, uploads [2000, 2999]
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy}) // seeds HRO, uploads [2000, 2999]
 	var up RemoteOp
-	for _, e := range c.Out {
+	for _, e := range c.out.effects {
 		if e.Kind == EffRemote && e.Remote.Kind == RemoteUpload {
 			up = e.Remote
 		}
 	}
-	c.Out = c.Out[:0]
+	c.out.effects = c.out.effects[:0]
 	if up.ID == 0 {
 		t.Fatal("the rolled segment was not uploaded")
 	}
-	c.RemoteDone(up, false)
-	fire(c, sim.AtMs(20_000), TimerRetention)
+	c.remoteDone(up, false)
+	c.Advance()
+	c.Now = sim.AtMs(20_000)
+	c.fire(TimerKey{Broker: 0, Kind: TimerRetention})
 	if l := &b.Log; l.LocalLogStart != 3000 || l.LogEnd != 3000 || b.HighestRemote != 2999 || l.LogStart != 0 {
 		t.Errorf("lso=%d llso=%d leo=%d hro=%d, want 0 3000 3000 2999", l.LogStart, l.LocalLogStart, l.LogEnd, b.HighestRemote)
 	}
-	if c.Coverage[GoalIdleFullyTieredByRetention] != 1 {
-		t.Errorf("coverage %v", c.Coverage)
+	if got := eventsOf(c, EvLocalRetention); len(got) != 1 || got[0].Log != (LogOffsets{0, 3000, 3000, 3000}) || b.Role != RoleLeader {
+		t.Errorf("the last local retention (GoalIdleFullyTieredByRetention): %+v, want lso 0, llso = hw = leo = 3000 on the leader", got)
 	}
 }
 
@@ -208,7 +210,7 @@ func TestFailedDeletionStaysDeleteStarted(t *testing.T) {
 	c := fidelityCluster(KIP, cfg, 1999, remoteSeg(0, 999, DeleteStarted), remoteSeg(1000, 1999, CopyFinished))
 	c.Brokers[0].Log.LogStart = 1000
 	deletes := func() (ops []RemoteOp) {
-		for _, e := range c.Out {
+		for _, e := range c.out.effects {
 			if e.Kind == EffRemote && e.Remote.Kind == RemoteDelete {
 				ops = append(ops, e.Remote)
 			}
@@ -216,18 +218,18 @@ func TestFailedDeletionStaysDeleteStarted(t *testing.T) {
 		return ops
 	}
 	c.Now = 0
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
 	ops := deletes()
 	if len(ops) != 1 {
 		t.Fatalf("first run started %d deletions, want 1", len(ops))
 	}
-	c.Out = c.Out[:0]
-	c.RemoteDone(ops[0], true)
+	c.out.effects = c.out.effects[:0]
+	c.remoteDone(ops[0], true)
 	if s := c.Remote.Segments[0]; s.State != DeleteStarted {
 		t.Fatalf("after a failed delete: %s", s.State)
 	}
 	c.Now = sim.AtMs(30_000)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
 	if n := len(deletes()); n != 1 {
 		t.Fatalf("next run started %d deletions, want 1 (the retry)", n)
 	}

@@ -182,9 +182,11 @@ func (s Fixes) String() string {
 	return strings.Join(s.Names(), ",")
 }
 
-// SetFixes switches fixes on for the run; call it before the first input.
-func (c *Cluster) SetFixes(f Fixes) {
-	c.Fixes = f
+// setFixes switches fixes f on (Config.Fixes): NewCluster's last act, so
+// that the initial leadership is taken without them, as when the harness
+// switched them on after NewCluster.
+func (c *Cluster) setFixes(f Fixes) {
+	c.Cfg.Fixes = f
 	c.Remote.lowerHighestOnDelete = f.Has(FixStaleHRO) || f.Has(FixStaleHROMetadataOnly)
 	if c.Remote.lowerHighestOnDelete {
 		// A fixture's segment being deleted had its DELETE_SEGMENT_STARTED
@@ -203,14 +205,14 @@ func (c *Cluster) SetFixes(f Fixes) {
 // (TierStateMachine.start would skip buildRemoteLogAuxState there,
 // TierStateMachine.java:113 @30884080, as KIP-1023's text does).
 func (c *Cluster) AuxStateTrivial(start, leaderLogStart int64) bool {
-	return c.Profile.AuxStateTrivial(start, leaderLogStart) || c.Fixes.Has(FixAuxStateAtLogStart) && start == leaderLogStart
+	return c.Profile.AuxStateTrivial(start, leaderLogStart) || c.Cfg.Fixes.Has(FixAuxStateAtLogStart) && start == leaderLogStart
 }
 
 // ExpirationSeedsHighestRemote reports whether the leader's RLM expiration
 // task seeds an unknown HRO from remote metadata: the profile's (trunk's
 // KAFKA-20732), or FixRestartedLeaderCopyDisabled's backport of it.
 func (c *Cluster) ExpirationSeedsHighestRemote() bool {
-	return c.Profile.ExpirationSeedsHighestRemote() || c.Fixes.Has(FixRestartedLeaderCopyDisabled)
+	return c.Profile.ExpirationSeedsHighestRemote() || c.Cfg.Fixes.Has(FixRestartedLeaderCopyDisabled)
 }
 
 // checkDisableKeepsReplicas is FixFollowerGapAfterDisable: a disable that
@@ -224,7 +226,7 @@ func (c *Cluster) ExpirationSeedsHighestRemote() bool {
 // assigned replica is asked.
 func (c *Cluster) checkDisableKeepsReplicas(on bool) error {
 	l := c.Leader()
-	if on || l == nil || !c.Fixes.Has(FixFollowerGapAfterDisable) {
+	if on || l == nil || !c.Cfg.Fixes.Has(FixFollowerGapAfterDisable) {
 		return nil
 	}
 	for _, id := range c.Ctrl.Replicas {
@@ -241,11 +243,11 @@ func (c *Cluster) checkDisableKeepsReplicas(on bool) error {
 // above it (UnifiedLog.truncateTo and truncateFullyAndStartAt would lower
 // highestOffsetInRemoteStorage; today nothing but a restart does).
 func (c *Cluster) truncatedTo(b *Broker, to int64) {
-	if !c.Fixes.Has(FixHROAfterTruncation) || b.HighestRemote < to {
+	if !c.Cfg.Fixes.Has(FixHROAfterTruncation) || b.HighestRemote < to {
 		return
 	}
 	e := brokerEv(EvHighestRemote, b.ID)
-	e.Offset, e.End = to-1, b.HighestRemote
+	e.HRO, e.PrevHRO = to-1, b.HighestRemote
 	c.emit(e)
 	b.HighestRemote = to - 1
 }
@@ -256,7 +258,7 @@ func (c *Cluster) truncatedTo(b *Broker, to int64) {
 // on and copying not disabled, or with FixStaleLogStartCopyDisabled the
 // expiration task, which exists with tiering on.
 func (c *Cluster) LogStartFromRemoteTask() bool {
-	return c.Tiered() && (!c.Cfg.RemoteLogCopyDisable || c.Fixes.Has(FixStaleLogStartCopyDisabled))
+	return c.Tiered() && (!c.Cfg.RemoteLogCopyDisable || c.Cfg.Fixes.Has(FixStaleLogStartCopyDisabled))
 }
 
 // firstRemoteOffset is findLogStartOffset's answer for epoch from the
@@ -267,9 +269,9 @@ func (c *Cluster) LogStartFromRemoteTask() bool {
 // in a finished segment (Remote.FirstReadableOffsetFor).
 func (c *Cluster) firstRemoteOffset(v *Remote, epoch int32) (int64, bool) {
 	switch {
-	case c.Fixes.Has(FixStaleLogStartUnfinishedSegment):
+	case c.Cfg.Fixes.Has(FixStaleLogStartUnfinishedSegment):
 		return v.FirstReadableOffsetFor(epoch)
-	case c.Fixes.Has(FixUnfinishedSegmentSkipOnly):
+	case c.Cfg.Fixes.Has(FixUnfinishedSegmentSkipOnly):
 		return v.FirstFinishedOffsetFor(epoch)
 	}
 	return v.FirstOffsetFor(epoch)
@@ -283,13 +285,13 @@ func (c *Cluster) firstRemoteOffset(v *Remote, epoch int32) (int64, bool) {
 // UnifiedLog.updateHighestOffsetInRemoteStorage, UnifiedLog.java:796-801
 // @004b2276, can only raise it).
 func (c *Cluster) resetHighestRemote() {
-	if !c.Fixes.Has(FixStaleHRO) && !c.Fixes.Has(FixStaleHROResetOnly) {
+	if !c.Cfg.Fixes.Has(FixStaleHRO) && !c.Cfg.Fixes.Has(FixStaleHROResetOnly) {
 		return
 	}
 	for _, b := range c.Brokers {
 		if b.Up && b.HighestRemote >= 0 {
 			e := brokerEv(EvHighestRemote, b.ID)
-			e.Offset, e.End = -1, b.HighestRemote
+			e.HRO, e.PrevHRO = -1, b.HighestRemote
 			c.emit(e)
 			b.HighestRemote = -1
 		}

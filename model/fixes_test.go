@@ -53,7 +53,7 @@ func TestFixNames(t *testing.T) {
 // steps seed 299 (TestHighestOffsetSurvivesDeletion).
 func TestFixStaleHROLowersTheMetadata(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP) // remote [0..99] [100..199] [200..299], epoch 0
-	c.SetFixes(Fixes(0).With(FixStaleHRO))
+	c.setFixes(Fixes(0).With(FixStaleHRO))
 	c.Remote.SetState(c.Remote.Segments[2].ID, DeleteStarted)
 	if h := c.Remote.HighestOffsetFor(0); h != 199 {
 		t.Fatalf("epoch 0's highest after [200..299]'s deletion started: %d, want 199 ([100..199] is left)", h)
@@ -66,10 +66,10 @@ func TestFixStaleHROLowersTheMetadata(t *testing.T) {
 	if b0.HighestRemote != -1 {
 		t.Fatalf("after the disable: b0's HRO %d, want -1", b0.HighestRemote)
 	}
-	if err := c.SetConfig("remote_storage_enable", true, 0, -1); err != nil {
+	if err := c.setConfig("remote_storage_enable", true, 0, -1); err != nil {
 		t.Fatal(err)
 	}
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if b0.HighestRemote != -1 || b0.lead.copiedOffset != -1 {
 		t.Errorf("re-enabled: HRO %d copied offset %d, want -1: nothing is in remote storage", b0.HighestRemote, b0.lead.copiedOffset)
 	}
@@ -89,7 +89,7 @@ func TestFixStaleHROFixtureDeletion(t *testing.T) {
 	if h := c.Remote.HighestOffsetFor(0); h != 299 {
 		t.Fatalf("without the fix: %d, want 299", h)
 	}
-	c.SetFixes(Fixes(0).With(FixStaleHRO))
+	c.setFixes(Fixes(0).With(FixStaleHRO))
 	if h := c.Remote.HighestOffsetFor(0); h != 199 {
 		t.Errorf("with the fix: %d, want 199", h)
 	}
@@ -105,7 +105,7 @@ func TestFixIdleEPUOAtTheLogEnd(t *testing.T) {
 	if got := Kafka43.EarliestPendingUploadOffset(c, l); got != -1 {
 		t.Fatalf("without the fix: %d, want -1", got)
 	}
-	c.SetFixes(Fixes(0).With(FixIdleFullyTieredStall))
+	c.setFixes(Fixes(0).With(FixIdleFullyTieredStall))
 	if got := Kafka43.EarliestPendingUploadOffset(c, l); got != l.Log.LogEnd {
 		t.Errorf("with the fix: %d, want the log end %d", got, l.Log.LogEnd)
 	}
@@ -122,7 +122,7 @@ func TestFixDecisionPoints(t *testing.T) {
 	if c.AuxStateTrivial(300, 300) || c.ExpirationSeedsHighestRemote() {
 		t.Fatal("kafka-4.3 without fixes: a build at the log start needs a segment, and the expiration task seeds nothing")
 	}
-	c.SetFixes(Fixes(0).With(FixAuxStateAtLogStart).With(FixRestartedLeaderCopyDisabled))
+	c.setFixes(Fixes(0).With(FixAuxStateAtLogStart).With(FixRestartedLeaderCopyDisabled))
 	if !c.AuxStateTrivial(300, 300) || c.AuxStateTrivial(301, 300) || !c.ExpirationSeedsHighestRemote() {
 		t.Error("with the fixes: a build at the log start needs nothing (one above it still does), and the expiration task seeds HRO")
 	}
@@ -131,7 +131,7 @@ func TestFixDecisionPoints(t *testing.T) {
 	for _, fix := range []bool{false, true} {
 		c := leaderOf(tieredFixture(), testConfig(), KIP)
 		if fix {
-			c.SetFixes(Fixes(0).With(FixStaleLocalLogStart))
+			c.setFixes(Fixes(0).With(FixStaleLocalLogStart))
 		}
 		c.Cfg.RemoteStorageEnable = false
 		l := &c.Leader().Log
@@ -164,7 +164,7 @@ func TestFixDecisionPoints(t *testing.T) {
 		{Fixes(0).With(FixUnfinishedSegmentSkipOnly), 1, 100, "skip-only: the same start offset"},
 		{Fixes(0).With(FixStaleLogStartUnfinishedSegment), 1, 150, "fixed: where epoch 1 begins in it"},
 	} {
-		c.Fixes = tc.fixes
+		c.Cfg.Fixes = tc.fixes
 		if got, ok := c.firstRemoteOffset(r, tc.epoch); !ok || got != tc.want {
 			t.Errorf("epoch %d with %q: %d, %v; want %d (%s)", tc.epoch, tc.fixes, got, ok, tc.want, tc.reason)
 		}
@@ -179,7 +179,7 @@ func TestFixDecisionPoints(t *testing.T) {
 	if b.HighestRemote != 299 {
 		t.Fatalf("without the fix: HRO %d, want 299 (it only rises)", b.HighestRemote)
 	}
-	c.SetFixes(Fixes(0).With(FixHROAfterTruncation))
+	c.setFixes(Fixes(0).With(FixHROAfterTruncation))
 	c.truncatedTo(b, 350)
 	c.truncatedTo(b, 250)
 	if b.HighestRemote != 249 {
@@ -192,17 +192,17 @@ func TestFixDecisionPoints(t *testing.T) {
 // does.
 func TestFixFollowerGapRefusesTheDisable(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
-	c.SetFixes(Fixes(0).With(FixFollowerGapAfterDisable))
-	if err := c.SetConfig("remote_log_delete_on_disable", true, 0, -1); err != nil {
+	c.setFixes(Fixes(0).With(FixFollowerGapAfterDisable))
+	if err := c.setConfig("remote_log_delete_on_disable", true, 0, -1); err != nil {
 		t.Fatal(err)
 	}
 	c.Brokers[1].Log.IncrementLocalLogStart(300)
-	err := c.SetConfig("remote_storage_enable", false, 0, -1)
+	err := c.setConfig("remote_storage_enable", false, 0, -1)
 	if err == nil || !strings.Contains(err.Error(), "b1's local log starts at 300") || !c.Tiered() {
 		t.Fatalf("disable with b1's local log at 300 above b0's 200: %v, tiered %v; want refused", err, c.Tiered())
 	}
 	c.Leader().Log.IncrementLocalLogStart(300)
-	if err := c.SetConfig("remote_storage_enable", false, 0, -1); err != nil || c.Tiered() {
+	if err := c.setConfig("remote_storage_enable", false, 0, -1); err != nil || c.Tiered() {
 		t.Errorf("disable with both at 300: %v, tiered %v; want done", err, c.Tiered())
 	}
 }

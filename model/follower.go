@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // fetchPhase is where a follower's fetcher is.
 type fetchPhase uint8
 
@@ -13,15 +15,84 @@ const (
 	phaseBackoff
 )
 
+var phaseNames = [...]string{"idle", "fetch", "list-offsets", "epoch-end", "aux-read", "lag-probe", "backoff"}
+
+func (p fetchPhase) String() string { return phaseNames[p] }
+
+func (t fetchTimer) String() string { return fetchTimerNames[t] }
+
+// awaitsAnswer reports whether the fetcher waits for the answer to a
+// request in phase p.
+func (p fetchPhase) awaitsAnswer() bool {
+	return p == phaseFetch || p == phaseListOffsets || p == phaseEpochEnd || p == phaseLagProbe
+}
+
+// answer is the kind of the answer awaited in request phase p.
+func (p fetchPhase) answer() MsgKind {
+	switch p {
+	case phaseFetch:
+		return MsgFetchResp
+	case phaseEpochEnd:
+		return MsgEpochEndResp
+	}
+	return MsgListOffsetsResp
+}
+
+// checkFetcher asserts the fetcher invariant (see fetcher).
+func (b *Broker) checkFetcher() {
+	f := &b.fetch
+	var ok bool
+	switch f.phase {
+	case phaseFetch, phaseListOffsets, phaseEpochEnd, phaseLagProbe:
+		ok = f.armed == armedRequest && f.reqID != 0 && (f.phase != phaseEpochEnd || f.aux.active) &&
+			(f.phase != phaseListOffsets || f.query != nil)
+	case phaseAuxRead:
+		ok = f.armed == armedNone && f.auxOp != 0 && f.aux.active
+	case phaseBackoff:
+		ok = f.armed == armedBackoff && !f.aux.active && f.query == nil
+	case phaseIdle:
+		ok = f.armed == armedNone && !f.aux.active
+	}
+	if !ok {
+		panic(fmt.Sprintf("model: b%d (%s, up %v) fetcher in phase %s with its %s timer armed, request %d, aux read %d, build under way %v, query %v",
+			b.ID, b.Role, b.Up, f.phase, f.armed, f.reqID, f.auxOp, f.aux.active, f.query != nil))
+	}
+}
+
+// fetchTimer is the one timer a fetcher has armed.
+type fetchTimer uint8
+
+const (
+	armedNone    fetchTimer = iota
+	armedRequest            // TimerRequest: the request awaited times out
+	armedBackoff            // TimerFetchBackoff: the retry is due
+)
+
+var fetchTimerNames = [...]string{"none", "request-timeout", "fetch-backoff"}
+
 // fetcher is a follower's replica fetcher for the partition.
+//
+// Invariant (checkFetcher, after every step): the phase says what the
+// fetcher waits for, and so which one timer it has armed. In a request
+// phase (fetch, list-offsets, epoch-end, lag-probe) it waits for the
+// answer to request reqID (not 0), under the request timeout; in
+// aux-read for remote operation auxOp (not 0) of the build under way, with
+// no timer (remote storage has no socket timeout); in backoff for its
+// backoff timer, with no build under way and no query; idle, for nothing,
+// with no timer and no build. An epoch-end request belongs to a build
+// under way; a list-offsets request to a query.
 type fetcher struct {
 	phase fetchPhase
-	reqID uint64
+	armed fetchTimer
+	reqID uint64     // the last request sent (0: none since the fetcher stopped)
 	query *TierQuery // set while deciding after OOR/OMTS
 	aux   auxBuild
-	auxOp uint64
+	auxOp uint64 // the last aux-state read started
 	// bootstrapping is true for an added replica until it first receives records.
 	bootstrapping bool
+	// path is how the bootstrap positioned the follower, its
+	// EvBootstrapped's Path: set while bootstrapping, kept after.
+	path Path
 }
 
 // auxBuild is an auxiliary-state build in progress.
@@ -35,6 +106,10 @@ type auxBuild struct {
 	active   bool // a build is under way: begun by EvAuxBuildStart, ended by EvAuxBuildEnd
 }
 
+// BootstrapPath returns how b's bootstrap as an added replica positioned
+// it (PathFromZero for a replica that never bootstrapped).
+func (b *Broker) BootstrapPath() Path { return b.fetch.path }
+
 // AuxBuildTarget returns the start offset and the leader's log start offset
 // of b's latest auxiliary-state build (zeros before the first), for
 // observers that explain a follower's stall.
@@ -44,11 +119,11 @@ func (b *Broker) AuxBuildTarget() (start, leaderLogStart int64) {
 
 // becomeFollower makes b follow the controller's current leader.
 func (c *Cluster) becomeFollower(b *Broker) {
+	if !b.Up || c.Ctrl.Leader < 0 || c.Ctrl.Leader == b.ID || !c.Ctrl.IsReplica(b.ID) {
+		panic(fmt.Sprintf("model: b%d (up %v, replica %v) follows b%d", b.ID, b.Up, c.Ctrl.IsReplica(b.ID), c.Ctrl.Leader))
+	}
 	c.resignLeadership(b)
 	c.stopFetcher(b)
-	if b.fetch.bootstrapping && b.Role == RoleFollower && b.LeaderEpoch != c.Ctrl.LeaderEpoch {
-		c.reached(GoalLeaderChangedMidBootstrap)
-	}
 	b.Role, b.Leader, b.LeaderEpoch = RoleFollower, c.Ctrl.Leader, c.Ctrl.LeaderEpoch
 	b.InSyncEpoch = -1
 	e := brokerEv(EvBecomeFollower, b.ID)
@@ -68,14 +143,18 @@ func (c *Cluster) stopFetcher(b *Broker) {
 	} else if b.fetch.phase != phaseIdle {
 		c.cancelTimer(b, TimerRequest, 0)
 	}
-	b.fetch.phase, b.fetch.query, b.fetch.reqID, b.fetch.auxOp = phaseIdle, nil, 0, 0
+	b.fetch.phase, b.fetch.armed, b.fetch.query, b.fetch.reqID, b.fetch.auxOp = phaseIdle, armedNone, nil, 0, 0
 }
 
 // sendRequest sends m to the leader and arms the request timeout.
 func (c *Cluster) sendRequest(b *Broker, m Message, phase fetchPhase) {
+	if b.Role != RoleFollower || b.Leader < 0 || b.fetch.armed != armedNone || !phase.awaitsAnswer() {
+		panic(fmt.Sprintf("model: b%d (%s of b%d) sends %s in phase %s with its %s timer armed", b.ID, b.Role, b.Leader,
+			m.Kind, phase, b.fetch.armed))
+	}
 	c.nextReq++
 	m.From, m.To, m.ReqID, m.LeaderEpoch = b.ID, b.Leader, c.nextReq, b.LeaderEpoch
-	b.fetch.phase, b.fetch.reqID = phase, m.ReqID
+	b.fetch.phase, b.fetch.reqID, b.fetch.armed = phase, m.ReqID, armedRequest
 	c.send(m)
 	c.setTimer(b, TimerRequest, 0, c.Cfg.ReplicaSocketTimeout)
 }
@@ -88,7 +167,6 @@ func (c *Cluster) sendFetch(b *Broker) {
 	}
 	b.fetch.query = nil
 	epoch := b.Log.LatestEpoch()
-	b.Stats.Fetches++
 	c.sendRequest(b, Message{Kind: MsgFetch, FetchOffset: b.Log.LogEnd, LastFetchedEpoch: epoch,
 		MaxBytes: c.Cfg.ReplicaFetchMaxBytes}, phaseFetch)
 }
@@ -96,35 +174,35 @@ func (c *Cluster) sendFetch(b *Broker) {
 // backoff fails the current attempt; the fetcher retries after
 // replica.fetch.backoff.ms and decides afresh.
 func (c *Cluster) backoff(b *Broker, why RetryReason) {
-	if b.fetch.phase != phaseIdle && b.fetch.phase != phaseBackoff {
-		c.cancelTimer(b, TimerRequest, 0)
+	if b.Role != RoleFollower || b.fetch.phase == phaseIdle || b.fetch.phase == phaseBackoff {
+		panic(fmt.Sprintf("model: b%d (%s) backs off (%s) in phase %s", b.ID, b.Role, why, b.fetch.phase))
 	}
-	c.endAux(b, AuxAborted) // a build a more specific end has not ended: a leader error or a timeout stopped it
-	b.fetch.phase, b.fetch.query = phaseBackoff, nil
-	if why == RetryEPUOUnknown {
-		c.reached(GoalEPUOUnknownRetry)
-	}
-	b.Stats.LastRetry, b.Stats.EverRetried = why, true
-	if b.fetch.bootstrapping {
-		b.Stats.Retries++
-		b.Stats.RetriesByReason[why]++
-	}
+	c.cancelTimer(b, TimerRequest, 0) // armed or not (an aux read has none)
+	c.endAux(b, AuxAborted)           // a build a more specific end has not ended: a leader error or a timeout stopped it
+	b.fetch.phase, b.fetch.query, b.fetch.armed = phaseBackoff, nil, armedBackoff
 	e := brokerEv(EvBackoff, b.ID)
 	e.Retry = why
 	c.emit(e)
 	c.setTimer(b, TimerFetchBackoff, 0, c.Cfg.ReplicaFetchBackoff)
 }
 
+// onBackoffDone retries: the backoff timer fired.
 func (c *Cluster) onBackoffDone(b *Broker) {
-	if b.fetch.phase == phaseBackoff {
-		c.sendFetch(b)
+	if b.fetch.phase != phaseBackoff || b.fetch.armed != armedBackoff {
+		panic(fmt.Sprintf("model: b%d's backoff timer fired in phase %s with its %s timer armed", b.ID, b.fetch.phase, b.fetch.armed))
 	}
+	b.fetch.armed = armedNone
+	c.sendFetch(b)
 }
 
+// onRequestTimeout gives up on the request awaited: its timer fired. (An
+// auxiliary-state read has no timeout: its timer is not armed.)
 func (c *Cluster) onRequestTimeout(b *Broker) {
-	if b.fetch.phase != phaseIdle && b.fetch.phase != phaseBackoff && b.fetch.phase != phaseAuxRead {
-		c.backoff(b, RetryTimeout)
+	if !b.fetch.phase.awaitsAnswer() || b.fetch.armed != armedRequest {
+		panic(fmt.Sprintf("model: b%d's request timeout fired in phase %s with its %s timer armed", b.ID, b.fetch.phase, b.fetch.armed))
 	}
+	b.fetch.armed = armedNone
+	c.backoff(b, RetryTimeout)
 }
 
 // handleResponse routes a leader's answer to the fetcher; answers to a
@@ -133,7 +211,11 @@ func (c *Cluster) handleResponse(b *Broker, m Message) {
 	if b.Role != RoleFollower || m.ReqID != b.fetch.reqID || b.fetch.phase == phaseBackoff {
 		return
 	}
+	if !b.fetch.phase.awaitsAnswer() || m.Kind != b.fetch.phase.answer() {
+		panic(fmt.Sprintf("model: b%d in phase %s takes %s answering its request %d", b.ID, b.fetch.phase, m.Kind, m.ReqID))
+	}
 	c.cancelTimer(b, TimerRequest, 0)
+	b.fetch.armed = armedNone
 	if m.Err == ErrNotLeader || m.Err == ErrFencedLeaderEpoch || m.Err == ErrUnknownLeaderEpoch {
 		c.backoff(b, RetryLeaderError)
 		return
@@ -156,15 +238,8 @@ func (c *Cluster) handleResponse(b *Broker, m Message) {
 func (c *Cluster) onFetchResponse(b *Broker, m Message) {
 	switch {
 	case m.Err == ErrOffsetOutOfRange || m.Err == ErrOffsetMovedToTieredStorage:
-		switch {
-		case !b.fetch.bootstrapping:
-		case m.Err == ErrOffsetOutOfRange:
-			c.reached(GoalFollowerOOR)
-		default:
-			c.reached(GoalFollowerOMTS)
-		}
 		q := &TierQuery{Err: m.Err, LogEnd: b.Log.LogEnd, LastTiered: b.LastTieredEnable, Tiered: c.Tiered()}
-		if c.Mutants.Has(MutantEmptyAgain) && b.Log.Empty() {
+		if c.Cfg.Mutants.Has(MutantEmptyAgain) && b.Log.Empty() {
 			q.LogEnd = 0
 		}
 		b.fetch.query = q
@@ -221,18 +296,14 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 			from = bt.Base
 		}
 		l.Append(bt, c.Cfg.SegmentBytes)
-		b.Stats.BytesFromLeader += bt.Bytes
 		bytes += bt.Bytes
 	}
 	if bytes > 0 {
-		c.emit(Event{Kind: EvFetched, Broker: b.ID, Peer: m.From, Offset: from, End: l.LogEnd - 1, Bytes: bytes})
+		c.emit(Event{Kind: EvFetched, Broker: b.ID, Peer: m.From, Offset: from, Last: l.LogEnd - 1, Bytes: bytes})
 	}
 	if len(m.Batches) > 0 && b.fetch.bootstrapping {
 		b.fetch.bootstrapping = false
-		if !b.Stats.StartSet {
-			b.Stats.StartOffset, b.Stats.StartSet = l.LocalLogStart, true
-		}
-		c.emit(Event{Kind: EvBootstrapped, Broker: b.ID, Peer: m.From, Offset: l.LocalLogStart, Path: b.Stats.Path})
+		c.emit(Event{Kind: EvBootstrapped, Broker: b.ID, Peer: m.From, Offset: l.LocalLogStart, Path: b.fetch.path})
 	}
 	if hw := min(m.HighWatermark, l.LogEnd); hw > l.HighWatermark {
 		l.HighWatermark = hw
@@ -243,32 +314,30 @@ func (c *Cluster) appendFetched(b *Broker, m Message) {
 // decide asks the profile what to do after OOR/OMTS and does it.
 func (c *Cluster) decide(b *Broker) {
 	q := b.fetch.query
+	if q == nil || b.fetch.armed != armedNone || b.fetch.aux.active {
+		panic(fmt.Sprintf("model: b%d decides in phase %s with query %v, its %s timer armed, a build under way %v",
+			b.ID, b.fetch.phase, q != nil, b.fetch.armed, b.fetch.aux.active))
+	}
 	d := c.Profile.Decide(q)
-	if d.Fallback && c.Mutants.Has(MutantEPUOBelowLSO) {
+	if d.Fallback && c.Cfg.Mutants.Has(MutantEPUOBelowLSO) {
 		epuo, epoch, _ := q.Answer(ListEarliestPendingUpload)
 		lso, _, _ := q.Answer(ListEarliest)
 		d = Decision{Kind: DecideBuildAux, Offset: epuo, Epoch: epoch, LogStart: lso, Path: PathEarliestPendingUpload}
 	}
 	if d.Fallback && !q.fellBack {
 		q.fellBack = true
-		b.Stats.Fallbacks++
-		c.reached(GoalEPUOBelowLSOFallback)
 		c.emit(brokerEv(EvFallback, b.ID))
 	}
 	switch d.Kind {
 	case DecideAsk:
-		b.Stats.ListOffsets++
 		c.sendRequest(b, Message{Kind: MsgListOffsets, Timestamp: d.Ts}, phaseListOffsets)
 		b.fetch.query = q
 	case DecideRetry:
 		c.backoff(b, d.Reason)
 	case DecideTruncate:
-		if b.Log.Empty() {
-			// KIP-405's rule for a LEO above the leader's holds for a
-			// follower with no records too: its LEO is above the leader's,
-			// so not 0.
-			c.reached(GoalEmptyFollowerAboveLeaderEnd)
-		}
+		// KIP-405's rule for a LEO above the leader's holds for a follower
+		// with no records too (GoalEmptyFollowerAboveLeaderEnd): its LEO is
+		// above the leader's, so not 0.
 		e := brokerEv(EvTruncate, b.ID)
 		e.Offset, e.Cause = d.Offset, TruncateLeaderEnd
 		c.emit(e)
@@ -286,6 +355,8 @@ func (c *Cluster) decide(b *Broker) {
 		c.startAuxBuild(b, d)
 	case DecideContinue:
 		c.sendFetch(b)
+	default:
+		panic(fmt.Sprintf("model: b%d: profile %s decided %+v on %+v", b.ID, c.Profile.Name(), d, *q))
 	}
 }
 
@@ -294,7 +365,7 @@ func (c *Cluster) restartLog(b *Broker, start, logStart int64) {
 	hw := b.Log.HighWatermark
 	b.Log.TruncateFullyAndStartAt(start, logStart)
 	c.truncatedTo(b, start)
-	if c.Mutants.Has(MutantHWNotReset) {
+	if c.Cfg.Mutants.Has(MutantHWNotReset) {
 		b.Log.HighWatermark = hw
 	}
 }
@@ -302,13 +373,16 @@ func (c *Cluster) restartLog(b *Broker, start, logStart int64) {
 // position records how a bootstrapping follower was positioned.
 func (c *Cluster) position(b *Broker, p Path) {
 	if b.fetch.bootstrapping {
-		b.Stats.Path = p
+		b.fetch.path = p
 	}
 }
 
 // startAuxBuild begins building the auxiliary state for [d.LogStart,
 // d.Offset) (Kafka TierStateMachine.buildRemoteLogAuxState).
 func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
+	if b.fetch.aux.active || d.Kind != DecideBuildAux {
+		panic(fmt.Sprintf("model: b%d starts an aux build %+v with one under way %v", b.ID, d, b.fetch.aux.active))
+	}
 	b.fetch.aux = auxBuild{start: d.Offset, epoch: d.Epoch, logStart: d.LogStart, path: d.Path, target: d.Epoch}
 	if c.AuxStateTrivial(d.Offset, d.LogStart) {
 		c.position(b, d.Path)
@@ -321,7 +395,7 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 	}
 	b.fetch.aux.active = true
 	e := brokerEv(EvAuxBuildStart, b.ID)
-	e.Offset, e.End, e.Epoch, e.Path = d.Offset, d.LogStart, d.Epoch, d.Path
+	e.Offset, e.LogStart, e.Epoch, e.Path = d.Offset, d.LogStart, d.Epoch, d.Path
 	c.emit(e)
 	if c.Profile.AskPreviousEpoch(d.Epoch) {
 		// The epoch of start-1 may be an earlier one: ask where epoch-1 ended.
@@ -334,11 +408,11 @@ func (c *Cluster) startAuxBuild(b *Broker, d Decision) {
 // onEpochEnd picks the epoch of start-1: if the previous epoch ended after
 // start-1, start-1 lies in it; otherwise start-1 lies in start's own epoch.
 func (c *Cluster) onEpochEnd(b *Broker, m Message) {
+	if !b.fetch.aux.active || b.fetch.phase != phaseEpochEnd {
+		panic(fmt.Sprintf("model: b%d takes an epoch-end answer in phase %s, a build under way %v", b.ID, b.fetch.phase, b.fetch.aux.active))
+	}
 	if m.Epoch >= 0 && m.Offset > b.fetch.aux.start-1 {
-		b.fetch.aux.target = m.Epoch
-		if m.Epoch != b.fetch.aux.epoch {
-			c.reached(GoalAuxEpochBeforeStart)
-		}
+		b.fetch.aux.target = m.Epoch // GoalAuxEpochBeforeStart when not start's epoch
 	} else {
 		b.fetch.aux.target = b.fetch.aux.epoch
 	}
@@ -349,6 +423,9 @@ func (c *Cluster) onEpochEnd(b *Broker, m Message) {
 // leader-epoch checkpoint and producer snapshot.
 func (c *Cluster) readAuxState(b *Broker) {
 	a := &b.fetch.aux
+	if !a.active || b.fetch.armed != armedNone {
+		panic(fmt.Sprintf("model: b%d reads aux state in phase %s, a build under way %v, its %s timer armed", b.ID, b.fetch.phase, a.active, b.fetch.armed))
+	}
 	if c.Now < b.MetadataReadyAt {
 		c.endAux(b, AuxMetadataNotReady)
 		c.backoff(b, RetryMetadataNotReady)
@@ -373,8 +450,11 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	if !b.Up || b.fetch.phase != phaseAuxRead || op.ID != b.fetch.auxOp {
 		return
 	}
+	if !b.fetch.aux.active || op.Segment != b.fetch.aux.segment {
+		panic(fmt.Sprintf("model: b%d's aux read %d of segment %d done, the build (under way %v) reads segment %d",
+			b.ID, op.ID, op.Segment, b.fetch.aux.active, b.fetch.aux.segment))
+	}
 	if failed {
-		c.reached(GoalAuxReadFailed)
 		c.endAux(b, AuxRemoteError)
 		c.backoff(b, RetryRemoteError)
 		return
@@ -385,7 +465,6 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 		e.Cause, e.Segment, e.Path = AuxSegmentGone, SegmentRef{ID: op.Segment}, b.fetch.aux.path
 		b.fetch.aux.active = false
 		c.emit(e)
-		c.reached(GoalAuxSegmentDeleted)
 		c.backoff(b, RetryAuxUnavailable)
 		return
 	}
@@ -394,7 +473,7 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	next := seg.End + 1
 	c.position(b, a.path)
 	c.restartLog(b, next, a.logStart)
-	if c.Mutants.Has(MutantStaleLLSOAfterAux) {
+	if c.Cfg.Mutants.Has(MutantStaleLLSOAfterAux) {
 		b.Log.LocalLogStart = a.logStart
 	}
 	for _, e := range seg.Checkpt {
@@ -404,16 +483,12 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	}
 	b.Log.truncateEpochsFromStart(a.logStart)
 	b.Log.Producers = append([]ProducerEntry(nil), seg.Snapshot...)
-	b.Stats.AuxStateBuilds++
-	c.reached(GoalAuxStateBuilt)
-	b.Stats.RemoteAuxBytes += op.Bytes
 	b.fetch.aux.active = false
 	e := brokerEv(EvAuxBuildEnd, b.ID)
-	e.Cause, e.Offset, e.Path, e.Bytes = AuxBuilt, next, a.path, op.Bytes
+	e.Cause, e.Offset, e.Path, e.RemoteBytes = AuxBuilt, next, a.path, op.Bytes
 	e.Segment = SegmentRef{ID: seg.ID, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
 	c.emit(e)
 	if c.Profile.ProbeLatestAfterAux() {
-		b.Stats.ListOffsets++
 		c.sendRequest(b, Message{Kind: MsgListOffsets, Timestamp: ListLatest}, phaseLagProbe)
 		return
 	}

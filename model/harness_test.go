@@ -92,9 +92,11 @@ func (h *harness) cancel(k TimerKey) {
 	h.queue = slices.DeleteFunc(h.queue, func(e hEvent) bool { return e.kind == hTimer && e.timer == k })
 }
 
-// drain schedules the effects and keeps the events of the step, then checks.
+// drain takes what the step left ready: it schedules the effects and keeps
+// the events, acknowledges them (Advance), then checks.
 func (h *harness) drain() {
-	for _, e := range h.c.Out {
+	rd := h.c.Ready()
+	for _, e := range rd.Effects {
 		switch e.Kind {
 		case EffSend:
 			h.sent[e.Msg.From][e.Msg.Kind]++
@@ -108,17 +110,16 @@ func (h *harness) drain() {
 			h.push(hEvent{at: h.c.Now.Add(h.remLat), kind: hRemote, op: e.Remote})
 		}
 	}
-	h.c.Out = h.c.Out[:0]
-	for i := range h.c.Events {
+	for i := range rd.Events {
 		// Every event sets only the fields its kind lists (a peer only
 		// where there is one): a value outside them is missing from the
 		// run's digest.
-		if extra := h.c.Events[i].FieldsOutsideKind(); len(extra) > 0 {
-			h.t.Errorf("t=%v: %s sets %v outside its kind", h.c.Now, h.c.Events[i].Kind, extra)
+		if extra := rd.Events[i].FieldsOutsideKind(); len(extra) > 0 {
+			h.t.Errorf("t=%v: %s sets %v outside its kind", h.c.Now, rd.Events[i].Kind, extra)
 		}
 	}
-	h.events = append(h.events, h.c.Events...)
-	h.c.Events = h.c.Events[:0]
+	h.events = append(h.events, rd.Events...)
+	h.c.Advance()
 	h.check()
 }
 
@@ -131,20 +132,21 @@ func (h *harness) step() bool {
 	}
 	e := h.queue[0]
 	h.queue = h.queue[1:]
-	h.c.Now = e.at
 	h.steps++
 	if h.steps > maxHarnessSteps {
 		h.t.Fatalf("more than %d steps", maxHarnessSteps)
 	}
 	switch e.kind {
 	case hDeliver:
-		if h.isolated(e.msg.From) == h.isolated(e.msg.To) {
-			h.c.Deliver(e.msg)
+		if h.isolated(e.msg.From) != h.isolated(e.msg.To) {
+			h.c.Now = e.at // dropped by the cut: the cluster never sees it
+			return true
 		}
+		h.c.Step(e.at, &Input{Kind: EvDeliver, Msg: e.msg})
 	case hTimer:
-		h.c.Fire(e.timer)
+		h.c.Step(e.at, &Input{Kind: EvTimer, Timer: e.timer})
 	case hRemote:
-		h.c.RemoteDone(e.op, h.failRemote != nil && h.failRemote(e.op))
+		h.c.Step(e.at, &Input{Kind: EvRemoteDone, Op: e.op, Failed: h.failRemote != nil && h.failRemote(e.op)})
 	}
 	h.drain()
 	return true
@@ -170,7 +172,7 @@ func (h *harness) do(f func(c *Cluster)) {
 // produce appends n records on the leader now.
 func (h *harness) produce(n int64) {
 	h.do(func(c *Cluster) {
-		if !c.Produce(n, 0) {
+		if !c.produce(n, 0) {
 			h.t.Fatalf("produce %d: no leader", n)
 		}
 	})
@@ -346,4 +348,96 @@ func (h *harness) String() string {
 			b.Log.LocalLogStart, b.Log.HighWatermark, b.Log.LogEnd, b.HighestRemote)
 	}
 	return s
+}
+
+// countEvents counts the events of kind k about broker b (-1: any) in evs
+// that pass ok (nil: all).
+func countEvents(evs []Event, k EventKind, b int, ok func(e *Event) bool) int {
+	n := 0
+	for i := range evs {
+		if e := &evs[i]; e.Kind == k && (b < 0 || e.Broker == b) && (ok == nil || ok(e)) {
+			n++
+		}
+	}
+	return n
+}
+
+// backoffs counts broker b's backoffs in evs for reason why.
+func backoffs(evs []Event, b int, why RetryReason) int {
+	return countEvents(evs, EvBackoff, b, func(e *Event) bool { return e.Retry == why })
+}
+
+// lastBackoff returns why broker b last backed off in evs, false if it did
+// not.
+func lastBackoff(evs []Event, b int) (RetryReason, bool) {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Kind == EvBackoff && evs[i].Broker == b {
+			return evs[i].Retry, true
+		}
+	}
+	return 0, false
+}
+
+// auxBuilt counts broker b's finished aux-state builds in evs.
+func auxBuilt(evs []Event, b int) int {
+	return countEvents(evs, EvAuxBuildEnd, b, func(e *Event) bool { return e.Cause == AuxBuilt })
+}
+
+// boot is what an added replica's events show of its bootstrap: whether
+// it joined the ISR, where it started (its first records, else its local
+// log start when it joined), its aux-state builds and the remote bytes they
+// read, its backoffs before its first records (by reason), and the bytes
+// it fetched.
+type boot struct {
+	joined      bool
+	start       int64
+	started     bool
+	builds      int
+	auxBytes    int64
+	retries     int
+	byReason    [NumRetryReasons]int
+	fetched     int64
+	listOffsets int
+}
+
+// bootOf folds broker b's events in evs into its boot.
+func bootOf(evs []Event, b int) boot {
+	var s boot
+	booted := false
+	for i := range evs {
+		e := &evs[i]
+		switch {
+		case e.Kind == EvISRJoin && e.Broker == b && !s.joined:
+			s.joined = true
+			if !s.started {
+				s.start, s.started = e.Log.LocalLogStart, true
+			}
+		case e.Kind == EvBootstrapped && e.Broker == b:
+			booted = true
+			if !s.started {
+				s.start, s.started = e.Offset, true
+			}
+		case e.Kind == EvAuxBuildEnd && e.Broker == b && e.Cause == AuxBuilt:
+			s.builds++
+			s.auxBytes += e.RemoteBytes
+		case e.Kind == EvBackoff && e.Broker == b && !booted:
+			s.retries++
+			s.byReason[e.Retry]++
+		case e.Kind == EvFetched && e.Broker == b:
+			s.fetched += e.Bytes
+		case e.Kind == EvSend && e.Msg.From == b && e.Msg.Kind == MsgListOffsets:
+			s.listOffsets++
+		}
+	}
+	return s
+}
+
+// answered puts b's fetcher where it is once it has taken the answer to the
+// request it waits for (handleResponse): its request timeout cancelled, so
+// a test can call what follows an answer (decide, startAuxBuild) directly.
+func answered(c *Cluster, b *Broker) {
+	if b.fetch.armed == armedRequest {
+		c.cancelTimer(b, TimerRequest, 0)
+		b.fetch.armed = armedNone
+	}
 }

@@ -40,6 +40,12 @@ type Config struct {
 	// retention), read only by profiles that have it (Profile.CopyLag).
 	RemoteCopyLagMs    int64
 	RemoteCopyLagBytes int64
+
+	// Mutants are the deliberate bugs switched on (none by default).
+	Mutants Mutants
+	// Fixes are the upstream reports' suggested fixes switched on (none
+	// by default), from the end of NewCluster on (setFixes).
+	Fixes Fixes
 }
 
 // ErrCode is a protocol error code carried by a response.
@@ -234,7 +240,7 @@ const (
 
 // Effect is one output of a step: a message to send, a timer to set (replacing
 // any pending timer with the same key) or cancel, or a remote operation to
-// start. The caller drains Cluster.Out after every input.
+// start. The caller takes a step's effects with Cluster.Ready.
 type Effect struct {
 	Kind   EffectKind
 	Msg    Message

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -51,13 +52,14 @@ type followerView struct {
 
 // becomeLeader makes b the leader in the controller's current epoch.
 func (c *Cluster) becomeLeader(b *Broker) {
-	c.stopFetcher(b)
-	if b.Stats.Path == PathEarliestPendingUpload && b.Stats.StartSet {
-		c.reached(GoalTieredFollowerBecameLeader)
+	if !b.Up || c.Ctrl.Leader != b.ID || c.Ctrl.LeaderEpoch < b.LeaderEpoch {
+		panic(fmt.Sprintf("model: b%d (up %v, epoch %d) becomes leader; the controller's leader b%d, epoch %d",
+			b.ID, b.Up, b.LeaderEpoch, c.Ctrl.Leader, c.Ctrl.LeaderEpoch))
 	}
+	c.stopFetcher(b)
 	b.Role, b.Leader, b.LeaderEpoch = RoleLeader, b.ID, c.Ctrl.LeaderEpoch
 	b.Log.AssignEpoch(c.Ctrl.LeaderEpoch)
-	if !c.Tiered() && c.Fixes.Has(FixStaleLogStartCopyDisabled) && c.Fixes.Has(FixFollowerGapAfterDisable) {
+	if !c.Tiered() && c.Cfg.Fixes.Has(FixStaleLogStartCopyDisabled) && c.Cfg.Fixes.Has(FixFollowerGapAfterDisable) {
 		// With tiering off no RLM task raises a lagging log start offset:
 		// the new leader raises it to its local log start offset, as
 		// loading the log does (UnifiedLog.java:232-234 @004b2276). Only
@@ -244,6 +246,9 @@ func (c *Cluster) answerParked(b *Broker, peer int) {
 		return
 	}
 	m := v.parked
+	if m.Kind != MsgFetch || m.From != peer {
+		panic(fmt.Sprintf("model: leader b%d's parked fetch of b%d is %s", b.ID, peer, m.String()))
+	}
 	v.parked, v.isParked = Message{}, false
 	c.answerFetch(b, m)
 }
@@ -261,6 +266,9 @@ func (c *Cluster) wakeParked(b *Broker) {
 // updateFollowerFetch records follower f's position, expands the ISR when it
 // caught up and advances the high watermark.
 func (c *Cluster) updateFollowerFetch(b *Broker, f int, offset int64) {
+	if b.Role != RoleLeader || f == b.ID || offset < 0 {
+		panic(fmt.Sprintf("model: b%d (%s) records a fetch of b%d at %d", b.ID, b.Role, f, offset))
+	}
 	v := &b.lead.followers[f]
 	if offset >= b.Log.LogEnd {
 		v.lastCaughtUpAt = max(v.lastCaughtUpAt, c.Now)
@@ -296,24 +304,23 @@ func (c *Cluster) maybeAdvanceHighWatermark(b *Broker) bool {
 }
 
 func (c *Cluster) expandISR(b *Broker, f int) {
+	if b.Role != RoleLeader || c.Ctrl.InISR(f) || f == b.ID || !c.Ctrl.IsReplica(f) {
+		panic(fmt.Sprintf("model: leader b%d (%s) adds b%d (replica %v) to the ISR %v", b.ID, b.Role, f, c.Ctrl.IsReplica(f), c.Ctrl.ISR))
+	}
 	isr := append(slices.Clone(c.Ctrl.ISR), f)
 	slices.Sort(isr)
 	c.changeISR(isr, -1)
 	fb := c.Brokers[f]
 	c.emit(Event{Kind: EvISRJoin, Broker: f, Peer: b.ID, Brokers: slices.Clone(c.Ctrl.ISR), Offset: b.Log.HighWatermark,
 		Log: OffsetsOf(&fb.Log), Bytes: fb.Log.LocalBytes()})
-	st := &fb.Stats
-	if st.Added && !st.CaughtUp {
-		st.CaughtUp, st.CaughtUpAt = true, c.Now
-		if !st.StartSet {
-			st.StartOffset, st.StartSet = c.Brokers[f].Log.LocalLogStart, true
-		}
-	}
 }
 
 // onISRExpire drops followers that have not caught up within
 // replica.lag.time.max.ms.
 func (c *Cluster) onISRExpire(b *Broker) {
+	if b.Role != RoleLeader || len(b.lead.followers) != len(c.Brokers) {
+		panic(fmt.Sprintf("model: b%d (%s) runs the ISR expiry with %d follower views", b.ID, b.Role, len(b.lead.followers)))
+	}
 	c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
 	var out []int
 	for _, id := range c.Ctrl.ISR {
@@ -378,11 +385,11 @@ func (c *Cluster) handleEpochEnd(b *Broker, m Message) {
 	c.send(resp)
 }
 
-// Produce appends records to the leader with acks=all as one batch from one
+// produce appends records to the leader with acks=all as one batch from one
 // of the workload's producers (chosen by the caller). It reports false when
 // the partition has no leader, or its ISR is below min.insync.replicas
 // (NOT_ENOUGH_REPLICAS: UnderMinISR).
-func (c *Cluster) Produce(records int64, producer int) bool {
+func (c *Cluster) produce(records int64, producer int) bool {
 	b := c.Leader()
 	if b == nil || !b.Up || records <= 0 || c.UnderMinISR() {
 		return false

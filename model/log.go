@@ -148,7 +148,7 @@ func (l *Log) active() *Segment { return &l.Segments[len(l.Segments)-1] }
 // past segmentBytes. A piece continuing the previous batch is merged into it
 // so memory grows with batches, not with fetches.
 func (l *Log) Append(b Batch, segmentBytes int64) {
-	if b.Base != l.LogEnd {
+	if b.Base != l.LogEnd || b.Count < 0 || b.Bytes < 0 {
 		panic(fmt.Sprintf("model: append %v at log end %d", b, l.LogEnd))
 	}
 	for b.Count > 0 {
@@ -193,6 +193,9 @@ func (l *Log) appendToActive(b Batch) {
 // roll closes the active segment and opens an empty one at LogEnd.
 func (l *Log) roll() {
 	seg := l.active()
+	if seg.Bytes <= 0 || seg.End != l.LogEnd-1 {
+		panic(fmt.Sprintf("model: roll of the active segment [%d..%d] of %d bytes at log end %d", seg.Base, seg.End, seg.Bytes, l.LogEnd))
+	}
 	seg.Snapshot = make([]ProducerEntry, len(l.Producers)) // non-nil even when empty
 	copy(seg.Snapshot, l.Producers)
 	// The next segment will likely hold as many batches as this one: room

@@ -253,6 +253,9 @@ func (l *Log) EndOffsetFor(epoch int32) (int32, int64) {
 
 // AssignEpoch records that epoch begins at LogEnd (a leader's first act).
 func (l *Log) AssignEpoch(epoch int32) {
+	if epoch < 0 {
+		panic(fmt.Sprintf("model: epoch %d assigned at log end %d", epoch, l.LogEnd))
+	}
 	if n := len(l.Epochs); n > 0 && l.Epochs[n-1].Epoch >= epoch {
 		return
 	}

@@ -1,6 +1,10 @@
 package model
 
-import "tierfetch/sim"
+import (
+	"fmt"
+
+	"tierfetch/sim"
+)
 
 // The remote log metadata of the partition lives in Kafka's metadata topic
 // (__remote_log_metadata): the broker that copies or deletes a segment
@@ -42,6 +46,9 @@ const (
 // is dropped, as the cache drops it (RemoteLogMetadataCache.java:153-171
 // @120e6887).
 func (c *Cluster) publish(b *Broker, k metaKind, s RemoteSegment) uint64 {
+	if (k == metaCopyStarted) != (s.ID == 0) || k > metaDeleteFinished {
+		panic(fmt.Sprintf("model: b%d publishes %d for remote segment %d", b.ID, k, s.ID))
+	}
 	if c.Cfg.RemoteMetadataLag > 0 {
 		c.fallBehind(b)
 	}
@@ -144,6 +151,9 @@ func (r *Remote) apply(k metaKind, id uint64) {
 func (c *Cluster) view(b *Broker) *Remote {
 	if b.cache == nil {
 		return &c.Remote
+	}
+	if b.seen > len(c.metaLog) {
+		panic(fmt.Sprintf("model: b%d folded %d metadata events of %d published", b.ID, b.seen, len(c.metaLog)))
 	}
 	for b.seen < len(c.metaLog) && c.metaLog[b.seen].at.Add(c.Cfg.RemoteMetadataLag) <= c.Now {
 		ev := &c.metaLog[b.seen]

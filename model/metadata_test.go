@@ -18,7 +18,7 @@ func disableWithDelete(t *testing.T, c *Cluster) {
 		key string
 		on  bool
 	}{{"remote_log_delete_on_disable", true}, {"remote_storage_enable", false}} {
-		if err := c.SetConfig(kv.key, kv.on, 0, -1); err != nil {
+		if err := c.setConfig(kv.key, kv.on, 0, -1); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -43,12 +43,12 @@ func TestHighestOffsetSurvivesDeletion(t *testing.T) {
 		t.Fatalf("after the disable: remote %v, epoch 0's highest %d, want none listed and 299", c.Remote.Segments, c.Remote.HighestOffsetFor(0))
 	}
 	for _, id := range []int{1, 0} {
-		if err := c.Crash(id); err != nil {
+		if err := c.crash(id); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, id := range []int{0, 1} {
-		if err := c.Restart(id); err != nil {
+		if err := c.restart(id); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -56,10 +56,10 @@ func TestHighestOffsetSurvivesDeletion(t *testing.T) {
 	if b0.Role != RoleLeader || b0.HighestRemote != -1 {
 		t.Fatalf("after restarting both: b0 %s HRO %d, want leader with HRO -1", b0.Role, b0.HighestRemote)
 	}
-	if err := c.SetConfig("remote_storage_enable", true, 0, -1); err != nil {
+	if err := c.setConfig("remote_storage_enable", true, 0, -1); err != nil {
 		t.Fatal(err)
 	}
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if b0.HighestRemote != 299 || b0.lead.copiedOffset != 299 {
 		t.Errorf("re-enabled after restarts: HRO %d copied offset %d, want 299 from the replayed metadata", b0.HighestRemote, b0.lead.copiedOffset)
 	}
@@ -77,14 +77,14 @@ func TestReadinessStaysWithLeadership(t *testing.T) {
 	cfg.RemoteMetadataReady = 5 * sim.Second
 	c := leaderOf(tieredFixture(), cfg, KIP)
 	c.Now = c.Now.Add(10 * sim.Second)
-	if err := c.ElectLeader(1); err != nil {
+	if err := c.electLeader(1); err != nil {
 		t.Fatal(err)
 	}
 	b1 := c.Brokers[1]
 	if b1.MetadataReadyAt > c.Now {
 		t.Fatalf("b1 became leader with its metadata ready at %v, now %v", b1.MetadataReadyAt, c.Now)
 	}
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 1, Kind: TimerRLMCopy})
 	if len(eventsOf(c, EvRLMCopySkipped)) != 0 || b1.HighestRemote != 299 {
 		t.Errorf("the new leader's first copy run: skipped %v, HRO %d, want it to run and seed 299", eventsOf(c, EvRLMCopySkipped), b1.HighestRemote)
 	}
@@ -98,17 +98,17 @@ func TestMetadataLag(t *testing.T) {
 	cfg := testConfig()
 	cfg.RemoteMetadataLag = sim.Second
 	c := leaderOf(untiered(250), cfg, KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups := uploads(c)
 	if len(ups) != 1 {
 		t.Fatalf("uploads %v", ups)
 	}
-	c.RemoteDone(ups[0], false)
+	c.remoteDone(ups[0], false)
 	b0, b1 := c.Brokers[0], c.Brokers[1]
 	if got := c.view(b0).FindHighestRemoteOffset(&b0.Log, false); got != 99 {
 		t.Errorf("the publisher's cache: highest %d, want 99", got)
 	}
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRLMFollower})
+	c.fire(TimerKey{Broker: 1, Kind: TimerRLMFollower})
 	if b1.HighestRemote != -1 {
 		t.Errorf("b1's follower task saw the copy at once: HRO %d", b1.HighestRemote)
 	}
@@ -117,7 +117,7 @@ func TestMetadataLag(t *testing.T) {
 		t.Errorf("b1's cache 1 µs before the lag: highest %d, want -1", got)
 	}
 	c.Now = c.Now.Add(1)
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRLMFollower})
+	c.fire(TimerKey{Broker: 1, Kind: TimerRLMFollower})
 	if b1.HighestRemote != 99 || b1.cache != nil {
 		t.Errorf("after the lag: b1 HRO %d (want 99), its cache still lagging: %v", b1.HighestRemote, b1.cache != nil)
 	}
@@ -134,28 +134,28 @@ func TestMetadataLag(t *testing.T) {
 // instead of copying the segment again.
 func TestCopyDisableToggle(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups := uploads(c)
 	if len(ups) != 1 {
 		t.Fatalf("uploads %v", ups)
 	}
-	if err := c.SetConfig("remote_log_copy_disable", true, 0, -1); err != nil {
+	if err := c.setConfig("remote_log_copy_disable", true, 0, -1); err != nil {
 		t.Fatal(err)
 	}
 	b0 := c.Brokers[0]
 	if b0.lead.copyTask {
 		t.Errorf("copying disabled: the copy task still exists")
 	}
-	c.RemoteDone(ups[0], false)
+	c.remoteDone(ups[0], false)
 	if i := c.Remote.Find(ups[0].Segment); i < 0 || c.Remote.Segments[i].State != CopyFinished || b0.HighestRemote != 299 {
 		t.Fatalf("the cancelled upload: remote %v, HRO %d, want [300..399] finished and HRO still 299", c.Remote.Segments, b0.HighestRemote)
 	}
 	sent(c)
-	if err := c.SetConfig("remote_log_copy_disable", false, 0, -1); err != nil {
+	if err := c.setConfig("remote_log_copy_disable", false, 0, -1); err != nil {
 		t.Fatal(err)
 	}
 	fresh := false
-	for _, e := range c.Out {
+	for _, e := range c.out.effects {
 		if e.Kind == EffSetTimer && e.Timer == (TimerKey{Broker: 0, Kind: TimerRLMCopy}) && e.After == 0 {
 			fresh = true
 		}
@@ -163,7 +163,7 @@ func TestCopyDisableToggle(t *testing.T) {
 	if !fresh || !b0.lead.copyTask || b0.lead.copySeeded {
 		t.Fatalf("copying enabled again: timer at once %v, task %v, seeded %v; want a fresh task due now", fresh, b0.lead.copyTask, b0.lead.copySeeded)
 	}
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if b0.HighestRemote != 399 || len(uploads(c)) != 0 {
 		t.Errorf("the fresh task: HRO %d, uploads %v; want 399 from the metadata and nothing to copy", b0.HighestRemote, uploads(c))
 	}
@@ -178,26 +178,26 @@ func TestCopyDisableToggle(t *testing.T) {
 func TestLocalLogStartStaysWhileUntiered(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
 	disableWithDelete(t, c)
-	if err := c.DeleteRecords(300); err != nil {
+	if err := c.deleteRecords(300); err != nil {
 		t.Fatal(err)
 	}
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRetention})
 	l := &c.Brokers[0].Log
 	if l.LogStart != 300 || l.LocalLogStart != 300 || l.LocalLogStartOffset() != 200 {
 		t.Fatalf("tiering off, deleteRecords 300: lso %d, first local offset %d, UnifiedLog's llso %d; want 300, 300, 200",
 			l.LogStart, l.LocalLogStart, l.LocalLogStartOffset())
 	}
-	if err := c.SetConfig("remote_storage_enable", true, 0, -1); err != nil {
+	if err := c.setConfig("remote_storage_enable", true, 0, -1); err != nil {
 		t.Fatal(err)
 	}
 	ask := Message{Kind: MsgListOffsets, From: 1, To: 0, ReqID: 1, LeaderEpoch: c.Ctrl.LeaderEpoch, Timestamp: ListEarliestLocal}
 	if resp := answer(t, c, ask); resp.Offset != 200 {
 		t.Errorf("-4 after enabling tiering again: %d, want the stale 200", resp.Offset)
 	}
-	if err := c.Crash(0); err != nil {
+	if err := c.crash(0); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Restart(0); err != nil {
+	if err := c.restart(0); err != nil {
 		t.Fatal(err)
 	}
 	if got := c.Brokers[0].Log.LocalLogStartOffset(); got != 300 {
@@ -219,7 +219,7 @@ func TestCopyLagHoldsSegmentsBack(t *testing.T) {
 		cfg := testConfig()
 		cfg.RemoteCopyLagMs, cfg.RemoteCopyLagBytes, cfg.LocalRetentionBytes = 60_000, lagBytes, localBytes
 		c := leaderOf(untiered(250), cfg, p)
-		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+		c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 		return c
 	}
 	for _, p := range []Profile{KafkaTrunk, Kafka43} {
@@ -233,7 +233,7 @@ func TestCopyLagHoldsSegmentsBack(t *testing.T) {
 		}
 		hro := c.Brokers[0].HighestRemote
 		c.Now = c.Now.Add(60 * sim.Second)
-		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+		c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 		if len(uploads(c)) != 1 || hro != -1 {
 			t.Errorf("%s: HRO %d while held; once the records are 60 s old the segment still waits", p.Name(), hro)
 		}

@@ -1,5 +1,7 @@
 package model
 
+import "fmt"
+
 // Path is how a new follower was positioned before it first received
 // records (the result object's bootstrap.path).
 type Path uint8
@@ -27,7 +29,7 @@ const (
 	RetryRemoteError                         // remote storage failed the read
 	RetryLeaderError                         // not leader, fenced or unknown epoch
 	RetryTimeout                             // the request got no answer in time
-	numRetryReasons
+	NumRetryReasons
 )
 
 var retryNames = [...]string{"epuo-unknown", "aux-unavailable", "metadata-not-ready", "remote-error", "leader-error", "timeout"}
@@ -85,11 +87,17 @@ type listAnswer struct {
 
 // Answer returns the leader's answer to ListOffsets(ts), ok false if not asked yet.
 func (q *TierQuery) Answer(ts int64) (offset int64, epoch int32, ok bool) {
+	if ts > 0 || -ts >= int64(len(q.answers)) {
+		panic(fmt.Sprintf("model: ListOffsets answer for timestamp %d", ts))
+	}
 	a := q.answers[-ts]
 	return a.offset, a.epoch, a.known
 }
 
 func (q *TierQuery) setAnswer(ts, offset int64, epoch int32) {
+	if ts > 0 || -ts >= int64(len(q.answers)) {
+		panic(fmt.Sprintf("model: ListOffsets answer %d for timestamp %d", offset, ts))
+	}
 	q.answers[-ts] = listAnswer{known: true, offset: offset, epoch: epoch}
 }
 

@@ -32,7 +32,7 @@ func (kafka43Profile) EarliestPendingUploadOffset(c *Cluster, b *Broker) int64 {
 	default:
 		o = max(b.HighestRemote+1, l.LogStart)
 	}
-	if o > l.LogEnd || o == l.LogEnd && !c.Fixes.Has(FixIdleFullyTieredStall) {
+	if o > l.LogEnd || o == l.LogEnd && !c.Cfg.Fixes.Has(FixIdleFullyTieredStall) {
 		return -1
 	}
 	return o

@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"sort"
 )
@@ -174,6 +175,9 @@ func (r *Remote) clone() *Remote {
 
 // insert adds segment seg, its id set, in list order.
 func (r *Remote) insert(seg RemoteSegment) {
+	if seg.ID == 0 {
+		panic(fmt.Sprintf("model: insert remote segment [%d..%d] with no id", seg.Base, seg.End))
+	}
 	i := sort.Search(len(r.Segments), func(i int) bool {
 		x := &r.Segments[i]
 		return x.Base > seg.Base || (x.Base == seg.Base && x.ID > seg.ID)
@@ -206,6 +210,9 @@ func (r *Remote) SetState(id uint64, st RemoteState) bool {
 	i := r.Find(id)
 	if i < 0 {
 		return false
+	}
+	if cur := r.Segments[i].State; st == CopyStarted || st == CopyFinished && cur == DeleteStarted {
+		panic(fmt.Sprintf("model: remote segment %d moves from %s to %s", id, cur, st))
 	}
 	if st == CopyFinished && r.Segments[i].State != CopyFinished {
 		r.finishCopy(i)

@@ -87,7 +87,7 @@ func TestUploadedSegmentEpochs(t *testing.T) {
 	in.Log.Segments = append(in.Log.Segments[:1], in.Log.Segments[2:]...)
 	c := NewCluster(testConfig(), KIP, 3, []int{0, 1}, false, in)
 	sent(c)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups := uploads(c)
 	if len(ups) != 1 {
 		t.Fatalf("uploads %v", ups)
@@ -105,10 +105,10 @@ func TestUploadedSegmentEpochs(t *testing.T) {
 // start into the first segment, that segment is still uploaded first.
 func TestUploadFromAPartlyDeletedSegment(t *testing.T) {
 	c := leaderOf(untiered(250), testConfig(), KIP)
-	if err := c.DeleteRecords(99); err != nil {
+	if err := c.deleteRecords(99); err != nil {
 		t.Fatal(err)
 	}
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups := uploads(c)
 	if len(ups) != 1 || c.Remote.Segments[0].Base != 0 || c.Remote.Segments[0].End != 99 {
 		t.Errorf("first upload after deleting below 99: %v %v, want [0..99]", ups, c.Remote.Segments)
@@ -146,14 +146,14 @@ func TestRetentionBoundaries(t *testing.T) {
 		f.hro = 449
 		c := leaderOf(f, cfg, KIP)
 		c.Now = sim.AtMs(1001)
-		c.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+		c.fire(TimerKey{Broker: 0, Kind: TimerRetention})
 		if l := c.Brokers[0].Log; l.LocalLogStart != w.want || l.LogStart != 0 {
 			t.Errorf("local.retention.ms %d retention.ms %d at 1001 ms: llso %d lso %d, want llso %d", w.localMs, w.ms, l.LocalLogStart, l.LogStart, w.want)
 		}
 	}
 	// Nothing to delete leaves a log starting at 0 alone.
 	c = leaderOf(untiered(250), testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRetention})
 	if l := c.Brokers[0].Log; l.LocalLogStart != 0 || l.LogStart != 0 {
 		t.Errorf("no retention: lso %d llso %d", l.LogStart, l.LocalLogStart)
 	}
@@ -164,10 +164,10 @@ func TestRetentionBoundaries(t *testing.T) {
 	f := tieredFixture()
 	f.hro = 200
 	c = leaderOf(f, cfg, KIP)
-	if err := c.DeleteRecords(299); err != nil {
+	if err := c.deleteRecords(299); err != nil {
 		t.Fatal(err)
 	}
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRetention})
 	if l := c.Brokers[0].Log; l.LocalLogStart != 299 {
 		t.Errorf("segment [200..299] holding the log start 299, not uploaded, was deleted: llso %d", l.LocalLogStart)
 	}

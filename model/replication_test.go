@@ -2,6 +2,7 @@ package model
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"tierfetch/sim"
@@ -18,7 +19,7 @@ func TestFollowerIsInSyncOnlyAfterFetchingInTheEpoch(t *testing.T) {
 	h := newHarness(t, tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1}, false))
 	h.runFor(sim.Second)
 	h.do(func(c *Cluster) {
-		if err := c.ElectLeader(1); err != nil {
+		if err := c.electLeader(1); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -37,7 +38,7 @@ func TestFollowerIsInSyncOnlyAfterFetchingInTheEpoch(t *testing.T) {
 func TestStoppedFetcherCancelsItsTimer(t *testing.T) {
 	cancels := func(c *Cluster, b int) []TimerKind {
 		var out []TimerKind
-		for _, e := range c.Out {
+		for _, e := range c.out.effects {
 			if e.Kind == EffCancelTimer && e.Timer.Broker == b && (e.Timer.Kind == TimerFetchBackoff || e.Timer.Kind == TimerRequest) {
 				out = append(out, e.Timer.Kind)
 			}
@@ -66,10 +67,14 @@ func TestStoppedFetcherCancelsItsTimer(t *testing.T) {
 		t.Errorf("stopped while backing off: cancelled %v", got)
 	}
 	sent(c)
-	c.backoff(c.Brokers[1], RetryTimeout) // from idle: nothing to cancel
-	if got := cancels(c, 1); len(got) != 0 {
-		t.Errorf("a backoff from idle cancelled %v", got)
-	}
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("a backoff from idle (no attempt to fail) did not panic")
+			}
+		}()
+		c.backoff(c.Brokers[1], RetryTimeout)
+	}()
 }
 
 // TestRetriesCountedWhileBootstrapping: a restarted leader does not know
@@ -85,22 +90,22 @@ func TestRetriesCountedWhileBootstrapping(t *testing.T) {
 	f.hro = -1
 	h := newHarness(t, f.cluster(cfg, KIP, 2, []int{0}, true))
 	h.do(func(c *Cluster) {
-		if err := c.AddReplica(1); err != nil {
+		if err := c.addReplica(1); err != nil {
 			t.Fatal(err)
 		}
 	})
 	h.runFor(10 * sim.Second)
-	st := h.c.Brokers[1].Stats
-	if st.Retries != 5 || st.RetriesByReason[RetryEPUOUnknown] != 5 || h.c.Coverage[GoalEPUOUnknownRetry] != 5 || st.LastRetry != RetryEPUOUnknown {
-		t.Errorf("retries %d by reason %v, goal %d; want 5 epuo-unknown", st.Retries, st.RetriesByReason, h.c.Coverage[GoalEPUOUnknownRetry])
+	st := bootOf(h.events, 1)
+	if last, _ := lastBackoff(h.events, 1); st.retries != 5 || st.byReason[RetryEPUOUnknown] != 5 || last != RetryEPUOUnknown {
+		t.Errorf("retries %d by reason %v, last %s; want 5 epuo-unknown", st.retries, st.byReason, last)
 	}
-	if !st.CaughtUp || st.Path != PathEarliestPendingUpload || st.StartOffset != 400 {
-		t.Errorf("after the retries: caught up %v path %s start %d, want EPUO 400", st.CaughtUp, st.Path, st.StartOffset)
+	if !st.joined || h.c.Brokers[1].fetch.path != PathEarliestPendingUpload || st.start != 400 {
+		t.Errorf("after the retries: caught up %v path %s start %d, want EPUO 400", st.joined, h.c.Brokers[1].fetch.path, st.start)
 	}
 	// A backoff after the bootstrap is not a bootstrap retry.
 	h.do(func(c *Cluster) { c.backoff(c.Brokers[1], RetryTimeout) })
-	if st := h.c.Brokers[1].Stats; st.Retries != 5 || st.LastRetry != RetryTimeout || !st.EverRetried {
-		t.Errorf("after the bootstrap: retries %d, last %s", st.Retries, st.LastRetry)
+	if last, _ := lastBackoff(h.events, 1); bootOf(h.events, 1).retries != 5 || last != RetryTimeout {
+		t.Errorf("after the bootstrap: retries %d, last %s", bootOf(h.events, 1).retries, last)
 	}
 }
 
@@ -110,14 +115,14 @@ func TestRetriesCountedWhileBootstrapping(t *testing.T) {
 func TestFollowerAppendsFromItsLEO(t *testing.T) {
 	c, req := followerAwaiting(t, tieredFixture(), testConfig())
 	b := c.Brokers[1]
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 0, HighWatermark: 500, LogStart: 0,
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 0, HighWatermark: 500, LogStart: 0,
 		Batches: []Batch{
 			{Base: 440, Count: 10, Bytes: 100, Epoch: 0, Origin: 441}, // wholly below LEO 450
 			{Base: 445, Count: 6, Bytes: 60, Epoch: 0, Origin: 441},   // last record at LEO
 			{Base: 451, Count: 1, Bytes: 10, Epoch: 0, Origin: 900},   // one record
 		}})
-	if b.Log.LogEnd != 452 || b.Log.HighWatermark != 452 || b.Stats.BytesFromLeader != 20 {
-		t.Errorf("after the response: leo=%d hw=%d bytes=%d, want 452 452 20", b.Log.LogEnd, b.Log.HighWatermark, b.Stats.BytesFromLeader)
+	if fetched := bootOf(c.out.events, 1).fetched; b.Log.LogEnd != 452 || b.Log.HighWatermark != 452 || fetched != 20 {
+		t.Errorf("after the response: leo=%d hw=%d bytes=%d, want 452 452 20", b.Log.LogEnd, b.Log.HighWatermark, fetched)
 	}
 	before, _ := b.Log.BatchAt(449)
 	if bt, ok := b.Log.BatchAt(450); !ok || bt.Base != 450 || bt.Count != 1 || bt.Origin != 441 || before.Origin != 401 {
@@ -132,18 +137,19 @@ func TestFollowerAppendsFromItsLEO(t *testing.T) {
 func TestEmptyFollowerStartsInsideABatch(t *testing.T) {
 	f := fixture{hw: 300, hro: -1, local: []segSpec{{0, 99, 0}, {100, 199, 0}, {200, 299, 0}}}
 	c := f.cluster(testConfig(), KIP, 3, []int{0}, false)
-	if err := c.AddReplica(1); err != nil {
+	if err := c.addReplica(1); err != nil {
 		t.Fatal(err)
 	}
 	b := c.Brokers[1]
 	b.Log.TruncateFullyAndStartAt(150, 150)
+	c.stopFetcher(b) // its first fetch, from 0, no longer awaited
 	c.sendFetch(b)
 	req := b.fetch.reqID
 	sent(c)
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 300, LogStart: 120,
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 300, LogStart: 120,
 		Batches: []Batch{{Base: 120, Count: 50, Bytes: 500, Epoch: 0, ProducerID: pid, Seq: 120, Origin: 121}}})
-	if l := b.Log; l.LogStart != 120 || l.LocalLogStart != 120 || l.LogEnd != 170 || b.Stats.StartOffset != 120 || !b.Stats.StartSet {
-		t.Errorf("lso=%d llso=%d leo=%d start=%d, want the batch's 120..170", l.LogStart, l.LocalLogStart, l.LogEnd, b.Stats.StartOffset)
+	if l, st := b.Log, bootOf(c.out.events, 1); l.LogStart != 120 || l.LocalLogStart != 120 || l.LogEnd != 170 || st.start != 120 || !st.started {
+		t.Errorf("lso=%d llso=%d leo=%d start=%d, want the batch's 120..170", l.LogStart, l.LocalLogStart, l.LogEnd, st.start)
 	}
 }
 
@@ -152,11 +158,11 @@ func TestEmptyFollowerStartsInsideABatch(t *testing.T) {
 func TestHWWaitsForFollowersThatNeverFetched(t *testing.T) {
 	f := fixture{hw: 0, hro: -1, local: []segSpec{{0, 99, 0}, {100, 149, 0}}}
 	c := f.cluster(testConfig(), KIP, 3, []int{0, 1}, false)
-	c.Produce(10, 0)
+	c.produce(10, 0)
 	if hw := c.Brokers[0].Log.HighWatermark; hw != 0 {
 		t.Errorf("HW %d with b1 in the ISR never having fetched, want 0", hw)
 	}
-	c.Deliver(fetchAt(c, 1, 1, -1))
+	c.deliver(fetchAt(c, 1, 1, -1))
 	if hw := c.Brokers[0].Log.HighWatermark; hw != 1 {
 		t.Errorf("HW %d after b1 fetched at 1", hw)
 	}
@@ -177,8 +183,8 @@ func TestISRExpiryPeriod(t *testing.T) {
 	if h.c.Ctrl.InISR(1) {
 		t.Fatalf("b1 still in the ISR at 45 s\n%v", h)
 	}
-	if n := len(h.c.ISRChanges); n != 1 || h.c.ISRChanges[0].At != sim.AtMs(45_000) || !slices.Equal(h.c.ISRChanges[0].ISR, []int{0}) {
-		t.Errorf("ISR changes %v", h.c.ISRChanges)
+	if got := countEvents(h.events, EvISRShrink, 0, func(e *Event) bool { return slices.Equal(e.Brokers, []int{0}) && slices.Equal(e.Dropped, []int{1}) }); got != 1 {
+		t.Errorf("%d shrinks of the ISR to [0] dropping b1, want 1", got)
 	}
 }
 
@@ -196,10 +202,10 @@ func TestLastCaughtUp(t *testing.T) {
 		cl := f.cluster(testConfig(), KIP, 3, []int{0, 1}, false)
 		sent(cl)
 		cl.Now = sim.AtMs(1000)
-		cl.Deliver(fetchAt(cl, 1, 440, -1)) // leader LEO 450 at this fetch
-		cl.Produce(10, 0)                   // LEO 460
+		cl.deliver(fetchAt(cl, 1, 440, -1)) // leader LEO 450 at this fetch
+		cl.produce(10, 0)                   // LEO 460
 		cl.Now = sim.AtMs(2000)
-		cl.Deliver(fetchAt(cl, 1, c.second, -1))
+		cl.deliver(fetchAt(cl, 1, c.second, -1))
 		if got := cl.Brokers[0].lead.followers[1].lastCaughtUpAt; got != c.want {
 			t.Errorf("HW %d, second fetch at %d: caught up at %v, want %v", c.hw, c.second, got, c.want)
 		}
@@ -252,12 +258,12 @@ func TestLateFetchAnswers(t *testing.T) {
 func TestProduce(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
 	l := &c.Brokers[0].Log
-	if c.Produce(0, 0) || l.LogEnd != 450 {
+	if c.produce(0, 0) || l.LogEnd != 450 {
 		t.Errorf("produce of 0 records appended: leo %d", l.LogEnd)
 	}
-	c.Produce(5, 0)
-	c.Produce(3, 1)
-	c.Produce(2, 4) // the producers are taken modulo their number: producer 1 again
+	c.produce(5, 0)
+	c.produce(3, 1)
+	c.produce(2, 4) // the producers are taken modulo their number: producer 1 again
 	if l.LogEnd != 460 {
 		t.Fatalf("leo %d after 10 records", l.LogEnd)
 	}
@@ -273,46 +279,54 @@ func TestProduce(t *testing.T) {
 		t.Errorf("producer 2: %+v", p)
 	}
 	c.Ctrl.Leader = -1
-	if c.Produce(5, 0) {
+	if c.produce(5, 0) {
 		t.Errorf("produced with no leader")
 	}
 }
 
-// TestTieredFollowerBecameLeaderGoal counts a leader that bootstrapped from
-// EPUO, not one that copied the leader's local log.
-func TestTieredFollowerBecameLeaderGoal(t *testing.T) {
+// TestTieredFollowerBecomesLeader: a follower that bootstrapped from EPUO
+// keeps that path when it is elected (GoalTieredFollowerBecameLeader), one
+// that copied the leader's local log keeps its own.
+func TestTieredFollowerBecomesLeader(t *testing.T) {
 	for _, lastTiered := range []bool{false, true} {
 		h := bootstrap(t, tieredFixture(), testConfig(), KIP, lastTiered, time30s)
 		h.do(func(c *Cluster) {
-			if err := c.ElectLeader(1); err != nil {
+			if err := c.electLeader(1); err != nil {
 				t.Fatal(err)
 			}
 		})
-		want := map[bool]int64{false: 0, true: 1}[lastTiered]
-		if got := h.c.Coverage[GoalTieredFollowerBecameLeader]; got != want {
-			t.Errorf("flag=%v: tiered-follower-became-leader %d, want %d", lastTiered, got, want)
+		want := map[bool]Path{false: PathLocalLogStart, true: PathEarliestPendingUpload}[lastTiered]
+		if b := h.c.Brokers[1]; b.Role != RoleLeader || b.BootstrapPath() != want {
+			t.Errorf("flag=%v: b1 %s with bootstrap path %s, want leader, %s", lastTiered, b.Role, b.BootstrapPath(), want)
 		}
 	}
 }
 
 // TestRequestTimeout: a request with no answer in time backs off
-// (timeout); a timer that outlived the request (the follower is backing off
-// already, idle, or reading remote storage, which has no socket timeout)
-// changes nothing.
+// (timeout). The request timeout is armed only while a request is awaited:
+// backing off, idle, or reading remote storage (which has no socket
+// timeout) it is not, and its firing then is a programmer error (the
+// caller cancelled it).
 func TestRequestTimeout(t *testing.T) {
 	c, _ := followerAwaiting(t, tieredFixture(), testConfig())
 	b := c.Brokers[1]
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
-	if b.fetch.phase != phaseBackoff || b.Stats.LastRetry != RetryTimeout {
-		t.Fatalf("a fetch timed out: phase %d, last retry %s", b.fetch.phase, b.Stats.LastRetry)
+	c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
+	if last, _ := lastBackoff(c.out.events, 1); b.fetch.phase != phaseBackoff || last != RetryTimeout || b.fetch.armed != armedBackoff {
+		t.Fatalf("a fetch timed out: phase %s, %s armed, events %v", b.fetch.phase, b.fetch.armed, c.out.events)
 	}
 	for _, phase := range []fetchPhase{phaseBackoff, phaseIdle, phaseAuxRead} {
-		b.fetch.phase, b.Stats.LastRetry, b.Stats.EverRetried = phase, RetryLeaderError, false
-		sent(c)
-		c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
-		if b.fetch.phase != phase || b.Stats.EverRetried || len(c.Out) != 0 {
-			t.Errorf("a stale timeout in phase %d acted: phase %d, effects %v", phase, b.fetch.phase, c.Out)
+		b.fetch.phase, b.fetch.armed = phase, armedNone
+		if phase == phaseBackoff {
+			b.fetch.armed = armedBackoff
 		}
+		func() {
+			defer func() {
+				if p, ok := recover().(string); !ok || !strings.Contains(p, "request timeout fired in phase "+phase.String()) {
+					t.Errorf("a request timeout firing in phase %s: panic %v", phase, p)
+				}
+			}()
+			c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
+		}()
 	}
 }
 
@@ -322,7 +336,7 @@ func TestRequestTimeout(t *testing.T) {
 func TestDivergenceBelowTheFollowersCache(t *testing.T) {
 	f := fixture{hw: 0, hro: -1, epoch: 1, local: []segSpec{{0, 99, 1}, {100, 149, 1}}}
 	c, req := followerAwaiting(t, f, testConfig())
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 1, Diverging: true, Epoch: 0, Offset: 50})
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, LeaderEpoch: 1, Diverging: true, Epoch: 0, Offset: 50})
 	if leo := c.Brokers[1].Log.LogEnd; leo != 0 {
 		t.Errorf("truncated to %d, want 0", leo)
 	}
@@ -334,14 +348,14 @@ func TestDivergenceBelowTheFollowersCache(t *testing.T) {
 func TestLateAnswerDuringBackoffIgnored(t *testing.T) {
 	c, req := followerAwaiting(t, tieredFixture(), testConfig())
 	b := c.Brokers[1]
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRequest})
+	c.fire(TimerKey{Broker: 1, Kind: TimerRequest})
 	sent(c)
-	c.Deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 460,
+	c.deliver(Message{Kind: MsgFetchResp, From: 0, To: 1, ReqID: req, HighWatermark: 460,
 		Batches: []Batch{{Base: 450, Count: 10, Bytes: 100, Epoch: 0, Origin: 900}}})
 	if b.Log.LogEnd != 450 || b.fetch.phase != phaseBackoff || len(sent(c)) != 0 {
 		t.Errorf("a late answer during the backoff was used: leo %d phase %d", b.Log.LogEnd, b.fetch.phase)
 	}
-	c.Fire(TimerKey{Broker: 1, Kind: TimerFetchBackoff})
+	c.fire(TimerKey{Broker: 1, Kind: TimerFetchBackoff})
 	if out := sent(c); len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 450 {
 		t.Errorf("after the backoff: %v", out)
 	}

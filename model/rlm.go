@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 )
@@ -48,7 +49,7 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 	}
 	if b.Log.IncrementLogStart(start) {
 		e := brokerEv(EvLogStartFromRemote, b.ID)
-		e.Offset = b.Log.LogStart
+		e.LogStart = b.Log.LogStart
 		c.emit(e)
 	}
 }
@@ -56,9 +57,9 @@ func (c *Cluster) maybeUpdateLogStartOnBecomingLeader(b *Broker) {
 // maybeSeedHighestRemote sets the copy task's copied offset from the
 // remote metadata (Kafka's maybeUpdateCopiedOffset) and raises HRO to it.
 func (c *Cluster) maybeSeedHighestRemote(b *Broker) {
-	h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd))
+	h := c.view(b).FindHighestRemoteOffset(&b.Log, c.Cfg.Mutants.Has(MutantHROWithoutEpochEnd))
 	b.lead.copiedOffset = h
-	if !c.Mutants.Has(MutantHROOnlyFromUpload) {
+	if !c.Cfg.Mutants.Has(MutantHROOnlyFromUpload) {
 		c.raiseHighestRemote(b, h)
 	}
 }
@@ -69,7 +70,7 @@ func (c *Cluster) raiseHighestRemote(b *Broker, h int64) bool {
 		return false
 	}
 	e := brokerEv(EvHighestRemote, b.ID)
-	e.Offset, e.End = h, b.HighestRemote
+	e.HRO, e.PrevHRO = h, b.HighestRemote
 	c.emit(e)
 	b.HighestRemote = h
 	return true
@@ -94,7 +95,7 @@ func (c *Cluster) maybeUpload(b *Broker) bool {
 	}
 	for i := first; i+1 < len(l.Segments); i++ {
 		seg := &l.Segments[i]
-		if l.Segments[i+1].Base > l.HighWatermark && !c.Mutants.Has(MutantUploadAboveHW) {
+		if l.Segments[i+1].Base > l.HighWatermark && !c.Cfg.Mutants.Has(MutantUploadAboveHW) {
 			return false
 		}
 		cumulative += seg.Bytes
@@ -112,6 +113,10 @@ func (c *Cluster) maybeUpload(b *Broker) bool {
 
 // startUpload copies seg to remote storage, publishing COPY_SEGMENT_STARTED.
 func (c *Cluster) startUpload(b *Broker, seg *Segment) {
+	if b.Role != RoleLeader || b.copyOp != 0 || seg.Bytes <= 0 || seg.End < seg.Base {
+		panic(fmt.Sprintf("model: b%d (%s, upload %d in flight) uploads segment [%d..%d] of %d bytes", b.ID, b.Role, b.copyOp,
+			seg.Base, seg.End, seg.Bytes))
+	}
 	l := &b.Log
 	rs := RemoteSegment{Base: seg.Base, End: seg.End, Bytes: seg.Bytes, MaxTsMs: seg.MaxTsMs,
 		Epochs: segmentEpochs(seg), Batches: seg.Batches, Checkpt: l.EpochsUpTo(seg.End), Snapshot: seg.Snapshot}
@@ -154,6 +159,10 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadAbandoned})
 		return
 	}
+	if seg := b.copySeg; cancelled >= 0 && b.cancelledCopies[cancelled].seg != op.Segment || cancelled < 0 && seg != op.Segment {
+		panic(fmt.Sprintf("model: b%d's upload %d of remote segment %d done; its copy task uploads segment %d, cancelled copies %v",
+			b.ID, op.ID, op.Segment, seg, b.cancelledCopies))
+	}
 	base, end := b.copyBase, b.copyEnd
 	if cancelled >= 0 {
 		base, end = b.cancelledCopies[cancelled].base, b.cancelledCopies[cancelled].end
@@ -170,7 +179,6 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		if i >= 0 && c.Remote.Segments[i].State == CopyStarted && cancelled < 0 {
 			c.publish(b, metaDeleteFinished, RemoteSegment{ID: op.Segment})
 		}
-		c.reached(GoalUploadFailed)
 		c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: SegmentRef{ID: op.Segment}, Cause: UploadFailed})
 		return
 	}
@@ -214,7 +222,7 @@ func (c *Cluster) onRLMFollower(b *Broker) {
 	}
 	c.setTimer(b, TimerRLMFollower, 0, c.Cfg.RLMTaskInterval)
 	if c.Now >= b.MetadataReadyAt {
-		c.raiseHighestRemote(b, c.view(b).FindHighestRemoteOffset(&b.Log, c.Mutants.Has(MutantHROWithoutEpochEnd)))
+		c.raiseHighestRemote(b, c.view(b).FindHighestRemoteOffset(&b.Log, c.Cfg.Mutants.Has(MutantHROWithoutEpochEnd)))
 	}
 }
 
@@ -243,7 +251,7 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 		return
 	}
 	switch {
-	case localOnly && c.Mutants.Has(MutantLLSOAfterLocalDelete):
+	case localOnly && c.Cfg.Mutants.Has(MutantLLSOAfterLocalDelete):
 		l.DropSegmentsBelow(newStart) // the offset is left behind
 	case localOnly:
 		l.IncrementLocalLogStart(newStart)
@@ -253,9 +261,6 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	e := brokerEv(EvLocalRetention, b.ID)
 	e.Log = OffsetsOf(l)
 	c.emit(e)
-	if b.Role == RoleLeader && c.Tiered() && l.Empty() && l.LogEnd > l.LogStart && b.HighestRemote == l.LogEnd-1 {
-		c.reached(GoalIdleFullyTieredByRetention)
-	}
 }
 
 // deletableSegments walks the local segments from the oldest while they
@@ -293,7 +298,7 @@ func (c *Cluster) deletableSegments(b *Broker) (newStart int64, localOnly, roll 
 		if breach && active && s.Bytes > 0 && c.Tiered() {
 			roll = true
 		}
-		uploaded := upper-1 <= b.HighestRemote || (!active && upper <= l.LogStart) || c.Mutants.Has(MutantRetentionBeforeUpload)
+		uploaded := upper-1 <= b.HighestRemote || (!active && upper <= l.LogStart) || c.Cfg.Mutants.Has(MutantRetentionBeforeUpload)
 		if !breach || (active && s.Bytes == 0) || (copying && !uploaded) {
 			break
 		}

@@ -10,20 +10,21 @@ import (
 // behavioural state to dst: everything a later step can read (brokers with
 // their logs, leader and fetcher state, the controller, remote storage, the
 // id counters and the producers), with every instant written relative to
-// Now, so two runs that reach the same state at the same point of a
-// schedule encode alike. Left out, because no step reads them: statistics
-// (Stats, Coverage, Consumes, ISRChanges), observers' version counters
-// (Remote.Version, Log.Gen), configuration and profile (fixed for a run).
-func (c *Cluster) AppendState(dst []byte) []byte {
-	dst, _ = c.AppendStateMarked(dst, nil)
+// now (the caller's time: the last step's, or the end of the run), so two
+// runs that reach the same state at the same point of a schedule encode
+// alike. Left out, because no step reads them: statistics (Coverage),
+// observers' version counters (Remote.Version, Log.Gen), configuration and
+// profile (fixed for a run); and the bootstrap path of a follower, which
+// only its EvBootstrapped reports.
+func (c *Cluster) AppendState(dst []byte, now sim.Time) []byte {
+	dst, _ = c.AppendStateMarked(dst, nil, now)
 	return dst
 }
 
 // AppendStateMarked is AppendState that also appends to marks, for each
 // broker in order, where its part of the encoding begins in dst: simrun
 // explore tells from them which brokers a step changed.
-func (c *Cluster) AppendStateMarked(dst []byte, marks []int) ([]byte, []int) {
-	now := c.Now
+func (c *Cluster) AppendStateMarked(dst []byte, marks []int, now sim.Time) ([]byte, []int) {
 	// Request ids are names, matched only for equality with the
 	// requester's own (one at a time, never reused): a message carries
 	// whether it is its requester's request in flight (currentRequest),

@@ -13,20 +13,23 @@ import (
 func TestRequestIDsAreNames(t *testing.T) {
 	c := tieredFixture().cluster(testConfig(), KIP, 2, []int{0, 1}, true)
 	var req *Message
-	for i := range c.Out {
-		if e := &c.Out[i]; e.Kind == EffSend && e.Msg.From == 1 {
-			req = &e.Msg
+	effects := c.Ready().Effects
+	for i := range effects {
+		if e := &effects[i]; e.Kind == EffSend && e.Msg.From == 1 {
+			m := e.Msg
+			req = &m
 		}
 	}
 	if req == nil || req.ReqID == 0 || c.Brokers[1].fetch.reqID != req.ReqID {
-		t.Fatalf("b1 sent no request in flight: %+v", c.Out)
+		t.Fatalf("b1 sent no request in flight: %+v", effects)
 	}
+	c.Advance()
 	renamed := c.Clone()
 	renamed.nextReq += 7
 	renamed.Brokers[1].fetch.reqID += 7
 	moved := *req
 	moved.ReqID += 7
-	if !bytes.Equal(c.AppendState(nil), renamed.AppendState(nil)) ||
+	if !bytes.Equal(c.AppendState(nil, c.Now), renamed.AppendState(nil, c.Now)) ||
 		!bytes.Equal(c.AppendMessageState(nil, req, c.Now), renamed.AppendMessageState(nil, &moved, c.Now)) {
 		t.Errorf("renumbered request ids encode differently")
 	}
@@ -37,7 +40,7 @@ func TestRequestIDsAreNames(t *testing.T) {
 		t.Errorf("an answer to the current request encodes like one to another")
 	}
 	renamed.Brokers[1].fetch.reqID = 0 // the follower stopped waiting: nothing is current
-	if bytes.Equal(c.AppendState(nil), renamed.AppendState(nil)) ||
+	if bytes.Equal(c.AppendState(nil, c.Now), renamed.AppendState(nil, c.Now)) ||
 		bytes.Equal(c.AppendMessageState(nil, req, c.Now), renamed.AppendMessageState(nil, &moved, renamed.Now)) {
 		t.Errorf("a follower waiting for nothing encodes like one waiting for its request")
 	}

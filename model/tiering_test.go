@@ -39,7 +39,7 @@ func TestUploadEligibility(t *testing.T) {
 	}{{99, nil}, {100, []int64{99}}, {199, []int64{99}}, {200, []int64{99, 199}}, {250, []int64{99, 199}}} {
 		cl := leaderOf(untiered(c.hw), testConfig(), KIP)
 		var got []int64
-		cl.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+		cl.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 		for ups := uploads(cl); len(ups) > 0; ups = uploads(cl) {
 			if len(got) > 3 {
 				t.Fatalf("HW %d: still uploading after %v", c.hw, got)
@@ -52,7 +52,7 @@ func TestUploadEligibility(t *testing.T) {
 				t.Errorf("HW %d: upload of %+v in state %d, HRO %d", c.hw, seg, seg.State, cl.Brokers[0].HighestRemote)
 			}
 			got = append(got, seg.End)
-			cl.RemoteDone(ups[0], false)
+			cl.remoteDone(ups[0], false)
 			if hro := cl.Brokers[0].HighestRemote; hro != seg.End {
 				t.Errorf("HW %d: HRO %d after uploading [%d..%d]", c.hw, hro, seg.Base, seg.End)
 			}
@@ -74,12 +74,12 @@ func TestUploadEligibility(t *testing.T) {
 // not at its local log start; one upload at a time.
 func TestUploadStartsAfterTheRemoteData(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups := uploads(c)
 	if len(ups) != 1 || c.Remote.Segments[c.Remote.Find(ups[0].Segment)].Base != 300 {
 		t.Fatalf("uploads %v, want [300..399]", ups)
 	}
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if ups := uploads(c); len(ups) != 0 {
 		t.Errorf("a second upload started while one is in flight: %v", ups)
 	}
@@ -90,18 +90,18 @@ func TestUploadStartsAfterTheRemoteData(t *testing.T) {
 // its leader lost leadership is abandoned.
 func TestUploadFailureAndLostLeadership(t *testing.T) {
 	c := leaderOf(untiered(250), testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups := uploads(c)
-	c.RemoteDone(ups[0], true)
+	c.remoteDone(ups[0], true)
 	if len(c.Remote.Segments) != 0 || c.Brokers[0].HighestRemote != -1 {
 		t.Fatalf("after a failed upload: remote %v, HRO %d", c.Remote.Segments, c.Brokers[0].HighestRemote)
 	}
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	again := uploads(c)
 	if len(again) != 1 || c.Remote.Segments[0].Base != 0 {
 		t.Fatalf("the next run uploads %v, want [0..99] again", again)
 	}
-	if err := c.ElectLeader(1); err != nil {
+	if err := c.electLeader(1); err != nil {
 		t.Fatal(err)
 	}
 	// Kafka checks no cancellation between the copy and its
@@ -110,12 +110,12 @@ func TestUploadFailureAndLostLeadership(t *testing.T) {
 	// interrupted (RLMTaskWithFuture.cancel, future.cancel(true), 2230), so
 	// waiting for the publish throws and the old leader's HRO is not raised
 	// (1162) until its follower task reads it from the metadata.
-	c.RemoteDone(again[0], false)
+	c.remoteDone(again[0], false)
 	if s := c.Remote.Segments; len(s) != 1 || s[0].State != CopyFinished || c.Brokers[0].HighestRemote != -1 {
 		t.Errorf("an upload finished after losing leadership left %v, HRO %d, want [0..99] finished and HRO -1", s, c.Brokers[0].HighestRemote)
 	}
 	if c.Brokers[0].Role == RoleFollower {
-		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMFollower})
+		c.fire(TimerKey{Broker: 0, Kind: TimerRLMFollower})
 		if c.Brokers[0].HighestRemote != 99 {
 			t.Errorf("the old leader's follower task set HRO %d, want 99 from the metadata", c.Brokers[0].HighestRemote)
 		}
@@ -129,12 +129,12 @@ func TestUploadFailureAndLostLeadership(t *testing.T) {
 	// A broker that crashed while it copied publishes nothing: the
 	// segment's COPY_SEGMENT_STARTED metadata stays.
 	c = leaderOf(untiered(250), testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups = uploads(c)
-	if err := c.Crash(0); err != nil {
+	if err := c.crash(0); err != nil {
 		t.Fatal(err)
 	}
-	c.RemoteDone(ups[0], false)
+	c.remoteDone(ups[0], false)
 	if s := c.Remote.Segments; len(s) != 1 || s[0].State != CopyStarted {
 		t.Errorf("a copy its crashed broker never finished: remote %v, want it copy-started", s)
 	}
@@ -143,12 +143,15 @@ func TestUploadFailureAndLostLeadership(t *testing.T) {
 	}
 	// An outage fails what completes before it ends.
 	c = leaderOf(untiered(250), testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	ups = uploads(c)
-	c.RemoteOutage(int64(c.Now) + 1)
-	c.RemoteDone(ups[0], false)
+	c.remoteOutage(int64(c.Now) + 1)
+	c.Step(c.Now, &Input{Kind: EvRemoteDone, Op: ups[0]})
 	if len(c.Remote.Segments) != 0 {
 		t.Errorf("an upload completing during an outage succeeded: %v", c.Remote.Segments)
+	}
+	if done := eventsOf(c, EvRemoteDone); len(done) != 1 || !done[0].Failed || done[0].Op != ups[0].ID {
+		t.Errorf("the upload's completion during an outage recorded as %+v, want failed", done)
 	}
 }
 
@@ -165,12 +168,12 @@ func TestCopyTaskSeedsHRO(t *testing.T) {
 	cfg := testConfig()
 	cfg.RemoteMetadataReady = 2 * sim.Second
 	c := leaderOf(f, cfg, KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if hro := c.Brokers[0].HighestRemote; hro != -1 || len(uploads(c)) != 0 {
 		t.Fatalf("before the metadata is ready: HRO %d", hro)
 	}
 	c.Now = c.Now.Add(2 * sim.Second)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if hro := c.Brokers[0].HighestRemote; hro != 299 {
 		t.Fatalf("HRO %d after the first run with metadata ready, want 299", hro)
 	}
@@ -178,8 +181,8 @@ func TestCopyTaskSeedsHRO(t *testing.T) {
 		cfg := testConfig()
 		cfg.RemoteLogCopyDisable = true
 		c := leaderOf(f, cfg, p)
-		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
-		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+		c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+		c.fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
 		want := int64(299)
 		if p == Kafka43 {
 			want = -1
@@ -191,7 +194,7 @@ func TestCopyTaskSeedsHRO(t *testing.T) {
 	// HRO never falls: a seeded value below a known HRO is ignored.
 	f.hro = 350
 	c = leaderOf(f, testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if hro := c.Brokers[0].HighestRemote; hro != 350 {
 		t.Errorf("HRO fell from 350 to %d", hro)
 	}
@@ -252,14 +255,14 @@ func TestNewLeaderRaisesLaggingLogStart(t *testing.T) {
 	f := tieredFixture()
 	f.remote = f.remote[1:] // [100..199] [200..299]: [0,100) was deleted
 	c := leaderOf(f, testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if lso := c.Brokers[0].Log.LogStart; lso != 100 {
 		t.Errorf("LSO %d after the first copy run, want 100", lso)
 	}
 	f.remote = nil
 	f.hro = -1
 	c = leaderOf(f, testConfig(), KIP)
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMCopy})
 	if lso := c.Brokers[0].Log.LogStart; lso != 200 {
 		t.Errorf("LSO %d with nothing remote, want the local log start 200", lso)
 	}
@@ -276,10 +279,10 @@ func expiring(cfg Config) *Cluster {
 // fail (-1: none); it returns the bases of the segments the run began to
 // delete, in order.
 func expirationRun(c *Cluster, fail int) []int64 {
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
 	var bases []int64
 	for n := 0; ; n++ {
-		for _, e := range c.Events {
+		for _, e := range c.out.events {
 			if e.Kind == EvRemoteExpire || e.Kind == EvRemoteDeleteRetry {
 				bases = append(bases, e.Segment.Base)
 			}
@@ -289,7 +292,7 @@ func expirationRun(c *Cluster, fail int) []int64 {
 			return bases
 		}
 		for _, op := range ops {
-			c.RemoteDone(op, n == fail)
+			c.remoteDone(op, n == fail)
 		}
 	}
 }
@@ -400,9 +403,9 @@ func TestRemoteRetentionAbortsPastHW(t *testing.T) {
 		cfg.RetentionBytes = 0
 		c := expiring(cfg)
 		c.Brokers[0].Log.HighWatermark = hw
-		c.Fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
+		c.fire(TimerKey{Broker: 0, Kind: TimerRLMExpire})
 		aborts := eventsOf(c, EvExpirationAborted)
-		c.Out, c.Events = c.Out[:0], c.Events[:0]
+		c.Advance()
 		c.Now = c.Now.Add(30 * sim.Second)
 		if got := expirationRun(c, -1); !slices.Equal(got, want) || (len(aborts) == 1) != (want == nil) {
 			t.Errorf("HW %d: deleting %v, want %v; aborted %v", hw, got, want, aborts)
@@ -451,7 +454,7 @@ func TestLocalRetentionEligibility(t *testing.T) {
 	} {
 		cl := retaining(c.bytes, c.ms, c.hro, c.hw)
 		cl.Now = c.now
-		cl.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+		cl.fire(TimerKey{Broker: 0, Kind: TimerRetention})
 		checkEventFields(cl) // a roll for retention, a retention: their kinds' fields only
 		l := &cl.Brokers[0].Log
 		if l.LocalLogStart != c.wantLLSO || l.LogStart != 0 || l.Segments[0].Base != c.wantFirst || len(l.Segments) != c.wantSegs {
@@ -481,7 +484,7 @@ func TestLocalRetentionWithoutCopying(t *testing.T) {
 		cfg.RemoteStorageEnable, cfg.RemoteLogCopyDisable = c.tiered, !c.copy
 		cfg.RetentionBytes = c.bytes
 		cl := leaderOf(tieredFixture(), cfg, KIP)
-		cl.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+		cl.fire(TimerKey{Broker: 0, Kind: TimerRetention})
 		if l := &cl.Brokers[0].Log; l.LogStart != c.wantLSO || l.LocalLogStart != c.llso {
 			t.Errorf("%s: lso=%d llso=%d, want %d %d", c.name, l.LogStart, l.LocalLogStart, c.wantLSO, c.llso)
 		}
@@ -491,7 +494,7 @@ func TestLocalRetentionWithoutCopying(t *testing.T) {
 	cfg.RemoteLogCopyDisable = true
 	cfg.LocalRetentionBytes, cfg.RetentionBytes = 0, -1
 	cl := leaderOf(tieredFixture(), cfg, KIP)
-	cl.Fire(TimerKey{Broker: 0, Kind: TimerRetention})
+	cl.fire(TimerKey{Broker: 0, Kind: TimerRetention})
 	if l := &cl.Brokers[0].Log; l.LocalLogStart != 200 {
 		t.Errorf("copy disabled: local.retention.bytes applied (llso %d)", l.LocalLogStart)
 	}
@@ -509,24 +512,24 @@ func TestFollowerRetentionAndHRO(t *testing.T) {
 	sent(c)
 	f := c.Brokers[1]
 	f.HighestRemote = -1
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRLMFollower})
+	c.fire(TimerKey{Broker: 1, Kind: TimerRLMFollower})
 	if f.HighestRemote != -1 {
 		t.Fatalf("follower HRO %d before its metadata is ready", f.HighestRemote)
 	}
 	c.Now = c.Now.Add(sim.Second)
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRLMFollower})
+	c.fire(TimerKey{Broker: 1, Kind: TimerRLMFollower})
 	if f.HighestRemote != 299 {
 		t.Fatalf("follower HRO %d, want 299", f.HighestRemote)
 	}
-	c.Fire(TimerKey{Broker: 1, Kind: TimerRetention})
+	c.fire(TimerKey{Broker: 1, Kind: TimerRetention})
 	if f.Log.LocalLogStart != 300 {
 		t.Errorf("follower llso %d after retention, want 300", f.Log.LocalLogStart)
 	}
 	sent(c)
-	c.Fire(TimerKey{Broker: 2, Kind: TimerRetention})
-	c.Fire(TimerKey{Broker: 0, Kind: TimerRLMFollower})
-	if c.Brokers[0].HighestRemote != 299 || len(c.Out) != 0 {
-		t.Errorf("timers of the wrong role acted: %v", c.Out)
+	c.fire(TimerKey{Broker: 2, Kind: TimerRetention})
+	c.fire(TimerKey{Broker: 0, Kind: TimerRLMFollower})
+	if c.Brokers[0].HighestRemote != 299 || len(c.out.effects) != 0 {
+		t.Errorf("timers of the wrong role acted: %v", c.out.effects)
 	}
 }
 
@@ -535,13 +538,13 @@ func TestFollowerRetentionAndHRO(t *testing.T) {
 // log start and stops the RLM tasks. Enabling it starts them again.
 func TestTieringToggle(t *testing.T) {
 	c := leaderOf(tieredFixture(), testConfig(), KIP)
-	if err := c.SetConfig("remote_storage_enable", false, 0, -1); err == nil || !c.Tiered() {
+	if err := c.setConfig("remote_storage_enable", false, 0, -1); err == nil || !c.Tiered() {
 		t.Fatalf("disabled without delete-on-disable: %v", err)
 	}
-	if err := c.SetConfig("remote_log_delete_on_disable", true, 0, -1); err != nil {
+	if err := c.setConfig("remote_log_delete_on_disable", true, 0, -1); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.SetConfig("remote_storage_enable", false, 0, -1); err != nil {
+	if err := c.setConfig("remote_storage_enable", false, 0, -1); err != nil {
 		t.Fatal(err)
 	}
 	l := &c.Brokers[0].Log
@@ -549,35 +552,35 @@ func TestTieringToggle(t *testing.T) {
 		t.Errorf("after disabling: tiered %v remote %v lso=%d llso=%d", c.Tiered(), c.Remote.Segments, l.LogStart, l.LocalLogStart)
 	}
 	cancelled := map[TimerKey]bool{}
-	for _, e := range c.Out {
+	for _, e := range c.out.effects {
 		if e.Kind == EffCancelTimer {
 			cancelled[e.Timer] = true
 		}
 	}
 	if !cancelled[TimerKey{Broker: 0, Kind: TimerRLMCopy}] || !cancelled[TimerKey{Broker: 0, Kind: TimerRLMExpire}] || !cancelled[TimerKey{Broker: 1, Kind: TimerRLMFollower}] {
-		t.Errorf("RLM tasks not stopped: %v", c.Out)
+		t.Errorf("RLM tasks not stopped: %v", c.out.effects)
 	}
 	sent(c)
-	if err := c.SetConfig("remote_storage_enable", false, 0, -1); err != nil || len(c.Out) != 0 {
-		t.Errorf("disabling again is a no-op: %v %v", err, c.Out)
+	if err := c.setConfig("remote_storage_enable", false, 0, -1); err != nil || len(c.out.effects) != 0 {
+		t.Errorf("disabling again is a no-op: %v %v", err, c.out.effects)
 	}
-	if err := c.SetConfig("remote_storage_enable", true, 0, -1); err != nil {
+	if err := c.setConfig("remote_storage_enable", true, 0, -1); err != nil {
 		t.Fatal(err)
 	}
 	set := map[TimerKey]bool{}
-	for _, e := range c.Out {
+	for _, e := range c.out.effects {
 		if e.Kind == EffSetTimer {
 			set[e.Timer] = true
 		}
 	}
 	if !set[TimerKey{Broker: 0, Kind: TimerRLMCopy}] || !set[TimerKey{Broker: 0, Kind: TimerRLMExpire}] || !set[TimerKey{Broker: 1, Kind: TimerRLMFollower}] {
-		t.Errorf("RLM tasks not started: %v", c.Out)
+		t.Errorf("RLM tasks not started: %v", c.out.effects)
 	}
 	// With no leader nobody deletes the remote data.
 	c = leaderOf(tieredFixture(), testConfig(), KIP)
 	c.Cfg.RemoteLogDeleteOnDisable = true
 	c.Ctrl.Leader = -1
-	if err := c.SetConfig("remote_storage_enable", false, 0, -1); err != nil || len(c.Remote.Segments) != 3 {
+	if err := c.setConfig("remote_storage_enable", false, 0, -1); err != nil || len(c.Remote.Segments) != 3 {
 		t.Errorf("disabled with no leader: %v, remote %d segments", err, len(c.Remote.Segments))
 	}
 }
@@ -592,9 +595,9 @@ func TestSetConfig(t *testing.T) {
 		}
 		var err error
 		if kind == ConfigBool {
-			err = c.SetConfig(key, true, 0, -1)
+			err = c.setConfig(key, true, 0, -1)
 		} else {
-			err = c.SetConfig(key, false, 1234, -1)
+			err = c.setConfig(key, false, 1234, -1)
 		}
 		if err != nil {
 			t.Errorf("%s: %v", key, err)
@@ -612,12 +615,12 @@ func TestSetConfig(t *testing.T) {
 		}
 	}
 	for _, only := range []int{2, 0} {
-		if err := c.SetConfig("follower_fetch_last_tiered_offset_enable", false, 0, only); err != nil ||
+		if err := c.setConfig("follower_fetch_last_tiered_offset_enable", false, 0, only); err != nil ||
 			c.Brokers[only].LastTieredEnable || !c.Brokers[1].LastTieredEnable {
 			t.Errorf("flag for b%d only: %v", only, err)
 		}
 	}
-	if err := c.SetConfig("segment_bytes", false, 1, -1); err == nil {
+	if err := c.setConfig("segment_bytes", false, 1, -1); err == nil {
 		t.Errorf("an unknown key was accepted")
 	}
 }

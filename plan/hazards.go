@@ -55,8 +55,9 @@ type hazardCheck struct {
 // hazards lists, in a fixed order, every hazard that applies to the
 // partition under profile p, with what the flag-on runs showed.
 func hazards(b *builder, sc *scenarios.Scenario, p model.Profile, on StrategyPlan) []Hazard {
-	c := model.NewCluster(sc.Config.ModelConfig(), p, sc.Brokers, sc.Replicas, true, sc.ModelInitial())
-	c.SetFixes(b.in.Fixes)
+	cfg := sc.Config.ModelConfig()
+	cfg.Fixes = b.in.Fixes
+	c := model.NewCluster(cfg, p, sc.Brokers, sc.Replicas, true, sc.ModelInitial())
 	h := &hazardCheck{b: b, p: p, on: on, epuo: p.EarliestPendingUploadOffset(c, c.Leader()), saved: b.in.SavePath, c: c}
 	for _, check := range []func(){h.tieringOff, h.cannotCatchUp, h.epuoUnknown, h.logStartAboveTiered,
 		h.epuoBelowLogStart, h.copyDisabled, h.metadataNotReady, h.broken, h.notJoined, h.disableLater} {

@@ -185,8 +185,9 @@ func runOne(sc *scenarios.Scenario, j job) RunOutcome {
 	return o
 }
 
-func sampleJoin(c *model.Cluster, b *model.Broker) joinSample {
-	s := joinSample{joined: true, bytes: b.Stats.BytesFromLeader, followerLLS: b.Log.LocalLogStart}
+func sampleJoin(res *harness.RunResult, b *model.Broker) joinSample {
+	c := res.Cluster
+	s := joinSample{joined: true, bytes: res.Replicas[b.ID].BytesFromLeader, followerLLS: b.Log.LocalLogStart}
 	if l := c.Leader(); l != nil {
 		s.lso, s.hw = l.Log.LogStart, l.Log.HighWatermark
 	}
@@ -201,7 +202,7 @@ func sampleJoin(c *model.Cluster, b *model.Broker) joinSample {
 func extrapolate(sc *scenarios.Scenario, res *harness.RunResult, o *RunOutcome, allowed bool) joinSample {
 	c := res.Cluster
 	b := c.Brokers[sc.Brokers-1]
-	s := sampleJoin(c, b)
+	s := sampleJoin(res, b)
 	s.joined = false
 	l := c.Leader()
 	if !allowed || l == nil || res.Violation != nil && res.Violation.Invariant != invariants.Liveness {

@@ -17,7 +17,7 @@ func chromeOf(t *testing.T, sc *scenarios.Scenario, st harness.Strategy, p model
 	tr := NewChromeTrace()
 	run := tr.Run(string(st))
 	res := harness.Execute(sc, harness.Options{Seed: sc.Seed, Strategy: st, Profile: p, Observers: []model.Observer{run}})
-	run.Finish(res.Cluster.Now)
+	run.Finish(res.End)
 	data, err := tr.JSON()
 	if err != nil {
 		t.Fatal(err)

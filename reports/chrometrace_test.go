@@ -32,7 +32,7 @@ func chromeTrace(t *testing.T, sc *scenarios.Scenario) traceFile {
 	for _, st := range harness.Strategies {
 		run := tr.Run(string(st))
 		res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
-		run.Finish(res.Cluster.Now)
+		run.Finish(res.End)
 	}
 	data, err := tr.JSON()
 	if err != nil {
@@ -46,7 +46,7 @@ func chromeTrace(t *testing.T, sc *scenarios.Scenario) traceFile {
 	for _, st := range harness.Strategies {
 		run := again.Run(string(st))
 		res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
-		run.Finish(res.Cluster.Now)
+		run.Finish(res.End)
 	}
 	if data2, _ := again.JSON(); string(data2) != string(data) {
 		t.Errorf("%s: two traces of the same runs differ", sc.Name)

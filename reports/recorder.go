@@ -74,10 +74,10 @@ func (r *RunRecorder) Finish(runs []*harness.RunResult, title string) {
 	r.title = title
 	for i, res := range runs {
 		if i < len(r.samplers) {
-			r.samplers[i].Finish(res.Cluster.Now)
+			r.samplers[i].Finish(res.End)
 		}
 		if i < len(r.traceRuns) {
-			r.traceRuns[i].Finish(res.Cluster.Now)
+			r.traceRuns[i].Finish(res.End)
 		}
 	}
 }

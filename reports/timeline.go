@@ -88,8 +88,8 @@ func (s *TimelineSampler) Event(now sim.Time, e *model.Event) {
 			s.joined, s.joinedAt = true, now
 		}
 	case model.EvRemoteState:
-		s.remoteOK = e.End >= e.Offset
-		s.remote = [2]int64{e.Offset, e.End + 1}
+		s.remoteOK = e.Last >= e.Offset
+		s.remote = [2]int64{e.Offset, e.Last + 1}
 	}
 }
 

@@ -28,7 +28,7 @@ func sampledUnder(t *testing.T, name string, st harness.Strategy, p model.Profil
 	}
 	s := NewTimelineSampler(string(st))
 	res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Profile: p, Observers: []model.Observer{s}})
-	s.Finish(res.Cluster.Now)
+	s.Finish(res.End)
 	return s
 }
 

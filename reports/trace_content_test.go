@@ -31,7 +31,7 @@ func traceRuns(t *testing.T, sc *scenarios.Scenario) []traceRun {
 	for _, st := range harness.Strategies {
 		run := tr.Run(string(st))
 		res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{run}})
-		run.Finish(res.Cluster.Now)
+		run.Finish(res.End)
 		runs = append(runs, traceRun{res: res, remoteBefore: len(sc.ModelInitial().RemoteSegments)})
 	}
 	data, err := tr.JSON()
@@ -62,10 +62,10 @@ func (r traceRun) count(tid int, ph, name string) int {
 }
 
 // joins counts how often broker b entered the ISR.
-func joins(c *model.Cluster, b int, initial []int) int {
+func joins(res *harness.RunResult, b int, initial []int) int {
 	n := 0
 	prev := initial
-	for _, ch := range c.ISRChanges {
+	for _, ch := range res.ISRChanges {
 		in := false
 		for _, r := range ch.ISR {
 			in = in || r == b
@@ -104,7 +104,7 @@ func TestChromeTraceCountsWhatTheModelCounts(t *testing.T) {
 			where := name + " " + string(r.res.Strategy)
 			added := 0
 			for _, b := range c.Brokers {
-				st := b.Stats
+				st := r.res.Replicas[b.ID]
 				checks := []struct {
 					what      string
 					got, want int
@@ -112,7 +112,7 @@ func TestChromeTraceCountsWhatTheModelCounts(t *testing.T) {
 					{"fetch spans", r.count(b.ID, "X", "fetch"), st.Fetches},
 					{"list-offsets spans", r.count(b.ID, "X", "list-offsets"), st.ListOffsets},
 					{"aux state built", r.count(b.ID, "i", "aux state built"), st.AuxStateBuilds},
-					{"joins ISR", r.count(b.ID, "i", "joins ISR"), joins(c, b.ID, sc.Replicas)},
+					{"joins ISR", r.count(b.ID, "i", "joins ISR"), joins(r.res, b.ID, sc.Replicas)},
 				}
 				if st.Added {
 					added++
@@ -159,8 +159,8 @@ func TestChromeTraceCountsWhatTheModelCounts(t *testing.T) {
 				t.Errorf("%s: bootstrap spans begin %d end %d, want %d each", where, b, e, added)
 			}
 			for _, e := range r.events {
-				if e.Ph == "X" && (e.Dur == nil || *e.Dur < 0 || e.Ts+*e.Dur > int64(c.Now)) {
-					t.Errorf("%s: span %s at %d lasting %v outside the run (end %d)", where, e.Name, e.Ts, e.Dur, int64(c.Now))
+				if e.Ph == "X" && (e.Dur == nil || *e.Dur < 0 || e.Ts+*e.Dur > int64(r.res.End)) {
+					t.Errorf("%s: span %s at %d lasting %v outside the run (end %d)", where, e.Name, e.Ts, e.Dur, int64(r.res.End))
 				}
 			}
 		}
@@ -185,7 +185,7 @@ func TestTimelineEndsAtTheFinalState(t *testing.T) {
 				}
 			})
 			res := harness.Execute(sc, harness.Options{Seed: 1, Strategy: st, Observers: []model.Observer{s, elections}})
-			s.Finish(res.Cluster.Now)
+			s.Finish(res.End)
 			c := res.Cluster
 			where := name + " " + string(st)
 			last := s.samples[len(s.samples)-1]
@@ -200,14 +200,14 @@ func TestTimelineEndsAtTheFinalState(t *testing.T) {
 			if last.v != want || !last.leader || !last.follower {
 				t.Errorf("%s: last sample %v, want %v", where, last.v, want)
 			}
-			if !f.Stats.Added || s.addedAt != f.Stats.AddedAt || s.joined != f.Stats.CaughtUp || (s.joined && s.joinedAt != f.Stats.CaughtUpAt) {
-				t.Errorf("%s: follower b%d added %v joined %v at %v; stats %+v", where, s.follower, s.addedAt, s.joined, s.joinedAt, f.Stats)
+			if fs := res.Replicas[f.ID]; !fs.Added || s.addedAt != fs.AddedAt || s.joined != fs.CaughtUp || (s.joined && s.joinedAt != fs.CaughtUpAt) {
+				t.Errorf("%s: follower b%d added %v joined %v at %v; stats %+v", where, s.follower, s.addedAt, s.joined, s.joinedAt, fs)
 			}
 			if len(s.elections) != len(leaders)-1 {
 				t.Errorf("%s: %d elections drawn, the leader changed %d times (%v)", where, len(s.elections), len(leaders)-1, leaders)
 			}
-			if s.end != c.Now {
-				t.Errorf("%s: timeline ends at %v, run at %v", where, s.end, c.Now)
+			if s.end != res.End {
+				t.Errorf("%s: timeline ends at %v, run at %v", where, s.end, res.End)
 			}
 		}
 	}
