@@ -48,7 +48,7 @@ func (r *runner) apply(ev *event) {
 // happen.
 func (r *runner) step(in *model.Input, typ string, index int) {
 	r.skipType, r.skipIndex = typ, index
-	r.c.Step(r.sched.Now(), in)
+	r.f.Step(r.sched.Now(), in)
 }
 
 func (r *runner) applyScenario(e scenarios.Event) {
@@ -136,7 +136,7 @@ func (r *runner) deliver(ev *event) {
 	switch {
 	case r.cut(m.From, m.To):
 		drop = model.DropPartition
-	case r.c.Brokers[m.From].Incarnation != ev.senderInc:
+	case r.f.Incarnation(m.From) != ev.senderInc:
 		drop = model.DropSenderRestarted
 	}
 	if drop == model.CauseNone {
@@ -170,7 +170,7 @@ func (r *runner) effect(e *model.Effect) {
 			r.record(&r.s.lost)
 			return
 		}
-		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: r.msgs.put(*m), senderInc: r.c.Brokers[m.From].Incarnation})
+		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: r.msgs.put(*m), senderInc: r.f.Incarnation(m.From)})
 	case model.EffSetTimer:
 		i := r.timerSlot(e.Timer)
 		r.sched.Cancel(r.timers[i]) // a no-op when none is pending

@@ -89,7 +89,10 @@ type RunResult struct {
 	Steps     int64
 	SimMs     int64
 	// End is the virtual time the run ended at (SimMs in microseconds).
-	End     sim.Time
+	End sim.Time
+	// Fleet is the model where the run stopped; Cluster its first (in a
+	// one-partition run, only) partition.
+	Fleet   *model.Fleet
 	Cluster *model.Cluster
 	// EgressBytes is the bytes each broker sent to other brokers.
 	EgressBytes []int64
@@ -194,7 +197,8 @@ type partition struct {
 type runner struct {
 	sc           *scenarios.Scenario
 	opt          Options
-	c            *model.Cluster
+	f            *model.Fleet
+	c            *model.Cluster // f's first partition
 	sched        sim.Scheduler[event]
 	msgs         slab[model.Message]  // in-flight messages (event.msg)
 	ops          slab[model.RemoteOp] // pending remote operations (event.op)
@@ -341,14 +345,16 @@ func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 	}
 	r.begin(start)
 	cfg.Mutants, cfg.Fixes = opt.Mutants, opt.Fixes
-	r.c = model.NewCluster(cfg, opt.Profile, sc.Brokers, sc.Replicas, lastTiered, init)
+	r.f = model.NewFleet(model.FleetConfig{}, opt.Profile, sc.Brokers, lastTiered,
+		[]model.PartitionInit{{Cfg: cfg, Replicas: sc.Replicas, Init: init}})
+	r.c = r.f.Parts[0]
 	r.checker = invariants.New(r.c)
 	for i := range sc.Events {
 		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
 	}
 	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
 	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
-	x := &Run{r: r, res: &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}, maxSteps: opt.maxSteps()}
+	x := &Run{r: r, res: &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Fleet: r.f, Cluster: r.c}, maxSteps: opt.maxSteps()}
 	if err := CheckBudget(sc, x.maxSteps); err != nil {
 		x.done = r.finish(x.res, r.budgetFailure(err.Error()), OutcomeBudget)
 		return x
@@ -407,7 +413,7 @@ func (r *runner) failure(v *invariants.Violation) *Failure {
 // and the state changes it made, schedules its effects and acknowledges
 // them (Advance), then checks invariants.
 func (r *runner) afterStep() *Failure {
-	rd := r.c.Ready()
+	rd := r.f.Ready()
 	for i := range rd.Events {
 		e := &rd.Events[i]
 		switch {
@@ -423,7 +429,7 @@ func (r *runner) afterStep() *Failure {
 	for i := range rd.Effects {
 		r.effect(&rd.Effects[i])
 	}
-	r.c.Advance()
+	r.f.Advance()
 	if r.opt.StateDigests {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
 	}

@@ -100,7 +100,8 @@ func (x *Run) Clone(ch Chooser) *Run {
 	n.opt.Observers, n.opt.TraceSink = nil, nil
 	n.sched = r.sched.Clone()
 	n.msgs, n.ops = r.msgs.clone(), r.ops.clone()
-	n.c = r.c.Clone()
+	n.f = r.f.Clone()
+	n.c = n.f.Parts[0]
 	n.checker = r.checker.Clone()
 	n.timers = slices.Clone(r.timers)
 	n.cuts = slices.Clone(r.cuts)
@@ -118,6 +119,6 @@ func (x *Run) Clone(ch Chooser) *Run {
 	n.brokers = slices.Clone(r.brokers)
 	n.view = r.view.clone()
 	res := *x.res
-	res.Cluster = n.c
+	res.Fleet, res.Cluster = n.f, n.c
 	return &Run{r: &n, res: &res, maxSteps: x.maxSteps}
 }

@@ -281,3 +281,26 @@ func (s fieldSet) names(allowed fieldSet) []string {
 	}
 	return out
 }
+
+// AppendBinaryPart is AppendBinary for a run of more than one partition
+// (Fleet.Multi): the kind byte has bit 7 set (kinds are below 128) and the
+// fields are followed by the event's partition, then, for an event with a
+// message, the message's partition. One-partition runs use AppendBinary,
+// so their digests do not depend on the fields only many partitions have.
+func (e *Event) AppendBinaryPart(dst []byte, now sim.Time) []byte {
+	start := len(dst)
+	dst = e.AppendBinary(dst, now)
+	k := start + varintLen(int64(now))
+	dst[k] |= 0x80
+	dst = binary.AppendVarint(dst, int64(e.Part))
+	if kindFieldSet(e.Kind)&(1<<fMsgHead) != 0 {
+		dst = binary.AppendVarint(dst, int64(e.Msg.Part))
+	}
+	return dst
+}
+
+// varintLen is the length of v's signed varint encoding.
+func varintLen(v int64) int {
+	var buf [binary.MaxVarintLen64]byte
+	return binary.PutVarint(buf[:], v)
+}

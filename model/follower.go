@@ -152,11 +152,22 @@ func (c *Cluster) sendRequest(b *Broker, m Message, phase fetchPhase) {
 		panic(fmt.Sprintf("model: b%d (%s of b%d) sends %s in phase %s with its %s timer armed", b.ID, b.Role, b.Leader,
 			m.Kind, phase, b.fetch.armed))
 	}
-	c.nextReq++
-	m.From, m.To, m.ReqID, m.LeaderEpoch = b.ID, b.Leader, c.nextReq, b.LeaderEpoch
+	m.From, m.To, m.ReqID, m.LeaderEpoch = b.ID, b.Leader, c.newReqID(), b.LeaderEpoch
 	b.fetch.phase, b.fetch.reqID, b.fetch.armed = phase, m.ReqID, armedRequest
 	c.send(m)
 	c.setTimer(b, TimerRequest, 0, c.Cfg.ReplicaSocketTimeout)
+}
+
+// newReqID returns a new request id: the cluster's own sequence, or its
+// Fleet's when the Fleet holds more than one partition (a fetcher thread's
+// requests and its partitions' share one connection).
+func (c *Cluster) newReqID() uint64 {
+	if c.fleet != nil && c.fleet.multi {
+		c.fleet.nextReq++
+		return c.fleet.nextReq
+	}
+	c.nextReq++
+	return c.nextReq
 }
 
 // sendFetch fetches from the follower's LEO.

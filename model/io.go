@@ -93,7 +93,10 @@ const (
 // Message is one request or response between two brokers. Only the fields of
 // its Kind are set.
 type Message struct {
-	Kind        MsgKind
+	Kind MsgKind
+	// Part is the partition of a one-partition message (its Fleet index;
+	// a thread's fetch of many partitions says them in Parts).
+	Part        PartID
 	From, To    int
 	ReqID       uint64
 	LeaderEpoch int32 // the sender's current leader epoch
@@ -199,7 +202,12 @@ func (k TimerKind) String() string { return timerNames[k] }
 type TimerKey struct {
 	Broker int
 	Kind   TimerKind
-	Peer   int // only for TimerParkedFetch
+	// Fetcher is the fetcher thread of a thread's timer (Part -1).
+	Fetcher int16
+	// Part is the partition whose timer it is (its Fleet index), -1 for a
+	// fetcher thread's.
+	Part PartID
+	Peer int // only for TimerParkedFetch, and a thread's leader
 }
 
 // RemoteOpKind says what a remote-storage operation does.
@@ -220,9 +228,11 @@ func (k RemoteOpKind) String() string { return remoteOpNames[k] }
 // RemoteOp is one operation against remote storage; its completion comes
 // back as Cluster.RemoteDone with the same ID.
 type RemoteOp struct {
-	ID      uint64
-	Broker  int
-	Kind    RemoteOpKind
+	ID     uint64
+	Broker int
+	Kind   RemoteOpKind
+	// Part is the partition the operation is for (its Fleet index).
+	Part    PartID
 	Segment uint64 // remote segment id
 	Bytes   int64
 }

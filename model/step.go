@@ -26,7 +26,10 @@ import (
 // is the input event kind it is recorded as; each field says the kinds
 // that read it.
 type Input struct {
-	Kind   EventKind
+	Kind EventKind
+	// Part is the partition the input is for, in a Fleet of more than one
+	// (its index; a Fleet of one routes every input to its partition).
+	Part   PartID
 	Broker int      // EvAddReplica, EvElectLeader, EvCrash, EvRestart; EvSetConfig (-1: all brokers)
 	Msg    Message  // EvDeliver
 	Timer  TimerKey // EvTimer
