@@ -140,13 +140,56 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 		c.step(in)
 		return
 	}
-	if in.Part < 0 || int(in.Part) >= len(f.Parts) {
-		panic(fmt.Sprintf("model: Fleet.Step(%s) of partition %d of %d", in.Kind, in.Part, len(f.Parts)))
+	p := in.target()
+	if p < 0 {
+		f.fanOut(in)
+		return
 	}
-	c := f.Parts[in.Part]
-	c.Now = now
-	f.touch(in.Part)
+	if int(p) >= len(f.Parts) {
+		panic(fmt.Sprintf("model: Fleet.Step(%s) of partition %d of %d", in.Kind, p, len(f.Parts)))
+	}
+	f.stepPart(p, in)
+}
+
+// target is the partition an input is for: a message's, a timer's, a
+// remote operation's, or Part for an event (-1: every partition).
+func (in *Input) target() PartID {
+	switch in.Kind {
+	case EvDeliver:
+		return in.Msg.Part
+	case EvTimer:
+		return in.Timer.Part
+	case EvRemoteDone:
+		return in.Op.Part
+	}
+	return in.Part
+}
+
+// stepPart hands partition p the input.
+func (f *Fleet) stepPart(p PartID, in *Input) {
+	c := f.Parts[p]
+	c.Now = f.Now
+	f.touch(p)
 	c.step(in)
+}
+
+// fanOut applies an input of every partition (a broker's crash or restart,
+// a config change, the heal, an outage, a scenario event without a
+// partition) to each in PartID order, recorded once: the first
+// partition's record of it is the fleet's (Part -1), the others' are left
+// out. What each partition refuses follows as its own EvSkipped.
+func (f *Fleet) fanOut(in *Input) {
+	switch in.Kind {
+	case EvDeliver, EvTimer, EvRemoteDone:
+		panic(fmt.Sprintf("model: Fleet.Step(%s) of no partition", in.Kind))
+	}
+	f.stepPart(0, in)
+	f.out.events[0].Part = -1
+	f.fanning = true
+	for p := 1; p < len(f.Parts); p++ {
+		f.stepPart(PartID(p), in)
+	}
+	f.fanning = false
 }
 
 // Clone returns an independent copy of the fleet (Cluster.Clone); the

@@ -77,3 +77,60 @@ func TestAppendBinaryPart(t *testing.T) {
 		t.Fatal("events of two partitions encode alike")
 	}
 }
+
+// twoPartitions is a fleet of 3 brokers holding the tiered fixture twice:
+// t-0 led by b0 with b1, t-1 led by b1 with b0.
+func twoPartitions(t *testing.T, cfg Config, fc FleetConfig) *Fleet {
+	t.Helper()
+	fx := tieredFixture()
+	init := func() Initial { return fx.initial(cfg.RecordBytes) }
+	return NewFleet(fc, KIP, 3, true, []PartitionInit{
+		{TP: TopicPartition{"t", 0}, Cfg: cfg, Replicas: []int{0, 1}, Init: init()},
+		{TP: TopicPartition{"t", 1}, Cfg: cfg, Replicas: []int{1, 0}, Init: init()},
+	})
+}
+
+// TestFleetFansOutBrokerInputs: a broker's crash is one input event of the
+// whole fleet (Part -1) that every partition handles, each outcome naming
+// its partition; an input about one partition touches only it.
+func TestFleetFansOutBrokerInputs(t *testing.T) {
+	f := twoPartitions(t, testConfig(), FleetConfig{})
+	if !f.Multi() || f.TPs[1].String() != "t-1" {
+		t.Fatalf("multi %v, second partition %s", f.Multi(), f.TPs[1])
+	}
+	f.Advance()
+	f.Step(sim.Time(sim.Second), &Input{Kind: EvCrash, Broker: 1, Part: -1})
+	evs := f.Ready().Events
+	if evs[0].Kind != EvCrash || evs[0].Part != -1 {
+		t.Fatalf("first event %s of partition %d, want the crash of the fleet (-1)", evs[0].Kind, evs[0].Part)
+	}
+	seen := map[PartID]bool{}
+	for _, e := range evs[1:] {
+		if e.Kind.IsInput() {
+			t.Fatalf("a second input event %s (partition %d)", e.Kind, e.Part)
+		}
+		if e.Part != 0 && e.Part != 1 {
+			t.Fatalf("%s of partition %d", e.Kind, e.Part)
+		}
+		seen[e.Part] = true
+	}
+	if !seen[1] {
+		t.Fatalf("outcomes of partitions %v, want t-1's new leader's", seen)
+	}
+	if d := f.Dirty(); len(d) != 2 {
+		t.Fatalf("dirty %v, want both partitions", d)
+	}
+	if f.Parts[1].Ctrl.Leader != 0 || f.Incarnation(1) != 1 {
+		t.Fatalf("t-1's leader b%d (want b0, b1 crashed), b1's incarnation %d", f.Parts[1].Ctrl.Leader, f.Incarnation(1))
+	}
+	f.Advance()
+	f.Step(2*sim.Time(sim.Second), &Input{Kind: EvProduce, Part: 1, Count: 5, Records: 5})
+	if d := f.Dirty(); len(d) != 1 || d[0] != 1 {
+		t.Fatalf("a produce to t-1 touched %v", d)
+	}
+	for _, e := range f.Ready().Events {
+		if e.Part != 1 {
+			t.Fatalf("a produce to t-1 made %s of partition %d", e.Kind, e.Part)
+		}
+	}
+}
