@@ -75,6 +75,8 @@ const (
 	EvRemoteDeleteRetry
 	EvExpirationSeedsHRO
 	EvExpirationAborted
+	EvThreadBlocked
+	EvThreadUnblocked
 	NumEventKinds
 )
 
@@ -147,6 +149,10 @@ type SegmentRef struct {
 // again).
 type Event struct {
 	Kind EventKind
+	// Fetcher is the fetcher thread an event of a thread is about (its
+	// fetcher id; Broker the follower, Peer the leader). Encoded only in
+	// runs of more than one partition, as Part is.
+	Fetcher int16
 	// Part is the partition the event is about, its index in the Fleet
 	// (-1: the whole fleet, a broker-wide input). Encoded only in runs of
 	// more than one partition (AppendBinaryPart).

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"tierfetch/sim"
@@ -60,14 +61,21 @@ type Fleet struct {
 	// Now is the virtual time of the last step.
 	Now sim.Time
 
-	out     *outbox
-	multi   bool
-	nextReq uint64
+	out      *outbox
+	multi    bool
+	nbrokers int
+	nextReq  uint64
 	// dirty marks the partitions the steps since the last Advance touched
 	// (a step handed them an input or a thread processed them); touched
 	// lists them in the order first touched.
 	dirty   []bool
 	touched []PartID
+	// threads are the fetcher threads, in the order made; threadIx finds
+	// one by key ([follower][leader][fetcher], index+1, 0: none); pending
+	// lists the threads to run at the end of the step (settle).
+	threads  []*fetcherThread
+	threadIx []int32
+	pending  []int32
 	// fanning is set while a broker-wide input the Fleet recorded is
 	// applied to each partition (their own record of it is left out).
 	fanning bool
@@ -80,13 +88,16 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	if len(parts) == 0 {
 		panic("model: a fleet of no partitions")
 	}
-	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1}
+	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n}
 	f.Parts, f.TPs, f.dirty = make([]*Cluster, len(parts)), make([]TopicPartition, len(parts)), make([]bool, len(parts))
 	for i := range parts {
 		x := &parts[i]
 		f.TPs[i] = x.TP
 		f.Parts[i] = newCluster(x.Cfg, p, n, x.Replicas, lastTiered, x.Init, f.out, f, PartID(i))
 		f.touch(PartID(i))
+	}
+	if f.multi {
+		f.settle()
 	}
 	return f
 }
@@ -140,15 +151,17 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 		c.step(in)
 		return
 	}
-	p := in.target()
-	if p < 0 {
-		f.fanOut(in)
-		return
-	}
-	if int(p) >= len(f.Parts) {
+	switch p := in.target(); {
+	case int(p) >= len(f.Parts):
 		panic(fmt.Sprintf("model: Fleet.Step(%s) of partition %d of %d", in.Kind, p, len(f.Parts)))
+	case p >= 0:
+		f.stepPart(p, in)
+	case in.Kind == EvDeliver || in.Kind == EvTimer:
+		f.stepThread(in)
+	default:
+		f.fanOut(in)
 	}
-	f.stepPart(p, in)
+	f.settle()
 }
 
 // target is the partition an input is for: a message's, a timer's, a
@@ -190,6 +203,9 @@ func (f *Fleet) fanOut(in *Input) {
 		f.stepPart(PartID(p), in)
 	}
 	f.fanning = false
+	if in.Kind == EvCrash {
+		f.brokerDown(in.Broker)
+	}
 }
 
 // Clone returns an independent copy of the fleet (Cluster.Clone); the
@@ -201,6 +217,12 @@ func (f *Fleet) Clone() *Fleet {
 	}
 	n.Parts = make([]*Cluster, len(f.Parts))
 	n.dirty, n.touched = make([]bool, len(f.dirty)), nil
+	n.threads, n.threadIx, n.pending = make([]*fetcherThread, len(f.threads)), slices.Clone(f.threadIx), nil
+	for i, t := range f.threads {
+		x := *t
+		x.order, x.held = slices.Clone(t.order), slices.Clone(t.held)
+		n.threads[i] = &x
+	}
 	for i, c := range f.Parts {
 		n.Parts[i] = c.Clone()
 		n.Parts[i].fleet = &n

@@ -13,9 +13,13 @@ const (
 	phaseAuxRead
 	phaseLagProbe // ListOffsets -1 after an aux build (Kafka's TierStateMachine.start)
 	phaseBackoff
+	// phaseThread: the partition fetches through its fetcher thread (a
+	// Fleet of many partitions, thread.go): it waits for the thread's next
+	// request (reqID 0) or for the answer to the one in flight (reqID).
+	phaseThread
 )
 
-var phaseNames = [...]string{"idle", "fetch", "list-offsets", "epoch-end", "aux-read", "lag-probe", "backoff"}
+var phaseNames = [...]string{"idle", "fetch", "list-offsets", "epoch-end", "aux-read", "lag-probe", "backoff", "thread"}
 
 func (p fetchPhase) String() string { return phaseNames[p] }
 
@@ -52,7 +56,10 @@ func (b *Broker) checkFetcher() {
 		ok = f.armed == armedBackoff && !f.aux.active && f.query == nil
 	case phaseIdle:
 		ok = f.armed == armedNone && !f.aux.active
+	case phaseThread:
+		ok = f.armed == armedNone && !f.aux.active && f.query == nil && f.thread != 0
 	}
+	ok = ok && (f.thread == 0 || b.Role == RoleFollower && b.Up)
 	if !ok {
 		panic(fmt.Sprintf("model: b%d (%s, up %v) fetcher in phase %s with its %s timer armed, request %d, aux read %d, build under way %v, query %v",
 			b.ID, b.Role, b.Up, f.phase, f.armed, f.reqID, f.auxOp, f.aux.active, f.query != nil))
@@ -93,6 +100,9 @@ type fetcher struct {
 	// path is how the bootstrap positioned the follower, its
 	// EvBootstrapped's Path: set while bootstrapping, kept after.
 	path Path
+	// thread is the fetcher thread the partition is on (index+1 in its
+	// Fleet's threads; 0: none, or a one-partition run).
+	thread int32
 }
 
 // auxBuild is an auxiliary-state build in progress.
@@ -144,6 +154,9 @@ func (c *Cluster) stopFetcher(b *Broker) {
 		c.cancelTimer(b, TimerRequest, 0)
 	}
 	b.fetch.phase, b.fetch.armed, b.fetch.query, b.fetch.reqID, b.fetch.auxOp = phaseIdle, armedNone, nil, 0, 0
+	if c.threads() {
+		c.fleet.leave(c, b)
+	}
 }
 
 // sendRequest sends m to the leader and arms the request timeout.
@@ -177,6 +190,11 @@ func (c *Cluster) sendFetch(b *Broker) {
 		return
 	}
 	b.fetch.query = nil
+	if c.threads() {
+		b.fetch.phase, b.fetch.reqID = phaseThread, 0
+		c.fleet.join(c, b)
+		return
+	}
 	epoch := b.Log.LatestEpoch()
 	c.sendRequest(b, Message{Kind: MsgFetch, FetchOffset: b.Log.LogEnd, LastFetchedEpoch: epoch,
 		MaxBytes: c.Cfg.ReplicaFetchMaxBytes}, phaseFetch)
@@ -195,6 +213,9 @@ func (c *Cluster) backoff(b *Broker, why RetryReason) {
 	e.Retry = why
 	c.emit(e)
 	c.setTimer(b, TimerFetchBackoff, 0, c.Cfg.ReplicaFetchBackoff)
+	if c.threads() {
+		c.fleet.delay(c, b)
+	}
 }
 
 // onBackoffDone retries: the backoff timer fired.
@@ -244,6 +265,18 @@ func (c *Cluster) handleResponse(b *Broker, m Message) {
 	case MsgEpochEndResp:
 		c.onEpochEnd(b, m)
 	}
+}
+
+// takeFetchPart takes partition c's part of its fetcher thread's answer
+// (m, as a one-partition answer): handleResponse for a fetch the thread
+// sent, whose timer is the thread's.
+func (c *Cluster) takeFetchPart(b *Broker, m Message) {
+	b.fetch.reqID = 0
+	if m.Err == ErrNotLeader || m.Err == ErrFencedLeaderEpoch || m.Err == ErrUnknownLeaderEpoch {
+		c.backoff(b, RetryLeaderError)
+		return
+	}
+	c.onFetchResponse(b, m)
 }
 
 func (c *Cluster) onFetchResponse(b *Broker, m Message) {

@@ -94,6 +94,8 @@ const (
 // its Kind are set.
 type Message struct {
 	Kind MsgKind
+	// Fetcher is the fetcher thread of a thread's fetch and its answer.
+	Fetcher int16
 	// Part is the partition of a one-partition message (its Fleet index;
 	// a thread's fetch of many partitions says them in Parts).
 	Part        PartID
@@ -112,6 +114,41 @@ type Message struct {
 	Timestamp        int64 // list-offsets
 	Epoch            int32 // list-offsets-resp, epoch-end, epoch-end-resp, diverging
 	Offset           int64 // list-offsets-resp, epoch-end-resp, diverging
+	// Parts are the partitions of a fetcher thread's fetch (Part -1), in
+	// the thread's order, and of its answer, in the same order; MaxBytes
+	// is then the response's limit (replica.fetch.response.max.bytes).
+	Parts []FetchPart
+}
+
+// FetchPart is one partition of a fetcher thread's fetch, or of its answer.
+type FetchPart struct {
+	Part PartID
+	// The request: where the follower fetches from, its last fetched
+	// epoch and current leader epoch, and the partition's limit
+	// (replica.fetch.max.bytes).
+	FetchOffset      int64
+	LastFetchedEpoch int32
+	LeaderEpoch      int32
+	MaxBytes         int64
+	// The answer: the leader's error, or its records, high watermark and
+	// log start offset, or where the follower's last epoch ends (Diverging:
+	// Epoch and Offset).
+	Err           ErrCode
+	Diverging     bool
+	Epoch         int32
+	Offset        int64
+	HighWatermark int64
+	LogStart      int64
+	Batches       []Batch
+}
+
+// bytes is the size of the part's records.
+func (p *FetchPart) bytes() int64 {
+	var n int64
+	for _, b := range p.Batches {
+		n += b.Bytes
+	}
+	return n
 }
 
 // WireBytes is the message's size on the wire: records plus a fixed header.
@@ -119,6 +156,9 @@ func (m *Message) WireBytes() int64 {
 	n := int64(64)
 	for _, b := range m.Batches {
 		n += b.Bytes
+	}
+	for i := range m.Parts {
+		n += m.Parts[i].bytes()
 	}
 	return n
 }
@@ -135,6 +175,9 @@ func (m *Message) AppendTo(dst []byte) []byte {
 	dst = appendBroker(dst, m.From)
 	dst = appendBroker(append(dst, "->"...), m.To)
 	dst = append(append(dst, ' '), m.Kind.String()...)
+	if m.Part < 0 {
+		return m.appendThreadTo(dst)
+	}
 	switch m.Kind {
 	case MsgFetch:
 		dst = appendInt(append(dst, '('), m.FetchOffset)
@@ -168,6 +211,21 @@ func (m *Message) AppendTo(dst []byte) []byte {
 	}
 	if m.Err != ErrNone {
 		dst = append(append(dst, ' '), m.Err.String()...)
+	}
+	return dst
+}
+
+// appendThreadTo appends the line of a fetcher thread's fetch or answer:
+// the thread, its partitions and the records' bytes.
+func (m *Message) appendThreadTo(dst []byte) []byte {
+	dst = appendInt(append(dst, '#'), int64(m.Fetcher))
+	dst = appendInt(append(append(append(dst, ' '), m.Kind.String()...), " parts="...), int64(len(m.Parts)))
+	if m.Kind == MsgFetchResp {
+		var n int64
+		for i := range m.Parts {
+			n += m.Parts[i].bytes()
+		}
+		dst = appendInt(append(dst, " bytes="...), n)
 	}
 	return dst
 }
