@@ -114,6 +114,10 @@ type auxBuild struct {
 	target   int32 // leader epoch of start-1
 	segment  uint64
 	active   bool // a build is under way: begun by EvAuxBuildStart, ended by EvAuxBuildEnd
+	// snapshot: the epoch checkpoint was read (readBytes), the producer
+	// snapshot's read is the one in flight.
+	snapshot  bool
+	readBytes int64
 }
 
 // BootstrapPath returns how b's bootstrap as an added replica positioned
@@ -484,11 +488,14 @@ func (c *Cluster) readAuxState(b *Broker) {
 		c.backoff(b, RetryAuxUnavailable)
 		return
 	}
-	a.segment = seg.ID
-	bytes := int64(1024 + 16*(len(seg.Checkpt)+len(seg.Snapshot)))
+	a.segment, a.snapshot, a.readBytes = seg.ID, false, 0
 	b.fetch.phase = phaseAuxRead
-	b.fetch.auxOp = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteReadAux, Segment: seg.ID, Bytes: bytes})
+	b.fetch.auxOp = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteReadAux, Segment: seg.ID, Bytes: auxIndexBytes(len(seg.Checkpt))})
 }
+
+// auxIndexBytes is the size of a remote segment's index of n entries (its
+// leader-epoch checkpoint or producer snapshot) as the model reads it.
+func auxIndexBytes(n int) int64 { return int64(512 + 16*n) }
 
 func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	if !b.Up || b.fetch.phase != phaseAuxRead || op.ID != b.fetch.auxOp {
@@ -513,6 +520,15 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 		return
 	}
 	seg := &c.Remote.Segments[i]
+	if !b.fetch.aux.snapshot {
+		// The epoch checkpoint is read; the producer snapshot is read next,
+		// by a second fetchIndex call in the same thread
+		// (TierStateMachine.buildRemoteLogAuxState, TierStateMachine.java:253,
+		// :260, the reads at :153 and :168 @1eb7644349cb).
+		b.fetch.aux.snapshot, b.fetch.aux.readBytes = true, op.Bytes
+		b.fetch.auxOp = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteReadAux, Segment: seg.ID, Bytes: auxIndexBytes(len(seg.Snapshot))})
+		return
+	}
 	a := b.fetch.aux
 	next := seg.End + 1
 	c.position(b, a.path)
@@ -529,7 +545,7 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	b.Log.Producers = append([]ProducerEntry(nil), seg.Snapshot...)
 	b.fetch.aux.active = false
 	e := brokerEv(EvAuxBuildEnd, b.ID)
-	e.Cause, e.Offset, e.Path, e.RemoteBytes = AuxBuilt, next, a.path, op.Bytes
+	e.Cause, e.Offset, e.Path, e.RemoteBytes = AuxBuilt, next, a.path, a.readBytes+op.Bytes
 	e.Segment = SegmentRef{ID: seg.ID, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
 	c.emit(e)
 	if c.Profile.ProbeLatestAfterAux() {

@@ -274,7 +274,7 @@ type RemoteOpKind uint8
 // Remote operations.
 const (
 	RemoteUpload  RemoteOpKind = iota // copy a segment with its metadata
-	RemoteReadAux                     // read a segment's epoch checkpoint and producer snapshot
+	RemoteReadAux                     // read a segment's epoch checkpoint, or its producer snapshot (two reads a build)
 	RemoteRead                        // a consumer reads records from a remote segment
 	RemoteDelete                      // delete an expired segment
 )
