@@ -103,16 +103,16 @@ type Message struct {
 	ReqID       uint64
 	LeaderEpoch int32 // the sender's current leader epoch
 	Err         ErrCode
+	Diverging   bool // fetch-resp: Epoch/Offset give the leader's end of the follower's last epoch
 
 	FetchOffset      int64 // fetch
 	LastFetchedEpoch int32 // fetch
+	Epoch            int32 // list-offsets-resp, epoch-end, epoch-end-resp, diverging
 	MaxBytes         int64 // fetch
 	Batches          []Batch
 	HighWatermark    int64 // fetch-resp
 	LogStart         int64 // fetch-resp
-	Diverging        bool  // fetch-resp: Epoch/Offset give the leader's end of the follower's last epoch
 	Timestamp        int64 // list-offsets
-	Epoch            int32 // list-offsets-resp, epoch-end, epoch-end-resp, diverging
 	Offset           int64 // list-offsets-resp, epoch-end-resp, diverging
 	// Parts are the partitions of a fetcher thread's fetch (Part -1), in
 	// the thread's order, and of its answer, in the same order; MaxBytes
