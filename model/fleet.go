@@ -186,7 +186,7 @@ func (f *Fleet) stepPart(p PartID, in *Input) {
 	c.step(in)
 }
 
-// fanOut applies an input of every partition (a broker's crash or restart,
+// fanOut applies an input of every partition (or of those in.Only names) (a broker's crash or restart,
 // a config change, the heal, an outage, a scenario event without a
 // partition) to each in PartID order, recorded once: the first
 // partition's record of it is the fleet's (Part -1), the others' are left
@@ -196,11 +196,19 @@ func (f *Fleet) fanOut(in *Input) {
 	case EvDeliver, EvTimer, EvRemoteDone:
 		panic(fmt.Sprintf("model: Fleet.Step(%s) of no partition", in.Kind))
 	}
-	f.stepPart(0, in)
-	f.out.events[0].Part = -1
-	f.fanning = true
-	for p := 1; p < len(f.Parts); p++ {
-		f.stepPart(PartID(p), in)
+	for i, n := 0, len(f.Parts); i < n; i++ {
+		p := PartID(i)
+		if in.Only != nil {
+			if n = len(in.Only); i >= n {
+				break
+			}
+			p = in.Only[i]
+		}
+		f.stepPart(p, in)
+		if i == 0 {
+			f.out.events[0].Part = -1
+			f.fanning = true
+		}
 	}
 	f.fanning = false
 	if in.Kind == EvCrash {
@@ -228,6 +236,16 @@ func (f *Fleet) Clone() *Fleet {
 		n.Parts[i].fleet = &n
 	}
 	return &n
+}
+
+// At returns partition p's cluster with its time brought to the fleet's:
+// a partition no step touched keeps the time of its last step, and a
+// check that depends on the time (a leader's stale log start offset) reads
+// it.
+func (f *Fleet) At(p PartID) *Cluster {
+	c := f.Parts[p]
+	c.Now = f.Now
+	return c
 }
 
 // Incarnation returns broker b's incarnation: how many times it crashed

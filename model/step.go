@@ -28,8 +28,10 @@ import (
 type Input struct {
 	Kind EventKind
 	// Part is the partition the input is for, in a Fleet of more than one
-	// (its index; a Fleet of one routes every input to its partition).
+	// (its index; a Fleet of one routes every input to its partition); -1:
+	// every partition, or those of Only.
 	Part   PartID
+	Only   []PartID
 	Broker int      // EvAddReplica, EvElectLeader, EvCrash, EvRestart; EvSetConfig (-1: all brokers)
 	Msg    Message  // EvDeliver
 	Timer  TimerKey // EvTimer

@@ -7,15 +7,22 @@ import (
 	"testing"
 )
 
-// TestBrokerScaleNotRunnableYet: a broker-scale file parses, but until the
-// harness runs it every command that would run it exits 2 with one clear
-// line, writes nothing else and leaves no output file.
+// TestBrokerScaleNotRunnableYet: a broker-scale file with a replace_broker
+// parses, but until the model has the event every command that would run it
+// exits 2 with one clear line, writes nothing else and leaves no output
+// file; explore refuses any broker-scale file.
 func TestBrokerScaleNotRunnableYet(t *testing.T) {
 	path := writeTemp(t, "replace.json", `{"name": "replace-b2", "brokers": 6, "duration_ms": 60000,
 	  "partitions": [{"topic": "orders", "count": 2000, "replicas": [0, 1, 2]}],
 	  "events": [{"at_ms": 0, "type": "replace_broker", "broker": 2}]}`)
 	out := filepath.Join(t.TempDir(), "out")
-	const want = "broker-scale scenarios (partitions) are not runnable yet in this build"
+	const want = "events[0]: replace_broker is not runnable yet in this build"
+	plain := writeTemp(t, "plain.json", `{"name": "four", "brokers": 3, "duration_ms": 1000,
+	  "partitions": [{"topic": "orders", "count": 4, "replicas": [0, 1]}]}`)
+	code, stdout, stderr := simrun(t, "explore", "--scenario", plain, "--depth", "3")
+	if code != exitBadInput || !strings.Contains(stderr, "cannot be explored in this build") || stdout != "" {
+		t.Errorf("explore of a broker-scale file: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
 	for _, args := range [][]string{
 		{"run", "--scenario", path},
 		{"run", "--scenario", path, "--json"},
@@ -44,8 +51,8 @@ func TestUnmodelledKnobsRefused(t *testing.T) {
 		  "events": [{"at_ms": 0, "type": "add_replica", "broker": 1, "topic": "topic", "partition": 0}`+events+`]}`)
 	}
 	for _, c := range []struct{ config, events, want string }{
-		{`"replica_fetch_min_bytes": 4096`, "", "config.replica_fetch_min_bytes: 4096 is not modelled yet in this build (only the default, 1, runs)"},
-		{`"replica_fetch_response_max_bytes": 1000`, "", "config.replica_fetch_response_max_bytes: 1000 is not modelled yet"},
+		{`"replica_fetch_min_bytes": 4096`, "", "config.replica_fetch_min_bytes: 4096 is modelled only in broker-scale files (partitions) in this build"},
+		{`"replica_fetch_response_max_bytes": 1000`, "", "config.replica_fetch_response_max_bytes: 1000 is modelled only in broker-scale files"},
 		{`"remote_fetch_concurrency": 4`, "", "config.remote_fetch_concurrency: 4 is not modelled yet"},
 		{`"broker_network_bytes_per_sec": 1000`, "", "config.broker_network_bytes_per_sec: 1000 is not modelled yet"},
 		{`"broker_disk_bytes_per_sec": 1000`, "", "config.broker_disk_bytes_per_sec: 1000 is not modelled yet"},
