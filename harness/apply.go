@@ -82,6 +82,8 @@ func (r *runner) applyScenario(e scenarios.Event) {
 			r.aim(&model.Input{Kind: model.EvProduce, Count: e.Records, Ms: e.OverMs}, &e))
 	case scenarios.EventElectLeader:
 		r.step(broker(model.EvElectLeader), e.Type, r.scIndex)
+	case scenarios.EventReplaceBroker:
+		r.step(broker(model.EvReplaceBroker), e.Type, r.scIndex)
 	case scenarios.EventCrash:
 		r.step(broker(model.EvCrash), e.Type, r.scIndex)
 	case scenarios.EventRestart:

@@ -33,7 +33,8 @@ type BrokerScaleStats struct {
 }
 
 // brokerScaleView folds the events only a broker-scale run has: the first
-// replica-moving event, and the fetcher threads' blocked spans.
+// replica-moving event (replace_broker; reassign is not modelled yet), and
+// the fetcher threads' blocked spans.
 type brokerScaleView struct {
 	moveAt  sim.Time
 	moved   bool
@@ -59,6 +60,10 @@ func (v *brokerScaleView) clone() *brokerScaleView {
 // Event implements model.Observer.
 func (v *brokerScaleView) Event(now sim.Time, e *model.Event) {
 	switch e.Kind {
+	case model.EvReplaceBroker:
+		if !v.moved {
+			v.moveAt, v.moved = now, true
+		}
 	case model.EvThreadBlocked:
 		v.open = append(v.open, openBlock{e.Broker, e.Peer, e.Fetcher, now})
 	case model.EvThreadUnblocked:

@@ -235,3 +235,43 @@ func TestBrokerScaleResult(t *testing.T) {
 		t.Errorf("broker_scale %s: want restored_ms null, p50 orders-4's %d", run["broker_scale"], *f4[0].CaughtUpMs)
 	}
 }
+
+// TestReplaceBroker: replace_broker b1 of two tiered partitions it follows
+// re-adds both replicas empty; both bootstrap and rejoin their ISR, and
+// restored_ms is the later of their catch-up times (both counted from the
+// replace). A one-partition file takes the event too.
+func TestReplaceBroker(t *testing.T) {
+	initial := `{"high_watermark": 4000, "highest_remote_offset": 1999,
+		"remote_segments": [{"base_offset": 0, "end_offset": 999, "epoch": 0, "count": 2}],
+		"local_segments": [{"base_offset": 1000, "end_offset": 1999, "epoch": 0, "count": 3}]}`
+	entries := strings.ReplaceAll(partitionsOf(2, initial), `"replicas": [0]`, `"replicas": [0, 1]`)
+	res, evs := runWith(t, `{"brokers": 2, "duration_ms": 20000, "heal_ms": 20000,
+	  "config": {"remote_storage_enable": true, "network_latency_ms": [1, 1], "remote_fetch_ms": [100, 100]},
+	  "partitions": [`+entries+`],
+	  "events": [{"at_ms": 1000, "type": "replace_broker", "broker": 1}]}`)
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("outcome %s: %+v", res.Outcome, res.Violation)
+	}
+	j := res.JSON()
+	var last int64
+	for _, p := range j.Partitions {
+		if len(p.Followers) != 1 || p.Followers[0].Broker != 1 || p.Followers[0].CaughtUpMs == nil ||
+			p.Followers[0].Bootstrap.AuxStateBuilds != 1 {
+			t.Fatalf("t-%d followers %+v, want b1 re-added, bootstrapped and caught up", p.Partition, p.Followers)
+		}
+		last = max(last, *p.Followers[0].CaughtUpMs)
+	}
+	if b := j.BrokerScale; b.RestoredMs == nil || *b.RestoredMs != last || *b.CaughtUpMsP99 != last {
+		t.Fatalf("broker_scale %+v, want restored_ms = p99 = %d", j.BrokerScale, last)
+	}
+	if n := len(slices.DeleteFunc(slices.Clone(evs), func(x timedEvent) bool { return x.e.Kind != model.EvReplaceBroker })); n != 1 {
+		t.Fatalf("%d replace-broker events, want one for the fleet", n)
+	}
+
+	one, _ := runWith(t, `{"brokers": 2, "replicas": [0, 1], "duration_ms": 5000, "heal_ms": 20000,
+	  "initial": {"high_watermark": 100, "local_segments": [{"base_offset": 0, "end_offset": 99, "epoch": 0}]},
+	  "events": [{"at_ms": 1000, "type": "replace_broker", "broker": 1}]}`)
+	if f := one.JSON().Followers; one.Outcome != OutcomeOK || len(f) != 1 || f[0].CaughtUpMs == nil || f[0].BytesFromLeader == 0 {
+		t.Fatalf("one partition: %s, followers %+v", one.Outcome, f)
+	}
+}

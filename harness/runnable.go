@@ -66,7 +66,7 @@ func checkStructure(sc *scenarios.Scenario) error {
 		return fmt.Errorf("explore: a broker-scale file (partitions) with an explore schedule is not runnable in this build")
 	}
 	for i, e := range sc.Events {
-		if e.Type == scenarios.EventReplaceBroker || e.Type == scenarios.EventReassign {
+		if e.Type == scenarios.EventReassign {
 			return fmt.Errorf("events[%d]: %s is not runnable yet in this build: it parses and validates it only", i, e.Type)
 		}
 	}

@@ -77,6 +77,7 @@ const (
 	EvExpirationAborted
 	EvThreadBlocked
 	EvThreadUnblocked
+	EvReplaceBroker
 	NumEventKinds
 )
 

@@ -452,4 +452,8 @@ var kinds = [NumEventKinds]kindInfo{
 			d = appendInt(append(d, '#'), int64(e.Fetcher))
 			return append(appendInt(append(d, " unblocked after "...), e.Ms), "ms"...)
 		}},
+	// Broker: the broker whose disk is replaced: it restarts empty, every
+	// replica it held re-added (an input, appended after the last kind).
+	EvReplaceBroker: {name: "replace-broker", input: true, fields: fields(fBroker), shown: always,
+		text: func(d []byte, e *Event) []byte { return appendBroker(append(d, "replace_broker "...), e.Broker) }},
 }

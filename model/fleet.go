@@ -211,7 +211,7 @@ func (f *Fleet) fanOut(in *Input) {
 		}
 	}
 	f.fanning = false
-	if in.Kind == EvCrash {
+	if in.Kind == EvCrash || in.Kind == EvReplaceBroker {
 		f.brokerDown(in.Broker)
 	}
 }

@@ -135,3 +135,25 @@ func TestFleetFansOutBrokerInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaceBrokerLeavesNoEmptyLeader: replacing the disk of a partition's
+// only in-sync replica leaves the partition offline rather than electing
+// the empty log; replacing a follower re-adds it empty, bootstrapping.
+func TestReplaceBrokerLeavesNoEmptyLeader(t *testing.T) {
+	cfg, fx := testConfig(), tieredFixture()
+	c := fx.cluster(cfg, KIP, 2, []int{0}, true)
+	c.Advance()
+	c.Step(sim.Time(sim.Second), &Input{Kind: EvReplaceBroker, Broker: 0})
+	if c.Ctrl.Leader != -1 || len(c.Ctrl.ISR) != 0 || !c.Brokers[0].Log.Empty() || !c.Brokers[0].Up {
+		t.Fatalf("after replacing the only replica: leader b%d, ISR %v, log empty %v, up %v",
+			c.Ctrl.Leader, c.Ctrl.ISR, c.Brokers[0].Log.Empty(), c.Brokers[0].Up)
+	}
+	c = fx.cluster(cfg, KIP, 2, []int{0, 1}, true)
+	c.Advance()
+	c.Step(sim.Time(sim.Second), &Input{Kind: EvReplaceBroker, Broker: 1})
+	b := c.Brokers[1]
+	if c.Ctrl.Leader != 0 || c.Ctrl.InISR(1) || !b.Log.Empty() || b.Role != RoleFollower || !b.fetch.bootstrapping {
+		t.Fatalf("after replacing the follower: leader b%d, ISR %v, its log empty %v, role %s, bootstrapping %v",
+			c.Ctrl.Leader, c.Ctrl.ISR, b.Log.Empty(), b.Role, b.fetch.bootstrapping)
+	}
+}

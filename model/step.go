@@ -113,7 +113,7 @@ func (c *Cluster) step(in *Input) {
 		c.stepRemoteDone(in)
 	case EvProduce, EvProduceChunk:
 		c.stepProduce(in)
-	case EvAddReplica, EvElectLeader, EvCrash, EvRestart:
+	case EvAddReplica, EvElectLeader, EvCrash, EvRestart, EvReplaceBroker:
 		c.emit(brokerEv(in.Kind, in.Broker))
 		c.refused(c.stepBroker(in.Kind, in.Broker))
 	case EvSetConfig:
@@ -182,6 +182,8 @@ func (c *Cluster) stepBroker(k EventKind, id int) error {
 		return c.electLeader(id)
 	case EvCrash:
 		return c.crash(id)
+	case EvReplaceBroker:
+		return c.replaceBroker(id)
 	}
 	return c.restart(id)
 }

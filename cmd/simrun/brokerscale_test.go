@@ -7,16 +7,16 @@ import (
 	"testing"
 )
 
-// TestBrokerScaleNotRunnableYet: a broker-scale file with a replace_broker
+// TestBrokerScaleNotRunnableYet: a broker-scale file with a reassign
 // parses, but until the model has the event every command that would run it
 // exits 2 with one clear line, writes nothing else and leaves no output
 // file; explore refuses any broker-scale file.
 func TestBrokerScaleNotRunnableYet(t *testing.T) {
 	path := writeTemp(t, "replace.json", `{"name": "replace-b2", "brokers": 6, "duration_ms": 60000,
 	  "partitions": [{"topic": "orders", "count": 2000, "replicas": [0, 1, 2]}],
-	  "events": [{"at_ms": 0, "type": "replace_broker", "broker": 2}]}`)
+	  "events": [{"at_ms": 0, "type": "reassign", "topic": "orders", "partitions": [0], "replicas": [3, 4, 5]}]}`)
 	out := filepath.Join(t.TempDir(), "out")
-	const want = "events[0]: replace_broker is not runnable yet in this build"
+	const want = "events[0]: reassign is not runnable yet in this build"
 	plain := writeTemp(t, "plain.json", `{"name": "four", "brokers": 3, "duration_ms": 1000,
 	  "partitions": [{"topic": "orders", "count": 4, "replicas": [0, 1]}]}`)
 	code, stdout, stderr := simrun(t, "explore", "--scenario", plain, "--depth", "3")
@@ -58,7 +58,6 @@ func TestUnmodelledKnobsRefused(t *testing.T) {
 		{`"broker_disk_bytes_per_sec": 1000`, "", "config.broker_disk_bytes_per_sec: 1000 is not modelled yet"},
 		{`"follower_replication_throttled_replicas": "0:1", "follower_replication_throttled_rate": 100`, "",
 			"config.follower_replication_throttled_replicas with config.follower_replication_throttled_rate: replication throttling is not modelled yet"},
-		{"", `, {"at_ms": 5, "type": "replace_broker", "broker": 0}`, "events[1]: replace_broker is not runnable yet in this build"},
 		{"", `, {"at_ms": 5, "type": "reassign", "topic": "topic", "partitions": [0], "replicas": [1]}`, "events[1]: reassign is not runnable yet in this build"},
 	} {
 		code, stdout, stderr := simrun(t, "run", "--scenario", file(c.config, c.events))
