@@ -8,20 +8,34 @@ import (
 )
 
 // Replica fetcher threads, in a Fleet of more than one partition (Kafka's
-// AbstractFetcherThread; broker-kafka notes K§1-K§5). A follower broker
-// runs one thread per (leader, fetcher id) it fetches from; a partition
-// goes to fetcher FetcherID(topic, partition, num.replica.fetchers)
-// (AbstractFetcherManager.getFetcherId). A thread has one fetch request in
-// flight for all its ready partitions (one in-flight request per
-// connection, BrokerBlockingSender), in its order (PartitionStates); it
-// processes the answer partition by partition, in the answer's order. A
-// partition that got records, backed off, or joined goes to the end of the
-// order (PartitionStates.updateAndMoveToEnd), so a response cap rotates
-// over the partitions. A partition whose answer starts a tiered bootstrap
-// (ListOffsets, OffsetsForLeaderEpoch, the auxiliary-state read, the lag
-// probe) blocks the thread until the bootstrap fetches again or backs off:
-// the rest of the answer waits, and no request is sent (TierStateMachine
-// is called from the thread's processing loop).
+// AbstractFetcherThread; line numbers @1eb7644349cb, under core/src/main/scala/kafka/server
+// unless said). A follower broker runs one thread per (leader, fetcher id)
+// it fetches from; a partition goes to fetcher FetcherID(topic, partition,
+// num.replica.fetchers) (AbstractFetcherManager.getFetcherId,
+// AbstractFetcherManager.scala:107-111). A thread has one fetch request in
+// flight for all its ready partitions (maxInFlightRequestsPerConnection 1,
+// BrokerBlockingSender.scala:87), in its order (PartitionStates); it
+// processes the answer partition by partition, in the answer's order, using
+// a part only if its partition is still on the thread at the offset it
+// asked (AbstractFetcherThread.scala:330-337). A partition that got records
+// (:353-374), backed off (delayPartitions, :785-799) or joined
+// (addPartitions, :505-519) goes to the end of the order
+// (PartitionStates.updateAndMoveToEnd), so a response cap rotates over the
+// partitions. A fetch that fails as a whole backs off every partition it
+// asked for (:314-325). A partition whose answer starts a tiered bootstrap
+// blocks the thread until the bootstrap fetches again or backs off: the
+// rest of the answer waits, and no request is sent (the TierStateMachine
+// runs inside the response loop, :757-783, and each of its ListOffsets,
+// OffsetsForLeaderEpoch and RemoteStorageManager.fetchIndex calls blocks,
+// core/src/main/java/kafka/server/TierStateMachine.java:94-128, :153, :168).
+//
+// The leader (threadio.go) reads the request's partitions in order within
+// the response limit, the first partition with records at least one record
+// (ReplicaManager.readFromLog, ReplicaManager.scala:1904-1916), and parks
+// the whole request below replica.fetch.min.bytes until records arrive on
+// any of its partitions or replica.fetch.wait.max.ms passes
+// (ReplicaManager.scala:1723-1736, :1756-1773; DelayedFetch.scala:107-112,
+// :147-151).
 //
 // A partition's own fetcher state (the phase machine of follower.go) stays
 // in its Cluster; its fetch phase is then phaseThread: it waits for its
@@ -33,8 +47,11 @@ import (
 // a full one (no incremental fetch sessions: the leader reads in request
 // order, which is the follower's order), a thread with nothing ready waits
 // until a partition is ready rather than sleeping replica.fetch.backoff.ms,
-// and the leader's fetcher lock (a leader change waits for a bootstrap) is
-// not modelled.
+// the leader's fetcher lock (a leader change waits for a bootstrap) is not
+// modelled, and a parked request whose partition's leader resigns is
+// answered when it next completes (Kafka's DelayedFetch completes it at
+// once, DelayedFetch.scala:92-144). A one-partition Fleet never uses
+// threads: its follower fetches as before.
 
 // threadKey names a fetcher thread: the follower running it, the leader
 // it fetches from and its fetcher id.
