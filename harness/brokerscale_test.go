@@ -188,7 +188,18 @@ func TestBrokerScaleResult(t *testing.T) {
 	res, _ := runWith(t, `{"brokers": 3, "duration_ms": 5000, "heal_ms": 20000,
 	  "partitions": [{"topic": "orders", "partition": 4, "count": 3, "replicas": [0, 1],
 	                  "initial": {"high_watermark": 100, "local_segments": [{"base_offset": 0, "end_offset": 99, "epoch": 0}]}}],
-	  "events": [{"at_ms": 0, "type": "add_replica", "broker": 2, "topic": "orders", "partition": 4}]}`)
+	  "events": [{"at_ms": 0, "type": "add_replica", "broker": 2, "topic": "orders", "partition": 4},
+	             {"at_ms": 4000, "type": "elect_leader", "broker": 0}]}`)
+	// The election of every partition is refused where b0 leads (orders-4)
+	// or holds no replica (orders-5: [1, 2]), each refusal naming its
+	// partition; orders-6 ([2, 0]) elects it.
+	var reasons []string
+	for _, sk := range res.Skipped {
+		reasons = append(reasons, sk.Reason)
+	}
+	if want := []string{"orders-4: b0 is already the leader", "orders-5: b0 is not a replica"}; !slices.Equal(reasons, want) {
+		t.Errorf("skipped %q, want %q", reasons, want)
+	}
 	data, err := json.Marshal(res.JSON())
 	if err != nil {
 		t.Fatal(err)

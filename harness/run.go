@@ -433,6 +433,8 @@ func (r *runner) afterStep() *Failure {
 		case e.Kind.IsInput() && r.keepTail:
 			r.s.input = timedEvent{at: r.sched.Now(), e: *e}
 			e = &r.s.input.e
+		case e.Kind == model.EvSkipped && r.mp != nil && e.Part >= 0:
+			r.skip(r.f.TPs[e.Part].String() + ": " + e.Text) // one partition of the event's
 		case e.Kind == model.EvSkipped:
 			r.skip(e.Text)
 		}
