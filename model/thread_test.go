@@ -312,3 +312,36 @@ func TestDelayedFetchWakesOnProduce(t *testing.T) {
 		t.Fatalf("the answer %s holds %+v, want t-1's new records only", resp, resp.Parts)
 	}
 }
+
+// TestFetcherThreadOrder: a thread's order is its partitions as they joined;
+// a partition that got records goes to the end, and so does one that left
+// and joined again (PartitionStates.updateAndMoveToEnd).
+func TestFetcherThreadOrder(t *testing.T) {
+	cfg := testConfig()
+	fx := tieredFixture()
+	var parts []PartitionInit
+	for p := int32(0); p < 3; p++ {
+		parts = append(parts, PartitionInit{TP: TopicPartition{"t", p}, Cfg: cfg, Replicas: []int{0, 1}, Init: fx.initial(cfg.RecordBytes)})
+	}
+	h := newFleetHarness(t, NewFleet(FleetConfig{}, KIP, 2, true, parts))
+	th := h.f.threadOf(1, 0, 0)
+	if th == nil || !slices.Equal(th.order, []PartID{0, 1, 2}) {
+		t.Fatalf("thread b1<-b0#0 %v, want order [0 1 2]", th)
+	}
+	h.runUntil(sim.Time(sim.Second))
+	h.input(Input{Kind: EvProduce, Part: 0, Count: 5, Records: 5})
+	h.runUntil(h.f.Now.Add(10 * sim.Millisecond))
+	if !slices.Equal(th.order, []PartID{1, 2, 0}) {
+		t.Fatalf("after records of t-0: order %v, want [1 2 0]", th.order)
+	}
+	c := h.f.Parts[1]
+	b := c.Brokers[1]
+	c.stopFetcher(b)
+	if slices.Contains(th.order, 1) {
+		t.Fatalf("t-1 left but the order is %v", th.order)
+	}
+	c.sendFetch(b)
+	if !slices.Equal(th.order, []PartID{2, 0, 1}) {
+		t.Fatalf("after t-1 joined again: order %v, want [2 0 1]", th.order)
+	}
+}
