@@ -10,7 +10,8 @@ import (
 // TestBrokerScaleNotRunnableYet: a broker-scale file with a reassign
 // parses, but until the model has the event every command that would run it
 // exits 2 with one clear line, writes nothing else and leaves no output
-// file; explore refuses any broker-scale file.
+// file; explore, compare and shrink refuse any broker-scale file, which run
+// runs.
 func TestBrokerScaleNotRunnableYet(t *testing.T) {
 	path := writeTemp(t, "replace.json", `{"name": "replace-b2", "brokers": 6, "duration_ms": 60000,
 	  "partitions": [{"topic": "orders", "count": 2000, "replicas": [0, 1, 2]}],
@@ -19,9 +20,21 @@ func TestBrokerScaleNotRunnableYet(t *testing.T) {
 	const want = "events[0]: reassign is not runnable yet in this build"
 	plain := writeTemp(t, "plain.json", `{"name": "four", "brokers": 3, "duration_ms": 1000,
 	  "partitions": [{"topic": "orders", "count": 4, "replicas": [0, 1]}]}`)
-	code, stdout, stderr := simrun(t, "explore", "--scenario", plain, "--depth", "3")
-	if code != exitBadInput || !strings.Contains(stderr, "cannot be explored in this build") || stdout != "" {
-		t.Errorf("explore of a broker-scale file: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explore", "--scenario", plain, "--depth", "3"}, "cannot be explored in this build"},
+		{[]string{"compare", "--scenario", plain, "--seeds", "1..2", "--out", filepath.Join(t.TempDir(), "cmp")}, "cannot be compared in this build"},
+		{[]string{"shrink", plain}, "cannot be shrunk in this build"},
+	} {
+		code, stdout, stderr := simrun(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v of a broker-scale file: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	if code, stdout, stderr := simrun(t, "run", "--scenario", plain, "--json"); code != exitOK || !strings.Contains(stdout, `"broker_scale"`) {
+		t.Errorf("run of a broker-scale file: exit %d, stderr %q", code, stderr)
 	}
 	for _, args := range [][]string{
 		{"run", "--scenario", path},
