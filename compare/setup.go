@@ -596,6 +596,10 @@ func (s *Setup) checkScenarios() error {
 		if err := harness.CheckRunnable(sc); err != nil {
 			return badInput("--scenario %s: %v", s.f.scenario, err)
 		}
+		if sc.BrokerScale() {
+			// Its metrics (harness.Measure) read one partition's follower.
+			return badInput("--scenario %s: broker-scale scenarios (partitions) cannot be compared in this build: simrun run runs them", s.f.scenario)
+		}
 		if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
 			return err
 		}

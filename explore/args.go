@@ -94,6 +94,10 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 	if err := harness.CheckRunnable(sc); err != nil {
 		return cfg, Header{}, fmt.Errorf("%s: %w", a.Scenario, err)
 	}
+	if sc.BrokerScale() {
+		// A state's hash covers one partition's model (harness.appendState).
+		return cfg, Header{}, fmt.Errorf("%s: broker-scale scenarios (partitions) cannot be explored in this build: simrun run and compare run them", a.Scenario)
+	}
 	if end := sc.DurationMs + sc.HealMs; a.FromMs >= end {
 		return cfg, Header{}, fmt.Errorf("--from-ms: %d is at or past the end of %s (%d ms: duration_ms %d + heal_ms %d)",
 			a.FromMs, sc.Name, end, sc.DurationMs, sc.HealMs)

@@ -23,7 +23,11 @@ func (r *runner) apply(ev *event) {
 		r.scIndex = ev.idx
 		r.applyScenario(r.sc.Events[ev.idx])
 	case evProduceChunk:
-		r.produceChunk(ev, &model.Input{Kind: model.EvProduceChunk})
+		in := &model.Input{Kind: model.EvProduceChunk}
+		if ev.idx >= 0 {
+			in = r.aim(in, &r.sc.Events[ev.idx])
+		}
+		r.produceChunk(ev, in)
 	case evDeliver:
 		r.deliver(ev)
 	case evTimer:
@@ -48,20 +52,38 @@ func (r *runner) apply(ev *event) {
 // happen.
 func (r *runner) step(in *model.Input, typ string, index int) {
 	r.skipType, r.skipIndex = typ, index
-	r.c.Step(r.sched.Now(), in)
+	r.f.Step(r.sched.Now(), in)
+}
+
+// aim sets the partitions a scenario event's input is for in a
+// broker-scale run: the one or the topic's it names, or every partition
+// (a one-partition run's input goes to its partition).
+func (r *runner) aim(in *model.Input, e *scenarios.Event) *model.Input {
+	if r.mp == nil {
+		return in
+	}
+	in.Part = -1
+	if t := r.mp.targets(r.f, e); len(t) == 1 {
+		in.Part = t[0]
+	} else {
+		in.Only = t
+	}
+	return in
 }
 
 func (r *runner) applyScenario(e scenarios.Event) {
-	broker := func(k model.EventKind) *model.Input { return &model.Input{Kind: k, Broker: *e.Broker} }
+	broker := func(k model.EventKind) *model.Input { return r.aim(&model.Input{Kind: k, Broker: *e.Broker}, &e) }
 	switch e.Type {
 	case scenarios.EventAddReplica:
 		r.step(broker(model.EvAddReplica), e.Type, r.scIndex)
 	case scenarios.EventProduce:
 		chunks := max(1, min(e.Records, e.OverMs/produceChunkMs))
 		r.produceChunk(&event{idx: r.scIndex, records: e.Records, chunks: chunks, interval: sim.Ms(e.OverMs) / sim.Duration(chunks)},
-			&model.Input{Kind: model.EvProduce, Count: e.Records, Ms: e.OverMs})
+			r.aim(&model.Input{Kind: model.EvProduce, Count: e.Records, Ms: e.OverMs}, &e))
 	case scenarios.EventElectLeader:
 		r.step(broker(model.EvElectLeader), e.Type, r.scIndex)
+	case scenarios.EventReplaceBroker:
+		r.step(broker(model.EvReplaceBroker), e.Type, r.scIndex)
 	case scenarios.EventCrash:
 		r.step(broker(model.EvCrash), e.Type, r.scIndex)
 	case scenarios.EventRestart:
@@ -78,7 +100,7 @@ func (r *runner) applyScenario(e scenarios.Event) {
 		}
 		r.step(in, e.Type, r.scIndex)
 	case scenarios.EventDeleteRecords:
-		r.step(&model.Input{Kind: model.EvDeleteRecords, Offset: e.BeforeOffset}, e.Type, r.scIndex)
+		r.step(r.aim(&model.Input{Kind: model.EvDeleteRecords, Offset: e.BeforeOffset}, &e), e.Type, r.scIndex)
 	case scenarios.EventNetworkPartition:
 		x := model.NewEvent(model.EvNetworkPartition, -1)
 		x.Brokers, x.Ms = slices.Clone(e.Brokers), e.DurationMs
@@ -88,7 +110,7 @@ func (r *runner) applyScenario(e scenarios.Event) {
 	case scenarios.EventRemoteOutage:
 		r.step(&model.Input{Kind: model.EvRemoteOutage, Ms: e.DurationMs}, e.Type, r.scIndex)
 	case scenarios.EventConsume:
-		r.step(&model.Input{Kind: model.EvConsume, Offset: e.FromOffset}, e.Type, r.scIndex)
+		r.step(r.aim(&model.Input{Kind: model.EvConsume, Offset: e.FromOffset}, &e), e.Type, r.scIndex)
 	}
 }
 
@@ -136,7 +158,7 @@ func (r *runner) deliver(ev *event) {
 	switch {
 	case r.cut(m.From, m.To):
 		drop = model.DropPartition
-	case r.c.Brokers[m.From].Incarnation != ev.senderInc:
+	case r.f.Incarnation(m.From) != ev.senderInc:
 		drop = model.DropSenderRestarted
 	}
 	if drop == model.CauseNone {
@@ -144,10 +166,11 @@ func (r *runner) deliver(ev *event) {
 		return
 	}
 	e := model.NewEvent(model.EvDeliver, m.To)
-	e.Peer, e.Msg = m.From, *m
+	e.Peer, e.Msg, e.Part, e.Fetcher = m.From, *m, m.Part, m.Fetcher
 	r.begin(e)
 	r.s.dropped = model.NewEvent(model.EvDropped, m.To)
 	r.s.dropped.Peer, r.s.dropped.Msg, r.s.dropped.Cause = m.From, *m, drop
+	r.s.dropped.Part, r.s.dropped.Fetcher = m.Part, m.Fetcher
 	r.record(&r.s.dropped)
 }
 
@@ -167,10 +190,11 @@ func (r *runner) effect(e *model.Effect) {
 		if lost {
 			r.s.lost = model.NewEvent(model.EvDropped, m.To)
 			r.s.lost.Peer, r.s.lost.Msg, r.s.lost.Cause = m.From, *m, model.DropLost
+			r.s.lost.Part, r.s.lost.Fetcher = m.Part, m.Fetcher
 			r.record(&r.s.lost)
 			return
 		}
-		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: r.msgs.put(*m), senderInc: r.c.Brokers[m.From].Incarnation})
+		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: r.msgs.put(*m), senderInc: r.f.Incarnation(m.From)})
 	case model.EffSetTimer:
 		i := r.timerSlot(e.Timer)
 		r.sched.Cancel(r.timers[i]) // a no-op when none is pending
@@ -192,10 +216,21 @@ func (r *runner) effect(e *model.Effect) {
 // timerSlot is where r.timers keeps the timer k names: a table indexed by
 // broker, kind and peer instead of a map, which hashed a key on every set,
 // cancel and fire.
+//
+// A broker-scale run has one such table a partition, then one a fetcher
+// id for the fetcher threads' timers (Part -1).
 func (r *runner) timerSlot(k model.TimerKey) int {
 	n := r.sc.Brokers
 	if k.Broker < 0 || k.Broker >= n || k.Peer < 0 || k.Peer >= n || k.Kind >= model.NumTimerKinds {
 		panic(fmt.Sprintf("scenarios: timer %+v outside %d brokers", k, n))
 	}
-	return (k.Broker*int(model.NumTimerKinds)+int(k.Kind))*n + k.Peer
+	i := (k.Broker*int(model.NumTimerKinds)+int(k.Kind))*n + k.Peer
+	if r.mp == nil {
+		return i
+	}
+	table := n * int(model.NumTimerKinds) * n
+	if k.Part >= 0 {
+		return int(k.Part)*table + i
+	}
+	return (len(r.f.Parts)+int(k.Fetcher))*table + i
 }

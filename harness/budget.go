@@ -40,12 +40,22 @@ const (
 	InvariantBudget = "work-budget"
 )
 
-// maxSteps is the budget opt asks for.
-func (opt *Options) maxSteps() int64 {
+// maxStepsFor is the budget opt asks for a run of s: a broker-scale file's
+// default grows with its partitions (DefaultMaxStepsFor).
+func (opt *Options) maxStepsFor(s *scenarios.Scenario) int64 {
 	if opt.MaxSteps <= 0 {
-		return DefaultMaxSteps
+		return DefaultMaxStepsFor(s)
 	}
 	return opt.MaxSteps
+}
+
+// DefaultMaxStepsFor is the default work budget of a run of s:
+// DefaultMaxSteps, plus 10,000 steps a partition for a broker-scale file.
+func DefaultMaxStepsFor(s *scenarios.Scenario) int64 {
+	if !s.BrokerScale() {
+		return DefaultMaxSteps
+	}
+	return DefaultMaxSteps + 10_000*int64(s.PartitionCount())
 }
 
 // BudgetError says that a scenario's predicted cost exceeds a work budget.
@@ -66,7 +76,7 @@ func (e *BudgetError) Error() string {
 // exceed maxSteps (0: DefaultMaxSteps), nil otherwise.
 func CheckBudget(s *scenarios.Scenario, maxSteps int64) error {
 	if maxSteps <= 0 {
-		maxSteps = DefaultMaxSteps
+		maxSteps = DefaultMaxStepsFor(s)
 	}
 	n, why := PredictSteps(s)
 	if n > maxSteps {

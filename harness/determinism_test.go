@@ -23,10 +23,10 @@ var goldenDigests = []struct {
 	strategy harness.Strategy
 	digest   string
 }{
-	{"omts-local-deleted", 1, harness.LocalLogStart, "b56e22160902eb63"},
-	{"omts-local-deleted", 1, harness.LastTiered, "407d69124a0c1473"},
-	{"leader-hro-unknown", 7, harness.LastTiered, "62f80aff2f51aa83"},
-	{"election-mid-bootstrap", 3, harness.LocalLogStart, "0042f3af2c4637db"},
+	{"omts-local-deleted", 1, harness.LocalLogStart, "b676108477420b5a"},
+	{"omts-local-deleted", 1, harness.LastTiered, "42a2ec38fe5c4ef1"},
+	{"leader-hro-unknown", 7, harness.LastTiered, "51300f233ea0cd03"},
+	{"election-mid-bootstrap", 3, harness.LocalLogStart, "c69f1cdfe6d7b84a"},
 }
 
 func digestOf(t *testing.T, name string, seed uint64, st harness.Strategy) string {

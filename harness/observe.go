@@ -64,7 +64,10 @@ type runView struct {
 	isr        []int
 	isrChanges []ISRChange
 	brokers    []seenBroker
-	tiered     bool // remote.storage.enable
+	// assigned marks the brokers holding a replica: the initial ones and
+	// those added.
+	assigned []bool
+	tiered   bool // remote.storage.enable
 	// pend is what the step's input did, decided by the event after it:
 	// a refusal (EvSkipped) undoes an add_replica or a set_config, a drop
 	// (EvDropped) a delivery.
@@ -108,11 +111,12 @@ type pending struct {
 type pendKind uint8
 
 const (
-	pendNone   pendKind = iota
-	pendAdd             // add_replica: undone by a refusal
-	pendTiered          // set_config remote_storage_enable: undone by a refusal
-	pendGoal            // a delivered answer: undone by a drop
-	pendCrash           // crash: undone by a refusal
+	pendNone    pendKind = iota
+	pendAdd              // add_replica: undone by a refusal
+	pendTiered           // set_config remote_storage_enable: undone by a refusal
+	pendGoal             // a delivered answer: undone by a drop
+	pendCrash            // crash: undone by a refusal
+	pendReplace          // replace_broker: undone by a refusal
 )
 
 // newRunView returns the view of a run of n brokers with the given
@@ -120,7 +124,10 @@ const (
 // and whose initial log holds epochs.
 func newRunView(n int, replicas []int, tiered bool, init *model.Initial) *runView {
 	v := &runView{replicas: make([]ReplicaStats, n), brokers: make([]seenBroker, n), tiered: tiered,
-		isr: slices.Sorted(slices.Values(replicas))}
+		isr: slices.Sorted(slices.Values(replicas)), assigned: make([]bool, n)}
+	for _, r := range replicas {
+		v.assigned[r] = true
+	}
 	for i := range v.brokers {
 		v.brokers[i].hro = -1
 	}
@@ -136,6 +143,7 @@ func (v *runView) clone() *runView {
 	n.replicas = slices.Clone(v.replicas)
 	n.consumes = slices.Clip(v.consumes)
 	n.brokers = slices.Clone(v.brokers)
+	n.assigned = slices.Clone(v.assigned)
 	n.isrChanges = slices.Clip(v.isrChanges)
 	return &n
 }
@@ -150,6 +158,8 @@ func (v *runView) Event(now sim.Time, e *model.Event) {
 		v.pend = pending{what: pendAdd, broker: e.Broker, at: now, midRun: now > 0 && v.leaderHolds()}
 	case model.EvCrash:
 		v.pend = pending{what: pendCrash, broker: e.Broker, at: now}
+	case model.EvReplaceBroker:
+		v.pend = pending{what: pendReplace, broker: e.Broker, at: now}
 	case model.EvSetConfig:
 		if e.Key == "remote_storage_enable" {
 			v.pend = pending{what: pendTiered, on: e.On}
@@ -182,6 +192,7 @@ func (v *runView) settle(next *model.Event) {
 		if !skipped {
 			v.replicas[p.broker] = ReplicaStats{Added: true, AddedAt: p.at}
 			v.brokers[p.broker].boot = true
+			v.assigned[p.broker] = true
 			if p.midRun {
 				v.coverage[model.GoalReplicaAddedMidRun]++
 			}
@@ -193,6 +204,19 @@ func (v *runView) settle(next *model.Event) {
 	case pendGoal:
 		if next == nil || next.Kind != model.EvDropped {
 			v.coverage[p.goal]++
+		}
+	case pendReplace:
+		// Fenced out of the ISR as a crash is, then re-added empty if it
+		// holds a replica of the partition.
+		if skipped {
+			break
+		}
+		if slices.Contains(v.isr, p.broker) {
+			v.setISR(p.at, slices.DeleteFunc(slices.Clone(v.isr), func(r int) bool { return r == p.broker }))
+		}
+		if v.assigned[p.broker] {
+			v.replicas[p.broker] = ReplicaStats{Added: true, AddedAt: p.at}
+			v.brokers[p.broker].boot = true
 		}
 	case pendCrash:
 		// The controller fences a crashed broker: it leaves the ISR, even

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"tierfetch/model"
+	"tierfetch/sim"
 )
 
 // SchemaVersion is the result object's schema_version.
@@ -39,10 +40,36 @@ type RunJSON struct {
 	// with the model's reason (an elect_leader of a broker outside the ISR,
 	// a crash of a broker already down, records produced while offline).
 	Skipped []SkippedJSON `json:"skipped,omitempty"`
+	// Partitions and BrokerScale, for a broker-scale file (docs/reference/result.md,
+	// "Broker scale"): each partition's outcome, leader and followers, and
+	// the run's broker-scale statistics; the run's own leader is then null
+	// and its followers empty.
+	Partitions  []PartitionJSON  `json:"partitions,omitempty"`
+	BrokerScale *BrokerScaleJSON `json:"broker_scale,omitempty"`
 	// Schedule (extension), for a scenario file with an explore schedule:
 	// how it fitted the run; fits false means the run diverged from the
 	// path explore found (picks out of range or left unused).
 	Schedule *ScheduleJSON `json:"schedule,omitempty"`
+}
+
+// PartitionJSON is one partition of a broker-scale run.
+type PartitionJSON struct {
+	Topic     string         `json:"topic"`
+	Partition int32          `json:"partition"`
+	Outcome   string         `json:"outcome"`
+	Leader    *LeaderJSON    `json:"leader"`
+	Followers []FollowerJSON `json:"followers"`
+}
+
+// BrokerScaleJSON is a broker-scale run's statistics (BrokerScaleStats), in
+// milliseconds and bytes; a null time is one that never came.
+type BrokerScaleJSON struct {
+	RestoredMs       *int64 `json:"restored_ms"`
+	CaughtUpMsP50    *int64 `json:"caught_up_ms_p50"`
+	CaughtUpMsP99    *int64 `json:"caught_up_ms_p99"`
+	BytesFromLeaders int64  `json:"bytes_from_leaders"`
+	BytesFromRemote  int64  `json:"bytes_from_remote"`
+	FetcherBlockedMs int64  `json:"fetcher_blocked_ms"`
 }
 
 // ScheduleJSON is a ScheduleFit with its verdict.
@@ -125,15 +152,10 @@ func (r *RunResult) JSON() RunJSON {
 	if f := r.Schedule; f != nil {
 		out.Schedule = &ScheduleJSON{Fits: f.Fits(), ScheduleFit: *f}
 	}
-	c := r.Cluster
-	if l := c.Leader(); l != nil {
-		out.Leader = &LeaderJSON{Broker: l.ID, LogStartOffset: l.Log.LogStart, LocalLogStartOffset: l.Log.LocalLogStart,
-			HighWatermark: l.Log.HighWatermark, LogEndOffset: l.Log.LogEnd, HighestRemoteOffset: l.HighestRemote}
-	}
-	for _, b := range c.Brokers {
-		if st := &r.Replicas[b.ID]; st.Added {
-			out.Followers = append(out.Followers, followerJSON(b, st))
-		}
+	if r.Partitions != nil {
+		r.brokerScaleJSON(&out)
+	} else {
+		out.Leader, out.Followers = leaderJSON(r.Cluster), followersJSON(r.Cluster, r.Replicas)
 	}
 	for _, s := range r.Consumes {
 		out.Consumes = append(out.Consumes, ConsumeJSON(s))
@@ -149,6 +171,50 @@ func (r *RunResult) JSON() RunJSON {
 		out.Skipped = append(out.Skipped, j)
 	}
 	return out
+}
+
+// leaderJSON is c's leader at the end (nil: offline).
+func leaderJSON(c *model.Cluster) *LeaderJSON {
+	l := c.Leader()
+	if l == nil {
+		return nil
+	}
+	return &LeaderJSON{Broker: l.ID, LogStartOffset: l.Log.LogStart, LocalLogStartOffset: l.Log.LocalLogStart,
+		HighWatermark: l.Log.HighWatermark, LogEndOffset: l.Log.LogEnd, HighestRemoteOffset: l.HighestRemote}
+}
+
+// followersJSON is c's added replicas at the end, by broker id.
+func followersJSON(c *model.Cluster, replicas []ReplicaStats) []FollowerJSON {
+	out := []FollowerJSON{}
+	for _, b := range c.Brokers {
+		if st := &replicas[b.ID]; st.Added {
+			out = append(out, followerJSON(b, st))
+		}
+	}
+	return out
+}
+
+// brokerScaleJSON fills a broker-scale run's partitions and statistics.
+func (r *RunResult) brokerScaleJSON(out *RunJSON) {
+	out.Partitions = make([]PartitionJSON, len(r.Partitions))
+	for i := range r.Partitions {
+		p, c := &r.Partitions[i], r.Fleet.Parts[i]
+		out.Partitions[i] = PartitionJSON{Topic: p.TP.Topic, Partition: p.TP.Partition, Outcome: p.Outcome,
+			Leader: leaderJSON(c), Followers: followersJSON(c, p.Replicas)}
+	}
+	s := r.BrokerScale
+	ms := func(d sim.Duration, ok bool) *int64 {
+		if !ok {
+			return nil
+		}
+		v := d.Ms()
+		return &v
+	}
+	p50, ok50 := s.Quantile(0.5)
+	p99, ok99 := s.Quantile(0.99)
+	out.BrokerScale = &BrokerScaleJSON{RestoredMs: ms(s.Restored, s.RestoredKnown), CaughtUpMsP50: ms(p50, ok50),
+		CaughtUpMsP99: ms(p99, ok99), BytesFromLeaders: s.BytesFromLeaders, BytesFromRemote: s.BytesFromRemote,
+		FetcherBlockedMs: s.FetcherBlocked.Ms()}
 }
 
 // followerJSON is broker b's follower entry: its log at the end, st what

@@ -89,7 +89,10 @@ type RunResult struct {
 	Steps     int64
 	SimMs     int64
 	// End is the virtual time the run ended at (SimMs in microseconds).
-	End     sim.Time
+	End sim.Time
+	// Fleet is the model where the run stopped; Cluster its first (in a
+	// one-partition run, only) partition.
+	Fleet   *model.Fleet
 	Cluster *model.Cluster
 	// EgressBytes is the bytes each broker sent to other brokers.
 	EgressBytes []int64
@@ -112,6 +115,12 @@ type RunResult struct {
 	// StateHash is the hash of the state the run stopped in, when
 	// Options.StateHash is set.
 	StateHash uint64
+	// Partitions, for a broker-scale file, is each partition's result, in
+	// scenario order; BrokerScale the broker-scale statistics (both nil
+	// for a one-partition file, whose Replicas, Consumes and ISRChanges
+	// are its partition's).
+	Partitions  []PartitionResult
+	BrokerScale *BrokerScaleStats
 	// Schedule, for a scenario with an explore schedule followed as is
 	// (no Options.Chooser), says how well it fitted the run.
 	Schedule *ScheduleFit
@@ -194,7 +203,8 @@ type partition struct {
 type runner struct {
 	sc           *scenarios.Scenario
 	opt          Options
-	c            *model.Cluster
+	f            *model.Fleet
+	c            *model.Cluster // f's first partition
 	sched        sim.Scheduler[event]
 	msgs         slab[model.Message]  // in-flight messages (event.msg)
 	ops          slab[model.RemoteOp] // pending remote operations (event.op)
@@ -222,11 +232,11 @@ type runner struct {
 	skipped  []SkippedEvent
 	// view folds the events into replica stats, consumes and coverage.
 	view *runView
-	// What the last step left, to emit broker and remote state changes.
-	brokers    []brokerView
-	remoteVer  uint64
-	remoteNow  [2]int64
-	remoteSeen bool
+	// st is what the last step left, to emit broker and remote state
+	// changes (a one-partition run's; mp holds a many-partition run's).
+	st partState
+	// mp is a many-partition run's own (nil: one partition).
+	mp *multiRun
 	// scIndex is the scenario event the step applies (-1: none);
 	// faultIndex the explore fault it injects (-1: none); skipType and
 	// skipIndex the scenario event type and index a refusal of the step's
@@ -332,23 +342,29 @@ func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 	if f := sc.Config.FollowerFetchLastTieredOffsetEnable; f != nil {
 		lastTiered = *f
 	}
-	cfg, init := sc.Config.ModelConfig(), sc.ModelInitial()
-	r.view = newRunView(sc.Brokers, sc.Replicas, cfg.RemoteStorageEnable, &init)
-	start := model.NewEvent(model.EvRunStart, -1)
-	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
-	if opt.Fixes != 0 {
-		start.Text += " fixes=" + opt.Fixes.String() // a run without fixes keeps its digest
+	if sc.BrokerScale() {
+		r.newMulti(sc, opt, lastTiered)
+	} else {
+		cfg, init := sc.Config.ModelConfig(), sc.ModelInitial()
+		r.view = newRunView(sc.Brokers, sc.Replicas, cfg.RemoteStorageEnable, &init)
+		start := model.NewEvent(model.EvRunStart, -1)
+		start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
+		if opt.Fixes != 0 {
+			start.Text += " fixes=" + opt.Fixes.String() // a run without fixes keeps its digest
+		}
+		r.begin(start)
+		cfg.Mutants, cfg.Fixes = opt.Mutants, opt.Fixes
+		r.f = model.NewFleet(model.FleetConfig{}, opt.Profile, sc.Brokers, lastTiered,
+			[]model.PartitionInit{{Cfg: cfg, Replicas: sc.Replicas, Init: init}})
+		r.c = r.f.Parts[0]
+		r.checker = invariants.New(r.c)
 	}
-	r.begin(start)
-	cfg.Mutants, cfg.Fixes = opt.Mutants, opt.Fixes
-	r.c = model.NewCluster(cfg, opt.Profile, sc.Brokers, sc.Replicas, lastTiered, init)
-	r.checker = invariants.New(r.c)
 	for i := range sc.Events {
 		r.sched.At(sim.AtMs(sc.Events[i].AtMs), event{kind: evScenario, idx: i})
 	}
 	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
 	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
-	x := &Run{r: r, res: &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Cluster: r.c}, maxSteps: opt.maxSteps()}
+	x := &Run{r: r, res: &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Fleet: r.f, Cluster: r.c}, maxSteps: opt.maxStepsFor(sc)}
 	if err := CheckBudget(sc, x.maxSteps); err != nil {
 		x.done = r.finish(x.res, r.budgetFailure(err.Error()), OutcomeBudget)
 		return x
@@ -369,6 +385,13 @@ func (r *runner) next() (event, bool) {
 			return event{kind: evFault, idx: f}, true
 		}
 	}
+	// The seeded chooser always takes the first tie: Next is that tie, and
+	// counting ties is skipped (it costs as many steps as there are ties,
+	// thousands at broker scale where every partition's periodic tasks run
+	// at one instant).
+	if _, first := r.choose.(*seeded); first {
+		return r.sched.Next()
+	}
 	if n := r.sched.Ties(); n > 1 {
 		return r.sched.NextTie(r.choose.Tie(n))
 	}
@@ -386,6 +409,9 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 		res.Coverage[g] += n
 	}
 	res.Replicas, res.Consumes, res.ISRChanges = r.view.replicas, r.view.consumes, r.view.isrChanges
+	if r.mp != nil {
+		r.mp.finish(r, res)
+	}
 	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
 	if r.opt.StateHash {
 		res.StateHash = r.stateHash()
@@ -407,13 +433,15 @@ func (r *runner) failure(v *invariants.Violation) *Failure {
 // and the state changes it made, schedules its effects and acknowledges
 // them (Advance), then checks invariants.
 func (r *runner) afterStep() *Failure {
-	rd := r.c.Ready()
+	rd := r.f.Ready()
 	for i := range rd.Events {
 		e := &rd.Events[i]
 		switch {
 		case e.Kind.IsInput() && r.keepTail:
 			r.s.input = timedEvent{at: r.sched.Now(), e: *e}
 			e = &r.s.input.e
+		case e.Kind == model.EvSkipped && r.mp != nil && e.Part >= 0:
+			r.skip(r.f.TPs[e.Part].String() + ": " + e.Text) // one partition of the event's
 		case e.Kind == model.EvSkipped:
 			r.skip(e.Text)
 		}
@@ -423,9 +451,15 @@ func (r *runner) afterStep() *Failure {
 	for i := range rd.Effects {
 		r.effect(&rd.Effects[i])
 	}
-	r.c.Advance()
+	if r.mp != nil {
+		r.mp.dirty = append(r.mp.dirty[:0], r.f.Dirty()...)
+	}
+	r.f.Advance()
 	if r.opt.StateDigests {
 		r.stateDigests = append(r.stateDigests, StateOf(r.c).Digest())
+	}
+	if r.mp != nil {
+		return r.mp.check(r)
 	}
 	if v := r.checker.Check(r.c, r.sched.Now()); v != nil {
 		return r.failure(v)

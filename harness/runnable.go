@@ -21,15 +21,20 @@ func CheckRunnable(sc *scenarios.Scenario) error {
 	knobs := []struct {
 		name    string
 		v, want int64
+		scale   bool // modelled in broker-scale files (fetcher threads)
 	}{
-		{"replica_fetch_response_max_bytes", c.ReplicaFetchResponseMaxBytes, d.ReplicaFetchResponseMaxBytes},
-		{"replica_fetch_min_bytes", c.ReplicaFetchMinBytes, d.ReplicaFetchMinBytes},
-		{"remote_fetch_concurrency", c.RemoteFetchConcurrency, d.RemoteFetchConcurrency},
-		{"broker_network_bytes_per_sec", c.BrokerNetworkBytesPerSec, d.BrokerNetworkBytesPerSec},
-		{"broker_disk_bytes_per_sec", c.BrokerDiskBytesPerSec, d.BrokerDiskBytesPerSec},
+		{"replica_fetch_response_max_bytes", c.ReplicaFetchResponseMaxBytes, d.ReplicaFetchResponseMaxBytes, true},
+		{"replica_fetch_min_bytes", c.ReplicaFetchMinBytes, d.ReplicaFetchMinBytes, true},
+		{"remote_fetch_concurrency", c.RemoteFetchConcurrency, d.RemoteFetchConcurrency, false},
+		{"broker_network_bytes_per_sec", c.BrokerNetworkBytesPerSec, d.BrokerNetworkBytesPerSec, false},
+		{"broker_disk_bytes_per_sec", c.BrokerDiskBytesPerSec, d.BrokerDiskBytesPerSec, false},
 	}
 	for _, k := range knobs {
-		if k.v != k.want {
+		switch {
+		case k.v == k.want || k.scale && sc.BrokerScale():
+		case k.scale:
+			return fmt.Errorf("config.%s: %d is modelled only in broker-scale files (partitions) in this build, whose followers fetch through fetcher threads (only the default, %d, runs here)", k.name, k.v, k.want)
+		default:
 			return fmt.Errorf("config.%s: %d is not modelled yet in this build (only the default, %d, runs)", k.name, k.v, k.want)
 		}
 	}
@@ -52,15 +57,16 @@ func CheckRunnable(sc *scenarios.Scenario) error {
 	return nil
 }
 
-// checkStructure returns why this build cannot run sc at all: it has
-// partitions, or an event the model does not have yet. A run of such a
-// scenario is a programmer error (start panics with this).
+// checkStructure returns why this build cannot run sc at all: it has an
+// event the model does not have yet, or a broker-scale file an explore
+// schedule. A run of such a scenario is a programmer error (start panics
+// with this).
 func checkStructure(sc *scenarios.Scenario) error {
-	if sc.BrokerScale() {
-		return fmt.Errorf("broker-scale scenarios (partitions) are not runnable yet in this build: it parses and validates them only")
+	if sc.BrokerScale() && sc.Explore != nil {
+		return fmt.Errorf("explore: a broker-scale file (partitions) with an explore schedule is not runnable in this build")
 	}
 	for i, e := range sc.Events {
-		if e.Type == scenarios.EventReplaceBroker || e.Type == scenarios.EventReassign {
+		if e.Type == scenarios.EventReassign {
 			return fmt.Errorf("events[%d]: %s is not runnable yet in this build: it parses and validates it only", i, e.Type)
 		}
 	}

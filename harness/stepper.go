@@ -54,6 +54,15 @@ func (x *Run) Step() {
 	}
 	ev, ok := r.next()
 	if !ok || ev.kind == evEnd {
+		if r.mp != nil {
+			f := r.mp.liveness(r)
+			if f != nil {
+				x.done = r.finish(x.res, f, OutcomeLiveness)
+				return
+			}
+			x.done = r.finish(x.res, nil, OutcomeOK)
+			return
+		}
 		if v := r.checker.CheckLiveness(r.c); v != nil {
 			x.done = r.finish(x.res, r.failure(v), OutcomeLiveness)
 			return
@@ -100,7 +109,8 @@ func (x *Run) Clone(ch Chooser) *Run {
 	n.opt.Observers, n.opt.TraceSink = nil, nil
 	n.sched = r.sched.Clone()
 	n.msgs, n.ops = r.msgs.clone(), r.ops.clone()
-	n.c = r.c.Clone()
+	n.f = r.f.Clone()
+	n.c = n.f.Parts[0]
 	n.checker = r.checker.Clone()
 	n.timers = slices.Clone(r.timers)
 	n.cuts = slices.Clone(r.cuts)
@@ -115,9 +125,13 @@ func (x *Run) Clone(ch Chooser) *Run {
 	n.tail = r.s.cloneTail
 	n.skipped = slices.Clip(r.skipped)
 	n.stateDigests = slices.Clip(r.stateDigests)
-	n.brokers = slices.Clone(r.brokers)
+	n.st.brokers = slices.Clone(r.st.brokers)
 	n.view = r.view.clone()
+	if r.mp != nil {
+		n.mp = r.mp.clone()
+		n.checker, n.view = n.mp.checkers[0], n.mp.views[0]
+	}
 	res := *x.res
-	res.Cluster = n.c
+	res.Fleet, res.Cluster = n.f, n.c
 	return &Run{r: &n, res: &res, maxSteps: x.maxSteps}
 }

@@ -16,6 +16,9 @@ const digestChunk = 8 << 10
 // A run that keeps no tail has no other view than the digest, and a failure
 // reruns it (Execute): then the event is hashed where it is and not kept.
 func (r *runner) begin(e model.Event) {
+	if r.mp != nil && e.Kind != model.EvDeliver {
+		e.Part = -1 // the run's start, a network partition: the whole fleet's
+	}
 	if !r.keepTail {
 		r.hash(&e)
 		r.observe(r.sched.Now(), &e)
@@ -27,7 +30,11 @@ func (r *runner) begin(e model.Event) {
 
 // hash adds one event to the digest.
 func (r *runner) hash(e *model.Event) {
-	r.enc = e.AppendBinary(r.enc, r.sched.Now())
+	if r.mp != nil {
+		r.enc = e.AppendBinaryPart(r.enc, r.sched.Now())
+	} else {
+		r.enc = e.AppendBinary(r.enc, r.sched.Now())
+	}
 	if len(r.enc) >= digestChunk {
 		r.digest.Write(r.enc)
 		r.enc = r.enc[:0]
@@ -60,6 +67,10 @@ func (r *runner) record(e *model.Event) {
 // observe passes one event to the runner's own observers: the view (replica
 // stats, consumes, coverage) and the checker.
 func (r *runner) observe(now sim.Time, e *model.Event) {
+	if r.mp != nil {
+		r.mp.observe(now, e)
+		return
+	}
 	r.view.Event(now, e)
 	if r.checker != nil { // nil only for the run's start event
 		r.checker.Event(now, e)
@@ -88,19 +99,39 @@ type brokerView struct {
 	hro   int64
 }
 
+// partState is what the last step left of one partition, to emit its
+// broker and remote state changes.
+type partState struct {
+	brokers    []brokerView
+	remoteVer  uint64
+	remoteNow  [2]int64
+	remoteSeen bool
+}
+
 func (r *runner) recordStateChanges() {
-	c := r.c
-	if r.brokers == nil {
-		r.brokers = make([]brokerView, len(c.Brokers))
-		for i := range r.brokers {
-			r.brokers[i].epoch = -2 // never a real epoch: the first step reports every broker
+	if r.mp != nil {
+		for _, p := range r.f.Dirty() {
+			r.recordPartChanges(r.f.Parts[p], &r.mp.states[p], p)
 		}
-		r.remoteVer = ^uint64(0)
+		return
+	}
+	r.recordPartChanges(r.c, &r.st, 0)
+}
+
+// recordPartChanges emits the changes of partition part (cluster c) since
+// st.
+func (r *runner) recordPartChanges(c *model.Cluster, st *partState, part model.PartID) {
+	if st.brokers == nil {
+		st.brokers = make([]brokerView, len(c.Brokers))
+		for i := range st.brokers {
+			st.brokers[i].epoch = -2 // never a real epoch: the first step reports every broker
+		}
+		st.remoteVer = ^uint64(0)
 	}
 	for i, b := range c.Brokers {
 		// Field by field, the offsets (what changes most) first: the
 		// struct comparison the compiler makes is a call and a memequal.
-		w, l := &r.brokers[i], &b.Log
+		w, l := &st.brokers[i], &b.Log
 		if w.log.HighWatermark != l.HighWatermark || w.log.LogEnd != l.LogEnd ||
 			w.log.LocalLogStart != l.LocalLogStart || w.log.LogStart != l.LogStart ||
 			w.hro != b.HighestRemote || w.epoch != b.LeaderEpoch || w.role != b.Role || w.up != b.Up {
@@ -113,21 +144,21 @@ func (r *runner) recordStateChanges() {
 			if !r.s.brokerEvMade {
 				*e, r.s.brokerEvMade = model.NewEvent(model.EvBrokerState, i), true
 			}
-			e.Broker = i
+			e.Broker, e.Part = i, part
 			e.Role, e.Up, e.Epoch, e.Log, e.HRO = v.role, v.up, v.epoch, v.log, v.hro
 			r.record(e)
 		}
 	}
-	if c.Remote.Version != r.remoteVer {
-		r.remoteVer = c.Remote.Version
+	if c.Remote.Version != st.remoteVer {
+		st.remoteVer = c.Remote.Version
 		start, end, ok := c.Remote.Finished()
 		if !ok {
 			start, end = 0, -1
 		}
-		if !r.remoteSeen || [2]int64{start, end} != r.remoteNow {
-			r.remoteSeen, r.remoteNow = true, [2]int64{start, end}
+		if !st.remoteSeen || [2]int64{start, end} != st.remoteNow {
+			st.remoteSeen, st.remoteNow = true, [2]int64{start, end}
 			r.s.remoteEv = model.NewEvent(model.EvRemoteState, -1)
-			r.s.remoteEv.Offset, r.s.remoteEv.Last = start, end
+			r.s.remoteEv.Offset, r.s.remoteEv.Last, r.s.remoteEv.Part = start, end, part
 			r.record(&r.s.remoteEv)
 		}
 	}

@@ -278,6 +278,12 @@ func epochEnd(l *model.Log, epoch int32, limit int64) int64 {
 	return limit
 }
 
+// TimeBound reports whether a check may fail later with no change to the
+// partition, only because time passes (the leader's stale log start
+// offset): a caller that checks only the partitions a step changed checks
+// such a partition after every step.
+func (k *Checker) TimeBound() bool { return k.staleSince >= 0 }
+
 // checkStaleLogStart allows a new leader's lagging log start offset until its
 // RLM copy task has had its first run with metadata ready (Kafka raises it
 // there, KAFKA-15351), and no longer.

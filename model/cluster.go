@@ -111,6 +111,11 @@ type Cluster struct {
 	Remote  Remote
 	// out holds what the steps since the last Advance did (Ready).
 	out *outbox
+	// fleet is the Fleet the cluster is a partition of (nil: none), part
+	// its index there: every event, message, timer and remote operation
+	// the cluster makes carries it.
+	fleet *Fleet
+	part  PartID
 
 	nextReq    uint64
 	nextOrigin uint64
@@ -143,6 +148,12 @@ type Initial struct {
 // is the leader) holding init. The leader's RLM and ISR tasks start at once;
 // cfg.Fixes are switched on once the initial leadership is taken.
 func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, init Initial) *Cluster {
+	return newCluster(cfg, p, n, replicas, lastTiered, init, &outbox{}, nil, 0)
+}
+
+// newCluster is NewCluster for partition part of fleet (nil: none), whose
+// events and effects go to out.
+func newCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, init Initial, out *outbox, fleet *Fleet, part PartID) *Cluster {
 	for i, r := range replicas {
 		if r < 0 || r >= n || slices.Contains(replicas[:i], r) {
 			panic(fmt.Sprintf("model: replicas %v of %d brokers (scenarios validate them)", replicas, n))
@@ -153,7 +164,7 @@ func NewCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	}
 	fixes := cfg.Fixes
 	cfg.Fixes = 0 // switched on last (setFixes)
-	c := &Cluster{Cfg: cfg, Profile: p, out: &outbox{}}
+	c := &Cluster{Cfg: cfg, Profile: p, out: out, fleet: fleet, part: part}
 	c.producers = []producerClient{{id: 1}, {id: 2}, {id: 3}}
 	for i := 0; i < n; i++ {
 		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
@@ -221,6 +232,7 @@ func (c *Cluster) send(m Message) {
 	if m.From == m.To || m.ReqID == 0 {
 		panic(fmt.Sprintf("model: send %s from b%d to b%d with request id %d", m.Kind, m.From, m.To, m.ReqID))
 	}
+	m.Part = c.part
 	c.out.effects = append(c.out.effects, Effect{Kind: EffSend, Msg: m})
 	c.emit(Event{Kind: EvSend, Broker: m.From, Peer: m.To, Msg: m})
 }
@@ -230,7 +242,7 @@ func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
 	if d < 0 || !b.Up || peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
 		panic(fmt.Sprintf("model: b%d (up %v) arms timer %s peer %d %v from now", b.ID, b.Up, k, peer, d))
 	}
-	c.out.effects = append(c.out.effects, Effect{Kind: EffSetTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}, After: d})
+	c.out.effects = append(c.out.effects, Effect{Kind: EffSetTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Part: c.part, Peer: peer}, After: d})
 }
 
 // cancelTimer cancels b's timer (k, peer), pending or not.
@@ -238,7 +250,7 @@ func (c *Cluster) cancelTimer(b *Broker, k TimerKind, peer int) {
 	if peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
 		panic(fmt.Sprintf("model: b%d cancels timer %s peer %d", b.ID, k, peer))
 	}
-	c.out.effects = append(c.out.effects, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Peer: peer}})
+	c.out.effects = append(c.out.effects, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Part: c.part, Peer: peer}})
 }
 
 // startRemote starts remote operation op on behalf of its broker and
@@ -248,7 +260,7 @@ func (c *Cluster) startRemote(op RemoteOp) uint64 {
 		panic(fmt.Sprintf("model: b%d (up %v) starts remote %s of segment %d, %d bytes", op.Broker, b.Up, op.Kind, op.Segment, op.Bytes))
 	}
 	c.nextOp++
-	op.ID = c.nextOp
+	op.ID, op.Part = c.nextOp, c.part
 	c.out.effects = append(c.out.effects, Effect{Kind: EffRemote, Remote: op})
 	return op.ID
 }

@@ -168,6 +168,33 @@ func (c *Cluster) restart(id int) error {
 	return nil
 }
 
+// replaceBroker replaces broker id's disk: it crashes (if up), loses its
+// log, and restarts empty, so every replica it holds is re-added and
+// bootstraps as an added replica does. An empty log must not lead: the
+// crash fences it out of the ISR even as its last member, and it leaves
+// the ELR and stops being the last known leader, so the partition stays
+// offline rather than elect it (KRaft's unclean-shutdown handling of a
+// broker that comes back, with the new disk's empty log).
+func (c *Cluster) replaceBroker(id int) error {
+	b := c.Brokers[id]
+	if b.Up {
+		if err := c.crash(id); err != nil {
+			return err
+		}
+	}
+	if c.Ctrl.IsReplica(id) {
+		ctl := &c.Ctrl
+		ctl.ELR = slices.DeleteFunc(slices.Clone(ctl.ELR), func(r int) bool { return r == id })
+		if ctl.LastKnownLeader == id {
+			ctl.LastKnownLeader = -1
+		}
+		b.Log = NewLog(0)
+		b.HighestRemote, b.InSyncEpoch = -1, -1
+		b.fetch.bootstrapping, b.fetch.path = true, PathFromZero
+	}
+	return c.restart(id)
+}
+
 // deleteRecords raises the leader's log start offset to before (at most HW).
 func (c *Cluster) deleteRecords(before int64) error {
 	b := c.Leader()

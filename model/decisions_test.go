@@ -720,6 +720,28 @@ func remoteOps(c *Cluster) []RemoteOp {
 	return out
 }
 
+// snapshotRead completes an aux build's first read (the leader-epoch
+// checkpoint, op) and returns the second, the producer snapshot's, which
+// the build starts then: of the same segment, 512 + 16 bytes an entry, the
+// build not ended yet (TierStateMachine reads the two indexes one after the
+// other).
+func snapshotRead(t *testing.T, c *Cluster, op RemoteOp) RemoteOp {
+	t.Helper()
+	c.remoteDone(op, false)
+	var got []RemoteOp
+	for _, e := range c.out.effects {
+		if e.Kind == EffRemote && e.Remote.Kind == RemoteReadAux && e.Remote.ID > op.ID {
+			got = append(got, e.Remote)
+		}
+	}
+	seg := &c.Remote.Segments[c.Remote.Find(op.Segment)]
+	if len(got) != 1 || got[0].Segment != op.Segment || op.Bytes != int64(512+16*len(seg.Checkpt)) ||
+		got[0].Bytes != int64(512+16*len(seg.Snapshot)) || auxBuilt(c.out.events, op.Broker) != 0 {
+		t.Fatalf("after the checkpoint read %+v: reads %+v, builds %d; want the snapshot's read of the segment", op, got, auxBuilt(c.out.events, op.Broker))
+	}
+	return got[0]
+}
+
 // TestAuxBuildSideEffects: after reading the segment ending at start-1, the
 // follower's log restarts empty at start with LSO = the leader's log start,
 // LLSO = HW = LEO = start; its epoch cache is the checkpoint uploaded with
@@ -740,7 +762,8 @@ func TestAuxBuildSideEffects(t *testing.T) {
 	if len(reads) != 1 {
 		t.Fatalf("no aux read: %v", reads)
 	}
-	c.remoteDone(reads[0], false)
+	second := snapshotRead(t, c, reads[0])
+	c.remoteDone(second, false)
 	b := c.Brokers[1]
 	built := eventsOf(c, EvAuxBuildEnd)
 	l := &b.Log
@@ -753,7 +776,7 @@ func TestAuxBuildSideEffects(t *testing.T) {
 	if !slices.Equal(l.Producers, snapshotAt(199)) {
 		t.Errorf("producers %v, want the snapshot %v", l.Producers, snapshotAt(199))
 	}
-	if len(built) != 1 || built[0].Cause != AuxBuilt || built[0].Path != PathEarliestPendingUpload || built[0].RemoteBytes != reads[0].Bytes ||
+	if len(built) != 1 || built[0].Cause != AuxBuilt || built[0].Path != PathEarliestPendingUpload || built[0].RemoteBytes != reads[0].Bytes+second.Bytes ||
 		b.fetch.path != PathEarliestPendingUpload {
 		t.Errorf("aux build ends %+v, path %s", built, b.fetch.path)
 	}
@@ -804,7 +827,7 @@ func TestAuxBuildFailures(t *testing.T) {
 		return c, reads[0]
 	}
 	c, op := read(t)
-	c.remoteDone(op, false) // the first remote segment, [0..99]
+	c.remoteDone(snapshotRead(t, c, op), false) // the first remote segment, [0..99]
 	if b := c.Brokers[1]; auxBuilt(c.out.events, 1) != 1 || b.Log.LocalLogStart != 100 {
 		t.Errorf("a read of the first remote segment: builds %d, llso %d", auxBuilt(c.out.events, 1), b.Log.LocalLogStart)
 	}
@@ -821,10 +844,23 @@ func TestAuxBuildFailures(t *testing.T) {
 	}
 	c, op = read(t)
 	c.Remote.SetState(op.Segment, DeleteStarted)
-	c.remoteDone(op, false)
+	c.remoteDone(op, false) // gone before the first read is done
 	gone := countEvents(c.out.events, EvAuxBuildEnd, 1, func(e *Event) bool { return e.Cause == AuxSegmentGone })
 	if backoffs(c.out.events, 1, RetryAuxUnavailable) != 1 || gone != 1 || auxBuilt(c.out.events, 1) != 0 {
 		t.Errorf("segment deleted during the read: events %v", c.out.events)
+	}
+	// The same between the two reads: a segment gone, a failed snapshot read.
+	c, op = read(t)
+	second := snapshotRead(t, c, op)
+	c.Remote.SetState(op.Segment, DeleteStarted)
+	c.remoteDone(second, false)
+	if backoffs(c.out.events, 1, RetryAuxUnavailable) != 1 || auxBuilt(c.out.events, 1) != 0 {
+		t.Errorf("segment deleted between the reads: events %v", c.out.events)
+	}
+	c, op = read(t)
+	c.remoteDone(snapshotRead(t, c, op), true)
+	if backoffs(c.out.events, 1, RetryRemoteError) != 1 || auxBuilt(c.out.events, 1) != 0 {
+		t.Errorf("failed snapshot read: events %v", c.out.events)
 	}
 	c, op = read(t)
 	op.ID++

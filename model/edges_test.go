@@ -141,7 +141,7 @@ func TestKafka43ProbesTheLeadersEndAfterTheBuild(t *testing.T) {
 			t.Fatalf("%s: build up to 300: remote ops %v", p.Name(), reads)
 		}
 		sent(c)
-		c.remoteDone(reads[0], false)
+		c.remoteDone(snapshotRead(t, c, reads[0]), false)
 		asked := bootOf(c.out.events, 1).listOffsets
 		out := sent(c)
 		probe := p == Kafka43

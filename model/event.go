@@ -75,6 +75,9 @@ const (
 	EvRemoteDeleteRetry
 	EvExpirationSeedsHRO
 	EvExpirationAborted
+	EvThreadBlocked
+	EvThreadUnblocked
+	EvReplaceBroker
 	NumEventKinds
 )
 
@@ -146,7 +149,15 @@ type SegmentRef struct {
 // view may keep them (the batches and slices they hold are never written
 // again).
 type Event struct {
-	Kind        EventKind
+	Kind EventKind
+	// Fetcher is the fetcher thread an event of a thread is about (its
+	// fetcher id; Broker the follower, Peer the leader). Encoded only in
+	// runs of more than one partition, as Part is.
+	Fetcher int16
+	// Part is the partition the event is about, its index in the Fleet
+	// (-1: the whole fleet, a broker-wide input). Encoded only in runs of
+	// more than one partition (AppendBinaryPart).
+	Part        PartID
 	Broker      int          // the broker the event is about (-1: none)
 	Peer        int          // the other broker: a leader, a sender, a parked follower (-1: none)
 	Epoch       int32        // a leader epoch
@@ -211,7 +222,11 @@ func NewEvent(k EventKind, b int) Event { return brokerEv(k, b) }
 // emit records e in the step's outbox: an input kind only as the step's
 // first event (Step records it).
 func (c *Cluster) emit(e Event) {
+	e.Part = c.part
 	if kinds[e.Kind].input && len(c.out.events) != 0 {
+		if c.fleet != nil && c.fleet.fanning {
+			return // the Fleet recorded the broker-wide input once
+		}
 		panic(fmt.Sprintf("model: input event %s after %d events of its step", e.Kind, len(c.out.events)))
 	}
 	c.out.events = append(c.out.events, e)

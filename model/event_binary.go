@@ -281,3 +281,55 @@ func (s fieldSet) names(allowed fieldSet) []string {
 	}
 	return out
 }
+
+// AppendBinaryPart is AppendBinary for a run of more than one partition
+// (Fleet.Multi): the kind byte has bit 7 set (kinds are below 128) and the
+// fields are followed by the event's partition, then, for an event with a
+// message, the message's partition. One-partition runs use AppendBinary,
+// so their digests do not depend on the fields only many partitions have.
+func (e *Event) AppendBinaryPart(dst []byte, now sim.Time) []byte {
+	start := len(dst)
+	dst = e.AppendBinary(dst, now)
+	k := start + varintLen(int64(now))
+	dst[k] |= 0x80
+	dst = binary.AppendVarint(dst, int64(e.Part))
+	dst = binary.AppendVarint(dst, int64(e.Fetcher))
+	if set := kindFieldSet(e.Kind); set&(1<<fMsgHead) != 0 {
+		dst = e.Msg.appendParts(dst, set&(1<<fMsg) != 0)
+	}
+	return dst
+}
+
+// appendParts appends what a message of a many-partition run adds: its
+// partition and fetcher thread, then each part of a thread's fetch or
+// answer (its partition, the request's fields, the answer's, and its
+// records as a count then the base, count and origin of each batch when
+// withBatches, as for a message's own batches).
+func (m *Message) appendParts(dst []byte, withBatches bool) []byte {
+	dst = binary.AppendVarint(dst, int64(m.Part))
+	dst = binary.AppendVarint(dst, int64(m.Fetcher))
+	dst = binary.AppendUvarint(dst, uint64(len(m.Parts)))
+	for i := range m.Parts {
+		p := &m.Parts[i]
+		for _, v := range [...]int64{int64(p.Part), p.FetchOffset, int64(p.LastFetchedEpoch), int64(p.LeaderEpoch), p.MaxBytes,
+			int64(p.Err), int64(p.Epoch), p.Offset, p.HighWatermark, p.LogStart} {
+			dst = binary.AppendVarint(dst, v)
+		}
+		dst = appendFlag(dst, p.Diverging)
+		dst = binary.AppendUvarint(dst, uint64(len(p.Batches)))
+		if withBatches {
+			for _, b := range p.Batches {
+				dst = binary.AppendVarint(dst, b.Base)
+				dst = binary.AppendVarint(dst, b.Count)
+				dst = binary.AppendUvarint(dst, b.Origin)
+			}
+		}
+	}
+	return dst
+}
+
+// varintLen is the length of v's signed varint encoding.
+func varintLen(v int64) int {
+	var buf [binary.MaxVarintLen64]byte
+	return binary.PutVarint(buf[:], v)
+}

@@ -435,4 +435,25 @@ var kinds = [NumEventKinds]kindInfo{
 			d = appendInt(append(appendSubject(d, e), "rlm-expire run abandoned: lso "...), e.LogStart)
 			return appendInt(append(d, " would pass hw "...), e.End)
 		}},
+	// Broker: the follower whose fetcher thread (Fetcher) from leader Peer
+	// stops for a tiered bootstrap of partition Part, Count: the other
+	// partitions of the thread that wait meanwhile (many-partition runs only).
+	EvThreadBlocked: {name: "thread-blocked", fields: fields(fBroker, fPeer, fCount), shown: always,
+		text: func(d []byte, e *Event) []byte {
+			d = appendBroker(append(appendSubject(d, e), "fetcher thread "...), e.Peer)
+			d = appendInt(append(d, '#'), int64(e.Fetcher))
+			return append(appendInt(append(d, " blocked in a tiered bootstrap, "...), e.Count), " partitions wait"...)
+		}},
+	// Broker, Peer, Fetcher: the thread, Part: the partition whose
+	// bootstrap blocked it, Ms: for how long.
+	EvThreadUnblocked: {name: "thread-unblocked", fields: fields(fBroker, fPeer, fMs), shown: always,
+		text: func(d []byte, e *Event) []byte {
+			d = appendBroker(append(appendSubject(d, e), "fetcher thread "...), e.Peer)
+			d = appendInt(append(d, '#'), int64(e.Fetcher))
+			return append(appendInt(append(d, " unblocked after "...), e.Ms), "ms"...)
+		}},
+	// Broker: the broker whose disk is replaced: it restarts empty, every
+	// replica it held re-added (an input, appended after the last kind).
+	EvReplaceBroker: {name: "replace-broker", input: true, fields: fields(fBroker), shown: always,
+		text: func(d []byte, e *Event) []byte { return appendBroker(append(d, "replace_broker "...), e.Broker) }},
 }

@@ -13,9 +13,13 @@ const (
 	phaseAuxRead
 	phaseLagProbe // ListOffsets -1 after an aux build (Kafka's TierStateMachine.start)
 	phaseBackoff
+	// phaseThread: the partition fetches through its fetcher thread (a
+	// Fleet of many partitions, thread.go): it waits for the thread's next
+	// request (reqID 0) or for the answer to the one in flight (reqID).
+	phaseThread
 )
 
-var phaseNames = [...]string{"idle", "fetch", "list-offsets", "epoch-end", "aux-read", "lag-probe", "backoff"}
+var phaseNames = [...]string{"idle", "fetch", "list-offsets", "epoch-end", "aux-read", "lag-probe", "backoff", "thread"}
 
 func (p fetchPhase) String() string { return phaseNames[p] }
 
@@ -52,7 +56,10 @@ func (b *Broker) checkFetcher() {
 		ok = f.armed == armedBackoff && !f.aux.active && f.query == nil
 	case phaseIdle:
 		ok = f.armed == armedNone && !f.aux.active
+	case phaseThread:
+		ok = f.armed == armedNone && !f.aux.active && f.query == nil && f.thread != 0
 	}
+	ok = ok && (f.thread == 0 || b.Role == RoleFollower && b.Up)
 	if !ok {
 		panic(fmt.Sprintf("model: b%d (%s, up %v) fetcher in phase %s with its %s timer armed, request %d, aux read %d, build under way %v, query %v",
 			b.ID, b.Role, b.Up, f.phase, f.armed, f.reqID, f.auxOp, f.aux.active, f.query != nil))
@@ -93,6 +100,9 @@ type fetcher struct {
 	// path is how the bootstrap positioned the follower, its
 	// EvBootstrapped's Path: set while bootstrapping, kept after.
 	path Path
+	// thread is the fetcher thread the partition is on (index+1 in its
+	// Fleet's threads; 0: none, or a one-partition run).
+	thread int32
 }
 
 // auxBuild is an auxiliary-state build in progress.
@@ -104,6 +114,10 @@ type auxBuild struct {
 	target   int32 // leader epoch of start-1
 	segment  uint64
 	active   bool // a build is under way: begun by EvAuxBuildStart, ended by EvAuxBuildEnd
+	// snapshot: the epoch checkpoint was read (readBytes), the producer
+	// snapshot's read is the one in flight.
+	snapshot  bool
+	readBytes int64
 }
 
 // BootstrapPath returns how b's bootstrap as an added replica positioned
@@ -144,6 +158,9 @@ func (c *Cluster) stopFetcher(b *Broker) {
 		c.cancelTimer(b, TimerRequest, 0)
 	}
 	b.fetch.phase, b.fetch.armed, b.fetch.query, b.fetch.reqID, b.fetch.auxOp = phaseIdle, armedNone, nil, 0, 0
+	if c.threads() {
+		c.fleet.leave(c, b)
+	}
 }
 
 // sendRequest sends m to the leader and arms the request timeout.
@@ -152,11 +169,22 @@ func (c *Cluster) sendRequest(b *Broker, m Message, phase fetchPhase) {
 		panic(fmt.Sprintf("model: b%d (%s of b%d) sends %s in phase %s with its %s timer armed", b.ID, b.Role, b.Leader,
 			m.Kind, phase, b.fetch.armed))
 	}
-	c.nextReq++
-	m.From, m.To, m.ReqID, m.LeaderEpoch = b.ID, b.Leader, c.nextReq, b.LeaderEpoch
+	m.From, m.To, m.ReqID, m.LeaderEpoch = b.ID, b.Leader, c.newReqID(), b.LeaderEpoch
 	b.fetch.phase, b.fetch.reqID, b.fetch.armed = phase, m.ReqID, armedRequest
 	c.send(m)
 	c.setTimer(b, TimerRequest, 0, c.Cfg.ReplicaSocketTimeout)
+}
+
+// newReqID returns a new request id: the cluster's own sequence, or its
+// Fleet's when the Fleet holds more than one partition (a fetcher thread's
+// requests and its partitions' share one connection).
+func (c *Cluster) newReqID() uint64 {
+	if c.fleet != nil && c.fleet.multi {
+		c.fleet.nextReq++
+		return c.fleet.nextReq
+	}
+	c.nextReq++
+	return c.nextReq
 }
 
 // sendFetch fetches from the follower's LEO.
@@ -166,6 +194,11 @@ func (c *Cluster) sendFetch(b *Broker) {
 		return
 	}
 	b.fetch.query = nil
+	if c.threads() {
+		b.fetch.phase, b.fetch.reqID = phaseThread, 0
+		c.fleet.join(c, b)
+		return
+	}
 	epoch := b.Log.LatestEpoch()
 	c.sendRequest(b, Message{Kind: MsgFetch, FetchOffset: b.Log.LogEnd, LastFetchedEpoch: epoch,
 		MaxBytes: c.Cfg.ReplicaFetchMaxBytes}, phaseFetch)
@@ -184,6 +217,9 @@ func (c *Cluster) backoff(b *Broker, why RetryReason) {
 	e.Retry = why
 	c.emit(e)
 	c.setTimer(b, TimerFetchBackoff, 0, c.Cfg.ReplicaFetchBackoff)
+	if c.threads() {
+		c.fleet.delay(c, b)
+	}
 }
 
 // onBackoffDone retries: the backoff timer fired.
@@ -233,6 +269,18 @@ func (c *Cluster) handleResponse(b *Broker, m Message) {
 	case MsgEpochEndResp:
 		c.onEpochEnd(b, m)
 	}
+}
+
+// takeFetchPart takes partition c's part of its fetcher thread's answer
+// (m, as a one-partition answer): handleResponse for a fetch the thread
+// sent, whose timer is the thread's.
+func (c *Cluster) takeFetchPart(b *Broker, m Message) {
+	b.fetch.reqID = 0
+	if m.Err == ErrNotLeader || m.Err == ErrFencedLeaderEpoch || m.Err == ErrUnknownLeaderEpoch {
+		c.backoff(b, RetryLeaderError)
+		return
+	}
+	c.onFetchResponse(b, m)
 }
 
 func (c *Cluster) onFetchResponse(b *Broker, m Message) {
@@ -440,11 +488,14 @@ func (c *Cluster) readAuxState(b *Broker) {
 		c.backoff(b, RetryAuxUnavailable)
 		return
 	}
-	a.segment = seg.ID
-	bytes := int64(1024 + 16*(len(seg.Checkpt)+len(seg.Snapshot)))
+	a.segment, a.snapshot, a.readBytes = seg.ID, false, 0
 	b.fetch.phase = phaseAuxRead
-	b.fetch.auxOp = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteReadAux, Segment: seg.ID, Bytes: bytes})
+	b.fetch.auxOp = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteReadAux, Segment: seg.ID, Bytes: auxIndexBytes(len(seg.Checkpt))})
 }
+
+// auxIndexBytes is the size of a remote segment's index of n entries (its
+// leader-epoch checkpoint or producer snapshot) as the model reads it.
+func auxIndexBytes(n int) int64 { return int64(512 + 16*n) }
 
 func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	if !b.Up || b.fetch.phase != phaseAuxRead || op.ID != b.fetch.auxOp {
@@ -469,6 +520,15 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 		return
 	}
 	seg := &c.Remote.Segments[i]
+	if !b.fetch.aux.snapshot {
+		// The epoch checkpoint is read; the producer snapshot is read next,
+		// by a second fetchIndex call in the same thread
+		// (TierStateMachine.buildRemoteLogAuxState, TierStateMachine.java:253,
+		// :260, the reads at :153 and :168 @1eb7644349cb).
+		b.fetch.aux.snapshot, b.fetch.aux.readBytes = true, op.Bytes
+		b.fetch.auxOp = c.startRemote(RemoteOp{Broker: b.ID, Kind: RemoteReadAux, Segment: seg.ID, Bytes: auxIndexBytes(len(seg.Snapshot))})
+		return
+	}
 	a := b.fetch.aux
 	next := seg.End + 1
 	c.position(b, a.path)
@@ -485,7 +545,7 @@ func (c *Cluster) onAuxReadDone(b *Broker, op RemoteOp, failed bool) {
 	b.Log.Producers = append([]ProducerEntry(nil), seg.Snapshot...)
 	b.fetch.aux.active = false
 	e := brokerEv(EvAuxBuildEnd, b.ID)
-	e.Cause, e.Offset, e.Path, e.RemoteBytes = AuxBuilt, next, a.path, op.Bytes
+	e.Cause, e.Offset, e.Path, e.RemoteBytes = AuxBuilt, next, a.path, a.readBytes+op.Bytes
 	e.Segment = SegmentRef{ID: seg.ID, Base: seg.Base, End: seg.End, Bytes: seg.Bytes}
 	c.emit(e)
 	if c.Profile.ProbeLatestAfterAux() {

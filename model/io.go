@@ -93,22 +93,62 @@ const (
 // Message is one request or response between two brokers. Only the fields of
 // its Kind are set.
 type Message struct {
-	Kind        MsgKind
+	Kind MsgKind
+	// Fetcher is the fetcher thread of a thread's fetch and its answer.
+	Fetcher int16
+	// Part is the partition of a one-partition message (its Fleet index;
+	// a thread's fetch of many partitions says them in Parts).
+	Part        PartID
 	From, To    int
 	ReqID       uint64
 	LeaderEpoch int32 // the sender's current leader epoch
 	Err         ErrCode
+	Diverging   bool // fetch-resp: Epoch/Offset give the leader's end of the follower's last epoch
 
 	FetchOffset      int64 // fetch
 	LastFetchedEpoch int32 // fetch
+	Epoch            int32 // list-offsets-resp, epoch-end, epoch-end-resp, diverging
 	MaxBytes         int64 // fetch
 	Batches          []Batch
 	HighWatermark    int64 // fetch-resp
 	LogStart         int64 // fetch-resp
-	Diverging        bool  // fetch-resp: Epoch/Offset give the leader's end of the follower's last epoch
 	Timestamp        int64 // list-offsets
-	Epoch            int32 // list-offsets-resp, epoch-end, epoch-end-resp, diverging
 	Offset           int64 // list-offsets-resp, epoch-end-resp, diverging
+	// Parts are the partitions of a fetcher thread's fetch (Part -1), in
+	// the thread's order, and of its answer, in the same order; MaxBytes
+	// is then the response's limit (replica.fetch.response.max.bytes).
+	Parts []FetchPart
+}
+
+// FetchPart is one partition of a fetcher thread's fetch, or of its answer.
+type FetchPart struct {
+	Part PartID
+	// The request: where the follower fetches from, its last fetched
+	// epoch and current leader epoch, and the partition's limit
+	// (replica.fetch.max.bytes).
+	FetchOffset      int64
+	LastFetchedEpoch int32
+	LeaderEpoch      int32
+	MaxBytes         int64
+	// The answer: the leader's error, or its records, high watermark and
+	// log start offset, or where the follower's last epoch ends (Diverging:
+	// Epoch and Offset).
+	Err           ErrCode
+	Diverging     bool
+	Epoch         int32
+	Offset        int64
+	HighWatermark int64
+	LogStart      int64
+	Batches       []Batch
+}
+
+// bytes is the size of the part's records.
+func (p *FetchPart) bytes() int64 {
+	var n int64
+	for _, b := range p.Batches {
+		n += b.Bytes
+	}
+	return n
 }
 
 // WireBytes is the message's size on the wire: records plus a fixed header.
@@ -116,6 +156,9 @@ func (m *Message) WireBytes() int64 {
 	n := int64(64)
 	for _, b := range m.Batches {
 		n += b.Bytes
+	}
+	for i := range m.Parts {
+		n += m.Parts[i].bytes()
 	}
 	return n
 }
@@ -132,6 +175,9 @@ func (m *Message) AppendTo(dst []byte) []byte {
 	dst = appendBroker(dst, m.From)
 	dst = appendBroker(append(dst, "->"...), m.To)
 	dst = append(append(dst, ' '), m.Kind.String()...)
+	if m.Part < 0 {
+		return m.appendThreadTo(dst)
+	}
 	switch m.Kind {
 	case MsgFetch:
 		dst = appendInt(append(dst, '('), m.FetchOffset)
@@ -169,6 +215,21 @@ func (m *Message) AppendTo(dst []byte) []byte {
 	return dst
 }
 
+// appendThreadTo appends the line of a fetcher thread's fetch or answer:
+// the thread, its partitions and the records' bytes.
+func (m *Message) appendThreadTo(dst []byte) []byte {
+	dst = appendInt(append(dst, '#'), int64(m.Fetcher))
+	dst = appendInt(append(append(append(dst, ' '), m.Kind.String()...), " parts="...), int64(len(m.Parts)))
+	if m.Kind == MsgFetchResp {
+		var n int64
+		for i := range m.Parts {
+			n += m.Parts[i].bytes()
+		}
+		dst = appendInt(append(dst, " bytes="...), n)
+	}
+	return dst
+}
+
 // appendBroker appends "b<id>", the way trace lines name a broker.
 func appendBroker(dst []byte, id int) []byte { return appendInt(append(dst, 'b'), int64(id)) }
 
@@ -199,7 +260,12 @@ func (k TimerKind) String() string { return timerNames[k] }
 type TimerKey struct {
 	Broker int
 	Kind   TimerKind
-	Peer   int // only for TimerParkedFetch
+	// Fetcher is the fetcher thread of a thread's timer (Part -1).
+	Fetcher int16
+	// Part is the partition whose timer it is (its Fleet index), -1 for a
+	// fetcher thread's.
+	Part PartID
+	Peer int // only for TimerParkedFetch, and a thread's leader
 }
 
 // RemoteOpKind says what a remote-storage operation does.
@@ -208,7 +274,7 @@ type RemoteOpKind uint8
 // Remote operations.
 const (
 	RemoteUpload  RemoteOpKind = iota // copy a segment with its metadata
-	RemoteReadAux                     // read a segment's epoch checkpoint and producer snapshot
+	RemoteReadAux                     // read a segment's epoch checkpoint, or its producer snapshot (two reads a build)
 	RemoteRead                        // a consumer reads records from a remote segment
 	RemoteDelete                      // delete an expired segment
 )
@@ -220,9 +286,11 @@ func (k RemoteOpKind) String() string { return remoteOpNames[k] }
 // RemoteOp is one operation against remote storage; its completion comes
 // back as Cluster.RemoteDone with the same ID.
 type RemoteOp struct {
-	ID      uint64
-	Broker  int
-	Kind    RemoteOpKind
+	ID     uint64
+	Broker int
+	Kind   RemoteOpKind
+	// Part is the partition the operation is for (its Fleet index).
+	Part    PartID
 	Segment uint64 // remote segment id
 	Bytes   int64
 }

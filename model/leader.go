@@ -210,6 +210,57 @@ func (c *Cluster) handleFetch(b *Broker, m Message) {
 	c.answerFetch(b, m)
 }
 
+// readForFollower reads partition part q of a fetcher thread's fetch from
+// follower f on leader b (handleFetch's checks, then the read): at most
+// min(q.MaxBytes, limit) bytes, but at least one record when minOne. It
+// returns the answer's part and the bytes of its records. update records
+// the follower's fetch (updateFollowerFetch): not when a delayed fetch
+// completes.
+func (c *Cluster) readForFollower(b *Broker, f int, q *FetchPart, limit int64, minOne, update bool) (FetchPart, int64) {
+	r := FetchPart{Part: c.part, LeaderEpoch: b.LeaderEpoch, FetchOffset: q.FetchOffset}
+	if r.Err = c.checkLeaderEpoch(b, q.LeaderEpoch); r.Err != ErrNone {
+		return r, 0
+	}
+	l := &b.Log
+	o := q.FetchOffset
+	if q.LastFetchedEpoch >= 0 {
+		epoch, end := l.EndOffsetFor(q.LastFetchedEpoch)
+		switch {
+		case epoch < 0 || end < 0 || o < l.LogStart:
+			r.Err = ErrOffsetOutOfRange
+			return r, 0
+		case epoch < q.LastFetchedEpoch || end < o:
+			r.Diverging, r.Epoch, r.Offset = true, epoch, end
+			return r, 0
+		}
+	}
+	switch {
+	case o > l.LogEnd || o < l.LogStart:
+		r.Err = ErrOffsetOutOfRange
+	case o < l.LocalLogStart && c.Tiered():
+		r.Err = ErrOffsetMovedToTieredStorage
+	case o < l.LocalLogStart:
+		r.Err = ErrOffsetOutOfRange
+	}
+	if r.Err != ErrNone {
+		return r, 0
+	}
+	if update {
+		c.updateFollowerFetch(b, f, o)
+	}
+	r.HighWatermark, r.LogStart = l.HighWatermark, l.LogStart
+	most := min(q.MaxBytes, limit)
+	if o == l.LogEnd || most <= 0 && !minOne {
+		return r, 0
+	}
+	r.Batches = l.Read(o, most)
+	n := r.bytes()
+	if n > most && !minOne {
+		r.Batches, n = nil, 0 // not even one record fits, and the response has one
+	}
+	return r, n
+}
+
 func (c *Cluster) checkLeaderEpoch(b *Broker, epoch int32) ErrCode {
 	switch {
 	case b.Role != RoleLeader:
@@ -255,6 +306,10 @@ func (c *Cluster) answerParked(b *Broker, peer int) {
 
 // wakeParked answers every parked fetch after new records arrived.
 func (c *Cluster) wakeParked(b *Broker) {
+	if c.threads() {
+		c.fleet.wakeParked(c.part, b.ID)
+		return
+	}
 	for id := range b.lead.followers {
 		if b.lead.followers[id].isParked {
 			c.cancelTimer(b, TimerParkedFetch, id)

@@ -75,7 +75,7 @@ func TestMutantsDoWhatTheySay(t *testing.T) {
 		c.Brokers[1].Log.HighWatermark = 0
 		c.deliver(Message{Kind: MsgEpochEndResp, From: 0, To: 1, ReqID: out[0].ReqID, LeaderEpoch: 2, Epoch: 1, Offset: 200})
 		c.Brokers[1].Log.HighWatermark = 17 // what the follower had before the restart
-		c.remoteDone(remoteOps(c)[0], false)
+		c.remoteDone(snapshotRead(t, c, remoteOps(c)[0]), false)
 		l := c.Brokers[1].Log
 		switch m {
 		case MutantStaleLLSOAfterAux:

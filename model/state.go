@@ -149,8 +149,8 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 		dst = append(dst, 0)
 	}
 	a := &f.aux
-	dst = append(dst, boolByte(a.active), byte(a.path))
-	for _, v := range [...]int64{a.start, int64(a.epoch), a.logStart, int64(a.target), int64(a.segment)} {
+	dst = append(dst, boolByte(a.active), byte(a.path), boolByte(a.snapshot))
+	for _, v := range [...]int64{a.start, int64(a.epoch), a.logStart, int64(a.target), int64(a.segment), a.readBytes} {
 		dst = binary.AppendVarint(dst, v)
 	}
 	// Leader state.

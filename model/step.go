@@ -26,7 +26,12 @@ import (
 // is the input event kind it is recorded as; each field says the kinds
 // that read it.
 type Input struct {
-	Kind   EventKind
+	Kind EventKind
+	// Part is the partition the input is for, in a Fleet of more than one
+	// (its index; a Fleet of one routes every input to its partition); -1:
+	// every partition, or those of Only.
+	Part   PartID
+	Only   []PartID
 	Broker int      // EvAddReplica, EvElectLeader, EvCrash, EvRestart; EvSetConfig (-1: all brokers)
 	Msg    Message  // EvDeliver
 	Timer  TimerKey // EvTimer
@@ -108,7 +113,7 @@ func (c *Cluster) step(in *Input) {
 		c.stepRemoteDone(in)
 	case EvProduce, EvProduceChunk:
 		c.stepProduce(in)
-	case EvAddReplica, EvElectLeader, EvCrash, EvRestart:
+	case EvAddReplica, EvElectLeader, EvCrash, EvRestart, EvReplaceBroker:
 		c.emit(brokerEv(in.Kind, in.Broker))
 		c.refused(c.stepBroker(in.Kind, in.Broker))
 	case EvSetConfig:
@@ -177,6 +182,8 @@ func (c *Cluster) stepBroker(k EventKind, id int) error {
 		return c.electLeader(id)
 	case EvCrash:
 		return c.crash(id)
+	case EvReplaceBroker:
+		return c.replaceBroker(id)
 	}
 	return c.restart(id)
 }

@@ -40,11 +40,15 @@ func (c Config) ModelConfig() model.Config {
 // fixture. Remote and local copies of the same offsets are cut from one
 // list of batches, so they are the same records.
 func (s *Scenario) ModelInitial() model.Initial {
-	in := s.Initial
+	return ModelInitialOf(s.Initial, s.Config.RecordBytes)
+}
+
+// ModelInitialOf builds the model's initial log from in (nil: an empty
+// log) with records of recordBytes: ModelInitial, for a partitions entry.
+func ModelInitialOf(in *Initial, recordBytes int64) model.Initial {
 	if in == nil {
 		return model.Initial{Log: model.NewLog(0), HighestRemote: -1}
 	}
-	recordBytes := s.Config.RecordBytes
 	pieces := fixtureBatches(in, recordBytes)
 	// cut returns the pieces inside spec: pieces are sorted and cut at every
 	// segment boundary, so they form one run (a binary search finds it).

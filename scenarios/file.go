@@ -1241,8 +1241,9 @@ func decodeScenario(root json.RawMessage) (*Scenario, error) {
 		Name: raw.Name, Description: raw.Description, Seed: raw.Seed, Brokers: raw.Brokers,
 		Replicas: raw.Replicas, Config: DefaultConfig(), DurationMs: raw.DurationMs, HealMs: raw.HealMs,
 	}
+	var configKeys []string
 	if !isAbsent(raw.Config) {
-		if _, err := decodeObject("config", raw.Config, &s.Config); err != nil {
+		if configKeys, err = decodeObject("config", raw.Config, &s.Config); err != nil {
 			return nil, err
 		}
 	}
@@ -1258,6 +1259,9 @@ func decodeScenario(root json.RawMessage) (*Scenario, error) {
 		s.Replicas = nil
 		if s.Partitions, err = decodePartitions(raw.Partitions); err != nil {
 			return nil, err
+		}
+		if !slices.Contains(configKeys, "remote_storage_enable") {
+			s.Config.RemoteStorageEnable = s.listsRemoteData()
 		}
 	}
 	events, err := arrayElements("events", raw.Events)

@@ -308,6 +308,20 @@ func under(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
+// listsRemoteData reports whether some partitions entry that does not set
+// remote_storage_enable itself starts with remote segments: a broker-scale
+// file that leaves config.remote_storage_enable out is then read as tiered
+// (its initial logs say remote storage holds data).
+func (s *Scenario) listsRemoteData() bool {
+	for i := range s.Partitions {
+		p := &s.Partitions[i]
+		if p.Initial != nil && len(p.Initial.RemoteSegments) > 0 && (p.Config == nil || p.Config.RemoteStorageEnable == nil) {
+			return true
+		}
+	}
+	return false
+}
+
 // Validation.
 
 // validateBrokerScale checks what a broker-scale file adds: the top-level

@@ -10,9 +10,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// brokerScaleFile is the broker-scale format's original example with the one key it
-// lacks to be valid: its initial log has remote segments, and
-// remote_storage_enable defaults to false (Kafka's default).
+// brokerScaleFile is the broker-scale format's original example with
+// remote_storage_enable written out: the example leaves it out, and a
+// broker-scale file whose initial logs list remote segments reads it as
+// true then.
 const brokerScaleFile = `{
   "name": "replace-b2",
   "seed": 1,
@@ -37,14 +38,24 @@ func bs(partitions, events, extra string) string {
 	return `{"brokers": 4, "duration_ms": 10000` + extra + `, "partitions": [` + partitions + `], "events": [` + events + `]}`
 }
 
-// TestFormatsBrokerScaleExample: that example is refused only for
-// the remote data it holds without remote_storage_enable; with that key it
-// parses, compactly: one entry of 2000 partitions, one initial log.
+// TestFormatsBrokerScaleExample: the format's original example, which
+// leaves remote_storage_enable out, parses as tiered (its logs list remote
+// segments), as it does with the key written; set to false the remote data
+// is refused. It parses compactly: one entry of 2000 partitions, one
+// initial log.
 func TestFormatsBrokerScaleExample(t *testing.T) {
 	verbatim := strings.Replace(brokerScaleFile, `, "remote_storage_enable": true`, "", 1)
-	if _, err := Parse([]byte(verbatim)); err == nil || !strings.Contains(err.Error(),
+	if v := mustParse(t, verbatim); !v.Config.RemoteStorageEnable {
+		t.Errorf("the example without remote_storage_enable: read as untiered")
+	}
+	off := strings.Replace(brokerScaleFile, `"remote_storage_enable": true`, `"remote_storage_enable": false`, 1)
+	if _, err := Parse([]byte(off)); err == nil || !strings.Contains(err.Error(),
 		"partitions[0].initial.remote_segments: remote data while config.remote_storage_enable is false") {
-		t.Errorf("FORMATS example without remote_storage_enable: %v", err)
+		t.Errorf("the example with remote_storage_enable false: %v", err)
+	}
+	// No remote segments: the default, false, stays.
+	if v := mustParse(t, bs(`{"topic": "t", "replicas": [0]}`, "", "")); v.Config.RemoteStorageEnable {
+		t.Errorf("a file without remote data read as tiered")
 	}
 	s := mustParse(t, brokerScaleFile)
 	if !s.BrokerScale() || s.Replicas != nil || s.Initial != nil || len(s.Partitions) != 1 || s.PartitionCount() != 2000 {

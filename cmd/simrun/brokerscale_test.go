@@ -7,15 +7,35 @@ import (
 	"testing"
 )
 
-// TestBrokerScaleNotRunnableYet: a broker-scale file parses, but until the
-// harness runs it every command that would run it exits 2 with one clear
-// line, writes nothing else and leaves no output file.
+// TestBrokerScaleNotRunnableYet: a broker-scale file with a reassign
+// parses, but until the model has the event every command that would run it
+// exits 2 with one clear line, writes nothing else and leaves no output
+// file; explore, compare and shrink refuse any broker-scale file, which run
+// runs.
 func TestBrokerScaleNotRunnableYet(t *testing.T) {
 	path := writeTemp(t, "replace.json", `{"name": "replace-b2", "brokers": 6, "duration_ms": 60000,
 	  "partitions": [{"topic": "orders", "count": 2000, "replicas": [0, 1, 2]}],
-	  "events": [{"at_ms": 0, "type": "replace_broker", "broker": 2}]}`)
+	  "events": [{"at_ms": 0, "type": "reassign", "topic": "orders", "partitions": [0], "replicas": [3, 4, 5]}]}`)
 	out := filepath.Join(t.TempDir(), "out")
-	const want = "broker-scale scenarios (partitions) are not runnable yet in this build"
+	const want = "events[0]: reassign is not runnable yet in this build"
+	plain := writeTemp(t, "plain.json", `{"name": "four", "brokers": 3, "duration_ms": 1000,
+	  "partitions": [{"topic": "orders", "count": 4, "replicas": [0, 1]}]}`)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explore", "--scenario", plain, "--depth", "3"}, "cannot be explored in this build"},
+		{[]string{"compare", "--scenario", plain, "--seeds", "1..2", "--out", filepath.Join(t.TempDir(), "cmp")}, "cannot be compared in this build"},
+		{[]string{"shrink", plain}, "cannot be shrunk in this build"},
+	} {
+		code, stdout, stderr := simrun(t, c.args...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("%v of a broker-scale file: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, code, stdout, stderr, c.want)
+		}
+	}
+	if code, stdout, stderr := simrun(t, "run", "--scenario", plain, "--json"); code != exitOK || !strings.Contains(stdout, `"broker_scale"`) {
+		t.Errorf("run of a broker-scale file: exit %d, stderr %q", code, stderr)
+	}
 	for _, args := range [][]string{
 		{"run", "--scenario", path},
 		{"run", "--scenario", path, "--json"},
@@ -44,14 +64,13 @@ func TestUnmodelledKnobsRefused(t *testing.T) {
 		  "events": [{"at_ms": 0, "type": "add_replica", "broker": 1, "topic": "topic", "partition": 0}`+events+`]}`)
 	}
 	for _, c := range []struct{ config, events, want string }{
-		{`"replica_fetch_min_bytes": 4096`, "", "config.replica_fetch_min_bytes: 4096 is not modelled yet in this build (only the default, 1, runs)"},
-		{`"replica_fetch_response_max_bytes": 1000`, "", "config.replica_fetch_response_max_bytes: 1000 is not modelled yet"},
+		{`"replica_fetch_min_bytes": 4096`, "", "config.replica_fetch_min_bytes: 4096 is modelled only in broker-scale files (partitions) in this build"},
+		{`"replica_fetch_response_max_bytes": 1000`, "", "config.replica_fetch_response_max_bytes: 1000 is modelled only in broker-scale files"},
 		{`"remote_fetch_concurrency": 4`, "", "config.remote_fetch_concurrency: 4 is not modelled yet"},
 		{`"broker_network_bytes_per_sec": 1000`, "", "config.broker_network_bytes_per_sec: 1000 is not modelled yet"},
 		{`"broker_disk_bytes_per_sec": 1000`, "", "config.broker_disk_bytes_per_sec: 1000 is not modelled yet"},
 		{`"follower_replication_throttled_replicas": "0:1", "follower_replication_throttled_rate": 100`, "",
 			"config.follower_replication_throttled_replicas with config.follower_replication_throttled_rate: replication throttling is not modelled yet"},
-		{"", `, {"at_ms": 5, "type": "replace_broker", "broker": 0}`, "events[1]: replace_broker is not runnable yet in this build"},
 		{"", `, {"at_ms": 5, "type": "reassign", "topic": "topic", "partitions": [0], "replicas": [1]}`, "events[1]: reassign is not runnable yet in this build"},
 	} {
 		code, stdout, stderr := simrun(t, "run", "--scenario", file(c.config, c.events))

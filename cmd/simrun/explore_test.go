@@ -63,11 +63,11 @@ func TestExploreCounterexampleReplays(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "cx.json")
 	code, explored, stderr := simrun(t, "explore", "--scenario", exploreFixture, "--depth", "30", "--mutant", "hw-not-reset", "--out", out)
-	if code != exitSafety || !strings.Contains(explored, "VIOLATION safety-violation offset-order at step 12") {
+	if code != exitSafety || !strings.Contains(explored, "VIOLATION safety-violation offset-order at step 13") {
 		t.Fatalf("explore: exit %d\n%s%s", code, explored, stderr)
 	}
 	code, stdout, stderr := simrun(t, "run", "--scenario", out, "--strategy", "last-tiered", "--mutant", "hw-not-reset")
-	if code != exitSafety || !strings.Contains(stdout, "violation offset-order at 0.015s step 12") {
+	if code != exitSafety || !strings.Contains(stdout, "violation offset-order at 0.020s step 13") {
 		t.Fatalf("replay: exit %d\n%s%s", code, stdout, stderr)
 	}
 	step := regexp.MustCompile(`VIOLATION safety-violation offset-order at step (\d+)`).FindStringSubmatch(explored)[1]
@@ -83,7 +83,7 @@ func TestExploreCounterexampleReplays(t *testing.T) {
 		t.Errorf("explore does not print the replay command:\n%s", explored)
 	}
 	code, stdout, _ = simrun(t, "explore", "--scenario", exploreFixture, "--depth", "8", "--out", out+"2")
-	if code != exitOK || !strings.Contains(stdout, "exhausted to --depth 8, not to the scenario's end: every state of the first 8 steps (8 of the 186 steps of a seeded run: 4.3%)") {
+	if code != exitOK || !strings.Contains(stdout, "exhausted to --depth 8, not to the scenario's end: every state of the first 8 steps (8 of the 187 steps of a seeded run: 4.3%)") {
 		t.Fatalf("unmutated: exit %d\n%s", code, stdout)
 	}
 	if _, err := os.Stat(out + "2"); err == nil {
@@ -209,10 +209,10 @@ func TestExploreSaysWhatItCovered(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"--depth", "12"}, exitOK, []string{"a seeded run takes 186 steps; 2.300 s simulated",
-			"exhausted to --depth 12, not to the scenario's end: every state of the first 12 steps (12 of the 186 steps of a seeded run: 6.5%) visited"}},
-		{[]string{"--max-states", "500"}, exitBudget, []string{"a seeded run takes 186 steps; 2.300 s simulated",
-			"NOT exhausted: --max-states 500 reached at depth 13: every state of the first 12 steps (12 of the 186 steps of a seeded run: 6.5%) visited; every path explored to"}},
+		{[]string{"--depth", "12"}, exitOK, []string{"a seeded run takes 187 steps; 2.300 s simulated",
+			"exhausted to --depth 12, not to the scenario's end: every state of the first 12 steps (12 of the 187 steps of a seeded run: 6.4%) visited"}},
+		{[]string{"--max-states", "500"}, exitBudget, []string{"a seeded run takes 187 steps; 2.300 s simulated",
+			"NOT exhausted: --max-states 500 reached at depth 14: every state of the first 13 steps (13 of the 187 steps of a seeded run: 7.0%) visited; every path explored to"}},
 		{[]string{"--from-ms", "2200", "--lost"}, exitOK, []string{"the search starts at step",
 			"exhausted: every reachable state visited, to the end of the scenario"}},
 	}

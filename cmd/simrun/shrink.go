@@ -74,6 +74,9 @@ func cmdShrink(f shrinkFlags, stdout, stderr io.Writer) (int, error) {
 	if err := harness.CheckRunnable(sc); err != nil {
 		return exitBadInput, badInput("%s: %v", f.run.scenario, err)
 	}
+	if sc.BrokerScale() {
+		return exitBadInput, badInput("%s: broker-scale scenarios (partitions) cannot be shrunk in this build: simrun run runs them", f.run.scenario)
+	}
 	if f.run.seed.Given {
 		sc.Seed = f.run.seed.N
 	}

@@ -1,0 +1,253 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+
+	"tierfetch/sim"
+)
+
+// PartID is a partition's index in its Fleet, in scenario order (-1: none,
+// the whole fleet).
+type PartID = int32
+
+// TopicPartition names a partition as Kafka does.
+type TopicPartition struct {
+	Topic     string
+	Partition int32
+}
+
+// String prints the partition as Kafka does: "orders-17".
+func (tp TopicPartition) String() string { return tp.Topic + "-" + strconv.Itoa(int(tp.Partition)) }
+
+// PartitionInit is one partition of a Fleet: its name, its topic
+// configuration, its replicas (the first leads) and its initial log.
+type PartitionInit struct {
+	TP       TopicPartition
+	Cfg      Config
+	Replicas []int
+	Init     Initial
+}
+
+// FleetConfig holds the broker-level keys the brokers share across
+// partitions.
+type FleetConfig struct {
+	// NumReplicaFetchers is num.replica.fetchers: fetcher threads per
+	// source broker (0 reads as 1).
+	NumReplicaFetchers int
+	// ReplicaFetchResponseMaxBytes is replica.fetch.response.max.bytes
+	// (0 reads as Kafka's default, 10 MiB).
+	ReplicaFetchResponseMaxBytes int64
+	// ReplicaFetchMinBytes is replica.fetch.min.bytes (0 reads as 1).
+	ReplicaFetchMinBytes int64
+}
+
+// Fleet is the model the harness drives: every partition's Cluster, and
+// what the brokers share across partitions. A Fleet of one partition is
+// that partition's Cluster, step for step and event for event: it routes
+// each input to it and its Ready is the cluster's. With more partitions
+// (Multi) a broker-wide input (a crash, a restart, a broker's config
+// change, the heal, an outage) is recorded once and applied to every
+// partition in PartID order, request ids are the Fleet's, and every event,
+// message, timer and remote operation names its partition.
+//
+// It is driven as a Cluster is (step.go): Step, Ready, Advance.
+type Fleet struct {
+	// Parts are the partitions, by PartID; TPs their names.
+	Parts []*Cluster
+	TPs   []TopicPartition
+	Cfg   FleetConfig
+	// Now is the virtual time of the last step.
+	Now sim.Time
+
+	out      *outbox
+	multi    bool
+	nbrokers int
+	nextReq  uint64
+	// dirty marks the partitions the steps since the last Advance touched
+	// (a step handed them an input or a thread processed them); touched
+	// lists them in the order first touched.
+	dirty   []bool
+	touched []PartID
+	// threads are the fetcher threads, in the order made; threadIx finds
+	// one by key ([follower][leader][fetcher], index+1, 0: none); pending
+	// lists the threads to run at the end of the step (settle).
+	threads  []*fetcherThread
+	threadIx []int32
+	pending  []int32
+	// fanning is set while a broker-wide input the Fleet recorded is
+	// applied to each partition (their own record of it is left out).
+	fanning bool
+}
+
+// NewFleet builds a fleet of n brokers holding parts; lastTiered is the
+// initial follower.fetch.last.tiered.offset.enable of every broker. Its
+// Ready holds every partition's initial effects, in PartID order.
+func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []PartitionInit) *Fleet {
+	if len(parts) == 0 {
+		panic("model: a fleet of no partitions")
+	}
+	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n}
+	f.Parts, f.TPs, f.dirty = make([]*Cluster, len(parts)), make([]TopicPartition, len(parts)), make([]bool, len(parts))
+	for i := range parts {
+		x := &parts[i]
+		f.TPs[i] = x.TP
+		f.Parts[i] = newCluster(x.Cfg, p, n, x.Replicas, lastTiered, x.Init, f.out, f, PartID(i))
+		f.touch(PartID(i))
+	}
+	if f.multi {
+		f.settle()
+	}
+	return f
+}
+
+// Multi reports whether the fleet holds more than one partition: its
+// events then name their partition (Event.AppendBinaryPart).
+func (f *Fleet) Multi() bool { return f.multi }
+
+// Ready returns the events and effects of every partition since the last
+// Advance, in the order they happened.
+func (f *Fleet) Ready() Ready { return Ready{Events: f.out.events, Effects: f.out.effects} }
+
+// Advance acknowledges the last Ready (Cluster.Advance).
+func (f *Fleet) Advance() {
+	f.out.events, f.out.effects = f.out.events[:0], f.out.effects[:0]
+	for _, p := range f.touched {
+		f.dirty[p] = false
+	}
+	f.touched = f.touched[:0]
+}
+
+// Dirty returns the partitions the steps since the last Advance touched,
+// in the order first touched: only their state can have changed. Valid
+// until Advance.
+func (f *Fleet) Dirty() []PartID { return f.touched }
+
+// touch marks partition p as touched by the step.
+func (f *Fleet) touch(p PartID) {
+	if !f.dirty[p] {
+		f.dirty[p] = true
+		f.touched = append(f.touched, p)
+	}
+}
+
+// Step takes one input at virtual time now (Cluster.Step). An input about
+// one partition (a message, a timer, a remote operation, an event with a
+// partition) goes to in.Part; in a one-partition fleet every input does.
+func (f *Fleet) Step(now sim.Time, in *Input) {
+	if len(f.out.events) != 0 || len(f.out.effects) != 0 {
+		panic(fmt.Sprintf("model: Fleet.Step(%s) at %v with %d events and %d effects not acknowledged (Advance)",
+			in.Kind, now, len(f.out.events), len(f.out.effects)))
+	}
+	if now < f.Now {
+		panic(fmt.Sprintf("model: Fleet.Step(%s) at %v, before the last step at %v", in.Kind, now, f.Now))
+	}
+	f.Now = now
+	if !f.multi {
+		c := f.Parts[0]
+		c.Now = now
+		f.touch(0)
+		c.step(in)
+		return
+	}
+	switch p := in.target(); {
+	case int(p) >= len(f.Parts):
+		panic(fmt.Sprintf("model: Fleet.Step(%s) of partition %d of %d", in.Kind, p, len(f.Parts)))
+	case p >= 0:
+		f.stepPart(p, in)
+	case in.Kind == EvDeliver || in.Kind == EvTimer:
+		f.stepThread(in)
+	default:
+		f.fanOut(in)
+	}
+	f.settle()
+}
+
+// target is the partition an input is for: a message's, a timer's, a
+// remote operation's, or Part for an event (-1: every partition).
+func (in *Input) target() PartID {
+	switch in.Kind {
+	case EvDeliver:
+		return in.Msg.Part
+	case EvTimer:
+		return in.Timer.Part
+	case EvRemoteDone:
+		return in.Op.Part
+	}
+	return in.Part
+}
+
+// stepPart hands partition p the input.
+func (f *Fleet) stepPart(p PartID, in *Input) {
+	c := f.Parts[p]
+	c.Now = f.Now
+	f.touch(p)
+	c.step(in)
+}
+
+// fanOut applies an input of every partition (or of those in.Only names) (a broker's crash or restart,
+// a config change, the heal, an outage, a scenario event without a
+// partition) to each in PartID order, recorded once: the first
+// partition's record of it is the fleet's (Part -1), the others' are left
+// out. What each partition refuses follows as its own EvSkipped.
+func (f *Fleet) fanOut(in *Input) {
+	switch in.Kind {
+	case EvDeliver, EvTimer, EvRemoteDone:
+		panic(fmt.Sprintf("model: Fleet.Step(%s) of no partition", in.Kind))
+	}
+	for i, n := 0, len(f.Parts); i < n; i++ {
+		p := PartID(i)
+		if in.Only != nil {
+			if n = len(in.Only); i >= n {
+				break
+			}
+			p = in.Only[i]
+		}
+		f.stepPart(p, in)
+		if i == 0 {
+			f.out.events[0].Part = -1
+			f.fanning = true
+		}
+	}
+	f.fanning = false
+	if in.Kind == EvCrash || in.Kind == EvReplaceBroker {
+		f.brokerDown(in.Broker)
+	}
+}
+
+// Clone returns an independent copy of the fleet (Cluster.Clone); the
+// outbox must be empty.
+func (f *Fleet) Clone() *Fleet {
+	n := *f
+	if len(f.out.events) != 0 || len(f.out.effects) != 0 {
+		panic(fmt.Sprintf("model: Fleet.Clone with %d events and %d effects not acknowledged (Advance)", len(f.out.events), len(f.out.effects)))
+	}
+	n.Parts = make([]*Cluster, len(f.Parts))
+	n.dirty, n.touched = make([]bool, len(f.dirty)), nil
+	n.threads, n.threadIx, n.pending = make([]*fetcherThread, len(f.threads)), slices.Clone(f.threadIx), nil
+	for i, t := range f.threads {
+		x := *t
+		x.order, x.held = slices.Clone(t.order), slices.Clone(t.held)
+		n.threads[i] = &x
+	}
+	for i, c := range f.Parts {
+		n.Parts[i] = c.Clone()
+		n.Parts[i].fleet = &n
+	}
+	return &n
+}
+
+// At returns partition p's cluster with its time brought to the fleet's:
+// a partition no step touched keeps the time of its last step, and a
+// check that depends on the time (a leader's stale log start offset) reads
+// it.
+func (f *Fleet) At(p PartID) *Cluster {
+	c := f.Parts[p]
+	c.Now = f.Now
+	return c
+}
+
+// Incarnation returns broker b's incarnation: how many times it crashed
+// (every partition counts the same).
+func (f *Fleet) Incarnation(b int) uint32 { return f.Parts[0].Brokers[b].Incarnation }

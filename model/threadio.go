@@ -1,0 +1,218 @@
+package model
+
+import (
+	"fmt"
+
+	"tierfetch/sim"
+)
+
+// A fetcher thread's fetch on its leader, its delayed fetch and its answer
+// on the follower (Fleets of more than one partition; thread.go).
+
+// emit records a fleet-level event (a thread's, or an input of no
+// partition) in the outbox.
+func (f *Fleet) emit(e Event) {
+	if kinds[e.Kind].input && len(f.out.events) != 0 {
+		panic(fmt.Sprintf("model: input event %s after %d events of its step", e.Kind, len(f.out.events)))
+	}
+	f.out.events = append(f.out.events, e)
+}
+
+// send sends a thread's fetch or its answer.
+func (f *Fleet) send(m Message) {
+	f.out.effects = append(f.out.effects, Effect{Kind: EffSend, Msg: m})
+	e := brokerEv(EvSend, m.From)
+	e.Peer, e.Msg, e.Part, e.Fetcher = m.To, m, -1, m.Fetcher
+	f.emit(e)
+}
+
+// setTimer arms a thread's timer k.
+func (f *Fleet) setTimer(k TimerKey, d sim.Duration) {
+	f.out.effects = append(f.out.effects, Effect{Kind: EffSetTimer, Timer: k, After: d})
+}
+
+// cancelTimer cancels a thread's timer k.
+func (f *Fleet) cancelTimer(k TimerKey) {
+	f.out.effects = append(f.out.effects, Effect{Kind: EffCancelTimer, Timer: k})
+}
+
+// up reports whether broker b is up.
+func (f *Fleet) up(b int) bool { return f.Parts[0].Brokers[b].Up }
+
+// threadOf returns the thread of follower b fetching from leader with
+// fetcher id fid, nil if there is none.
+func (f *Fleet) threadOf(b, leader, fid int) *fetcherThread {
+	if f.threadIx == nil {
+		return nil
+	}
+	i := f.threadIx[(b*f.brokers()+leader)*f.fetchers()+fid]
+	if i == 0 {
+		return nil
+	}
+	return f.threads[i-1]
+}
+
+// stepThread takes an input of no partition that is a thread's: its fetch
+// or answer arriving, or its timer firing.
+func (f *Fleet) stepThread(in *Input) {
+	switch in.Kind {
+	case EvDeliver:
+		m := &in.Msg
+		e := brokerEv(EvDeliver, m.To)
+		e.Peer, e.Msg, e.Part, e.Fetcher = m.From, *m, -1, m.Fetcher
+		f.emit(e)
+		if !f.up(m.To) {
+			d := brokerEv(EvDropped, m.To)
+			d.Peer, d.Msg, d.Cause, d.Part, d.Fetcher = m.From, *m, DropReceiverDown, -1, m.Fetcher
+			f.emit(d)
+			return
+		}
+		if m.Kind == MsgFetch {
+			f.handleThreadFetch(m)
+		} else {
+			f.onThreadAnswer(m)
+		}
+	case EvTimer:
+		k := in.Timer
+		e := brokerEv(EvTimer, k.Broker)
+		e.Timer, e.Peer, e.Part, e.Fetcher = k.Kind, k.Peer, -1, k.Fetcher
+		f.emit(e)
+		if !f.up(k.Broker) {
+			return
+		}
+		if k.Kind == TimerParkedFetch {
+			if t := f.threadOf(k.Peer, k.Broker, int(k.Fetcher)); t != nil && t.isParked {
+				f.answerParked(t)
+			}
+			return
+		}
+		if t := f.threadOf(k.Broker, k.Peer, int(k.Fetcher)); t != nil && k.Kind == TimerRequest {
+			f.onThreadTimeout(t)
+		}
+	default:
+		panic(fmt.Sprintf("model: Fleet.Step(%s) of no partition is not a thread's", in.Kind))
+	}
+}
+
+// handleThreadFetch reads a thread's fetch on its leader and answers it
+// now, or parks it until records arrive (delayed fetch).
+func (f *Fleet) handleThreadFetch(m *Message) {
+	resp, now := f.readThreadFetch(m, true)
+	wait := f.Parts[0].Cfg.ReplicaFetchWaitMax
+	if now || wait <= 0 {
+		f.send(resp)
+		return
+	}
+	t := f.threadFor(threadKey{m.From, m.To, int(m.Fetcher)})
+	t.parked, t.isParked = *m, true
+	f.setTimer(t.timer(TimerParkedFetch, m.To, m.From), wait)
+}
+
+// readThreadFetch reads every partition of a thread's fetch on its leader,
+// in the request's order, within replica.fetch.response.max.bytes: each
+// partition at most its own limit, the first partition with records at
+// least one record whatever the limits (minOneMessage), the later ones
+// nothing once the response is full (ReplicaManager.readFromLog). update
+// says whether the leader records each follower's fetch (not when a
+// delayed fetch completes). It reports whether the answer is due now: a
+// partition erred or diverged, or the records reach
+// replica.fetch.min.bytes.
+func (f *Fleet) readThreadFetch(m *Message, update bool) (Message, bool) {
+	resp := Message{Kind: MsgFetchResp, Part: -1, Fetcher: m.Fetcher, From: m.To, To: m.From, ReqID: m.ReqID,
+		Parts: make([]FetchPart, len(m.Parts))}
+	limit, minOne, total, due := f.responseMax(), true, int64(0), false
+	for i := range m.Parts {
+		q := &m.Parts[i]
+		c := f.at(q.Part)
+		r, n := c.readForFollower(c.Brokers[m.To], m.From, q, limit, minOne, update)
+		if n > 0 {
+			minOne, limit, total = false, max(0, limit-n), total+n
+		}
+		due = due || r.Err != ErrNone || r.Diverging
+		resp.Parts[i] = r
+	}
+	return resp, due || total >= f.minBytes()
+}
+
+// answerParked completes thread t's parked fetch.
+func (f *Fleet) answerParked(t *fetcherThread) {
+	m := t.parked
+	t.parked, t.isParked = Message{}, false
+	resp, _ := f.readThreadFetch(&m, false)
+	f.send(resp)
+}
+
+// wakeParked completes the parked fetches on leader b that hold partition
+// p and now have enough to answer (DelayedFetch.tryComplete after a
+// produce).
+func (f *Fleet) wakeParked(p PartID, b int) {
+	for _, t := range f.threads {
+		if !t.isParked || t.key.leader != b || !t.parkedHolds(p) {
+			continue
+		}
+		if _, due := f.readThreadFetch(&t.parked, false); due {
+			f.cancelTimer(t.timer(TimerParkedFetch, b, t.key.follower))
+			f.answerParked(t)
+		}
+	}
+}
+
+// parkedHolds reports whether the parked fetch asks for partition p.
+func (t *fetcherThread) parkedHolds(p PartID) bool {
+	for i := range t.parked.Parts {
+		if t.parked.Parts[i].Part == p {
+			return true
+		}
+	}
+	return false
+}
+
+// onThreadAnswer takes a thread's answer: dropped unless it answers the
+// request in flight; otherwise its parts are held and processed (settle).
+func (f *Fleet) onThreadAnswer(m *Message) {
+	t := f.threadOf(m.To, m.From, int(m.Fetcher))
+	if t == nil || t.inflight == 0 || m.ReqID != t.inflight {
+		return
+	}
+	f.cancelTimer(t.timer(TimerRequest, t.key.follower, t.key.leader))
+	t.inflight, t.held, t.heldReq = 0, m.Parts, m.ReqID
+	f.mark(t)
+}
+
+// onThreadTimeout gives up on the thread's request in flight: every
+// partition it asked for backs off (AbstractFetcherThread: a fetch that
+// throws puts every partition in partitionsWithError).
+func (f *Fleet) onThreadTimeout(t *fetcherThread) {
+	if t.inflight == 0 {
+		return
+	}
+	req := t.inflight
+	t.inflight = 0
+	for _, p := range append([]PartID(nil), t.order...) {
+		b := f.Parts[p].Brokers[t.key.follower]
+		if b.fetch.phase == phaseThread && b.fetch.reqID == req {
+			f.at(p).backoff(b, RetryTimeout)
+		}
+	}
+	f.mark(t)
+}
+
+// brokerDown forgets what crashed broker b's threads and parked fetches
+// held: its partitions left their threads as each stopped its fetcher.
+func (f *Fleet) brokerDown(b int) {
+	for _, t := range f.threads {
+		if t.key.follower == b {
+			if t.inflight != 0 {
+				f.cancelTimer(t.timer(TimerRequest, b, t.key.leader))
+			}
+			t.inflight, t.held, t.heldReq = 0, nil, 0
+			if t.blockedOn >= 0 {
+				f.unblock(t)
+			}
+		}
+		if t.key.leader == b && t.isParked {
+			f.cancelTimer(t.timer(TimerParkedFetch, b, t.key.follower))
+			t.parked, t.isParked = Message{}, false
+		}
+	}
+}
