@@ -5,6 +5,7 @@ import (
 
 	"tierfetch/model"
 	"tierfetch/scenarios"
+	"tierfetch/sim"
 )
 
 // BrokerScaleMetrics is a broker-scale run's statistics as compare and plan
@@ -100,4 +101,53 @@ func firstAdded(res *RunResult) int {
 		}
 	}
 	return -1
+}
+
+// restoredCheckEvery is how many steps MeasureBrokerScaleUntilRestored
+// takes between looks at whether the broker is restored (a look visits
+// every partition).
+const restoredCheckEvery = 4096
+
+// MeasureBrokerScaleUntilRestored is MeasureBrokerScale for a question
+// about the restore alone (simrun plan --broker): the run stops, with
+// outcome ok, once every replica the file's replace_broker re-added has
+// joined its ISR and tail more has passed (looked at every
+// restoredCheckEvery steps), instead of running to the scenario's end. The
+// statistics are those of the whole run when nothing after the restore
+// adds to them (no records produced, no further broker event).
+func MeasureBrokerScaleUntilRestored(sc *scenarios.Scenario, opt Options, tail sim.Duration) (*RunMetrics, *RunResult) {
+	x := newRun(sc, opt, false)
+	for x.done == nil {
+		x.Step()
+		if x.done == nil && x.r.steps%restoredCheckEvery == 0 {
+			if at, ok := x.restoredAt(); ok && x.r.sched.Now() >= at.Add(tail) {
+				x.Stop()
+			}
+		}
+	}
+	return brokerScaleMetrics(sc, x.done), x.done
+}
+
+// restoredAt reports whether a broker-scale run's replace_broker has
+// happened and every replica it re-added has joined its ISR, and when the
+// last one did.
+func (x *Run) restoredAt() (sim.Time, bool) {
+	m := x.r.mp
+	if m == nil || !m.bs.moved {
+		return 0, false
+	}
+	last := sim.Time(0)
+	for _, v := range m.views {
+		for i := range v.replicas {
+			st := &v.replicas[i]
+			if !st.Added {
+				continue
+			}
+			if !st.CaughtUp {
+				return 0, false
+			}
+			last = max(last, st.CaughtUpAt)
+		}
+	}
+	return last, true
 }
