@@ -71,7 +71,8 @@ func (b *brokerBuilder) assumef(format string, args ...any) {
 	b.assume = append(b.assume, fmt.Sprintf(format, args...))
 }
 
-// index is the scenario's id of cluster broker id.
+// index is the scenario's id of cluster broker id: the same id when every
+// id is below brokersMax, else its rank.
 func (b *brokerBuilder) index(id int32) int {
 	i, _ := slices.BinarySearch(b.ids, id)
 	return i
@@ -126,6 +127,14 @@ func (b *brokerBuilder) partitions() error {
 	b.ids = brokerSortedKeys(ids)
 	if len(b.ids) > brokersMax {
 		return inputErr("--topics", "%s names %d brokers; a scenario holds at most %d", in.Topics.Name, len(b.ids), brokersMax)
+	}
+	if last := b.ids[len(b.ids)-1]; last < brokersMax {
+		// The scenario's ids are the cluster's (the ones no replica names
+		// hold nothing), so runs print b2 for broker 2.
+		b.ids = b.ids[:0]
+		for id := range last + 1 {
+			b.ids = append(b.ids, id)
+		}
 	}
 	return nil
 }
@@ -323,8 +332,11 @@ func (b *brokerBuilder) initial(p *brokerPart) *scenarios.Initial {
 func (b *brokerBuilder) scenario() (*scenarios.Scenario, []byte, error) {
 	sc := &scenarios.Scenario{Name: fmt.Sprintf("replace-broker-%d", b.in.Broker), Seed: 1, Brokers: len(b.ids), Config: b.cfg,
 		DurationMs: 60_000}
-	sc.Description = fmt.Sprintf("broker %d (scenario broker %d) replaced by an empty one: %d partitions, built by simrun plan --broker from the saved output of Kafka's tools",
-		b.in.Broker, b.index(b.in.Broker), len(b.parts))
+	sc.Description = fmt.Sprintf("broker %d replaced by an empty one: its %d partitions, built by simrun plan --broker from the saved output of Kafka's tools",
+		b.in.Broker, len(b.parts))
+	if b.index(b.in.Broker) != int(b.in.Broker) {
+		sc.Description += fmt.Sprintf(" (scenario broker b%d is cluster broker i's i-th id: %s)", b.index(b.in.Broker), idList(b.ids))
+	}
 	byLeader := map[int32]int64{}
 	for i := range b.parts {
 		p := &b.parts[i]

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 )
@@ -49,6 +50,9 @@ func (r *BrokerResult) WriteText(w io.Writer) error {
 				return ""
 			}
 			if f, ok := gain(b.RestoredMs, x.RestoredMs); ok {
+				if math.Round(100*f) == 0 {
+					return "0%"
+				}
 				return fmt.Sprintf("%+.0f%%", -100*f)
 			}
 			return "n/a"
@@ -73,7 +77,14 @@ func (r *BrokerResult) WriteText(w io.Writer) error {
 		scen = r.SavePath
 	}
 	fmt.Fprintf(&b, "\nReplay a run (save the scenario with --save FILE): simrun run --scenario %s --profile %s\n", scen, r.VariantProfile)
-	_, err := io.WriteString(w, b.String())
+	var out strings.Builder
+	for _, l := range strings.SplitAfter(b.String(), "\n") {
+		out.WriteString(strings.TrimRight(l, " \n"))
+		if strings.HasSuffix(l, "\n") {
+			out.WriteString("\n")
+		}
+	}
+	_, err := io.WriteString(w, out.String())
 	return err
 }
 

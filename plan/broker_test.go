@@ -45,7 +45,8 @@ func brokerInput(t testing.TB) BrokerInput {
 // partition with a replica on the broker, as kafka-topics.sh lists them
 // (counted here from the file's own lines), with the leader first, and
 // each leader's log as large as kafka-log-dirs.sh says (to a record); the
-// broker (scenario id 1: ids 1..6 map to 0..5) is replaced at 0.
+// broker is replaced at 0, the scenario's ids being the cluster's (1..6,
+// with an idle b0).
 func TestBrokerPlanScenario(t *testing.T) {
 	in := brokerInput(t)
 	_, sc, _, err := buildBroker(&in)
@@ -68,18 +69,18 @@ func TestBrokerPlanScenario(t *testing.T) {
 		var reps []int
 		for _, r := range strings.Split(m[4], ",") {
 			n, _ := strconv.Atoi(r)
-			reps = append(reps, n-1)
+			reps = append(reps, n)
 		}
-		if slices.Contains(reps, 1) {
+		if slices.Contains(reps, 2) {
 			l, _ := strconv.Atoi(m[3])
-			wants[m[1]+"-"+m[2]] = want{l - 1, reps}
+			wants[m[1]+"-"+m[2]] = want{l, reps}
 		}
 	}
 	if len(sc.Partitions) != len(wants) || len(wants) != 300 {
 		t.Fatalf("%d partitions in the scenario, %d on broker 2 in topics.txt (want 300)", len(sc.Partitions), len(wants))
 	}
-	if sc.Brokers != 6 || len(sc.Events) != 1 || sc.Events[0].Type != scenarios.EventReplaceBroker || *sc.Events[0].Broker != 1 {
-		t.Fatalf("brokers %d, events %+v: want 6 brokers and replace_broker of b1 (cluster id 2)", sc.Brokers, sc.Events)
+	if sc.Brokers != 7 || len(sc.Events) != 1 || sc.Events[0].Type != scenarios.EventReplaceBroker || *sc.Events[0].Broker != 2 {
+		t.Fatalf("brokers %d, events %+v: want 7 brokers (0..6) and replace_broker of b2", sc.Brokers, sc.Events)
 	}
 	for _, p := range sc.Partitions {
 		name := p.Topic + "-" + strconv.Itoa(int(p.Partition))
@@ -93,7 +94,7 @@ func TestBrokerPlanScenario(t *testing.T) {
 		tp := TopicPartition{Topic: p.Topic, Partition: p.Partition}
 		var size int64
 		for _, r := range in.LogDirs.Replicas[tp] {
-			if int(r.Broker) == w.leader+1 {
+			if int(r.Broker) == w.leader {
 				size = r.Size
 			}
 		}

@@ -54,20 +54,31 @@ func BrokerScaleSummary(w io.Writer, res harness.Result, runs []*harness.RunResu
 	}
 }
 
-// partitionRanges names a file's partitions by entry: orders-0..1999,
-// audit-0; past three entries, how many more.
+// partitionRanges names a file's partitions: by entry (orders-0..1999,
+// audit-0) up to three entries, else by topic with its count (orders 120,
+// audit 60), in the file's order.
 func partitionRanges(sc *scenarios.Scenario) string {
 	var parts []string
-	for i, p := range sc.Partitions {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("%d more entries", len(sc.Partitions)-3))
-			break
+	if len(sc.Partitions) <= 3 {
+		for _, p := range sc.Partitions {
+			s := fmt.Sprintf("%s-%d", p.Topic, p.Partition)
+			if p.Count > 1 {
+				s += fmt.Sprintf("..%d", int64(p.Partition)+p.Count-1)
+			}
+			parts = append(parts, s)
 		}
-		s := fmt.Sprintf("%s-%d", p.Topic, p.Partition)
-		if p.Count > 1 {
-			s += fmt.Sprintf("..%d", int64(p.Partition)+p.Count-1)
+		return strings.Join(parts, ", ")
+	}
+	var topics []string
+	count := map[string]int64{}
+	for _, p := range sc.Partitions {
+		if count[p.Topic] == 0 {
+			topics = append(topics, p.Topic)
 		}
-		parts = append(parts, s)
+		count[p.Topic] += p.Count
+	}
+	for _, t := range topics {
+		parts = append(parts, fmt.Sprintf("%s %d", t, count[t]))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,5 +36,48 @@ func TestPlanBrokerBadInput(t *testing.T) {
 		if _, err := os.Stat(save); err == nil {
 			t.Errorf("plan %v: %s written", c.args, save)
 		}
+	}
+}
+
+// TestREADMEBrokerPlanExample: the README's "Replace a broker" output is
+// what its simrun plan --broker command prints.
+func TestREADMEBrokerPlanExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a broker plan: 14 runs of 300 partitions")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := fencedBlocks(string(data))
+	i := slices.IndexFunc(blocks, func(b docBlock) bool {
+		return strings.HasPrefix(b.lang, "sh") && strings.Contains(strings.Join(b.body, "\n"), "simrun plan --broker 2")
+	})
+	if i < 0 || i+1 >= len(blocks) || blocks[i+1].lang != "" {
+		t.Fatal("README.md: no broker plan example (a sh block with 'simrun plan --broker 2', then its output in a plain fenced block)")
+	}
+	words, err := shellWords(blocks[i].body[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, ok := simrunArgs(words)
+	if !ok {
+		t.Fatalf("README.md: the block's first line is not a simrun command: %q", blocks[i].body[0])
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(root, "plan"), filepath.Join(dir, "plan")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, stdout, stderr := simrun(t, args...)
+	if code != exitOK {
+		t.Fatalf("simrun %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	if want := strings.Join(blocks[i+1].body, "\n") + "\n"; stdout != want {
+		t.Errorf("README.md's broker plan example is not the output of 'simrun %s'; paste this:\n%s", strings.Join(args, " "), stdout)
 	}
 }
