@@ -191,7 +191,7 @@ func BudgetRuns(pairs []reports.ComparePair) int {
 // first profile's pairs for the statistics, the others' beside them.
 func (s *Setup) input(pairs []reports.ComparePair) *reports.CompareInput {
 	in := &reports.CompareInput{Command: s.command(), Version: s.version, Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
-		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues}
+		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues, BrokerScale: s.brokerScale()}
 	for _, sc := range s.scenarios {
 		in.Scenarios = append(in.Scenarios, sc.Name)
 	}
@@ -396,9 +396,9 @@ func parseVary(s string) (string, []string, error) {
 	if !ok || key == "" || list == "" {
 		return "", nil, badInput("--vary: want KEY=V1,V2,..., got %q", s)
 	}
-	if key != ProduceScaleKey {
+	if key != ProduceScaleKey && key != PartitionCountKey {
 		if _, known := ConfigKeys()[key]; !known {
-			keys := append(sortStrings(mapKeysAny(ConfigKeys())), ProduceScaleKey)
+			keys := append(sortStrings(mapKeysAny(ConfigKeys())), PartitionCountKey, ProduceScaleKey)
 			if near := scenarios.Closest(key, keys); near != "" {
 				return "", nil, badInput("--vary: unknown key %q (did you mean %s?)", key, near)
 			}
@@ -410,6 +410,17 @@ func parseVary(s string) (string, []string, error) {
 	seen := map[string]bool{}
 	for _, v := range strings.Split(list, ",") {
 		v = strings.TrimSpace(v)
+		if key == PartitionCountKey {
+			if err := partitionCountValue(v); err != nil {
+				return "", nil, err
+			}
+			if seen[v] {
+				return "", nil, badInput("--vary %s: value %q given twice", key, v)
+			}
+			seen[v] = true
+			values = append(values, v)
+			continue
+		}
 		if rangeKey(key) {
 			if _, ok := rangeValue(v); !ok {
 				return "", nil, badInput("--vary %s: want MS (a fixed time) or MIN..MAX with 0 <= MIN <= MAX, got %q", key, v)
@@ -530,7 +541,11 @@ func applyVary(sc *scenarios.Scenario, key, value string) (*scenarios.Scenario, 
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	if key == ProduceScaleKey {
+	if key == PartitionCountKey {
+		if err := applyPartitionCount(doc, sc, value); err != nil {
+			return nil, err
+		}
+	} else if key == ProduceScaleKey {
 		var factor float64
 		fmt.Sscan(value, &factor)
 		var events []map[string]json.RawMessage
@@ -595,10 +610,6 @@ func (s *Setup) checkScenarios() error {
 	for _, sc := range s.scenarios {
 		if err := harness.CheckRunnable(sc); err != nil {
 			return badInput("--scenario %s: %v", s.f.scenario, err)
-		}
-		if sc.BrokerScale() {
-			// Its metrics (harness.Measure) read one partition's follower.
-			return badInput("--scenario %s: broker-scale scenarios (partitions) cannot be compared in this build: simrun run runs them", s.f.scenario)
 		}
 		if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
 			return err
@@ -762,9 +773,9 @@ func (s *Setup) runPair(j job) reports.ComparePair {
 	}
 	opt := harness.Options{Seed: j.seed, Profile: prof, Fixes: s.jobFixes(j), MaxSteps: int64(s.f.maxSteps)}
 	opt.Strategy = harness.LocalLogStart
-	p.Local, _ = harness.Measure(sc, opt)
+	p.Local = measure(sc, opt)
 	opt.Strategy = harness.LastTiered
-	p.Tiered, _ = harness.Measure(sc, opt)
+	p.Tiered = measure(sc, opt)
 	return p
 }
 
@@ -813,7 +824,7 @@ func (s *Setup) render(in *reports.CompareInput) (map[string][]byte, *reports.An
 			return nil, nil, err
 		}
 	}
-	if pick := reports.TimelinePick(in.Pairs); pick != nil {
+	if pick := reports.TimelinePick(in.Pairs); pick != nil && !s.brokerScale() { // a timeline draws one partition
 		in.Timeline, in.TimelineCommand = pick, s.timelineCommand(pick)
 		data, err := s.timeline(in, pick)
 		if err := add(reports.ChartTimeline, data, err); err != nil {

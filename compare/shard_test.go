@@ -944,7 +944,7 @@ func TestDefaultSetIsTheScenariosThatAddAReplica(t *testing.T) {
 }
 
 // TestUnknownVaryKeyListsTheKeys: a --vary key far from every key lists
-// the config fields, then produce_scale once, at the end.
+// the config fields, then partition_count and produce_scale once, at the end.
 func TestUnknownVaryKeyListsTheKeys(t *testing.T) {
 	_, _, err := parseVary("qqqqqqqqqqqqqqqqqqqq=1")
 	if err == nil {
@@ -952,7 +952,7 @@ func TestUnknownVaryKeyListsTheKeys(t *testing.T) {
 	}
 	msg := err.Error()
 	keys := sortStrings(mapKeysAny(ConfigKeys()))
-	if !strings.Contains(msg, "e.g. "+keys[0]+", ") || !strings.HasSuffix(msg, ", "+keys[len(keys)-1]+", or produce_scale)") ||
+	if !strings.Contains(msg, "e.g. "+keys[0]+", ") || !strings.HasSuffix(msg, ", "+keys[len(keys)-1]+", partition_count, or produce_scale)") ||
 		strings.Count(msg, "produce_scale") != 1 {
 		t.Errorf("message %q", msg)
 	}

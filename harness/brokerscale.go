@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"cmp"
 	"math"
 	"slices"
 
@@ -30,6 +31,33 @@ type BrokerScaleStats struct {
 	// FetcherBlocked is the time fetcher threads spent blocked in tiered
 	// bootstraps while other partitions of the thread waited.
 	FetcherBlocked sim.Duration
+
+	// The rest is for the text summary only (not in the result object).
+
+	// Replaced lists the brokers replace_broker replaced, in event order.
+	Replaced []int
+	// Sources is the added replicas' bytes by the broker they fetched
+	// from, ascending broker id.
+	Sources []SourceBytes
+	// Threads is each fetcher thread's blocked time (FetcherBlocked split
+	// by thread), ascending by thread; only threads that were blocked.
+	Threads []ThreadBlocked
+	// PartBlocked is, per partition (PartID), the time its own tiered
+	// bootstraps blocked its thread while other partitions waited.
+	PartBlocked []sim.Duration
+}
+
+// SourceBytes is what the added replicas fetched from one broker.
+type SourceBytes struct {
+	Broker int
+	Bytes  int64
+}
+
+// ThreadBlocked is one fetcher thread's blocked time: the thread of
+// Follower fetching from Leader with id Fetcher.
+type ThreadBlocked struct {
+	Follower, Leader, Fetcher int
+	Blocked                   sim.Duration
 }
 
 // brokerScaleView folds the events only a broker-scale run has: the first
@@ -41,20 +69,59 @@ type brokerScaleView struct {
 	blocked sim.Duration
 	// open are the threads blocked now, with since when.
 	open []openBlock
+	// replaced, sources, threads and partBlocked: BrokerScaleStats'
+	// Replaced, Sources, Threads (unsorted) and PartBlocked.
+	replaced    []int
+	sources     []SourceBytes
+	threads     []ThreadBlocked
+	partBlocked []sim.Duration
 }
 
 type openBlock struct {
 	broker, peer int
 	fetcher      int16
+	part         model.PartID
 	since        sim.Time
 }
 
-func newBrokerScaleView(*scenarios.Scenario, int) *brokerScaleView { return &brokerScaleView{} }
+func newBrokerScaleView(_ *scenarios.Scenario, n int) *brokerScaleView {
+	return &brokerScaleView{partBlocked: make([]sim.Duration, n)}
+}
 
 func (v *brokerScaleView) clone() *brokerScaleView {
 	n := *v
 	n.open = slices.Clone(v.open)
+	n.replaced, n.sources = slices.Clone(v.replaced), slices.Clone(v.sources)
+	n.threads, n.partBlocked = slices.Clone(v.threads), slices.Clone(v.partBlocked)
 	return &n
+}
+
+// fromLeader counts an added replica's fetched bytes (an EvFetched) by the
+// broker it fetched from.
+func (v *brokerScaleView) fromLeader(e *model.Event) {
+	i := slices.IndexFunc(v.sources, func(s SourceBytes) bool { return s.Broker == e.Peer })
+	if i < 0 {
+		v.sources = append(v.sources, SourceBytes{Broker: e.Peer})
+		i = len(v.sources) - 1
+	}
+	v.sources[i].Bytes += e.Bytes
+}
+
+// closeBlock ends thread block b at now.
+func (v *brokerScaleView) closeBlock(b openBlock, now sim.Time) {
+	d := now.Sub(b.since)
+	v.blocked += d
+	if int(b.part) >= 0 && int(b.part) < len(v.partBlocked) {
+		v.partBlocked[b.part] += d
+	}
+	i := slices.IndexFunc(v.threads, func(t ThreadBlocked) bool {
+		return t.Follower == b.broker && t.Leader == b.peer && t.Fetcher == int(b.fetcher)
+	})
+	if i < 0 {
+		v.threads = append(v.threads, ThreadBlocked{Follower: b.broker, Leader: b.peer, Fetcher: int(b.fetcher)})
+		i = len(v.threads) - 1
+	}
+	v.threads[i].Blocked += d
 }
 
 // Event implements model.Observer.
@@ -64,14 +131,17 @@ func (v *brokerScaleView) Event(now sim.Time, e *model.Event) {
 		if !v.moved {
 			v.moveAt, v.moved = now, true
 		}
+		if !slices.Contains(v.replaced, e.Broker) {
+			v.replaced = append(v.replaced, e.Broker)
+		}
 	case model.EvThreadBlocked:
-		v.open = append(v.open, openBlock{e.Broker, e.Peer, e.Fetcher, now})
+		v.open = append(v.open, openBlock{e.Broker, e.Peer, e.Fetcher, e.Part, now})
 	case model.EvThreadUnblocked:
 		i := slices.IndexFunc(v.open, func(b openBlock) bool {
 			return b.broker == e.Broker && b.peer == e.Peer && b.fetcher == e.Fetcher
 		})
 		if i >= 0 {
-			v.blocked += now.Sub(v.open[i].since)
+			v.closeBlock(v.open[i], now)
 			v.open = slices.Delete(v.open, i, i+1)
 		}
 	}
@@ -80,10 +150,16 @@ func (v *brokerScaleView) Event(now sim.Time, e *model.Event) {
 // stats computes the run's broker-scale statistics at end from the
 // partitions' views.
 func (v *brokerScaleView) stats(end sim.Time, views []*runView) *BrokerScaleStats {
-	s := &BrokerScaleStats{FetcherBlocked: v.blocked}
+	v = v.clone() // the still-open blocks close at end on a copy
 	for _, b := range v.open {
-		s.FetcherBlocked += end.Sub(b.since)
+		v.closeBlock(b, end)
 	}
+	s := &BrokerScaleStats{FetcherBlocked: v.blocked, Replaced: v.replaced, Sources: v.sources, Threads: v.threads,
+		PartBlocked: v.partBlocked}
+	slices.SortFunc(s.Sources, func(a, b SourceBytes) int { return a.Broker - b.Broker })
+	slices.SortFunc(s.Threads, func(a, b ThreadBlocked) int {
+		return cmp.Or(a.Follower-b.Follower, a.Leader-b.Leader, a.Fetcher-b.Fetcher)
+	})
 	last := sim.Time(0)
 	for _, pv := range views {
 		for i := range pv.replicas {

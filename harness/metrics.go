@@ -83,6 +83,10 @@ type RunMetrics struct {
 	// consume events read.
 	ConsumeRemoteBytes int64
 	ConsumeLocalBytes  int64
+
+	// BrokerScale is a broker-scale run's statistics (MeasureBrokerScale),
+	// nil for a one-partition run.
+	BrokerScale *BrokerScaleMetrics
 }
 
 // PriceModel says how PriceExtraLatencyMs is computed: a consumer reads the

@@ -85,6 +85,9 @@ func (m *multiRun) observe(now sim.Time, e *model.Event) {
 		if m.checkers != nil {
 			m.checkers[e.Part].Event(now, e)
 		}
+		if e.Kind == model.EvFetched && m.views[e.Part].replicas[e.Broker].Added {
+			m.bs.fromLeader(e)
+		}
 	case e.Kind.IsInput() && e.Kind != model.EvDeliver && e.Kind != model.EvTimer && e.Kind != model.EvRemoteDone:
 		for _, v := range m.views {
 			v.Event(now, e)

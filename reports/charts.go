@@ -360,7 +360,7 @@ func CDFChart(in *CompareInput, a *Analysis) ([]byte, error) { return render(cdf
 
 func cdfPage(in *CompareInput, a *Analysis) (*page, error) {
 	g := a.All
-	p := newPlot(fmt.Sprintf("Catch-up time, add_replica to ISR join (%d pairs)", g.Compared), "catch-up time (log scale)", "fraction of pairs caught up")
+	p := newPlot(chartWords(in, fmt.Sprintf("Catch-up time, add_replica to ISR join (%d pairs)", g.Compared)), chartWords(in, "catch-up time (log scale)"), chartWords(in, "fraction of pairs caught up"))
 	p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, msTicks
 	p.X.Min, p.X.Max = logRange(append(slices.Clone(g.Local.sorted), g.Tiered.sorted...))
 	p.Y.Min, p.Y.Max = 0, 1
@@ -422,7 +422,7 @@ func PairedChart(in *CompareInput, a *Analysis) ([]byte, error) { return render(
 
 func pairedPage(in *CompareInput, a *Analysis) (*page, error) {
 	g := a.All
-	p := newPlot(fmt.Sprintf("Paired catch-up time per seed (%d pairs)", g.Compared), "local-log-start catch-up (log scale)", "last-tiered catch-up (log scale)")
+	p := newPlot(chartWords(in, fmt.Sprintf("Paired catch-up time per seed (%d pairs)", g.Compared)), chartWords(in, "local-log-start catch-up (log scale)"), chartWords(in, "last-tiered catch-up (log scale)"))
 	var all []float64
 	for _, q := range g.compared {
 		all = append(all, max(float64(q.Local.CatchUpMs), 1), max(float64(q.Tiered.CatchUpMs), 1))
@@ -477,8 +477,8 @@ func CopyChart(in *CompareInput, a *Analysis) ([]byte, error) { return render(co
 
 func copyPage(in *CompareInput, a *Analysis) (*page, error) {
 	g := a.All
-	p := newPlot(fmt.Sprintf("Catch-up ratio against the bytes each follower copied (%d pairs)", g.Compared),
-		"copy ratio: bytes at ISR join, last-tiered / local-log-start (log scale)", "catch-up ratio (log scale)")
+	p := newPlot(chartWords(in, fmt.Sprintf("Catch-up ratio against the bytes each follower copied (%d pairs)", g.Compared)),
+		chartWords(in, "copy ratio: bytes at ISR join, last-tiered / local-log-start (log scale)"), chartWords(in, "catch-up ratio (log scale)"))
 	lo, zeroX, missing, err := copyAxes(p, g.compared)
 	if err != nil {
 		return nil, err
@@ -689,7 +689,7 @@ func splitSweep(ax Axis, y func(i int) (float64, bool)) sweepCurve {
 func sweepPage(in *CompareInput, a *Analysis) (*page, error) {
 	ax := SweepAxis(in.VaryKey, in.VaryValues)
 	top := newPlot("", "", "ratio (log scale)")
-	bottom := newPlot("Median catch-up time", in.VaryKey, "p50 catch-up (log scale)")
+	bottom := newPlot(chartWords(in, "Median catch-up time"), chartWords(in, in.VaryKey), chartWords(in, "p50 catch-up (log scale)"))
 	for _, p := range []*plot.Plot{top, bottom} {
 		p.X.Tick.Marker = sweepTicks(ax)
 		p.X.Min, p.X.Max = sweepRange(ax)
@@ -730,7 +730,7 @@ func sweepPage(in *CompareInput, a *Analysis) (*page, error) {
 	if err := addSweepDivider(ax, top, bottom, &legend); err != nil {
 		return nil, err
 	}
-	top.Title.Text = "Catch-up ratio, last-tiered / local-log-start, against " + in.VaryKey
+	top.Title.Text = chartWords(in, "Catch-up ratio, last-tiered / local-log-start, against "+in.VaryKey)
 	return &page{title: chartSubject(in), rows: [][]*plot.Plot{{top}, {bottom}}, legend: &legend, w: 10 * vg.Inch, h: 8 * vg.Inch, legendW: 2.8 * vg.Inch}, nil
 }
 

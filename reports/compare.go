@@ -99,6 +99,10 @@ type CompareInput struct {
 	// TimelineCommand the command that draws it alone.
 	Timeline        *ComparePair
 	TimelineCommand string
+	// BrokerScale says the scenarios are broker-scale files: the catch-up
+	// time is the time until the broker was restored, and the report and
+	// runs.csv add the broker-scale statistics.
+	BrokerScale bool
 }
 
 // Bootstrap settings: resamples and the fixed seed of the PCG generator, so

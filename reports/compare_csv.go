@@ -37,7 +37,11 @@ const na = "NA"
 // of the sweep beside the comparison (if any).
 func CompareCSV(w io.Writer, in *CompareInput) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(CompareCSVHeader()); err != nil {
+	header := CompareCSVHeader()
+	if in.BrokerScale {
+		header = append(header, BrokerScaleCSVColumns...)
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
 	type set struct {
@@ -55,7 +59,11 @@ func CompareCSV(w io.Writer, in *CompareInput) error {
 		for i := range set.pairs {
 			p := &set.pairs[i]
 			for _, r := range []*harness.RunMetrics{p.Local, p.Tiered} {
-				if err := cw.Write(csvRow(set.varyKey, p, r)); err != nil {
+				row := csvRow(set.varyKey, p, r)
+				if in.BrokerScale {
+					row = append(row, brokerScaleRow(r)...)
+				}
+				if err := cw.Write(row); err != nil {
 					return err
 				}
 			}

@@ -46,6 +46,7 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 			anchor(sweepBesideTitle(sw)), ChartSweep, sw.Command)
 	}
 	writeSetup(w, in, a)
+	writeBrokerScale(w, in)
 	writeHeadline(w, in, a)
 	if has(ChartCopy) {
 		writeCopyChart(w, a)

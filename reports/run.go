@@ -7,7 +7,8 @@ import (
 	"tierfetch/harness"
 )
 
-// Summary writes a short human summary of a result: per strategy, the
+// Summary writes a short human summary of a one-partition result (a
+// broker-scale one: BrokerScaleSummary): per strategy, the
 // outcome and each added follower's bootstrap path, start offset, catch-up
 // time and bytes from the leader. durationMs and healMs are the scenario's
 // (its events' window and the healing period after it), to say what the
@@ -20,9 +21,7 @@ func Summary(w io.Writer, res harness.Result, durationMs, healMs int64) {
 		if r.Violation != nil {
 			fmt.Fprintf(w, "    violation %s at %.3fs step %d: %s\n", r.Violation.Invariant, float64(r.Violation.AtMs)/1000, r.Violation.Step, r.Violation.Message)
 		}
-		if r.BrokerScale != nil {
-			brokerScaleLines(w, &r)
-		} else if l := r.Leader; l != nil {
+		if l := r.Leader; l != nil {
 			fmt.Fprintf(w, "    leader b%d: lso=%d llso=%d hw=%d leo=%d hro=%d\n", l.Broker, l.LogStartOffset, l.LocalLogStartOffset, l.HighWatermark, l.LogEndOffset, l.HighestRemoteOffset)
 		} else {
 			fmt.Fprintf(w, "    no leader: partition offline\n")
@@ -44,32 +43,6 @@ func Summary(w io.Writer, res harness.Result, durationMs, healMs int64) {
 			fmt.Fprintf(w, "    skipped %s at %.3fs (%s): %s\n", sk.Type, float64(sk.AtMs)/1000, where, sk.Reason)
 		}
 	}
-}
-
-// brokerScaleLines writes a broker-scale run's summary: its partitions'
-// outcomes, the added replicas' catch-up, what they copied, and the time
-// fetcher threads were blocked in tiered bootstraps.
-func brokerScaleLines(w io.Writer, r *harness.RunJSON) {
-	outcomes := map[string]int{}
-	added := 0
-	for _, p := range r.Partitions {
-		outcomes[p.Outcome]++
-		added += len(p.Followers)
-	}
-	var parts []string
-	for _, o := range sortedKeys(outcomes) {
-		parts = append(parts, fmt.Sprintf("%d %s", outcomes[o], o))
-	}
-	fmt.Fprintf(w, "    %d partitions: %s; %d replicas added\n", len(r.Partitions), strings.Join(parts, ", "), added)
-	b := r.BrokerScale
-	q := func(v *int64) string {
-		if v == nil {
-			return "never"
-		}
-		return ms(*v)
-	}
-	fmt.Fprintf(w, "    caught up p50 %s, p99 %s; from leaders %s, from remote storage %s; fetcher threads blocked in tiered bootstraps %s\n",
-		q(b.CaughtUpMsP50), q(b.CaughtUpMsP99), bytes(b.BytesFromLeaders), bytes(b.BytesFromRemote), ms(b.FetcherBlockedMs))
 }
 
 func followerLine(f harness.FollowerJSON) string {

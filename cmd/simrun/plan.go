@@ -19,6 +19,7 @@ import (
 // read from, and how to print it. The plan package does the work.
 type planFlags struct {
 	plan.Files
+	brokerPlanFlags
 	json     bool
 	maxInput scenarios.InputFlag
 }
@@ -52,6 +53,7 @@ func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
 	fs.BoolVar(&f.json, "json", false, "print the plan object (docs/reference/result.md) instead of text")
 	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "simulations run in parallel (the output does not depend on it)")
 	envFlags(fs, &f.Env)
+	brokerFlagSet(fs, &f.brokerPlanFlags)
 }
 
 func newPlanCmd(c *cli) *cobra.Command {
@@ -61,7 +63,10 @@ func newPlanCmd(c *cli) *cobra.Command {
 		Short: "from Kafka's tools' saved output for one partition: should the flag be on? (docs/guide/plan.md)",
 		Long:  help("plan"),
 		Args:  noArgs,
-		RunE:  c.action(func(_ *cobra.Command, _ []string) (int, error) { return cmdPlan(&f, c.stdout) }),
+		RunE: c.action(func(cmd *cobra.Command, _ []string) (int, error) {
+			f.changed = cmd.Flags().Changed
+			return cmdPlan(&f, c.stdout)
+		}),
 	}
 	planFlagSet(cmd.Flags(), &f)
 	return cmd
@@ -76,6 +81,9 @@ func envFlags(fs *pflag.FlagSet, env *plan.Env) {
 }
 
 func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
+	if f.brokerSet {
+		return cmdPlanBroker(f, stdout)
+	}
 	in, err := f.input()
 	if err != nil {
 		return exitBadInput, err

@@ -51,7 +51,7 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.Lookup("max-steps").DefValue += ", or a failure file's recorded budget"
 	maxInputVar(fs, &f.maxInput)
 	fs.StringVar(&f.strategy, "strategy", "", "local-log-start, last-tiered or both; unset: both, or a failure file's recorded strategy")
-	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
+	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+", or several comma-separated (each run in turn;\n--json then prints an array); unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (docs/reference/result.md) instead of a summary")
@@ -176,7 +176,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		reports.AllReport(stdout, in, details.Bytes())
 	}
 	if f.json {
-		if err := reports.WriteResultsJSON(stdout, results, f.all, cliutil.Version(), f.command); err != nil {
+		if err := reports.WriteResultsJSON(stdout, results, f.all || len(results) > 1, cliutil.Version(), f.command); err != nil {
 			return exitBadInput, err
 		}
 	}
@@ -198,11 +198,12 @@ func allFixed(list []*scenarios.Scenario, f runFlags, profile model.Profile, str
 	return ap
 }
 
-// runProfiles are the profiles 'simrun run' runs: --profile, or unset kip,
+// runProfiles are the profiles 'simrun run' runs: --profile (one, or a
+// comma-separated list run one after the other), or unset kip,
 // and under --all every profile (compare's default list, the KIP text's
 // first).
 func runProfiles(f runFlags) ([]model.Profile, error) {
-	names := []string{cmp.Or(f.profile, "kip")}
+	names := strings.Split(cmp.Or(f.profile, "kip"), ",")
 	if f.all && f.profile == "" {
 		names = strings.Split(compare.DefaultProfiles, ",")
 	}
@@ -293,7 +294,11 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 	rec.Finish(runs, reports.TimelineTitle(sc.Name, p.Name(), seed, strings.Join(also, ", ")))
 	reports.ScheduleWarnings(stderr, sc.Name, runs)
 	if !f.json && (!f.all || f.verbose) {
-		reports.Summary(out, res, sc.DurationMs, sc.HealMs)
+		if sc.BrokerScale() {
+			reports.BrokerScaleSummary(out, res, runs, sc)
+		} else {
+			reports.Summary(out, res, sc.DurationMs, sc.HealMs)
+		}
 	}
 	scenarioArg := cmp.Or(f.scenario, sc.Name) // as the user named it
 	worst, replay := reports.RunFailures(out, reports.RunInput{Runs: runs, Scenario: sc.Name, ScenarioArg: scenarioArg, Seed: seed,

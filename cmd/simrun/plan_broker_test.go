@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestPlanBrokerBadInput: simrun plan --broker refuses what it cannot use
+// with exit 2 and one message naming the flag or the file, writes nothing,
+// and never panics.
+func TestPlanBrokerBadInput(t *testing.T) {
+	dir := filepath.Join("..", "..", "plan", "testdata", "broker")
+	ld, tp, cf := filepath.Join(dir, "log-dirs.txt"), filepath.Join(dir, "topics.txt"), filepath.Join(dir, "configs.txt")
+	broken := writeTemp(t, "log-dirs.txt", "Querying brokers for log directories information\n{\"version\": 1, \"brokers\": [{\"broker\": 1, \"logDirs\": [{\"partitions\": [{\"partition\": \"orders-0\"}]}]}]}\n")
+	save := filepath.Join(t.TempDir(), "replace.json")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--broker", "2", "--log-dirs", ld}, "--topics: simrun plan --broker needs kafka-topics.sh --describe output"},
+		{[]string{"--broker", "2", "--topics", tp}, "--log-dirs: simrun plan --broker needs kafka-log-dirs.sh --describe output"},
+		{[]string{"--broker", "7", "--log-dirs", ld, "--topics", tp}, "--broker: broker 7 holds no replica"},
+		{[]string{"--broker", "two", "--log-dirs", ld, "--topics", tp}, "--broker"},
+		{[]string{"--broker", "2", "--log-dirs", ld, "--topics", tp, "--offsets", "latest=" + ld}, "--offsets is not read with --broker"},
+		{[]string{"--broker", "2", "--log-dirs", broken, "--topics", tp, "--configs", cf}, "expected \"partition\" and \"size\""},
+		{[]string{"--broker", "2", "--log-dirs", ld, "--topics", tp, "--profile", "kafka-9"}, "kafka-9"},
+		{[]string{"--broker", "2", "--log-dirs", ld, "--topics", tp, "--seeds", "3..1"}, "--seeds"},
+	} {
+		code, stdout, stderr := simrun(t, append(append([]string{"plan"}, c.args...), "--save", save)...)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
+			t.Errorf("plan %v: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, code, stdout, stderr, c.want)
+		}
+		if _, err := os.Stat(save); err == nil {
+			t.Errorf("plan %v: %s written", c.args, save)
+		}
+	}
+}
+
+// TestREADMEBrokerPlanExample: the README's "Replace a broker" output is
+// what its simrun plan --broker command prints.
+func TestREADMEBrokerPlanExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a broker plan: 14 runs of 300 partitions")
+	}
+	data, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := fencedBlocks(string(data))
+	i := slices.IndexFunc(blocks, func(b docBlock) bool {
+		return strings.HasPrefix(b.lang, "sh") && strings.Contains(strings.Join(b.body, "\n"), "simrun plan --broker 2")
+	})
+	if i < 0 || i+1 >= len(blocks) || blocks[i+1].lang != "" {
+		t.Fatal("README.md: no broker plan example (a sh block with 'simrun plan --broker 2', then its output in a plain fenced block)")
+	}
+	words, err := shellWords(blocks[i].body[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	args, ok := simrunArgs(words)
+	if !ok {
+		t.Fatalf("README.md: the block's first line is not a simrun command: %q", blocks[i].body[0])
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(filepath.Join(root, "plan"), filepath.Join(dir, "plan")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	code, stdout, stderr := simrun(t, args...)
+	if code != exitOK {
+		t.Fatalf("simrun %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+	}
+	if want := strings.Join(blocks[i+1].body, "\n") + "\n"; stdout != want {
+		t.Errorf("README.md's broker plan example is not the output of 'simrun %s'; paste this:\n%s", strings.Join(args, " "), stdout)
+	}
+}

@@ -1,0 +1,196 @@
+package plan
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"tierfetch/model"
+	"tierfetch/scenarios"
+)
+
+// brokerInput reads testdata/broker: a six-broker cluster (ids 1..6), four
+// topics, broker 2 holding 300 partitions.
+func brokerInput(t testing.TB) BrokerInput {
+	t.Helper()
+	read := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("testdata", "broker", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	ld, err := ParseLogDirs("log-dirs.txt", read("log-dirs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf, err := ParseTopics("topics.txt", read("topics.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cf, err := ParseConfigs("configs.txt", read("configs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return BrokerInput{Broker: 2, LogDirs: ld, Topics: tf, Configs: cf, Env: DefaultEnv(), Workers: 2}
+}
+
+// TestBrokerPlanScenario: the scenario a broker plan builds holds every
+// partition with a replica on the broker, as kafka-topics.sh lists them
+// (counted here from the file's own lines), with the leader first, and
+// each leader's log as large as kafka-log-dirs.sh says (to a record); the
+// broker is replaced at 0, the scenario's ids being the cluster's (1..6,
+// with an idle b0).
+func TestBrokerPlanScenario(t *testing.T) {
+	in := brokerInput(t)
+	_, sc, _, err := buildBroker(&in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(filepath.Join("testdata", "broker", "topics.txt"))
+	line := regexp.MustCompile(`Topic: (\S+)\s+Partition: (\d+)\s+Leader: (\d+)\s+Replicas: ([\d,]+)`)
+	type want struct {
+		leader   int
+		replicas []int
+	}
+	wants := map[string]want{}
+	sc2 := bufio.NewScanner(bytes.NewReader(data))
+	for sc2.Scan() {
+		m := line.FindStringSubmatch(sc2.Text())
+		if m == nil {
+			continue
+		}
+		var reps []int
+		for _, r := range strings.Split(m[4], ",") {
+			n, _ := strconv.Atoi(r)
+			reps = append(reps, n)
+		}
+		if slices.Contains(reps, 2) {
+			l, _ := strconv.Atoi(m[3])
+			wants[m[1]+"-"+m[2]] = want{l, reps}
+		}
+	}
+	if len(sc.Partitions) != len(wants) || len(wants) != 300 {
+		t.Fatalf("%d partitions in the scenario, %d on broker 2 in topics.txt (want 300)", len(sc.Partitions), len(wants))
+	}
+	if sc.Brokers != 7 || len(sc.Events) != 1 || sc.Events[0].Type != scenarios.EventReplaceBroker || *sc.Events[0].Broker != 2 {
+		t.Fatalf("brokers %d, events %+v: want 7 brokers (0..6) and replace_broker of b2", sc.Brokers, sc.Events)
+	}
+	for _, p := range sc.Partitions {
+		name := p.Topic + "-" + strconv.Itoa(int(p.Partition))
+		w, ok := wants[name]
+		if !ok {
+			t.Fatalf("%s is not on broker 2", name)
+		}
+		if p.Replicas[0] != w.leader || !sameSet(p.Replicas, w.replicas) {
+			t.Errorf("%s: replicas %v, want %v with leader %d first", name, p.Replicas, w.replicas, w.leader)
+		}
+		tp := TopicPartition{Topic: p.Topic, Partition: p.Partition}
+		var size int64
+		for _, r := range in.LogDirs.Replicas[tp] {
+			if int(r.Broker) == w.leader {
+				size = r.Size
+			}
+		}
+		rb := sc.Config.RecordBytes
+		if got := localRecords(p.Initial); got != size/rb {
+			t.Errorf("%s: the leader's local log holds %d records, want its size %d / %d", name, got, size, rb)
+		}
+	}
+}
+
+func sameSet(a, b []int) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// localRecords is the records of an initial log's local segments.
+func localRecords(in *scenarios.Initial) int64 {
+	if in == nil {
+		return 0
+	}
+	n := int64(0)
+	for _, s := range in.LocalSegments {
+		n += (s.EndOffset - s.BaseOffset + 1) * max(1, s.Count)
+	}
+	return n
+}
+
+// TestBrokerPlanBadInput: what a broker plan cannot use is refused with
+// the flag or the file named, never a panic.
+func TestBrokerPlanBadInput(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		change func(in *BrokerInput)
+		want   string
+	}{
+		{"no topics", func(in *BrokerInput) { in.Topics = nil }, "--topics: simrun plan --broker needs kafka-topics.sh"},
+		{"no log dirs", func(in *BrokerInput) { in.LogDirs = nil }, "--log-dirs: simrun plan --broker needs kafka-log-dirs.sh"},
+		{"unknown broker", func(in *BrokerInput) { in.Broker = 9 }, "--broker: broker 9 holds no replica in topics.txt (its brokers: 1,2,3,4,5,6)"},
+		{"a partition missing from log dirs", func(in *BrokerInput) {
+			delete(in.LogDirs.Replicas, TopicPartition{Topic: "orders", Partition: 0})
+		}, "no replica of orders-0"},
+		{"seeds", func(in *BrokerInput) { in.SeedFrom, in.SeedTo = 5, 2 }, "--seeds: want A..B"},
+	} {
+		in := brokerInput(t)
+		c.change(&in)
+		_, _, _, err := MakeBroker(in)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestBrokerPlanAnswers: the plan of testdata/broker's topic payments (48
+// partitions on broker 2; the whole broker is BenchmarkBrokerPlan's)
+// answers flag off and on, and names the variant that helps most; its
+// numbers follow the rule: flag off copies each leader's whole local log
+// (the sizes of kafka-log-dirs.sh, to a record), flag on no more; the best
+// variant is the one with the smallest flag-on time.
+func TestBrokerPlanAnswers(t *testing.T) {
+	in := brokerInput(t)
+	for name := range in.Topics.Topics {
+		if name != "payments" {
+			delete(in.Topics.Topics, name)
+		}
+	}
+	in.Profiles = []model.Profile{model.Profiles["kafka-4.3"]}
+	r, sc, _, err := MakeBroker(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int64
+	for _, p := range sc.Partitions {
+		want += localRecords(p.Initial) * sc.Config.RecordBytes
+	}
+	if len(r.Profiles) != 1 || r.Profiles[0].Off.BytesFromLeaders != want || r.Profiles[0].On.BytesFromLeaders > want {
+		t.Fatalf("profiles %+v: want flag off to copy %d bytes and flag on no more", r.Profiles, want)
+	}
+	best := -1
+	for i, v := range r.Variants[1:] {
+		if v.On.RestoredMs != nil && *v.On.RestoredMs < *r.Variants[0].On.RestoredMs &&
+			(best < 0 || *v.On.RestoredMs < *r.Variants[best].On.RestoredMs) {
+			best = i + 1
+		}
+	}
+	if r.Best != best {
+		t.Errorf("best variant %d, want %d (the smallest flag-on time): %+v", r.Best, best, r.Variants)
+	}
+	var text bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Replace broker 2 with an empty one: 48 partitions (48 tiered) of topic payments", "  kafka-4.3 ", "helps most", "Recommendation: "} {
+		if !strings.Contains(text.String(), s) {
+			t.Errorf("the plan lacks %q:\n%s", s, text.String())
+		}
+	}
+}
