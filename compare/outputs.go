@@ -66,7 +66,7 @@ func (s *Setup) scenarioInput() outfile.Named {
 	if s.f.scenario == "" {
 		return outfile.Named{}
 	}
-	if _, ok := scenarios.Lookup(s.f.scenario); ok {
+	if scenarios.IsNamed(s.f.scenario) {
 		return outfile.Named{}
 	}
 	return outfile.Named{Flag: "--scenario", Path: s.f.scenario}

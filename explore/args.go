@@ -2,7 +2,6 @@ package explore
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"tierfetch/fuzz"
@@ -71,10 +70,11 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 	if a.Faults != "" {
 		for _, k := range strings.Split(a.Faults, ",") {
 			k = strings.TrimSpace(k)
-			if !slices.Contains(FaultKinds, k) {
-				return cfg, Header{}, fmt.Errorf("--faults: unknown fault %q (want some of %s)", k, strings.Join(FaultKinds, ", "))
+			kind, err := scenarios.ParseExploreFault(k)
+			if err != nil {
+				return cfg, Header{}, fmt.Errorf("--faults: %v", err)
 			}
-			faults = append(faults, k)
+			faults = append(faults, kind.Fault().Explore) // the header names it one way
 		}
 	}
 	shard, err := ParseShard(a.Shard)

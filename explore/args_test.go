@@ -61,6 +61,33 @@ func TestArgsConfig(t *testing.T) {
 	}
 }
 
+// TestArgsFaultSpellings: --faults takes each fault's explore name or its
+// scenario event type; both give the same search and the same header (which
+// names it the explore way), so shards of either spelling merge.
+func TestArgsFaultSpellings(t *testing.T) {
+	a := goodArgs()
+	a.Faults = "crash,elect,partition,remote-outage"
+	cfg, h, err := a.Config(0, scenarios.DefaultMaxInputBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Faults = "crash,elect_leader,network_partition,remote_outage"
+	cfg2, h2, err := a.Config(0, scenarios.DefaultMaxInputBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(h2.Faults, ",") != "crash,elect,partition,remote-outage" || h2.ContentDigest != h.ContentDigest ||
+		strings.Join(cfg2.Faults, ",") != strings.Join(cfg.Faults, ",") {
+		t.Errorf("scenario-event spellings: config %v, header %v %s; want those of the explore names: %v, %v %s",
+			cfg2.Faults, h2.Faults, h2.ContentDigest, cfg.Faults, h.Faults, h.ContentDigest)
+	}
+	a.Faults = "outage"
+	if _, _, err := a.Config(0, scenarios.DefaultMaxInputBytes); err == nil ||
+		err.Error() != `--faults: unknown fault "outage" (want some of crash, restart, elect, partition, remote-outage)` {
+		t.Errorf("--faults outage: %v", err)
+	}
+}
+
 // TestShardFilesMerge: shard files written by ShardFile parse back and merge;
 // a malformed, foreign or missing shard is an error naming the file.
 func TestShardFilesMerge(t *testing.T) {

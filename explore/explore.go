@@ -10,17 +10,9 @@ import (
 	"tierfetch/scenarios"
 )
 
-// Fault kinds --faults names.
-const (
-	FaultCrash        = "crash"
-	FaultRestart      = "restart"
-	FaultElect        = "elect"
-	FaultPartition    = "partition"
-	FaultRemoteOutage = "remote-outage"
-)
-
-// FaultKinds lists them in the order candidates are built.
-var FaultKinds = []string{FaultCrash, FaultRestart, FaultElect, FaultPartition, FaultRemoteOutage}
+// FaultKinds are the names --faults lists (scenarios.ExploreFaultNames: the
+// fault table owns them), in the order candidates are built.
+var FaultKinds = scenarios.ExploreFaultNames()
 
 // DefaultFaultMs is how long an injected partition or remote outage lasts.
 const DefaultFaultMs = 1000
@@ -220,22 +212,25 @@ func Candidates(sc *scenarios.Scenario, kinds []string, faultMs int64) ([]scenar
 	slices.Sort(brokers)
 	var out []scenarios.Event
 	one := func(typ string, b int) scenarios.Event { return scenarios.Event{Type: typ, Broker: &b} }
-	for _, k := range kinds {
+	for _, name := range kinds {
+		k, err := scenarios.ParseExploreFault(name)
+		if err != nil {
+			return nil, fmt.Errorf("unknown fault %q (want some of %v)", name, FaultKinds)
+		}
+		typ := k.Fault().Event
 		switch k {
-		case FaultCrash, FaultRestart, FaultElect:
-			typ := map[string]string{FaultCrash: scenarios.EventCrash, FaultRestart: scenarios.EventRestart,
-				FaultElect: scenarios.EventElectLeader}[k]
+		case scenarios.FaultCrash, scenarios.FaultRestart, scenarios.FaultElect:
 			for _, b := range brokers {
 				out = append(out, one(typ, b))
 			}
-		case FaultPartition:
+		case scenarios.FaultPartition:
 			for _, b := range brokers {
-				out = append(out, scenarios.Event{Type: scenarios.EventNetworkPartition, Brokers: []int{b}, DurationMs: faultMs})
+				out = append(out, scenarios.Event{Type: typ, Brokers: []int{b}, DurationMs: faultMs})
 			}
-		case FaultRemoteOutage:
-			out = append(out, scenarios.Event{Type: scenarios.EventRemoteOutage, DurationMs: faultMs})
+		case scenarios.FaultRemoteOutage:
+			out = append(out, scenarios.Event{Type: typ, DurationMs: faultMs})
 		default:
-			return nil, fmt.Errorf("unknown fault %q (want some of %v)", k, FaultKinds)
+			panic(fmt.Sprintf("explore: the fault table names %s an explore fault, but Candidates cannot build it", k))
 		}
 	}
 	return out, nil

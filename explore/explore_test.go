@@ -94,7 +94,7 @@ func SmallConfigs(t testing.TB) []SmallConfig {
 		out = append(out,
 			SmallConfig{"tiny-join/" + string(st) + "/depth-24", Config{Scenario: tiny, Strategy: st, Depth: 24, Liveness: true}},
 			SmallConfig{"tiny-join/" + string(st) + "/crash-restart-elect/depth-7", Config{Scenario: tiny, Strategy: st, Depth: 7,
-				Faults: []string{FaultCrash, FaultRestart, FaultElect}, Liveness: true}},
+				Faults: []string{"crash", "restart", "elect"}, Liveness: true}},
 		)
 	}
 	three := fixture(t, "tiny-three")
@@ -103,7 +103,7 @@ func SmallConfigs(t testing.TB) []SmallConfig {
 	}
 	out = append(out,
 		SmallConfig{"tiny-three/last-tiered/crash-restart-elect/depth-4", Config{Scenario: three, Strategy: harness.LastTiered,
-			Depth: 4, Faults: []string{FaultCrash, FaultRestart, FaultElect}, Liveness: true}},
+			Depth: 4, Faults: []string{"crash", "restart", "elect"}, Liveness: true}},
 		SmallConfig{"tiny-join/last-tiered/all-faults-lost/depth-5", Config{Scenario: tiny, Strategy: harness.LastTiered,
 			Depth: 5, Faults: FaultKinds, Lost: true, Liveness: true}},
 	)

@@ -150,7 +150,7 @@ func TestMemoKeepsVerdicts(t *testing.T) {
 	}{
 		{"tiny-join/depth-24", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 24, Liveness: true}},
 		{"tiny-join/crash-restart-elect/depth-6", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 6, Liveness: true,
-			Faults: []string{FaultCrash, FaultRestart, FaultElect}}},
+			Faults: []string{"crash", "restart", "elect"}}},
 		{"tiny-join/hw-not-reset/depth-8", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 8, Liveness: true,
 			Mutants: model.Mutants(0).With(model.MutantHWNotReset)}},
 		{"finding-reenable-stale-hro/depth-12", Config{Scenario: stale, Strategy: harness.LastTiered, Depth: 12, Liveness: true}},
@@ -184,7 +184,7 @@ func TestContinuationBudget(t *testing.T) {
 	// 20 states, about 15 cut, continuations of about 180 steps: 1,280
 	// steps run out first.
 	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, MaxStates: 20, Liveness: true,
-		Faults: []string{FaultCrash}}
+		Faults: []string{"crash"}}
 	res, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)

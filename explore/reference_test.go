@@ -96,17 +96,17 @@ func refFaults(sc *scenarios.Scenario, kinds []string, faultMs int64) []scenario
 	for _, k := range kinds {
 		for _, b := range brokers {
 			switch k {
-			case FaultCrash:
+			case "crash":
 				out = append(out, scenarios.Event{Type: scenarios.EventCrash, Broker: &b})
-			case FaultRestart:
+			case "restart":
 				out = append(out, scenarios.Event{Type: scenarios.EventRestart, Broker: &b})
-			case FaultElect:
+			case "elect":
 				out = append(out, scenarios.Event{Type: scenarios.EventElectLeader, Broker: &b})
-			case FaultPartition:
+			case "partition":
 				out = append(out, scenarios.Event{Type: scenarios.EventNetworkPartition, Brokers: []int{b}, DurationMs: faultMs})
 			}
 		}
-		if k == FaultRemoteOutage {
+		if k == "remote-outage" {
 			out = append(out, scenarios.Event{Type: scenarios.EventRemoteOutage, DurationMs: faultMs})
 		}
 	}
@@ -221,7 +221,7 @@ func referenceConfigs(t *testing.T) []SmallConfig {
 		{"tiny-join/local-log-start/no-faults/depth-12", Config{Scenario: tiny, Strategy: harness.LocalLogStart, Depth: 12}},
 		{"tiny-join/all-faults-lost/depth-3", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 3, Faults: FaultKinds, Lost: true}},
 		{fmt.Sprintf("tiny-three/crash-restart-elect/depth-%d", deep), Config{Scenario: three, Strategy: harness.LastTiered, Depth: deep,
-			Faults: []string{FaultCrash, FaultRestart, FaultElect}}},
+			Faults: []string{"crash", "restart", "elect"}}},
 	}
 }
 

@@ -39,7 +39,7 @@ func Generate(seed uint64) *scenarios.Scenario {
 
 type generator struct {
 	r      *sim.Stream
-	faults []string
+	faults []scenarios.FaultKind
 }
 
 func (g *generator) config(sc *scenarios.Scenario) {

@@ -8,8 +8,12 @@ import (
 	"tierfetch/scenarios"
 )
 
-// faultKinds are the fault kinds a generated scenario draws a subset of.
-var faultKinds = []string{"elect", "crash", "tiering", "copy", "delete_records", "partition", "outage", "flag", "retention", "remote_retention"}
+// faultKinds are the fault kinds a generated scenario draws a subset of, in
+// the order they are drawn (the order is part of every generated scenario;
+// scenarios.Faults names them).
+var faultKinds = []scenarios.FaultKind{scenarios.FaultElect, scenarios.FaultCrash, scenarios.FaultTiering, scenarios.FaultCopy,
+	scenarios.FaultDeleteRecords, scenarios.FaultPartition, scenarios.FaultRemoteOutage, scenarios.FaultFlag,
+	scenarios.FaultRetention, scenarios.FaultRemoteRetention}
 
 func (g *generator) events(sc *scenarios.Scenario) {
 	for _, k := range faultKinds {
@@ -18,7 +22,7 @@ func (g *generator) events(sc *scenarios.Scenario) {
 		}
 	}
 	if sc.Config.UncleanLeaderElectionEnable && len(sc.Replicas) > 1 {
-		g.faults = append(g.faults, "unclean")
+		g.faults = append(g.faults, scenarios.FaultUnclean)
 	}
 	var added []int
 	for b := 0; b < sc.Brokers; b++ {
@@ -44,34 +48,31 @@ func (g *generator) events(sc *scenarios.Scenario) {
 	}
 }
 
-func (g *generator) fault(sc *scenarios.Scenario, kind string, brokers []int) {
+func (g *generator) fault(sc *scenarios.Scenario, kind scenarios.FaultKind, brokers []int) {
 	at := g.r.Int64Range(0, sc.DurationMs-1)
 	pick := func() *int { return ptr(brokers[g.r.IntN(len(brokers))]) }
 	add := func(e scenarios.Event) { e.AtMs = at; sc.Events = append(sc.Events, e) }
+	f := kind.Fault()
 	switch kind {
-	case "elect":
-		add(scenarios.Event{Type: scenarios.EventElectLeader, Broker: pick()})
-	case "crash":
+	case scenarios.FaultElect, scenarios.FaultCrash:
 		b := pick()
-		add(scenarios.Event{Type: scenarios.EventCrash, Broker: b})
-		if g.r.Chance(0.8) {
+		add(scenarios.Event{Type: f.Event, Broker: b})
+		if kind == scenarios.FaultCrash && g.r.Chance(0.8) {
 			sc.Events = append(sc.Events, scenarios.Event{AtMs: min(sc.DurationMs, at+g.r.Int64Range(100, 60_000)), Type: scenarios.EventRestart, Broker: b})
 		}
-	case "tiering":
-		add(scenarios.Event{Type: scenarios.EventSetConfig, Key: "remote_storage_enable", Value: jsonBool(g.r.Chance(0.5))})
-	case "copy":
-		add(scenarios.Event{Type: scenarios.EventSetConfig, Key: "remote_log_copy_disable", Value: jsonBool(g.r.Chance(0.5))})
-	case "delete_records":
-		add(scenarios.Event{Type: scenarios.EventDeleteRecords, BeforeOffset: g.r.Int64Range(0, 20_000)})
-	case "partition":
-		add(scenarios.Event{Type: scenarios.EventNetworkPartition, Brokers: []int{*pick()}, DurationMs: g.r.Int64Range(100, 60_000)})
-	case "outage":
-		add(scenarios.Event{Type: scenarios.EventRemoteOutage, DurationMs: g.r.Int64Range(100, 60_000)})
-	case "flag":
-		add(scenarios.Event{Type: scenarios.EventSetConfig, Key: "follower_fetch_last_tiered_offset_enable", Value: jsonBool(g.r.Chance(0.5)), Broker: pick()})
-	case "retention":
-		add(scenarios.Event{Type: scenarios.EventSetConfig, Key: "local_retention_bytes", Value: json.RawMessage("0")})
-	case "unclean":
+	case scenarios.FaultTiering, scenarios.FaultCopy:
+		add(scenarios.Event{Type: f.Event, Key: f.Key, Value: jsonBool(g.r.Chance(0.5))})
+	case scenarios.FaultDeleteRecords:
+		add(scenarios.Event{Type: f.Event, BeforeOffset: g.r.Int64Range(0, 20_000)})
+	case scenarios.FaultPartition:
+		add(scenarios.Event{Type: f.Event, Brokers: []int{*pick()}, DurationMs: g.r.Int64Range(100, 60_000)})
+	case scenarios.FaultRemoteOutage:
+		add(scenarios.Event{Type: f.Event, DurationMs: g.r.Int64Range(100, 60_000)})
+	case scenarios.FaultFlag:
+		add(scenarios.Event{Type: f.Event, Key: f.Key, Value: jsonBool(g.r.Chance(0.5)), Broker: pick()})
+	case scenarios.FaultRetention:
+		add(scenarios.Event{Type: f.Event, Key: f.Key, Value: json.RawMessage("0")})
+	case scenarios.FaultUnclean:
 		// The followers fall out of the ISR while the leader writes on,
 		// then the leader dies: the controller elects a lagging replica.
 		at = min(at, sc.DurationMs-70_000)
@@ -83,7 +84,7 @@ func (g *generator) fault(sc *scenarios.Scenario, kind string, brokers []int) {
 			scenarios.Event{AtMs: at + 1_000, Type: scenarios.EventProduce, Records: g.r.Int64Range(100, 3000), OverMs: 20_000},
 			scenarios.Event{AtMs: at + 45_000, Type: scenarios.EventCrash, Broker: ptr(sc.Replicas[0])},
 			scenarios.Event{AtMs: at + 65_000, Type: scenarios.EventRestart, Broker: ptr(sc.Replicas[0])})
-	case "remote_retention":
+	case scenarios.FaultRemoteRetention:
 		// Expire remote segments while a new follower may be reading them.
 		for _, e := range sc.Events {
 			if e.Type == scenarios.EventAddReplica && g.r.Chance(0.7) {
@@ -91,7 +92,9 @@ func (g *generator) fault(sc *scenarios.Scenario, kind string, brokers []int) {
 				break
 			}
 		}
-		add(scenarios.Event{Type: scenarios.EventSetConfig, Key: "retention_bytes", Value: json.RawMessage(fmt.Sprint(sc.Config.SegmentBytes * g.r.Int64Range(1, 4)))})
+		add(scenarios.Event{Type: f.Event, Key: f.Key, Value: json.RawMessage(fmt.Sprint(sc.Config.SegmentBytes * g.r.Int64Range(1, 4)))})
+	default:
+		panic(fmt.Sprintf("fuzz: the generator draws fault %s but cannot build it", kind))
 	}
 }
 

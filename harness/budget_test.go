@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"tierfetch/harness"
+	"tierfetch/model"
 	"tierfetch/scenarios"
 )
 
@@ -136,4 +137,26 @@ func failureText(f *harness.Failure) string {
 		return "no failure"
 	}
 	return fmt.Sprintf("%s %s at step %d: %s", f.Invariant, f.Kind, f.Step, f.Message)
+}
+
+// BenchmarkCheckBudget: what the second budget check costs (simrun run,
+// explore and shrink check before any output, for exit code 4; NewRun
+// checks again for library callers), beside the run it guards.
+func BenchmarkCheckBudget(b *testing.B) {
+	sc, ok := scenarios.Lookup("tiering-off")
+	if !ok {
+		b.Fatal("no tiering-off")
+	}
+	b.Run("check-budget", func(b *testing.B) {
+		for range b.N {
+			if err := harness.CheckBudget(sc, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("execute", func(b *testing.B) {
+		for range b.N {
+			harness.Execute(sc, harness.Options{Seed: 1, Strategy: harness.LastTiered, Profile: model.KIP})
+		}
+	})
 }

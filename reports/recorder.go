@@ -1,12 +1,10 @@
 package reports
 
 import (
-	"fmt"
 	"slices"
 
 	"tierfetch/harness"
 	"tierfetch/model"
-	"tierfetch/outfile"
 	"tierfetch/sim"
 )
 
@@ -87,24 +85,3 @@ func (r *RunRecorder) Timeline() ([]byte, error) { return TimelineChart(r.title,
 
 // ChromeJSON renders the Chrome trace of the runs.
 func (r *RunRecorder) ChromeJSON() ([]byte, error) { return r.trace.JSON() }
-
-// WriteFiles renders and writes the --timeline and --chrome-trace files
-// asked for ("" for none); an error names the flag.
-func (rec *RunRecorder) WriteFiles(timeline, chrome string) error {
-	for _, out := range []struct {
-		flag, path string
-		render     func() ([]byte, error)
-	}{{"--timeline", timeline, rec.Timeline}, {"--chrome-trace", chrome, rec.ChromeJSON}} {
-		if out.path == "" {
-			continue
-		}
-		data, err := out.render()
-		if err != nil {
-			return fmt.Errorf("%s: %w", out.flag, err)
-		}
-		if err := outfile.WriteAtomic(out.path, data); err != nil {
-			return fmt.Errorf("%s: %v", out.flag, err)
-		}
-	}
-	return nil
-}

@@ -9,14 +9,19 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed named/*.json
 var namedFS embed.FS
 
-// Named returns every named scenario, sorted by name. A broken named file is
-// a programmer error.
-func Named() []*Scenario {
+// named is the embedded scenarios, read, parsed and validated once (on
+// first use, outside any run), sorted by name; callers get copies.
+var named = sync.OnceValue(parseNamed)
+
+// parseNamed parses every embedded scenario. A broken named file is a
+// programmer error.
+func parseNamed() []*Scenario {
 	entries, err := namedFS.ReadDir("named")
 	if err != nil {
 		panic(err)
@@ -40,14 +45,36 @@ func Named() []*Scenario {
 	return out
 }
 
-// Lookup returns the named scenario name.
+// Named returns every named scenario, sorted by name: copies the caller
+// may change.
+func Named() []*Scenario {
+	out := make([]*Scenario, len(named()))
+	for i, sc := range named() {
+		out[i] = sc.Clone()
+	}
+	return out
+}
+
+// Lookup returns (a copy of) the named scenario name.
 func Lookup(name string) (*Scenario, bool) {
-	for _, sc := range Named() {
-		if sc.Name == name {
-			return sc, true
-		}
+	if sc := lookup(name); sc != nil {
+		return sc.Clone(), true
 	}
 	return nil, false
+}
+
+// IsNamed reports whether name is a named scenario.
+func IsNamed(name string) bool { return lookup(name) != nil }
+
+// lookup returns the parsed named scenario name (not a copy: not to be
+// changed), or nil.
+func lookup(name string) *Scenario {
+	for _, sc := range named() {
+		if sc.Name == name {
+			return sc
+		}
+	}
+	return nil
 }
 
 // Resolve returns the scenario a --scenario flag names: a named scenario,
@@ -75,7 +102,7 @@ func ShadowWarning(flag, arg string) string {
 	if strings.ContainsRune(arg, '/') {
 		return ""
 	}
-	if _, ok := Lookup(arg); !ok {
+	if !IsNamed(arg) {
 		return ""
 	}
 	if _, err := os.Stat(arg); err != nil {
@@ -108,7 +135,7 @@ func Select(arg string, all bool, maxBytes int64) ([]*Scenario, error) {
 // name gets the nearest named scenario suggested, or the list.
 func unresolved(arg string, statErr error) error {
 	var names []string
-	for _, sc := range Named() {
+	for _, sc := range named() {
 		names = append(names, sc.Name)
 	}
 	looksLikeFile := strings.ContainsRune(arg, '/') || strings.HasSuffix(arg, ".json")

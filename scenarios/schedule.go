@@ -58,9 +58,6 @@ func decodeSchedule(data json.RawMessage) (*Schedule, error) {
 	return s, nil
 }
 
-// FaultTypes are the event types a schedule may inject.
-var FaultTypes = []string{EventCrash, EventRestart, EventElectLeader, EventNetworkPartition, EventRemoteOutage}
-
 func (s *Scenario) validateSchedule(ix *partitionIndex) error {
 	x := s.Explore
 	if x == nil {

@@ -48,7 +48,7 @@ func newExploreCmd(c *cli) *cobra.Command {
 		"keeps its estimate (deterministic) within 3/4 of it, rebuilding states past that, then stops")
 	fs.BoolVar(&f.NoReduce, "no-reduction", false, "take every order of steps that commute (the full search; the partial-order reduction is on by default)")
 	fs.StringVar(&f.Faults, "faults", "", "faults that may be injected before any step until the heal, comma-separated: "+
-		strings.Join(explore.FaultKinds, ", ")+" (on every replica)")
+		strings.Join(scenarios.ExploreFaultNames(), ", ")+" (on every replica)")
 	fs.Int64Var(&f.FaultMs, "fault-ms", explore.DefaultFaultMs, "how long an injected partition or remote outage lasts, 1..3600000 ms")
 	fs.BoolVar(&f.Lost, "lost", false, "a message may also be lost (a third latency class)")
 	fs.BoolVar(&f.NoLiveness, "no-liveness", false, "skip the healed continuation from the states the bound cuts")

@@ -31,7 +31,7 @@ func scenarioInput(flag, arg string) outfile.Named {
 	if arg == "" {
 		return outfile.Named{}
 	}
-	if _, ok := scenarios.Lookup(arg); ok {
+	if scenarios.IsNamed(arg) {
 		return outfile.Named{}
 	}
 	return outfile.Named{Flag: flag, Path: arg}

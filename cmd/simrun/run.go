@@ -163,7 +163,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if recorded != nil {
 		reports.RecordVerdict(note, f.scenario, recorded, results[0])
 	}
-	if err := rec.WriteFiles(f.timeline, f.chrome); err != nil {
+	if err := writeRunFiles(rec, f.timeline, f.chrome); err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
 	if f.all && !f.json {
@@ -313,4 +313,26 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 // outcomeExit is the exit code of an outcome ("" or ok: 0).
 func outcomeExit(outcome string) int {
 	return map[string]int{harness.OutcomeSafety: exitSafety, harness.OutcomeLiveness: exitLiveness, harness.OutcomeBudget: exitBudget}[outcome]
+}
+
+// writeRunFiles renders and writes the --timeline and --chrome-trace files
+// asked for ("" for none); an error names the flag. reports renders them,
+// the command writes them (reports touches no files).
+func writeRunFiles(rec *reports.RunRecorder, timeline, chrome string) error {
+	for _, out := range []struct {
+		flag, path string
+		render     func() ([]byte, error)
+	}{{"--timeline", timeline, rec.Timeline}, {"--chrome-trace", chrome, rec.ChromeJSON}} {
+		if out.path == "" {
+			continue
+		}
+		data, err := out.render()
+		if err != nil {
+			return fmt.Errorf("%s: %w", out.flag, err)
+		}
+		if err := outfile.WriteAtomic(out.path, data); err != nil {
+			return fmt.Errorf("%s: %v", out.flag, err)
+		}
+	}
+	return nil
 }
