@@ -38,7 +38,7 @@ for n in $sizes; do
 	for st in local-log-start last-tiered; do
 		echo "  partitions=$n strategy=$st" >&2
 		nice /usr/bin/time -v -o "$tmp/time.txt" "$tmp/harness.test" -test.run '^$' -test.benchtime 1x -test.cpu 1 \
-			-test.bench "BenchmarkBrokerScale/partitions=$n/strategy=$st\$" >"$tmp/bench.txt"
+			-test.bench "BenchmarkBrokerScale/partitions=$n\$/strategy=$st\$" >"$tmp/bench.txt"
 		user=$(awk -F': ' '/User time/ { print $2 }' "$tmp/time.txt")
 		rss=$(awk -F': ' '/Maximum resident/ { printf "%.0f", $2 / 1024 }' "$tmp/time.txt")
 		line=$(grep '^BenchmarkBrokerScale' "$tmp/bench.txt")
