@@ -100,7 +100,7 @@ EOT
 		}' "$tmp/points.txt"
 	echo
 	cat <<'EOT'
-What limits it (profiled at 2438bb8, 400 partitions, flag off): the model has no incremental
+What limits it (profiled on main def7e1b, 400 partitions, flag off): the model has no incremental
 fetch sessions, so every fetch request of a thread lists every ready partition of the
 thread (n/6 on each of the replaced broker's three threads) and its answer has a part for
 each; the leader records each follower fetch, the follower takes each part, and the harness
