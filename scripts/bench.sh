@@ -19,6 +19,8 @@ base_commit=${BASE:-e8ab486}
 tmp=$(mktemp -d)
 # The exploration section is scripts/bench-explore.sh's: kept as it is.
 explore_section=$(awk '/^<!-- explore:begin/,/^<!-- explore:end/' "$out" 2>/dev/null || true)
+# So is the broker-scale section (scripts/bench-brokerscale.sh).
+brokerscale_section=$(awk '/^<!-- broker-scale:begin/,/^<!-- broker-scale:end/' "$out" 2>/dev/null || true)
 trap 'git worktree remove --force "$tmp/base" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 echo "building test binaries and simrun in $tmp" >&2
@@ -434,6 +436,9 @@ EOF
 notes
 if [ -n "$explore_section" ]; then
 	printf '\n%s\n' "$explore_section"
+fi
+if [ -n "$brokerscale_section" ]; then
+	printf '\n%s\n' "$brokerscale_section"
 fi
 cat <<EOF
 
