@@ -18,7 +18,9 @@ import (
 // with the run harness, random exploration and the plan split out of the
 // old scenarios package: scenarios is the format, harness runs one scenario,
 // fuzz searches many, plan answers for one real partition, compare runs
-// both protocols on many seeds into a report; outfile, a leaf, writes
+// both protocols on many seeds into a report; campaign, under all four and
+// explore, runs many runs as one campaign: shards, the worker pool, the
+// shard files and their merge; outfile, a leaf, writes
 // output files whole (reports may not import it: it renders bytes and
 // writes no files, as its doc says); cliutil, a leaf, computes what the
 // command line prints beyond its flags).
@@ -30,12 +32,13 @@ var layers = map[string][]string{
 	"invariants": {"model", "sim"},
 	"scenarios":  {"model", "sim"},
 	"harness":    {"scenarios", "invariants", "model", "sim"},
-	"fuzz":       {"outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"explore":    {"fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"plan":       {"fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"reports":    {"plan", "fuzz", "harness", "scenarios", "invariants", "model", "sim"},
-	"compare":    {"cliutil", "reports", "plan", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"cmd/simrun": {"explore", "cliutil", "compare", "plan", "reports", "fuzz", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"campaign":   {"scenarios", "model", "sim"},
+	"fuzz":       {"campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"explore":    {"fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"plan":       {"fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"reports":    {"plan", "fuzz", "campaign", "harness", "scenarios", "invariants", "model", "sim"},
+	"compare":    {"cliutil", "reports", "plan", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"cmd/simrun": {"explore", "cliutil", "compare", "plan", "reports", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 }
 
 // forbidden lists imports that would let wall clocks, shared randomness,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 )
 
@@ -39,7 +40,7 @@ func (s *Setup) digestInto(d *xxhash.Digest) {
 	}
 	if s.scenarios == nil {
 		n := 0
-		for seed := range fuzz.SeedRange(s.from, s.to) {
+		for seed := range campaign.SeedRange(s.from, s.to) {
 			if n++; n > digestSeeds {
 				break
 			}

@@ -2,7 +2,6 @@ package compare
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,8 +11,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -110,7 +109,7 @@ type Setup struct {
 	// shard is the part of the pairs this run computes (--shard), and
 	// args the flags that fix the comparison (all but --shard, --jsonl,
 	// --out and --workers), normalized, for the shard file's header.
-	shard   fuzz.Shard
+	shard   campaign.Shard
 	args    []string
 	version string
 	// claim holds --jsonl, locked, from CheckOutputs until the pairs are
@@ -266,7 +265,7 @@ func (s *Setup) setup(changed map[string]bool) (err error) {
 	if err := s.parseShard(); err != nil {
 		return err
 	}
-	if s.from, s.to, err = fuzz.ParseSeeds(s.f.seeds); err != nil {
+	if s.from, s.to, err = campaign.ParseSeeds(s.f.seeds); err != nil {
 		return badInput("--seeds: %v", err)
 	}
 	if s.to-s.from >= 1_000_000 {
@@ -620,7 +619,7 @@ func (s *Setup) checkScenarios() error {
 	}
 	for v := range s.varyValues {
 		if s.scenarios == nil {
-			for seed := range fuzz.SeedRange(s.from, s.to) {
+			for seed := range campaign.SeedRange(s.from, s.to) {
 				sc, err := s.scenario(v, 0, seed)
 				if err != nil {
 					return err
@@ -690,7 +689,7 @@ func (s *Setup) jobs() []job {
 		for p := range s.profiles {
 			for v := range values {
 				for i := range nsc {
-					for seed := range fuzz.SeedRange(s.from, s.to) {
+					for seed := range campaign.SeedRange(s.from, s.to) {
 						jobs = append(jobs, job{profile: p, vary: v, scenario: i, seed: seed, fixed: fixed})
 					}
 				}
@@ -706,56 +705,6 @@ func (s *Setup) jobFixes(j job) model.Fixes {
 		return model.AllFixes
 	}
 	return s.fixes
-}
-
-// runAll runs the pairs of the jobs held (by index) on s.f.workers
-// goroutines, calling progress with the number done after each; each result lands at its job's index (the others stay zero),
-// so the output does not depend on the number of workers. When ctx ends,
-// no job starts; done says which ran.
-func (s *Setup) runAll(ctx context.Context, held func(i int) bool, progress func(n int)) (pairs []reports.ComparePair, done []bool) {
-	jobs := s.jobs()
-	pairs = make([]reports.ComparePair, len(jobs))
-	done = make([]bool, len(jobs))
-	var todo []int
-	for i := range jobs {
-		if held(i) {
-			todo = append(todo, i)
-		}
-	}
-	next := make(chan int)
-	finished := make(chan int, s.f.workers)
-	var wg sync.WaitGroup
-	for range s.f.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if ctx.Err() != nil {
-					continue // sent as ctx ended: the feeder's select may pick either case
-				}
-				pairs[i] = s.runPair(jobs[i])
-				finished <- i
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for _, i := range todo {
-			select {
-			case next <- i:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	go func() { wg.Wait(); close(finished) }()
-	n := 0
-	for i := range finished {
-		done[i] = true
-		n++
-		progress(n)
-	}
-	return pairs, done
 }
 
 func (s *Setup) runPair(j job) reports.ComparePair {

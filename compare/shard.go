@@ -1,17 +1,15 @@
 package compare
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
+	"tierfetch/campaign"
 	"tierfetch/cliutil"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
@@ -79,7 +77,7 @@ func (l *comparePairLine) pair() reports.ComparePair {
 // parseShard reads --shard, --jsonl and --resume-from: a shard writes
 // --jsonl, and so may a whole comparison (shard 0/1).
 func (s *Setup) parseShard() error {
-	s.shard = fuzz.WholeSweep
+	s.shard = campaign.Whole
 	switch {
 	case s.f.resumeFrom < 0:
 		return badInput("--resume-from: want a job number >= 0, got %d", s.f.resumeFrom)
@@ -90,7 +88,7 @@ func (s *Setup) parseShard() error {
 	case s.f.jsonl == "":
 		return badInput("--shard: give --jsonl FILE for the shard's pairs ('simrun merge' renders the report)")
 	}
-	sh, err := fuzz.ParseShard(s.f.shard)
+	sh, err := campaign.ParseShard(s.f.shard)
 	if err != nil {
 		return badInput("--shard: %v", err)
 	}
@@ -155,33 +153,39 @@ func (s *Setup) JobsText() string {
 }
 
 // Run runs the held jobs of the comparison and of the default sweep until
-// ctx ends, calling progress(done, held) after each pair.
+// ctx ends (campaign.Fold), calling progress(done, held) after each pair.
 func (s *Setup) Run(ctx context.Context, progress func(done, held int)) Run {
-	n := len(s.jobs())
-	_, _, held := s.Jobs()
-	var r Run
-	var done, sweepDone []bool
-	first := 0
-	r.Pairs, done = s.runAll(ctx, s.holds, func(k int) { first = k; progress(k, held) })
-	if s.sweep != nil && ctx.Err() == nil {
-		r.SweepPairs, sweepDone = s.sweep.runAll(ctx, func(i int) bool { return s.holds(n + i) }, func(k int) { progress(first+k, held) })
-	} else if s.sweep != nil {
-		sweepDone = make([]bool, len(s.sweep.jobs()))
-		r.SweepPairs = make([]reports.ComparePair, len(sweepDone))
+	jobs := s.jobs()
+	var sweepJobs []job
+	if s.sweep != nil {
+		sweepJobs = s.sweep.jobs()
 	}
-	all := append(slices.Clone(done), sweepDone...)
-	r.Complete, r.StoppedAt = true, len(all)
-	for g, ok := range all {
-		if s.holds(g) && !ok {
-			r.Complete, r.StoppedAt = false, g
-			break
+	n := len(jobs)
+	_, _, held := s.Jobs()
+	all := make([]reports.ComparePair, n+len(sweepJobs))
+	r := Run{Complete: true, StoppedAt: len(all)}
+	if len(all) > 0 {
+		done := 0
+		next, complete := campaign.Fold(ctx, campaign.JobsOf(len(all), s.shard, s.f.resumeFrom), s.f.workers,
+			func(g uint64) reports.ComparePair {
+				if g < uint64(n) {
+					return s.runPair(jobs[g])
+				}
+				return s.sweep.runPair(sweepJobs[g-uint64(n)])
+			},
+			func(g uint64, p reports.ComparePair) {
+				all[g] = p
+				done++
+				progress(done, held)
+			})
+		if !complete {
+			r.Complete, r.StoppedAt = false, int(next)
 		}
 	}
+	r.Pairs, r.SweepPairs = all[:n:n], all[n:]
 	return r
 }
 
-// writePart writes the held jobs r ran before it stopped to path, as a
-// compare shard file whose header says which jobs it holds.
 // WritePart writes the held jobs r ran before it stopped to path, as a
 // compare shard file whose header says which jobs it holds.
 func (s *Setup) WritePart(path string, r Run) error {
@@ -192,7 +196,7 @@ func (s *Setup) WritePart(path string, r Run) error {
 		h.StoppedAtJob = &r.StoppedAt
 	}
 	var buf bytes.Buffer
-	if err := writeJSONLine(&buf, h); err != nil {
+	if err := campaign.WriteLine(&buf, h); err != nil {
 		return err
 	}
 	all := append(slices.Clone(r.Pairs), r.SweepPairs...)
@@ -203,7 +207,7 @@ func (s *Setup) WritePart(path string, r Run) error {
 		p := all[g]
 		l := comparePairLine{Job: g, Scenario: p.Scenario, VaryValue: p.VaryValue, Profile: p.Profile, Fixes: p.Fixes,
 			Seed: p.Seed, Local: p.Local, Tiered: p.Tiered}
-		if err := writeJSONLine(&buf, l); err != nil {
+		if err := campaign.WriteLine(&buf, l); err != nil {
 			return err
 		}
 	}
@@ -215,9 +219,9 @@ func (s *Setup) WritePart(path string, r Run) error {
 // flags as given, --resume-from, a new part file) and the merge that renders
 // the report from the parts.
 func (s *Setup) ResumeText(sig string, r Run, part string) string {
-	next := fuzz.PartFile(part, uint64(r.StoppedAt))
+	next := campaign.PartFile(part, uint64(r.StoppedAt))
 	args := append([]string{"simrun", "compare"}, s.args...)
-	if s.shard != fuzz.WholeSweep {
+	if s.shard != campaign.Whole {
 		args = append(args, "--shard="+s.shard.String())
 	}
 	args = append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", r.StoppedAt), "--jsonl="+next)
@@ -266,7 +270,7 @@ func (s *Setup) ShardText(r Run) (text string, budgetRuns int) {
 }
 
 // Shard is the part of the jobs this process runs.
-func (s *Setup) Shard() fuzz.Shard { return s.shard }
+func (s *Setup) Shard() campaign.Shard { return s.shard }
 
 // Out is the output directory.
 func (s *Setup) Out() string { return s.f.out }
@@ -282,51 +286,12 @@ func (s *Setup) SweepKey() string {
 	return s.sweep.varyKey
 }
 
-func writeJSONLine(w io.Writer, v any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(data, '\n'))
-	return err
-}
-
-// maxCompareLineBytes bounds one line of a compare shard file (a pair is
-// about two kilobytes).
-const maxCompareLineBytes = 1 << 20
-
-// ShardKind reads the first line of a shard file: "compare" for a compare
-// shard, "sweep" for anything else (the sweep merge reports what is wrong).
-func ShardKind(name string) (string, error) {
-	file, err := os.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer file.Close()
-	sc := bufio.NewScanner(file)
-	sc.Buffer(make([]byte, 64<<10), maxCompareLineBytes)
-	if !sc.Scan() {
-		return "sweep", nil
-	}
-	var head map[string]json.RawMessage
-	if json.Unmarshal(sc.Bytes(), &head) == nil {
-		if _, ok := head["tierfetch_compare"]; ok {
-			return "compare", nil
-		}
-		if _, ok := head["tierfetch_explore"]; ok {
-			return "explore", nil
-		}
-	}
-	return "sweep", nil
-}
-
-// compareShard is one compare shard file, read whole.
+// compareShard is one compare shard file, read whole, its header checked.
 type compareShard struct {
 	name   string
 	header compareShardHeader
-	shard  fuzz.Shard
-	lines  []comparePairLine
-	lineNo []int // of each pair line, for messages
+	shard  campaign.Shard
+	lines  *campaign.Lines // after the header
 }
 
 func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
@@ -339,46 +304,28 @@ func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 		return nil, fmt.Errorf("%s: %d bytes, more than the input limit of %d (raise it with --max-input-bytes)", name, st.Size(), maxBytes)
 	}
 	lim := &io.LimitedReader{R: file, N: maxBytes + 1}
-	c := &compareShard{name: name}
-	sc := bufio.NewScanner(lim)
-	sc.Buffer(make([]byte, 64<<10), maxCompareLineBytes)
-	for n := 1; sc.Scan(); n++ {
-		if n == 1 {
-			if err := scenarios.DecodeStrict(sc.Bytes(), &c.header); err != nil || c.header.Format == 0 {
-				return nil, fmt.Errorf("%s:1: not a compare shard file (want {\"tierfetch_compare\": %d, ...}; a sweep shard cannot be merged with a comparison's): %v",
-					name, compareShardFormat, err)
-			}
-			continue
-		}
-		var l comparePairLine
-		if err := scenarios.DecodeStrict(sc.Bytes(), &l); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", name, n, err)
-		}
-		if l.Local == nil || l.Tiered == nil {
-			return nil, fmt.Errorf("%s:%d: job %d: a pair wants both runs (local and tiered)", name, n, l.Job)
-		}
-		if err := checkPairRuns(l); err != nil {
-			return nil, fmt.Errorf("%s:%d: job %d: %v", name, n, l.Job, err)
-		}
-		if len(c.lines) >= c.header.Pairs+c.header.SweepPairs {
-			return nil, fmt.Errorf("%s:%d: more pair lines than the %d jobs of the comparison", name, n, c.header.Pairs+c.header.SweepPairs)
-		}
-		c.lines = append(c.lines, l)
-		c.lineNo = append(c.lineNo, n)
-	}
-	if err := sc.Err(); err != nil {
+	data, err := io.ReadAll(lim)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if lim.N <= 0 {
 		return nil, fmt.Errorf("%s: more than %d bytes, the input limit (raise it with --max-input-bytes)", name, maxBytes)
 	}
-	if c.header.Format == 0 {
+	c := &compareShard{name: name, lines: campaign.NewLines(name, bytes.NewReader(data))}
+	if !c.lines.Scan() {
+		if err := c.lines.Err(); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: empty: not a shard file", name)
+	}
+	if err := scenarios.DecodeStrict(c.lines.Bytes(), &c.header); err != nil || c.header.Format == 0 {
+		return nil, fmt.Errorf("%s:1: not a compare shard file (want {\"tierfetch_compare\": %d, ...}; a sweep shard cannot be merged with a comparison's): %v",
+			name, compareShardFormat, err)
 	}
 	if c.header.Format != compareShardFormat {
 		return nil, fmt.Errorf("%s:1: compare shard format %d, this simrun reads %d", name, c.header.Format, compareShardFormat)
 	}
-	if c.shard, err = fuzz.ParseShard(c.header.Shard); err != nil {
+	if c.shard, err = campaign.ParseShard(c.header.Shard); err != nil {
 		return nil, fmt.Errorf("%s:1: shard: %v", name, err)
 	}
 	h := &c.header
@@ -390,22 +337,27 @@ func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 		return nil, fmt.Errorf("%s:1: from_job: %d outside the jobs 0..%d", name, h.FromJob, total)
 	case h.StoppedAtJob != nil && (*h.StoppedAtJob < h.FromJob || *h.StoppedAtJob > total):
 		return nil, fmt.Errorf("%s:1: stopped_at_job: %d outside the jobs %d..%d", name, *h.StoppedAtJob, h.FromJob, total)
-	case len(c.lines) > total:
-		return nil, fmt.Errorf("%s: %d pair lines, more than the %d jobs of the comparison", name, len(c.lines), total)
-	}
-	for i, l := range c.lines {
-		if l.Job < h.FromJob || (h.StoppedAtJob != nil && l.Job >= *h.StoppedAtJob) {
-			return nil, fmt.Errorf("%s:%d: job %d outside the jobs the header says the file holds (from_job %d, stopped_at_job %s)",
-				name, c.lineNo[i], l.Job, h.FromJob, jobOrNone(h.StoppedAtJob))
-		}
 	}
 	return c, nil
 }
 
-// Merge folds the shard files of one comparison into its pairs, checking
-// that they are every pair of it exactly once. parse makes the comparison
-// of the shards' compare flags (the header's normalized --name=value args).
-// Report then writes the report the whole comparison writes, byte for byte.
+// part is the file as campaign.Merge reads it: check checks a line beyond
+// its job.
+func (c *compareShard) part(check func(l *comparePairLine) error) *campaign.Part[comparePairLine] {
+	p := &campaign.Part[comparePairLine]{Lines: c.lines, Shard: c.shard, Lo: uint64(c.header.FromJob),
+		Job: func(l *comparePairLine) uint64 { return uint64(l.Job) }, Check: check}
+	if st := c.header.StoppedAtJob; st != nil {
+		at := uint64(*st)
+		p.StoppedAt = &at
+	}
+	return p
+}
+
+// Merge folds the shard files of one comparison into its pairs
+// (campaign.Merge), checking that they are every pair of it exactly once.
+// parse makes the comparison of the shards' compare flags (the header's
+// normalized --name=value args). Report then writes the report the whole
+// comparison writes, byte for byte.
 func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, error)) (s *Setup, pairs, sweepPairs []reports.ComparePair, err error) {
 	shards, err := checkCompareShards(files, maxBytes)
 	if err != nil {
@@ -419,9 +371,9 @@ func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, er
 	if err := s.checkScenarios(); err != nil {
 		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
-	if d := s.ContentDigest(); d != h.ContentDigest {
-		return nil, nil, nil, badInput("merge: %s: content_digest %s, but the comparison's scenarios and flags give %s now: a scenario file changed after the shards ran (or another simrun made them); merge needs what the shards ran",
-			shards[0].name, digestText(h.ContentDigest), d)
+	if err := campaign.CheckDigest(shards[0].name, h.ContentDigest, s.ContentDigest(),
+		"the comparison's scenarios and flags give %s now: a scenario file changed after the shards ran (or another simrun made them); merge needs what the shards ran"); err != nil {
+		return nil, nil, nil, badInput("merge: %v", err)
 	}
 	jobs := s.jobs()
 	var sweepJobs []job
@@ -436,44 +388,43 @@ func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, er
 			h.Pairs, h.SweepPairs, len(jobs), len(sweepJobs))
 	}
 	pairs = make([]reports.ComparePair, len(jobs)+len(sweepJobs))
-	from := make([]string, len(pairs))
-	for _, c := range shards {
-		for i, l := range c.lines {
-			at := fmt.Sprintf("%s:%d", c.name, c.lineNo[i])
-			if l.Job < 0 || l.Job >= len(pairs) {
-				return nil, nil, nil, badInput("merge: %s: job %d outside the comparison's jobs 0..%d", at, l.Job, len(pairs)-1)
-			}
-			if uint64(l.Job)%c.shard.N != c.shard.K {
-				return nil, nil, nil, badInput("merge: %s: job %d is not shard %s's", at, l.Job, c.shard)
-			}
-			if from[l.Job] != "" {
-				return nil, nil, nil, badInput("merge: job %d is in both %s and %s", l.Job, from[l.Job], at)
-			}
-			owner, j := s, job{}
-			if l.Job < len(jobs) {
-				j = jobs[l.Job]
-			} else {
-				owner, j = s.sweep, sweepJobs[l.Job-len(jobs)]
-			}
-			if want := owner.pairID(j); want != l.id() {
-				return nil, nil, nil, badInput("merge: %s: job %d is %s, this comparison's job %d is %s", at, l.Job, l.id(), l.Job, want)
-			}
-			pairs[l.Job], from[l.Job] = l.pair(), at
-		}
+	check := s.lineCheck(jobs, sweepJobs)
+	parts := make([]*campaign.Part[comparePairLine], len(shards))
+	for i, c := range shards {
+		parts[i] = c.part(check)
 	}
-	for g := range pairs {
-		if from[g] == "" {
-			sh := fuzz.Shard{K: uint64(g) % shards[0].shard.N, N: shards[0].shard.N}
-			hint := "run the shard again"
-			for _, c := range shards {
-				if st := c.header.StoppedAtJob; st != nil && c.shard == sh && *st <= g {
-					hint = fmt.Sprintf("%s stopped at job %d: resume it with --resume-from %d", c.name, *st, *st)
-				}
-			}
-			return nil, nil, nil, badInput("merge: job %d is in no file: the file of shard %s is incomplete (%s)", g, sh, hint)
+	sp := campaign.Span{From: 0, To: uint64(len(pairs) - 1), Unit: "job", Units: "jobs", Whole: "comparison",
+		ResumeField: "from_job", StopField: "stopped_at_job"}
+	if len(pairs) > 0 {
+		err = campaign.Merge(sp, parts, func(g uint64, l *comparePairLine) { pairs[g] = l.pair() })
+		if err != nil {
+			return nil, nil, nil, badInput("merge: %v", err)
 		}
 	}
 	return s, pairs[:len(jobs)], pairs[len(jobs):], nil
+}
+
+// lineCheck checks a pair line against the pair its job runs: jobs are
+// the comparison's, sweepJobs its default sweep's.
+func (s *Setup) lineCheck(jobs, sweepJobs []job) func(l *comparePairLine) error {
+	return func(l *comparePairLine) error {
+		if l.Local == nil || l.Tiered == nil {
+			return fmt.Errorf("job %d: a pair wants both runs (local and tiered)", l.Job)
+		}
+		if err := checkPairRuns(*l); err != nil {
+			return fmt.Errorf("job %d: %v", l.Job, err)
+		}
+		owner, j := s, job{}
+		if l.Job < len(jobs) {
+			j = jobs[l.Job]
+		} else {
+			owner, j = s.sweep, sweepJobs[l.Job-len(jobs)]
+		}
+		if want := owner.pairID(j); want != l.id() {
+			return fmt.Errorf("job %d is %s, this comparison's job %d is %s", l.Job, l.id(), l.Job, want)
+		}
+		return nil
+	}
 }
 
 // checkCompareShards reads the files and checks that they are every shard
@@ -488,7 +439,7 @@ func checkCompareShards(files []string, maxBytes int64) ([]*compareShard, error)
 		shards = append(shards, c)
 	}
 	first := shards[0]
-	byK := map[uint64]string{}
+	var have []campaign.Shard
 	for _, c := range shards {
 		x, y := first.header, c.header
 		var diff []string
@@ -500,24 +451,23 @@ func checkCompareShards(files []string, maxBytes int64) ([]*compareShard, error)
 		}
 		if x.ContentDigest != y.ContentDigest {
 			diff = append(diff, fmt.Sprintf("content_digest %s vs %s (a scenario file changed between the shards, or another simrun made one)",
-				digestText(x.ContentDigest), digestText(y.ContentDigest)))
+				campaign.DigestText(x.ContentDigest), campaign.DigestText(y.ContentDigest)))
 		}
 		if first.shard.N != c.shard.N {
 			diff = append(diff, fmt.Sprintf("shard %s vs %s: split in %d and in %d", first.shard, c.shard, first.shard.N, c.shard.N))
 		}
 		if len(diff) > 0 {
-			return nil, fmt.Errorf("%s and %s are not shards of the same comparison: %s", first.name, c.name, strings.Join(diff, ", "))
+			return nil, campaign.NotSame(first.name, c.name, "comparison", diff)
 		}
-		byK[c.shard.K] = c.name // a shard may come in parts (interrupted, then resumed): jobs are checked one by one
+		have = append(have, c.shard) // a shard may come in parts (interrupted, then resumed): jobs are checked one by one
 	}
+	given, absent := campaign.MissingShards(have, first.shard.N)
 	var missing []string
-	for k := uint64(0); k < first.shard.N && len(missing) < 5; k++ {
-		if _, ok := byK[k]; !ok {
-			missing = append(missing, fuzz.Shard{K: k, N: first.shard.N}.String())
-		}
+	for _, sh := range absent {
+		missing = append(missing, sh.String())
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("%d of %d shards given: missing shard %s", len(byK), first.shard.N, strings.Join(missing, ", "))
+		return nil, fmt.Errorf("%d of %d shards given: missing shard %s", given, first.shard.N, strings.Join(missing, ", "))
 	}
 	return shards, nil
 }
@@ -544,21 +494,6 @@ func checkPairRuns(l comparePairLine) error {
 		}
 	}
 	return nil
-}
-
-// digestText is a header's content digest as a message shows it.
-func digestText(d string) string {
-	if d == "" {
-		return "absent (a shard of an older simrun)"
-	}
-	return d
-}
-
-func jobOrNone(p *int) string {
-	if p == nil {
-		return "none"
-	}
-	return strconv.Itoa(*p)
 }
 
 // pairID names the pair job j runs: scenario, varied value, profile, seed.

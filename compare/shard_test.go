@@ -310,14 +310,14 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 			write("e1", append([]string{edit(t, head1, "content_digest", `"0123456789abcdef"`)}, ok[1][1:]...)...)}, "a scenario file changed after the shards ran"},
 		{"digests differ", []string{write("f", append([]string{edit(t, head0, "content_digest", `"0123456789abcdef"`)}, ok[0][1:]...)...), shard1}, "content_digest 0123456789abcdef vs"},
 		{"no digest", []string{write("g", append([]string{edit(t, head0, "content_digest", "")}, ok[0][1:]...)...), shard1}, "absent (a shard of an older simrun)"},
-		{"a job missing", []string{write("h", ok[0][:2]...), shard1}, "job 2 is in no file: the file of shard 0/2 is incomplete (run the shard again)"},
-		{"an interrupted shard", []string{write("i", stopped, pair0), shard1}, "job 2 is in no file: the file of shard 0/2 is incomplete (" + filepath.Join(dir, "i") + " stopped at job 2: resume it with --resume-from 2)"},
+		{"a job missing", []string{write("h", ok[0][:2]...), shard1}, "1 of the comparison's jobs 0..3 are in no file (first: [2]): shard 0/2 is absent or incomplete"},
+		{"an interrupted shard", []string{write("i", stopped, pair0), shard1}, "1 of the comparison's jobs 0..3 are in no file (first: [2]): shard 0/2 is absent or incomplete; " + filepath.Join(dir, "i") + " stopped at job 2 (interrupted: resume it with --resume-from 2)"},
 		{"another shard's job", []string{write("j", ok[0][0], edit(t, ok[1][1], "job", "1"), ok[0][2]), shard1}, "job 1 is not shard 0/2's"},
 		{"a job of the wrong pair", []string{write("k", ok[0][0], edit(t, pair0, "seed", "3"), ok[0][2]), shard1}, "job 0 is leader-knows-hro seed 3 profile kip fix " + oneFix + ", this comparison's job 0 is leader-knows-hro seed 1 profile kip fix " + oneFix},
 		{"a job past the end", []string{write("l", ok[0][0], pair0, edit(t, ok[0][2], "job", "4")), shard1}, "job 4 outside the comparison's jobs 0..3"},
-		{"more lines than jobs", []string{write("m", ok[0][0], pair0, pair0, pair0, pair0, pair0), shard1}, "more pair lines than the 4 jobs"},
-		{"more lines than jobs and sweep jobs", []string{write("m2", edit(t, edit(t, head0, "pairs", "3"), "sweep_pairs", "1"), pair0, pair0, pair0, pair0, pair0), shard1},
-			"more pair lines than the 4 jobs"},
+		{"more lines than jobs", []string{write("m", ok[0][0], pair0, pair0, pair0, pair0, pair0), shard1}, "job 0 after job 0: jobs must rise"},
+		{"other counts of jobs and sweep jobs", []string{write("m2", edit(t, edit(t, head0, "pairs", "3"), "sweep_pairs", "1"), pair0, pair0, pair0, pair0, pair0), shard1},
+			"are not shards of the same comparison: pairs 3+1 vs 4+0"},
 		{"a line before from_job", []string{write("n", edit(t, head0, "from_job", "2"), pair0), shard1}, "job 0 outside the jobs the header says the file holds (from_job 2, stopped_at_job none)"},
 		{"a line at stopped_at_job", []string{write("o2", edit(t, head0, "stopped_at_job", "2"), pair0, ok[0][2]), shard1}, "job 2 outside the jobs the header says the file holds (from_job 0, stopped_at_job 2)"},
 		{"one shard of seven", []string{write("o3", edit(t, head0, "shard", `"0/7"`))}, "1 of 7 shards given: missing shard 1/7, 2/7, 3/7, 4/7, 5/7"},
@@ -371,31 +371,6 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		if err != nil || len(pairs) != 4 || pairs[3].Seed != 4 || pairs[0].Local == nil {
 			t.Errorf("the good shards: %d pairs, %v", len(pairs), err)
 		}
-	}
-}
-
-// TestShardKind: a file is a compare shard, an explore shard or else a
-// sweep's, by its first line.
-func TestShardKind(t *testing.T) {
-	dir := t.TempDir()
-	for _, c := range []struct{ first, want string }{
-		{`{"tierfetch_compare": 1, "shard": "0/2"}`, "compare"},
-		{`{"tierfetch_explore": 1}`, "explore"},
-		{`{"format": "tierfetch-sweep"}`, "sweep"},
-		{`not json`, "sweep"},
-		{``, "sweep"},
-	} {
-		path := filepath.Join(dir, "f.jsonl")
-		os.WriteFile(path, []byte(c.first+"\n{}\n"), 0o644)
-		if c.first == "" {
-			os.WriteFile(path, nil, 0o644)
-		}
-		if got, err := ShardKind(path); err != nil || got != c.want {
-			t.Errorf("%q: %s %v, want %s", c.first, got, err, c.want)
-		}
-	}
-	if _, err := ShardKind(filepath.Join(dir, "none")); err == nil {
-		t.Error("a missing file: no error")
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/scenarios"
@@ -77,7 +78,7 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 			faults = append(faults, kind.Fault().Explore) // the header names it one way
 		}
 	}
-	shard, err := ParseShard(a.Shard)
+	shard, err := campaign.ParseShard(a.Shard)
 	if err != nil {
 		return cfg, Header{}, fmt.Errorf("--shard: %v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -58,7 +59,7 @@ type Config struct {
 	// Shard, with N > 1, keeps only the part of the search below the
 	// states of the first level holding at least splitStates*N states
 	// whose hash is K mod N.
-	Shard Shard
+	Shard campaign.Shard
 	// MaxSteps is each run's work budget (0: the harness default).
 	MaxSteps int64
 	// FromMs, when > 0, starts the search at the first step at or after
@@ -81,9 +82,6 @@ type Config struct {
 	// clones of the parent state (slower; kept to measure and to cross-check).
 	Reexecute bool
 }
-
-// Shard is K of N.
-type Shard struct{ K, N uint64 }
 
 // Defaults.
 const (

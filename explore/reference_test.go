@@ -8,6 +8,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -256,11 +257,11 @@ func TestSearchMatchesBruteForce(t *testing.T) {
 func checkShards(t *testing.T, name string, cfg Config, n uint64, want map[uint64]bool) {
 	union := map[uint64]bool{}
 	var reports []Report
-	var shards []Shard
+	var shards []campaign.Shard
 	var shared []uint64
 	sum := 0
 	for k := range n {
-		cfg.Shard = Shard{k, n}
+		cfg.Shard = campaign.Shard{K: k, N: n}
 		got, order, res := searched(t, cfg)
 		for id := range got {
 			union[id] = true

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 
+	"tierfetch/campaign"
 	"tierfetch/scenarios"
 )
 
@@ -182,23 +183,12 @@ func DescribeFault(in Injected) string {
 // covered its own part of that level), and the merged search stopped for
 // the reason the worst shard did: exhausted and complete hold when they
 // hold for every shard.
-func Merge(reports []Report, shards []Shard) (Report, error) {
+func Merge(reports []Report, shards []campaign.Shard) (Report, error) {
 	if len(reports) == 0 {
 		return Report{}, fmt.Errorf("no shards")
 	}
-	n := shards[0].N
-	seen := make([]bool, n)
-	for _, s := range shards {
-		if s.N != n {
-			return Report{}, fmt.Errorf("shards of different splits: %d/%d and %d/%d", shards[0].K, n, s.K, s.N)
-		}
-		if seen[s.K] {
-			return Report{}, fmt.Errorf("shard %d/%d given twice", s.K, n)
-		}
-		seen[s.K] = true
-	}
-	if i := slices.Index(seen, false); i >= 0 {
-		return Report{}, fmt.Errorf("shard %d/%d missing", i, n)
+	if err := campaign.CheckSplit(shards); err != nil {
+		return Report{}, err
 	}
 	m := Report{Exhausted: true, Complete: true, Covered: reports[0].Covered, ReachedMinMs: reports[0].ReachedMinMs,
 		ScenarioSteps: reports[0].ScenarioSteps, ScenarioMs: reports[0].ScenarioMs, SeededOutcome: reports[0].SeededOutcome,
@@ -252,17 +242,3 @@ func Merge(reports []Report, shards []Shard) (Report, error) {
 // the most about the search to the one that says the least.
 var stopRank = map[string]int{StopComplete: 0, StopDepth: 1, StopSteps: 2, StopStates: 3, StopMemory: 4,
 	StopInterrupted: 5, StopViolation: 6}
-
-// ParseShard reads "K/N" with 0 <= K < N <= 1,000,000.
-func ParseShard(s string) (Shard, error) {
-	var k, n uint64
-	var rest string
-	if c, _ := fmt.Sscanf(s+"\n", "%d/%d%s", &k, &n, &rest); c < 2 || n == 0 || n > 1_000_000 || k >= n ||
-		fmt.Sprintf("%d/%d", k, n) != s {
-		return Shard{}, fmt.Errorf("want K/N with 0 <= K < N <= 1000000, got %q", s)
-	}
-	return Shard{K: k, N: n}, nil
-}
-
-// String prints the shard as ParseShard reads it.
-func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }

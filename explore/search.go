@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -105,7 +106,7 @@ func Run(cfg Config) (*Result, error) {
 		cfg.Profile = model.KIP
 	}
 	if cfg.Shard.N == 0 {
-		cfg.Shard = Shard{0, 1}
+		cfg.Shard = campaign.Whole
 	}
 	if cfg.Shard.K >= cfg.Shard.N {
 		return nil, fmt.Errorf("shard %d/%d: want K < N", cfg.Shard.K, cfg.Shard.N)

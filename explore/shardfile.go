@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"tierfetch/campaign"
 	"tierfetch/outfile"
 	"tierfetch/scenarios"
 )
@@ -93,7 +94,7 @@ func WriteShardFile(path string, h Header, r Report) error {
 func MergeFiles(files []string) (Header, Report, error) {
 	var first Header
 	var reports []Report
-	var shards []Shard
+	var shards []campaign.Shard
 	for i, name := range files {
 		data, err := scenarios.ReadLimited(name, MaxShardFileBytes)
 		if err != nil {
@@ -112,13 +113,13 @@ func MergeFiles(files []string) (Header, Report, error) {
 		case !h.Same(first):
 			return first, Report{}, fmt.Errorf("%s is a shard of another search than %s", name, files[0])
 		}
-		s, err := ParseShard(h.Shard)
+		s, err := campaign.ParseShard(h.Shard)
 		if err != nil {
 			return first, Report{}, fmt.Errorf("%s: shard: %v", name, err)
 		}
 		reports, shards = append(reports, r), append(shards, s)
 	}
 	m, err := Merge(reports, shards)
-	first.Shard = "0/1"
+	first.Shard = campaign.Whole.String()
 	return first, m, err
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -91,7 +92,7 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 	c := SweepConfig{Mutant: a.Mutant, Fix: a.Fix, CheckDeterminism: a.CheckDeterminism, Shrink: a.Shrink, MaxSteps: a.MaxSteps,
 		Workers: a.Workers, Out: a.Out, JSONL: a.JSONL, MaxSaved: a.MaxSaved, MaxShrunk: a.MaxShrunk}
 	var err error
-	if c.From, c.To, err = ParseSeeds(a.Seeds); err != nil {
+	if c.From, c.To, err = campaign.ParseSeeds(a.Seeds); err != nil {
 		return c, fmt.Errorf("--seeds: %v", err)
 	}
 	if c.Strategies, err = ParseStrategies(a.Strategy); err != nil {
@@ -115,7 +116,7 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 	if err := CheckCaps(a.MaxSaved, a.MaxShrunk); err != nil {
 		return c, err
 	}
-	if c.Shard, err = ParseShard(a.Shard); err != nil {
+	if c.Shard, err = campaign.ParseShard(a.Shard); err != nil {
 		return c, fmt.Errorf("--shard: %v", err)
 	}
 	if err := outfile.EnsureDir(a.Out); err != nil {
@@ -128,8 +129,8 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 		}
 		c.Resume = *r
 	}
-	c.Fresh = c.Shard == WholeSweep && c.Resume == c.From
-	if n := ShardSeedCount(c.Shard, c.From, c.Resume, c.To); n > MaxSweepSeeds {
+	c.Fresh = c.Shard == campaign.Whole && c.Resume == c.From
+	if n := c.jobs().Count(); n > MaxSweepSeeds {
 		return c, fmt.Errorf("--seeds: %d seeds for this process, at most %d: split the sweep with --shard K/N", n, MaxSweepSeeds)
 	}
 	return c, nil

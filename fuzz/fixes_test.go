@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -45,7 +46,7 @@ func TestRecordKeepsFixes(t *testing.T) {
 // whose content digest then differs; without, the header is as before (no
 // member, the same digest).
 func TestSweepHeaderFix(t *testing.T) {
-	h := NewSweepHeader(1, 10, WholeSweep, harness.Strategies, "kip", "", false)
+	h := NewSweepHeader(1, 10, campaign.Whole, harness.Strategies, "kip", "", false)
 	plain := h.Digest()
 	line, _ := SweepHeaderLine(h)
 	if strings.Contains(string(line), `"fix"`) {

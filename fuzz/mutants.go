@@ -3,6 +3,7 @@ package fuzz
 import (
 	"path/filepath"
 
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -95,7 +96,7 @@ func (b *Baseline) OK(sc *scenarios.Scenario, seed uint64, st harness.Strategy, 
 // finding.
 func HuntMutant(m model.Mutant, from, to uint64, strategies []harness.Strategy, p model.Profile, base *Baseline, shrinkRuns int) MutantHunt {
 	h := MutantHunt{Mutant: m, Harmless: HarmlessMutants[m]}
-	for seed := range SeedRange(from, to) {
+	for seed := range campaign.SeedRange(from, to) {
 		sc := Generate(seed)
 		for _, st := range strategies {
 			if !base.OK(sc, seed, st, p) {

@@ -1,23 +1,9 @@
 package fuzz
 
 import (
-	"iter"
-
 	"tierfetch/harness"
 	"tierfetch/model"
 )
-
-// SeedRange yields the seeds from..to in order, to included, without
-// wrapping when to is the largest uint64 (an empty range when to < from).
-func SeedRange(from, to uint64) iter.Seq[uint64] {
-	return func(yield func(uint64) bool) {
-		if to < from {
-			return
-		}
-		for seed := from; yield(seed) && seed != to; seed++ {
-		}
-	}
-}
 
 // RunSummary is what a sweep keeps of one run: enough to count, group and
 // replay it, without the cluster.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -20,7 +21,7 @@ type SweepConfig struct {
 	// From..To is the sweep's seed range; Resume is the first seed this
 	// process sweeps (From unless resumed); Shard the seeds it holds.
 	From, To, Resume uint64
-	Shard            Shard
+	Shard            campaign.Shard
 	Strategies       []harness.Strategy
 	Profile          model.Profile
 	Mutants          model.Mutants
@@ -135,19 +136,14 @@ func (s *Sweeper) Shrunk() []string { return s.shrunk }
 // Mismatches lists the determinism mismatches found, one report each.
 func (s *Sweeper) Mismatches() []string { return s.mismatches }
 
-// ShardSeedCount is how many seeds of start..to (of the sweep from..to)
-// shard sh holds.
-func ShardSeedCount(sh Shard, from, start, to uint64) uint64 {
-	first, ok := sh.FirstAt(from, start, to)
-	if !ok {
-		return 0
-	}
-	return (to-first)/sh.N + 1
+// jobs are the seeds this process sweeps.
+func (c SweepConfig) jobs() campaign.Jobs {
+	return campaign.Jobs{From: c.From, To: c.To, Start: c.Resume, Shard: c.Shard}
 }
 
 // Seeds is how many seeds this process sweeps.
 func (s *Sweeper) Seeds() uint64 {
-	return ShardSeedCount(s.cfg.Shard, s.cfg.From, s.cfg.Resume, s.cfg.To)
+	return s.cfg.jobs().Count()
 }
 
 // SaveError is the error of the failure files that could not be saved, nil
@@ -244,11 +240,11 @@ type seedDone struct {
 }
 
 // Run sweeps the shard's seeds with a pool of workers and folds their
-// results in seed order (FoldSeeds), so the totals do not depend on the
+// results in seed order (campaign.Fold), so the totals do not depend on the
 // number of workers. It returns the first seed not folded and whether every
 // seed was.
 func (s *Sweeper) Run(ctx context.Context) (next uint64, complete bool) {
-	return FoldSeeds(ctx, s.cfg.Shard, s.cfg.From, s.cfg.Resume, s.cfg.To, s.cfg.Workers, s.one, func(_ uint64, d seedDone) {
+	return campaign.Fold(ctx, s.cfg.jobs(), s.cfg.Workers, s.one, func(_ uint64, d seedDone) {
 		s.Fold(d.res, d.mismatch)
 		if s.jsonl != nil && s.jsonlErr == nil {
 			s.jsonlErr = WriteSeedLine(s.jsonl, d.res, d.mismatch)
@@ -420,7 +416,7 @@ func (s *Sweeper) RangeText(next uint64, complete bool) string {
 	if c.Resume != c.From {
 		text += fmt.Sprintf(" (resumed, of %d..%d)", c.From, c.To)
 	}
-	if c.Shard != WholeSweep {
+	if c.Shard != campaign.Whole {
 		text += " shard " + c.Shard.String()
 	}
 	return text
@@ -447,7 +443,7 @@ func (s *Sweeper) Worst() string {
 func (s *Sweeper) ResumeArgs(next uint64) (args []string, part string) {
 	c := s.cfg
 	args = []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", c.From, c.To)}
-	if c.Shard != WholeSweep {
+	if c.Shard != campaign.Whole {
 		args = append(args, "--shard "+c.Shard.String())
 	}
 	strategy := "both"
@@ -470,7 +466,7 @@ func (s *Sweeper) ResumeArgs(next uint64) (args []string, part string) {
 		args = append(args, fmt.Sprintf("--max-steps %d", c.MaxSteps))
 	}
 	if c.JSONL != "" {
-		part = PartFile(c.JSONL, next)
+		part = campaign.PartFile(c.JSONL, next)
 		args = append(args, "--jsonl "+part)
 	}
 	return args, part
@@ -493,19 +489,6 @@ func (s *Sweeper) ResumeText(sig string, next uint64) string {
 		fmt.Fprintf(&b, "then the whole sweep's summary: simrun merge --out %s --shrink %d%s %s %s\n", s.cfg.Out, s.cfg.Shrink, caps, jsonl, part)
 	}
 	return b.String()
-}
-
-// PartFile names the shard file of the part of a sweep or comparison that
-// starts at next: FILE.jsonl becomes FILE.from-NEXT.jsonl.
-func PartFile(path string, next uint64) string {
-	base, ok := strings.CutSuffix(path, ".jsonl")
-	if !ok {
-		base = path
-	}
-	if i := strings.LastIndex(base, ".from-"); i >= 0 && !strings.ContainsRune(base[i:], '/') {
-		base = base[:i]
-	}
-	return fmt.Sprintf("%s.from-%d.jsonl", base, next)
 }
 
 // MergeShardFiles opens the shard files of one sweep and merges them with
@@ -552,7 +535,7 @@ func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
 		}
 		maxSteps = h.MaxSteps
 	}
-	return SweepConfig{From: h.From, To: h.To, Resume: h.From, Shard: WholeSweep, Strategies: h.Strategies, Profile: profile,
+	return SweepConfig{From: h.From, To: h.To, Resume: h.From, Shard: campaign.Whole, Strategies: h.Strategies, Profile: profile,
 		Mutants: mutants, Mutant: h.Mutant, Fixes: fixes, Fix: h.Fix, CheckDeterminism: h.CheckDeterminism, Shrink: shrink, MaxSteps: maxSteps, Out: out,
 		MaxSaved: DefaultMaxSaved, MaxShrunk: DefaultMaxShrunk, Fresh: true}, nil
 }

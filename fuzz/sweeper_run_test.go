@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"tierfetch/campaign"
 	"tierfetch/harness"
 )
 
@@ -127,7 +128,7 @@ func TestSweeperShardsFoldToTheWholeSweep(t *testing.T) {
 			t.Fatalf("interrupted shard: complete %v next %d, %q", complete, next, s.RangeText(next, complete))
 		}
 		args, part := s.ResumeArgs(next)
-		if part != PartFile(jsonl, next) || !strings.Contains(strings.Join(args, " "), "--resume-from "+itoa(next)+" --strategy both --profile kip") {
+		if part != campaign.PartFile(jsonl, next) || !strings.Contains(strings.Join(args, " "), "--resume-from "+itoa(next)+" --strategy both --profile kip") {
 			t.Errorf("ResumeArgs %v, %s", args, part)
 		}
 		rest := mutantSweep(t, filepath.Join(dir, "shards"), func(a *SweepArgs) { a.Shard, a.JSONL, a.ResumeFrom = shard, part, &next })
@@ -236,7 +237,7 @@ func TestSweeperJSONLIsNeverTaken(t *testing.T) {
 // budget this simrun cannot run is refused, naming it; a good one gives the
 // whole sweep's config, fresh.
 func TestMergeConfigRefusesForeignHeaders(t *testing.T) {
-	h := NewSweepHeader(1, 10, WholeSweep, harness.Strategies, "kip", "hw-not-reset,empty-again", false)
+	h := NewSweepHeader(1, 10, campaign.Whole, harness.Strategies, "kip", "hw-not-reset,empty-again", false)
 	h.MaxSteps = 1000
 	c, err := MergeConfig(h, "o", 7)
 	if err != nil || c.MaxSteps != 1000 || !c.Fresh || c.Shrink != 7 || c.From != 1 || c.To != 10 || c.Resume != 1 || c.Mutants == 0 {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"tierfetch/campaign"
 	"tierfetch/model"
 )
 
@@ -33,14 +34,14 @@ func TestNewSweepConfig(t *testing.T) {
 }
 
 func TestRangeTextAndPartFile(t *testing.T) {
-	s := NewSweeper(SweepConfig{From: 1, To: 100, Resume: 41, Shard: Shard{K: 1, N: 2}})
+	s := NewSweeper(SweepConfig{From: 1, To: 100, Resume: 41, Shard: campaign.Shard{K: 1, N: 2}})
 	if got := s.RangeText(60, false); got != "41..59 (resumed, of 1..100) shard 1/2" {
 		t.Errorf("RangeText: %q", got)
 	}
 	if got := s.RangeText(41, false); !strings.HasPrefix(got, "none") {
 		t.Errorf("RangeText before any seed: %q", got)
 	}
-	if got := PartFile("out/s.from-40.jsonl", 60); got != "out/s.from-60.jsonl" {
+	if got := campaign.PartFile("out/s.from-40.jsonl", 60); got != "out/s.from-60.jsonl" {
 		t.Errorf("PartFile: %q", got)
 	}
 }
@@ -48,7 +49,7 @@ func TestRangeTextAndPartFile(t *testing.T) {
 // TestResumeText: an interrupted sweep says where it stopped, the command
 // that runs the rest and, with a shard file, the merge.
 func TestResumeText(t *testing.T) {
-	s := NewSweeper(SweepConfig{From: 1, To: 100, Resume: 1, Shard: WholeSweep, Profile: mustProfile(t, "kip"), Out: "o", Shrink: 5,
+	s := NewSweeper(SweepConfig{From: 1, To: 100, Resume: 1, Shard: campaign.Whole, Profile: mustProfile(t, "kip"), Out: "o", Shrink: 5,
 		Workers: 2, MaxSteps: 100, JSONL: "s.jsonl", MaxSaved: 7, MaxShrunk: DefaultMaxShrunk})
 	text := s.ResumeText("SIGTERM", 42)
 	for _, want := range []string{"interrupted by SIGTERM before seed 42 (s.jsonl holds", "resume with: simrun sweep --seeds 1..100 --resume-from 42",

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sync"
 
-	"tierfetch/fuzz"
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -142,14 +141,14 @@ func MakeBroker(in BrokerInput) (*BrokerResult, *scenarios.Scenario, []byte, err
 	var jobs []brokerJob
 	for _, p := range profiles {
 		for _, st := range harness.Strategies {
-			for seed := range fuzz.SeedRange(in.SeedFrom, in.SeedTo) {
+			for seed := range campaign.SeedRange(in.SeedFrom, in.SeedTo) {
 				jobs = append(jobs, brokerJob{0, p, st, seed})
 			}
 		}
 	}
 	for i := range vs {
 		for _, st := range harness.Strategies {
-			for seed := range fuzz.SeedRange(in.SeedFrom, in.SeedTo) {
+			for seed := range campaign.SeedRange(in.SeedFrom, in.SeedTo) {
 				jobs = append(jobs, brokerJob{i + 1, vp, st, seed})
 			}
 		}
@@ -169,29 +168,15 @@ func MakeBroker(in BrokerInput) (*BrokerResult, *scenarios.Scenario, []byte, err
 	return r, sc, data, nil
 }
 
-// runBrokerJobs runs the jobs on workers goroutines; each result lands at
-// its job's index, so the output does not depend on workers.
+// runBrokerJobs runs the jobs on workers goroutines (campaign.All); each
+// result lands at its job's index, so the output does not depend on workers.
 func runBrokerJobs(scs []*scenarios.Scenario, jobs []brokerJob, workers int) []*harness.RunMetrics {
-	out := make([]*harness.RunMetrics, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, workers) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				j := jobs[i]
-				opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile}
-				out[i], _ = harness.MeasureBrokerScaleUntilRestored(scs[j.sc], opt, restoredTail)
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out
+	return campaign.All(len(jobs), workers, func(i int) *harness.RunMetrics {
+		j := jobs[i]
+		opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile}
+		m, _ := harness.MeasureBrokerScaleUntilRestored(scs[j.sc], opt, restoredTail)
+		return m
+	})
 }
 
 // result is the plan's description of the broker, before the runs.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/model"
 )
@@ -32,7 +33,7 @@ const maxPlanSeeds = 10_000
 // size-limited file reader), and checks the seeds and profiles.
 func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) {
 	in := &Input{Topic: f.Topic, Partition: f.Partition, Env: f.Env, Workers: max(1, f.Workers), SavePath: f.SavePath}
-	from, to, err := fuzz.ParseSeeds(f.Seeds)
+	from, to, err := campaign.ParseSeeds(f.Seeds)
 	if err != nil {
 		return nil, fmt.Errorf("--seeds: %v", err)
 	}

@@ -3,7 +3,7 @@ package plan
 import (
 	"slices"
 
-	"tierfetch/fuzz"
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -77,7 +77,7 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 	caps := map[harness.Strategy]int64{harness.LastTiered: capOn, harness.LocalLogStart: capOff}
 	var jobs []job
 	for _, p := range profiles {
-		for seed := range fuzz.SeedRange(in.SeedFrom, in.SeedTo) { // never wraps at 2^64-1
+		for seed := range campaign.SeedRange(in.SeedFrom, in.SeedTo) { // never wraps at 2^64-1
 			for _, st := range harness.Strategies {
 				jobs = append(jobs, job{profile: p, fixes: in.Fixes, seed: seed, strategy: st, maxSteps: caps[st], extrapolate: !b.neverCatchesUp})
 			}

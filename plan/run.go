@@ -1,8 +1,7 @@
 package plan
 
 import (
-	"sync"
-
+	"tierfetch/campaign"
 	"tierfetch/harness"
 	"tierfetch/invariants"
 	"tierfetch/model"
@@ -77,27 +76,10 @@ type job struct {
 }
 
 // runAll runs every job, on the scenario of its strategy, on workers
-// goroutines; each result lands at its job's index, so the output does not
-// depend on the number of workers.
+// goroutines (campaign.All); each result lands at its job's index, so the
+// output does not depend on the number of workers.
 func runAll(sc map[harness.Strategy]*scenarios.Scenario, jobs []job, workers int) []RunOutcome {
-	out := make([]RunOutcome, len(jobs))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(1, workers) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = runOne(sc[jobs[i].strategy], jobs[i])
-			}
-		}()
-	}
-	for i := range jobs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out
+	return campaign.All(len(jobs), workers, func(i int) RunOutcome { return runOne(sc[jobs[i].strategy], jobs[i]) })
 }
 
 // joinSample is the state of the cluster when the new replica first joined

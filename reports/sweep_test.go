@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -18,7 +19,7 @@ import (
 func TestSweepSummaryPastTheCaps(t *testing.T) {
 	const failures, maxSaved = 25, 3
 	out := t.TempDir()
-	s := fuzz.NewSweeper(fuzz.SweepConfig{From: 1, To: failures + 1, Resume: 1, Shard: fuzz.WholeSweep, Strategies: harness.Strategies,
+	s := fuzz.NewSweeper(fuzz.SweepConfig{From: 1, To: failures + 1, Resume: 1, Shard: campaign.Whole, Strategies: harness.Strategies,
 		Profile: model.KIP, Out: out, MaxSaved: maxSaved, MaxShrunk: 1, Shrink: 0, Fresh: true})
 	if err := s.PrepareOut(); err != nil {
 		t.Fatal(err)

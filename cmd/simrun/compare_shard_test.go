@@ -116,7 +116,7 @@ func TestCompareMergeRejectsBadShardSets(t *testing.T) {
 	}{
 		{"missing", []string{s0, s2}, false, "missing shard 1/3"},
 		{"duplicate", []string{s0, s1, s1, s2}, false, "is in both"},
-		{"incomplete", []string{s0, cut, s2}, false, "is in no file"},
+		{"incomplete", []string{s0, cut, s2}, false, "are in no file (first: [4]): shard 1/3 is absent or incomplete"},
 		{"other comparison", []string{s0, s1, other}, false, "not shards of the same comparison"},
 		{"sweep among compare", []string{s0, s1, s2, sweep}, false, "not a compare shard file"},
 		{"compare among sweep", []string{sweep, s0}, true, ""},

@@ -3,12 +3,13 @@ package main
 import (
 	"github.com/spf13/cobra"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/outfile"
 )
 
 func newGenCmd(c *cli) *cobra.Command {
-	seed := &fuzz.SeedFlag{N: 1}
+	seed := &campaign.SeedFlag{N: 1}
 	var out string
 	cmd := &cobra.Command{
 		Use:   "gen --seed N [--out FILE]",

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"tierfetch/compare"
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
@@ -47,18 +47,18 @@ func cmdMerge(f sweepFlags, maxInput scenarios.InputFlag, files []string, fs *pf
 	if f.Shrink < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.Shrink)
 	}
-	kind, err := compare.ShardKind(files[0])
+	kind, err := campaign.Kind(files[0])
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)
 	}
-	if kind == "explore" {
+	if kind == campaign.KindExplore {
 		out := "explore-counterexample.json"
 		if fs.Changed("out") {
 			out = f.Out
 		}
 		return mergeExplore(files, out, stdout)
 	}
-	if kind == "compare" {
+	if kind == campaign.KindCompare {
 		if fs.Changed("shrink") {
 			return exitBadInput, badInput("--shrink: only for the shards of a sweep; %s is a comparison's", files[0])
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -44,7 +45,7 @@ type mutantsFlags struct {
 }
 
 func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
-	from, to, err := fuzz.ParseSeeds(f.seeds)
+	from, to, err := campaign.ParseSeeds(f.seeds)
 	if err != nil {
 		return exitBadInput, badInput("--seeds: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"tierfetch/campaign"
 	"tierfetch/fuzz"
 	"tierfetch/outfile"
 	"tierfetch/plan"
@@ -43,7 +44,7 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 	}
 	in := plan.BrokerInput{Broker: f.broker, Env: f.Env, Workers: max(1, f.Workers), SavePath: f.SavePath}
 	if f.changed != nil && f.changed("seeds") {
-		from, to, err := fuzz.ParseSeeds(f.Seeds)
+		from, to, err := campaign.ParseSeeds(f.Seeds)
 		if err != nil {
 			return exitBadInput, badInput("plan: --seeds: %v", err)
 		}

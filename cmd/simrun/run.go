@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/campaign"
 	"tierfetch/cliutil"
 	"tierfetch/compare"
 	"tierfetch/fuzz"
@@ -23,7 +24,7 @@ import (
 type runFlags struct {
 	scenario string
 	all      bool
-	seed     fuzz.SeedFlag
+	seed     campaign.SeedFlag
 	maxSteps harness.StepsFlag
 	maxInput scenarios.InputFlag
 	strategy string

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"tierfetch/campaign"
 	"tierfetch/cliutil"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
@@ -19,7 +20,7 @@ import (
 // them) and where to resume.
 type sweepFlags struct {
 	fuzz.SweepArgs
-	resumeFrom fuzz.SeedFlag
+	resumeFrom campaign.SeedFlag
 }
 
 func newSweepCmd(c *cli) *cobra.Command {

@@ -1,4 +1,4 @@
-package fuzz
+package campaign
 
 import (
 	"context"
@@ -6,17 +6,17 @@ import (
 	"testing"
 )
 
-// TestFoldSeedsInSeedOrder: whatever the number of workers, fold sees every
+// TestFoldInSeedOrder: whatever the number of workers, fold sees every
 // seed of the shard once, in seed order, with its own result.
-func TestFoldSeedsInSeedOrder(t *testing.T) {
-	for _, sh := range []Shard{WholeSweep, {K: 1, N: 3}} {
+func TestFoldInSeedOrder(t *testing.T) {
+	for _, sh := range []Shard{Whole, {K: 1, N: 3}} {
 		var want []uint64
 		for s, ok := sh.First(5, 40); ok; s, ok = sh.Next(s, 40) {
 			want = append(want, s)
 		}
 		for _, workers := range []int{1, 2, 7} {
 			var got []uint64
-			next, complete := FoldSeeds(context.Background(), sh, 5, 5, 40, workers, func(seed uint64) uint64 { return seed * 10 },
+			next, complete := Fold(context.Background(), Jobs{From: 5, Start: 5, To: 40, Shard: sh}, workers, func(seed uint64) uint64 { return seed * 10 },
 				func(seed, r uint64) {
 					if r != seed*10 {
 						t.Fatalf("seed %d folded with result %d", seed, r)
@@ -30,12 +30,12 @@ func TestFoldSeedsInSeedOrder(t *testing.T) {
 	}
 }
 
-// TestFoldSeedsStopsCleanly: once the context is done no new seed starts,
+// TestFoldStopsCleanly: once the context is done no new seed starts,
 // what was folded is a prefix, and next names the first seed not folded.
-func TestFoldSeedsStopsCleanly(t *testing.T) {
+func TestFoldStopsCleanly(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var got []uint64
-	next, complete := FoldSeeds(ctx, WholeSweep, 1, 1, 1000, 2, func(seed uint64) uint64 { return seed },
+	next, complete := Fold(ctx, Jobs{From: 1, Start: 1, To: 1000, Shard: Whole}, 2, func(seed uint64) uint64 { return seed },
 		func(seed, _ uint64) {
 			got = append(got, seed)
 			if seed == 10 {
@@ -49,5 +49,19 @@ func TestFoldSeedsStopsCleanly(t *testing.T) {
 		if s != uint64(i+1) {
 			t.Fatalf("folded %v: not a prefix", got)
 		}
+	}
+}
+
+// TestAllByIndex: All's results land at their index for any number of
+// workers.
+func TestAllByIndex(t *testing.T) {
+	for _, workers := range []int{0, 1, 3} {
+		got := All(7, workers, func(i int) int { return i * i })
+		if !slices.Equal(got, []int{0, 1, 4, 9, 16, 25, 36}) {
+			t.Errorf("%d workers: %v", workers, got)
+		}
+	}
+	if got := All(0, 2, func(i int) int { return i }); len(got) != 0 {
+		t.Errorf("no jobs: %v", got)
 	}
 }
