@@ -84,6 +84,8 @@ func (r *runner) applyScenario(e scenarios.Event) {
 		r.step(broker(model.EvElectLeader), e.Type, r.scIndex)
 	case scenarios.EventReplaceBroker:
 		r.step(broker(model.EvReplaceBroker), e.Type, r.scIndex)
+	case scenarios.EventReassign:
+		r.step(r.aim(&model.Input{Kind: model.EvReassign, Brokers: e.Replicas}, &e), e.Type, r.scIndex)
 	case scenarios.EventCrash:
 		r.step(broker(model.EvCrash), e.Type, r.scIndex)
 	case scenarios.EventRestart:
