@@ -44,6 +44,9 @@ func (r *runner) apply(ev *event) {
 	case evFault:
 		r.faultIndex = ev.idx
 		r.applyScenario(r.faults[ev.idx])
+	case evRolling:
+		r.scIndex = ev.idx
+		r.rollingStep(ev)
 	}
 }
 
@@ -113,6 +116,8 @@ func (r *runner) applyScenario(e scenarios.Event) {
 		r.step(&model.Input{Kind: model.EvRemoteOutage, Ms: e.DurationMs}, e.Type, r.scIndex)
 	case scenarios.EventConsume:
 		r.step(r.aim(&model.Input{Kind: model.EvConsume, Offset: e.FromOffset}, &e), e.Type, r.scIndex)
+	case scenarios.EventRollingRestart:
+		r.rollingStep(&event{kind: evRolling, idx: r.scIndex})
 	}
 }
 

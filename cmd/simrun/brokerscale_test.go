@@ -9,12 +9,14 @@ import (
 
 // TestBrokerScaleRefusals: explore and shrink refuse any broker-scale file
 // (exit 2, one clear line, no output file), which run and compare run, a
-// reassign too.
+// reassign too; explore refuses a rolling_restart, which run runs.
 func TestBrokerScaleRefusals(t *testing.T) {
 	path := writeTemp(t, "reassign.json", `{"name": "reassign-b3", "brokers": 6, "duration_ms": 60000,
 	  "partitions": [{"topic": "orders", "count": 20, "replicas": [0, 1, 2]}],
 	  "events": [{"at_ms": 0, "type": "reassign", "topic": "orders", "partitions": [0], "replicas": [3, 4, 5]}]}`)
 	out := filepath.Join(t.TempDir(), "out")
+	rolling := writeTemp(t, "rolling.json", `{"name": "rolling", "brokers": 3, "replicas": [0, 1, 2], "duration_ms": 10000,
+	  "events": [{"at_ms": 0, "type": "rolling_restart", "brokers": [0, 1, 2], "down_ms": 1000}]}`)
 	plain := writeTemp(t, "plain.json", `{"name": "four", "brokers": 3, "duration_ms": 1000,
 	  "partitions": [{"topic": "orders", "count": 4, "replicas": [0, 1]}]}`)
 	for _, c := range []struct {
@@ -24,6 +26,7 @@ func TestBrokerScaleRefusals(t *testing.T) {
 		{[]string{"explore", "--scenario", plain, "--depth", "3"}, "cannot be explored in this build"},
 		{[]string{"shrink", plain}, "cannot be shrunk in this build"},
 		{[]string{"explore", "--scenario", path, "--depth", "3", "--out", out + ".json"}, "cannot be explored in this build"},
+		{[]string{"explore", "--scenario", rolling, "--depth", "3", "--out", out + ".json"}, "events[0]: rolling_restart cannot be explored in this build"},
 	} {
 		code, stdout, stderr := simrun(t, c.args...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" || strings.Count(stderr, "\n") != 1 {
@@ -40,6 +43,9 @@ func TestBrokerScaleRefusals(t *testing.T) {
 	}
 	if code, _, stderr := simrun(t, "compare", "--scenario", path, "--seeds", "1..2", "--profiles", "kip", "--out", out); code != exitOK {
 		t.Errorf("compare of a reassign file: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := simrun(t, "run", "--scenario", rolling); code != exitOK {
+		t.Errorf("run of a rolling restart: exit %d, stderr %q", code, stderr)
 	}
 }
 
