@@ -131,7 +131,7 @@ func (v *brokerScaleView) Event(now sim.Time, e *model.Event) {
 		if !v.moved {
 			v.moveAt, v.moved = now, true
 		}
-		if !slices.Contains(v.replaced, e.Broker) {
+		if e.Kind == model.EvReplaceBroker && !slices.Contains(v.replaced, e.Broker) {
 			v.replaced = append(v.replaced, e.Broker)
 		}
 	case model.EvThreadBlocked:

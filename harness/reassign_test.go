@@ -80,6 +80,9 @@ func TestReassignMovesReplicas(t *testing.T) {
 			t.Errorf("t-%d followers %+v, want b2 added and caught up", p.Partition, p.Followers)
 		}
 	}
+	if len(res.BrokerScale.Replaced) != 0 {
+		t.Errorf("replaced brokers %v, want none (a reassignment replaces no broker)", res.BrokerScale.Replaced)
+	}
 	if b := j.BrokerScale; b.RestoredMs == nil || *b.RestoredMs != last.Sub(at).Ms() {
 		t.Errorf("broker_scale %+v, want restored_ms %d (the later join, from the reassign)", b, last.Sub(at).Ms())
 	}
