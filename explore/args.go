@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"tierfetch/campaign"
@@ -98,6 +99,10 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 	if sc.BrokerScale() {
 		// A state's hash covers one partition's model (harness.appendState).
 		return cfg, Header{}, fmt.Errorf("%s: broker-scale scenarios (partitions) cannot be explored in this build: simrun run and compare run them", a.Scenario)
+	}
+	if i := slices.IndexFunc(sc.Events, func(e scenarios.Event) bool { return e.Type == scenarios.EventRollingRestart }); i >= 0 {
+		// A state's hash does not cover where a rolling restart is.
+		return cfg, Header{}, fmt.Errorf("%s: events[%d]: rolling_restart cannot be explored in this build: simrun run runs it", a.Scenario, i)
 	}
 	if end := sc.DurationMs + sc.HealMs; a.FromMs >= end {
 		return cfg, Header{}, fmt.Errorf("--from-ms: %d is at or past the end of %s (%d ms: duration_ms %d + heal_ms %d)",

@@ -44,6 +44,9 @@ func (r *runner) apply(ev *event) {
 	case evFault:
 		r.faultIndex = ev.idx
 		r.applyScenario(r.faults[ev.idx])
+	case evRolling:
+		r.scIndex = ev.idx
+		r.rollingStep(ev)
 	}
 }
 
@@ -84,6 +87,8 @@ func (r *runner) applyScenario(e scenarios.Event) {
 		r.step(broker(model.EvElectLeader), e.Type, r.scIndex)
 	case scenarios.EventReplaceBroker:
 		r.step(broker(model.EvReplaceBroker), e.Type, r.scIndex)
+	case scenarios.EventReassign:
+		r.step(r.aim(&model.Input{Kind: model.EvReassign, Brokers: e.Replicas}, &e), e.Type, r.scIndex)
 	case scenarios.EventCrash:
 		r.step(broker(model.EvCrash), e.Type, r.scIndex)
 	case scenarios.EventRestart:
@@ -111,6 +116,8 @@ func (r *runner) applyScenario(e scenarios.Event) {
 		r.step(&model.Input{Kind: model.EvRemoteOutage, Ms: e.DurationMs}, e.Type, r.scIndex)
 	case scenarios.EventConsume:
 		r.step(r.aim(&model.Input{Kind: model.EvConsume, Offset: e.FromOffset}, &e), e.Type, r.scIndex)
+	case scenarios.EventRollingRestart:
+		r.rollingStep(&event{kind: evRolling, idx: r.scIndex})
 	}
 }
 

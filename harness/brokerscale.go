@@ -61,7 +61,7 @@ type ThreadBlocked struct {
 }
 
 // brokerScaleView folds the events only a broker-scale run has: the first
-// replica-moving event (replace_broker; reassign is not modelled yet), and
+// replica-moving event (replace_broker, or a reassignment's start), and
 // the fetcher threads' blocked spans.
 type brokerScaleView struct {
 	moveAt  sim.Time
@@ -127,11 +127,11 @@ func (v *brokerScaleView) closeBlock(b openBlock, now sim.Time) {
 // Event implements model.Observer.
 func (v *brokerScaleView) Event(now sim.Time, e *model.Event) {
 	switch e.Kind {
-	case model.EvReplaceBroker:
+	case model.EvReplaceBroker, model.EvReassignStart:
 		if !v.moved {
 			v.moveAt, v.moved = now, true
 		}
-		if !slices.Contains(v.replaced, e.Broker) {
+		if e.Kind == model.EvReplaceBroker && !slices.Contains(v.replaced, e.Broker) {
 			v.replaced = append(v.replaced, e.Broker)
 		}
 	case model.EvThreadBlocked:

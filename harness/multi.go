@@ -177,13 +177,20 @@ func (m *multiRun) clone() *multiRun {
 }
 
 // targets returns the partitions a scenario event names: one (topic and
-// partition), a topic's, or nil for every partition.
+// partition), a reassign's list, a topic's, or nil for every partition.
 func (m *multiRun) targets(f *model.Fleet, e *scenarios.Event) []model.PartID {
 	if e.Topic == "" {
 		return nil
 	}
 	if e.Partition != nil {
 		return []model.PartID{m.byName[model.TopicPartition{Topic: e.Topic, Partition: *e.Partition}]}
+	}
+	if e.Partitions != nil {
+		out := make([]model.PartID, len(e.Partitions))
+		for i, p := range e.Partitions {
+			out[i] = m.byName[model.TopicPartition{Topic: e.Topic, Partition: p}]
+		}
+		return out
 	}
 	var out []model.PartID
 	for i, tp := range f.TPs {

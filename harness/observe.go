@@ -166,6 +166,8 @@ func (v *runView) Event(now sim.Time, e *model.Event) {
 		}
 	case model.EvDeliver:
 		v.deliver(&e.Msg)
+	case model.EvReassignStart, model.EvReassignDone:
+		v.reassign(now, e)
 	default:
 		v.replica(now, e)
 		v.goals(e)
@@ -224,6 +226,30 @@ func (v *runView) settle(next *model.Event) {
 		if !skipped && slices.Contains(v.isr, p.broker) {
 			v.setISR(p.at, slices.DeleteFunc(slices.Clone(v.isr), func(r int) bool { return r == p.broker }))
 		}
+	}
+}
+
+// reassign folds a reassignment: at its start each target replica not
+// assigned before is added (it bootstraps as an added replica does); at
+// its end the replicas it removed are no longer assigned and leave the ISR.
+func (v *runView) reassign(now sim.Time, e *model.Event) {
+	if e.Kind == model.EvReassignStart {
+		for _, r := range e.Brokers {
+			if !v.assigned[r] {
+				v.replicas[r] = ReplicaStats{Added: true, AddedAt: now}
+				v.brokers[r].boot = true
+				v.assigned[r] = true
+			}
+		}
+		return
+	}
+	for r := range v.assigned {
+		if v.assigned[r] && !slices.Contains(e.Brokers, r) {
+			v.assigned[r] = false
+		}
+	}
+	if isr := slices.DeleteFunc(slices.Clone(v.isr), func(r int) bool { return !v.assigned[r] }); len(isr) != len(v.isr) {
+		v.setISR(now, isr)
 	}
 }
 

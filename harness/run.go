@@ -173,6 +173,9 @@ const (
 	evPartitionEnd
 	evHeal
 	evFault // a fault the chooser injects: idx in runner.faults
+	// evRolling is a step of the rolling_restart at idx: its broker at
+	// position records stops (chunks 0) or starts again (chunks 1).
+	evRolling
 	evEnd
 )
 
@@ -201,19 +204,22 @@ type partition struct {
 
 // runner wires one cluster onto one scheduler.
 type runner struct {
-	sc           *scenarios.Scenario
-	opt          Options
-	f            *model.Fleet
-	c            *model.Cluster // f's first partition
-	sched        sim.Scheduler[event]
-	msgs         slab[model.Message]  // in-flight messages (event.msg)
-	ops          slab[model.RemoteOp] // pending remote operations (event.op)
-	checker      *invariants.Checker
-	timers       []sim.Timer // by timerSlot; the zero Timer: none pending
-	choose       Chooser
-	faults       []scenarios.Event // what the chooser may inject
-	healed       bool
-	cuts         []partition
+	sc      *scenarios.Scenario
+	opt     Options
+	f       *model.Fleet
+	c       *model.Cluster // f's first partition
+	sched   sim.Scheduler[event]
+	msgs    slab[model.Message]  // in-flight messages (event.msg)
+	ops     slab[model.RemoteOp] // pending remote operations (event.op)
+	checker *invariants.Checker
+	timers  []sim.Timer // by timerSlot; the zero Timer: none pending
+	choose  Chooser
+	faults  []scenarios.Event // what the chooser may inject
+	healed  bool
+	cuts    []partition
+	// rolling are the rolling restarts waiting for a restarted broker's
+	// replicas to be back in their ISRs.
+	rolling      []rollingWait
 	egress       []sim.Time // when each broker's link is free
 	sent         []int64
 	steps        int64

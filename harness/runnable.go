@@ -57,18 +57,12 @@ func CheckRunnable(sc *scenarios.Scenario) error {
 	return nil
 }
 
-// checkStructure returns why this build cannot run sc at all: it has an
-// event the model does not have yet, or a broker-scale file an explore
-// schedule. A run of such a scenario is a programmer error (start panics
+// checkStructure returns why this build cannot run sc at all: a
+// broker-scale file with an explore schedule. A run of such a scenario is a programmer error (start panics
 // with this).
 func checkStructure(sc *scenarios.Scenario) error {
 	if sc.BrokerScale() && sc.Explore != nil {
 		return fmt.Errorf("explore: a broker-scale file (partitions) with an explore schedule is not runnable in this build")
-	}
-	for i, e := range sc.Events {
-		if e.Type == scenarios.EventReassign {
-			return fmt.Errorf("events[%d]: %s is not runnable yet in this build: it parses and validates it only", i, e.Type)
-		}
 	}
 	return nil
 }

@@ -83,6 +83,7 @@ func (x *Run) Step() {
 	}
 	r.apply(&ev)
 	f := r.afterStep() // notes the model's refusal (EvSkipped) of the step's input
+	r.rollOn()
 	r.s.in.Refused = r.opt.StateHash && ev.kind == evFault && len(r.skipped) > skipped
 	if f != nil {
 		x.done = r.finish(x.res, f, OutcomeSafety)
@@ -114,6 +115,11 @@ func (x *Run) Clone(ch Chooser) *Run {
 	n.checker = r.checker.Clone()
 	n.timers = slices.Clone(r.timers)
 	n.cuts = slices.Clone(r.cuts)
+	n.rolling = make([]rollingWait, len(r.rolling))
+	for i, w := range r.rolling {
+		n.rolling[i] = w
+		n.rolling[i].parts = slices.Clone(w.parts)
+	}
 	n.egress = slices.Clone(r.egress)
 	n.sent = slices.Clone(r.sent)
 	d := *r.digest

@@ -118,18 +118,23 @@ func (k *Checker) checkHighestRemote(b *model.Broker) *Violation {
 }
 
 // CheckLiveness checks, at the end of the healed period, that the partition has a
-// leader and every assigned replica is in the ISR.
+// leader and every assigned replica is in the ISR. A reassignment in
+// progress must have completed: every target replica in the ISR (the
+// replicas it removes do not count), and the message says it is not.
 func (k *Checker) CheckLiveness(c *model.Cluster) *Violation {
 	if c.Ctrl.Leader < 0 {
 		return &Violation{Invariant: Liveness, Message: fmt.Sprintf("partition offline (ISR %v, ELR %v)", c.Ctrl.ISR, c.Ctrl.ELR)}
 	}
-	for _, r := range c.Ctrl.Replicas {
+	for _, r := range c.Ctrl.Target() {
 		if !c.Ctrl.InISR(r) {
 			b := c.Brokers[r]
 			l := c.Leader()
-			return &Violation{Invariant: Liveness, Kind: k.livenessKind(c, b, l),
-				Message: fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d hro=%d",
-					r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart, l.HighestRemote)}
+			msg := fmt.Sprintf("b%d not in ISR %v after healing: leo=%d llso=%d, leader b%d hw=%d leo=%d llso=%d hro=%d",
+				r, c.Ctrl.ISR, b.Log.LogEnd, b.Log.LocalLogStart, l.ID, l.Log.HighWatermark, l.Log.LogEnd, l.Log.LocalLogStart, l.HighestRemote)
+			if c.Ctrl.Reassigning() {
+				msg = fmt.Sprintf("reassignment to %v not complete: removing %v still assigned; %s", c.Ctrl.Target(), c.Ctrl.Removing, msg)
+			}
+			return &Violation{Invariant: Liveness, Kind: k.livenessKind(c, b, l), Message: msg}
 		}
 	}
 	return nil

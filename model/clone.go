@@ -35,6 +35,7 @@ func (c *Cluster) Clone() *Cluster {
 	n.Ctrl.Replicas = slices.Clone(c.Ctrl.Replicas)
 	n.Ctrl.ISR = slices.Clone(c.Ctrl.ISR)
 	n.Ctrl.ELR = slices.Clone(c.Ctrl.ELR)
+	n.Ctrl.Adding, n.Ctrl.Removing = slices.Clone(c.Ctrl.Adding), slices.Clone(c.Ctrl.Removing)
 	n.Remote.Segments = slices.Clone(c.Remote.Segments)
 	n.producers = slices.Clone(c.producers)
 	n.metaLog = slices.Clip(c.metaLog)

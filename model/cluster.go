@@ -90,6 +90,23 @@ type Controller struct {
 	LastKnownLeader int
 	// Unclean counts unclean elections: committed records may be lost there.
 	Unclean int
+	// Adding and Removing are a reassignment in progress (Kafka's
+	// PartitionRegistration addingReplicas and removingReplicas), sorted:
+	// the replicas it adds, already in Replicas, and those it removes once
+	// every target replica is in the ISR. Both empty: none.
+	Adding, Removing []int
+}
+
+// Reassigning reports whether a reassignment is in progress.
+func (c *Controller) Reassigning() bool { return len(c.Adding) > 0 || len(c.Removing) > 0 }
+
+// Target returns the replicas a reassignment in progress moves the
+// partition to (the replicas without those it removes), or the replicas.
+func (c *Controller) Target() []int {
+	if len(c.Removing) == 0 {
+		return c.Replicas
+	}
+	return slices.DeleteFunc(slices.Clone(c.Replicas), func(r int) bool { return slices.Contains(c.Removing, r) })
 }
 
 // InISR reports whether broker b is in the ISR.

@@ -78,6 +78,9 @@ const (
 	EvThreadBlocked
 	EvThreadUnblocked
 	EvReplaceBroker
+	EvReassign
+	EvReassignStart
+	EvReassignDone
 	NumEventKinds
 )
 

@@ -456,4 +456,21 @@ var kinds = [NumEventKinds]kindInfo{
 	// replica it held re-added (an input, appended after the last kind).
 	EvReplaceBroker: {name: "replace-broker", input: true, fields: fields(fBroker), shown: always,
 		text: func(d []byte, e *Event) []byte { return appendBroker(append(d, "replace_broker "...), e.Broker) }},
+	// Brokers: the replicas a reassignment moves the partition to, in
+	// order, the first preferred (an input).
+	EvReassign: {name: "reassign", input: true, fields: fields(fBrokers), shown: always,
+		text: func(d []byte, e *Event) []byte { return appendInts(append(d, "reassign to "...), e.Brokers) }},
+	// Brokers: the target replicas of the reassignment that starts (the
+	// replicas it adds are those not assigned before, the ones it removes
+	// those assigned and not in it).
+	EvReassignStart: {name: "reassign-start", fields: fields(fBrokers), shown: always,
+		text: func(d []byte, e *Event) []byte {
+			return appendInts(append(d, "reassignment starts, to "...), e.Brokers)
+		}},
+	// Brokers: the replicas once the reassignment completed (its target;
+	// the removed replicas left the replicas and the ISR).
+	EvReassignDone: {name: "reassign-done", fields: fields(fBrokers), shown: always,
+		text: func(d []byte, e *Event) []byte {
+			return appendInts(append(d, "reassignment completes: replicas "...), e.Brokers)
+		}},
 }

@@ -161,6 +161,13 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 	default:
 		f.fanOut(in)
 	}
+	// A thread's fetch may have grown an ISR a reassignment waits for.
+	for _, p := range f.touched {
+		if c := f.Parts[p]; c.Ctrl.Reassigning() {
+			c.Now = f.Now
+			c.maybeCompleteReassignment()
+		}
+	}
 	f.settle()
 }
 

@@ -42,6 +42,9 @@ func (c *Cluster) AppendStateMarked(dst []byte, marks []int, now sim.Time) ([]by
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.Leader))
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.LeaderEpoch))
 	dst = binary.AppendVarint(dst, int64(c.Ctrl.Unclean))
+	if c.Ctrl.Reassigning() { // only broker-scale files reassign: a state without one keeps its bytes
+		dst = appendIntList(appendIntList(append(dst, 'R'), c.Ctrl.Adding), c.Ctrl.Removing)
+	}
 	r := &c.Remote
 	dst = binary.AppendUvarint(dst, r.NextID)
 	dst = binary.AppendVarint(dst, max(0, r.OutageUntilUs-int64(now)))

@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 
 	"tierfetch/sim"
 )
@@ -32,10 +33,12 @@ type Input struct {
 	// every partition, or those of Only.
 	Part   PartID
 	Only   []PartID
-	Broker int      // EvAddReplica, EvElectLeader, EvCrash, EvRestart; EvSetConfig (-1: all brokers)
-	Msg    Message  // EvDeliver
-	Timer  TimerKey // EvTimer
-	Op     RemoteOp // EvRemoteDone
+	Broker int // EvAddReplica, EvElectLeader, EvCrash, EvRestart; EvSetConfig (-1: all brokers)
+	// Brokers: EvReassign's target replicas, in order.
+	Brokers []int
+	Msg     Message  // EvDeliver
+	Timer   TimerKey // EvTimer
+	Op      RemoteOp // EvRemoteDone
 	// Failed: the environment failed the remote operation (EvRemoteDone;
 	// an outage fails it too).
 	Failed bool
@@ -116,6 +119,11 @@ func (c *Cluster) step(in *Input) {
 	case EvAddReplica, EvElectLeader, EvCrash, EvRestart, EvReplaceBroker:
 		c.emit(brokerEv(in.Kind, in.Broker))
 		c.refused(c.stepBroker(in.Kind, in.Broker))
+	case EvReassign:
+		e := ev(EvReassign)
+		e.Brokers = slices.Clone(in.Brokers)
+		c.emit(e)
+		c.refused(c.reassign(in.Brokers))
 	case EvSetConfig:
 		e := brokerEv(EvSetConfig, in.Broker)
 		e.Key, e.Bool = in.Key, in.Bool
@@ -129,6 +137,7 @@ func (c *Cluster) step(in *Input) {
 	default:
 		c.stepEvent(in)
 	}
+	c.maybeCompleteReassignment()
 	for _, b := range c.Brokers {
 		b.checkFetcher()
 	}

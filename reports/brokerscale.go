@@ -188,8 +188,10 @@ func restoredText(r *harness.RunJSON, st *harness.BrokerScaleStats) string {
 			bs = append(bs, fmt.Sprintf("b%d", b))
 		}
 		who = strings.Join(bs, ", ")
-	} else if st != nil {
+	} else if st != nil && r.BrokerScale.RestoredMs == nil {
 		return "no broker replaced"
+	} else if st != nil {
+		who = "the reassigned replicas" // restored_ms is known: a reassign, no replace_broker
 	}
 	if b := r.BrokerScale; b.RestoredMs != nil {
 		return fmt.Sprintf("%s restored in %s", who, ms(*b.RestoredMs))

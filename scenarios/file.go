@@ -214,7 +214,7 @@ type Event struct {
 	// Value: set_config: a JSON bool for boolean keys, a JSON integer for numeric keys.
 	Value        json.RawMessage `json:"value,omitempty"`
 	BeforeOffset int64           `json:"before_offset,omitempty"` // delete_records (>= 0)
-	Brokers      []int           `json:"brokers,omitempty"`       // network_partition (non-empty, distinct, valid ids)
+	Brokers      []int           `json:"brokers,omitempty"`       // network_partition, rolling_restart (non-empty, distinct, valid ids)
 	DurationMs   int64           `json:"duration_ms,omitempty"`   // network_partition, remote_outage (> 0)
 	FromOffset   int64           `json:"from_offset,omitempty"`   // consume (>= 0)
 	// Topic: reassign (required); produce, add_replica, delete_records,
@@ -228,6 +228,11 @@ type Event struct {
 	// and their new replicas (the first is the preferred leader).
 	Partitions []int32 `json:"partitions,omitempty"`
 	Replicas   []int   `json:"replicas,omitempty"`
+	// DownMs and Wait: rolling_restart: how long each broker stays down
+	// (required, > 0), and what the next broker waits for once it is back
+	// ("isr", the default: every replica it holds back in its ISR).
+	DownMs int64  `json:"down_ms,omitempty"`
+	Wait   string `json:"wait,omitempty"`
 }
 
 // Event types.
@@ -244,13 +249,20 @@ const (
 	EventConsume          = "consume"
 	EventReplaceBroker    = "replace_broker"
 	EventReassign         = "reassign"
+	// EventRollingRestart is an extension outside the shared format: the
+	// brokers restarted one after another.
+	EventRollingRestart = "rolling_restart"
 )
+
+// RollingWaitISR is rolling_restart's wait: the next broker stops once
+// every replica the last one holds is back in its ISR.
+const RollingWaitISR = "isr"
 
 // eventTypes lists the event types in the order error messages name them.
 var eventTypes = []string{
 	EventAddReplica, EventProduce, EventElectLeader, EventCrash, EventRestart,
 	EventSetConfig, EventDeleteRecords, EventNetworkPartition, EventRemoteOutage,
-	EventConsume, EventReplaceBroker, EventReassign,
+	EventConsume, EventReplaceBroker, EventReassign, EventRollingRestart,
 }
 
 // eventUses maps an event type to the optional fields it uses (at_ms and type aside).
@@ -267,6 +279,7 @@ var eventUses = map[string][]string{
 	EventConsume:          {"from_offset", "topic", "partition"},
 	EventReplaceBroker:    {"broker"},
 	EventReassign:         {"topic", "partitions", "replicas"},
+	EventRollingRestart:   {"brokers", "down_ms", "wait"},
 }
 
 // setConfigBoolKeys are the boolean keys a set_config event may change.
@@ -1008,7 +1021,7 @@ func setEventFields(e Event) []string {
 		{"key", e.Key != ""}, {"value", len(e.Value) != 0}, {"before_offset", e.BeforeOffset != 0},
 		{"brokers", e.Brokers != nil}, {"duration_ms", e.DurationMs != 0}, {"from_offset", e.FromOffset != 0},
 		{"topic", e.Topic != ""}, {"partition", e.Partition != nil}, {"partitions", e.Partitions != nil},
-		{"replicas", e.Replicas != nil},
+		{"replicas", e.Replicas != nil}, {"down_ms", e.DownMs != 0}, {"wait", e.Wait != ""},
 	}
 	var names []string
 	for _, f := range set {
@@ -1058,6 +1071,25 @@ func (s *Scenario) validateEvent(path string, e Event) error {
 		return checkEventOffset(path+".from_offset", e.FromOffset)
 	case EventReassign:
 		return s.checkReassign(path, e)
+	case EventRollingRestart:
+		return s.checkRollingRestart(path, e)
+	}
+	return nil
+}
+
+// checkRollingRestart checks a rolling_restart: its brokers, how long each
+// is down, and what the next one waits for.
+func (s *Scenario) checkRollingRestart(path string, e Event) error {
+	if err := s.checkPartition(path, e); err != nil {
+		return err
+	}
+	switch {
+	case e.DownMs == 0:
+		return fieldErr(path+".down_ms", "required by rolling_restart (> 0)")
+	case e.DownMs < 0 || e.DownMs > timeMsMax:
+		return fieldErr(path+".down_ms", "must be in 1..%d, got %d", int64(timeMsMax), e.DownMs)
+	case e.Wait != "" && e.Wait != RollingWaitISR:
+		return fieldErr(path+".wait", "must be %q (every replica of the restarted broker back in its ISR), got %q", RollingWaitISR, e.Wait)
 	}
 	return nil
 }

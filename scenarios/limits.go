@@ -75,8 +75,11 @@ func (s *Scenario) validateLimits() error {
 func (s *Scenario) replaceBrokers() int {
 	n := 0
 	for _, e := range s.Events {
-		if e.Type == EventReplaceBroker {
+		switch e.Type {
+		case EventReplaceBroker:
 			n++
+		case EventRollingRestart:
+			n += 2*len(e.Brokers) - 1 // a crash and a restart a broker, one event
 		}
 	}
 	return n
@@ -85,7 +88,8 @@ func (s *Scenario) replaceBrokers() int {
 // checkEpochRoom checks that a partition's initial leader epoch leaves room
 // for every election. Every election is made by an event (elect_leader,
 // crash, restart, reassign; each of the replaces replace_broker events makes
-// two, its crash and its restart) or by the heal restarting a broker, so the
+// two, its crash and its restart, and a rolling_restart two a broker) or by
+// the heal restarting a broker, so the
 // epoch rises at most that often: it must not wrap past int32.
 func (s *Scenario) checkEpochRoom(field string, epoch int32, replaces int) error {
 	room := int64(math.MaxInt32) - int64(len(s.Events)) - int64(replaces) - int64(s.Brokers)
@@ -93,7 +97,7 @@ func (s *Scenario) checkEpochRoom(field string, epoch int32, replaces int) error
 		return nil
 	}
 	if replaces > 0 {
-		return fieldErr(field, "must be at most %d (2^31-1 less one election for each of the %d events, one more for each of the %d replace_broker events, and one for each of the %d brokers), got %d",
+		return fieldErr(field, "must be at most %d (2^31-1 less one election for each of the %d events, %d more for the replace_broker and rolling_restart events, and one for each of the %d brokers), got %d",
 			room, len(s.Events), replaces, s.Brokers, epoch)
 	}
 	return fieldErr(field, "must be at most %d (2^31-1 less one election for each of the %d events and %d brokers), got %d",

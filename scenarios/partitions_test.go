@@ -519,7 +519,7 @@ func TestBrokerScaleLogLimits(t *testing.T) {
 	room := int64(1<<31-1) - 2 - 1 - 4
 	mustParse(t, epoch(room))
 	if _, err := Parse([]byte(epoch(room + 1))); err == nil || !strings.Contains(err.Error(),
-		"partitions[0].initial.leader_epoch: must be at most 2147483640 (2^31-1 less one election for each of the 2 events, one more for each of the 1 replace_broker events, and one for each of the 4 brokers)") {
+		"partitions[0].initial.leader_epoch: must be at most 2147483640 (2^31-1 less one election for each of the 2 events, 1 more for the replace_broker and rolling_restart events, and one for each of the 4 brokers)") {
 		t.Errorf("epoch past the room: %v", err)
 	}
 }

@@ -7,17 +7,16 @@ import (
 	"testing"
 )
 
-// TestBrokerScaleNotRunnableYet: a broker-scale file with a reassign
-// parses, but until the model has the event every command that would run it
-// exits 2 with one clear line, writes nothing else and leaves no output
-// file; explore and shrink refuse any broker-scale file, which run and
-// compare run.
-func TestBrokerScaleNotRunnableYet(t *testing.T) {
-	path := writeTemp(t, "replace.json", `{"name": "replace-b2", "brokers": 6, "duration_ms": 60000,
-	  "partitions": [{"topic": "orders", "count": 2000, "replicas": [0, 1, 2]}],
+// TestBrokerScaleRefusals: explore and shrink refuse any broker-scale file
+// (exit 2, one clear line, no output file), which run and compare run, a
+// reassign too; explore refuses a rolling_restart, which run runs.
+func TestBrokerScaleRefusals(t *testing.T) {
+	path := writeTemp(t, "reassign.json", `{"name": "reassign-b3", "brokers": 6, "duration_ms": 60000,
+	  "partitions": [{"topic": "orders", "count": 20, "replicas": [0, 1, 2]}],
 	  "events": [{"at_ms": 0, "type": "reassign", "topic": "orders", "partitions": [0], "replicas": [3, 4, 5]}]}`)
 	out := filepath.Join(t.TempDir(), "out")
-	const want = "events[0]: reassign is not runnable yet in this build"
+	rolling := writeTemp(t, "rolling.json", `{"name": "rolling", "brokers": 3, "replicas": [0, 1, 2], "duration_ms": 10000,
+	  "events": [{"at_ms": 0, "type": "rolling_restart", "brokers": [0, 1, 2], "down_ms": 1000}]}`)
 	plain := writeTemp(t, "plain.json", `{"name": "four", "brokers": 3, "duration_ms": 1000,
 	  "partitions": [{"topic": "orders", "count": 4, "replicas": [0, 1]}]}`)
 	for _, c := range []struct {
@@ -26,31 +25,27 @@ func TestBrokerScaleNotRunnableYet(t *testing.T) {
 	}{
 		{[]string{"explore", "--scenario", plain, "--depth", "3"}, "cannot be explored in this build"},
 		{[]string{"shrink", plain}, "cannot be shrunk in this build"},
+		{[]string{"explore", "--scenario", path, "--depth", "3", "--out", out + ".json"}, "cannot be explored in this build"},
+		{[]string{"explore", "--scenario", rolling, "--depth", "3", "--out", out + ".json"}, "events[0]: rolling_restart cannot be explored in this build"},
 	} {
 		code, stdout, stderr := simrun(t, c.args...)
-		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
-			t.Errorf("%v of a broker-scale file: exit %d, stdout %q, stderr %q; want exit 2 saying %q", c.args, code, stdout, stderr, c.want)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line saying %q", c.args, code, stdout, stderr, c.want)
 		}
 	}
-	if code, stdout, stderr := simrun(t, "run", "--scenario", plain, "--json"); code != exitOK || !strings.Contains(stdout, `"broker_scale"`) {
-		t.Errorf("run of a broker-scale file: exit %d, stderr %q", code, stderr)
+	if _, err := os.Stat(out + ".json"); err == nil {
+		t.Errorf("%s written", out+".json")
 	}
-	for _, args := range [][]string{
-		{"run", "--scenario", path},
-		{"run", "--scenario", path, "--json"},
-		{"compare", "--scenario", path, "--seeds", "1..2", "--out", out},
-		{"compare", "--scenario", path, "--seeds", "1..2", "--vary", "num_replica_fetchers=1,2", "--out", out},
-		{"explore", "--scenario", path, "--depth", "3", "--out", out + ".json"},
-	} {
-		code, stdout, stderr := simrun(t, args...)
-		if code != exitBadInput || !strings.Contains(stderr, want) || stdout != "" || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("simrun %v: exit %d, stdout %q, stderr %q; want exit 2 and one line saying %q", args, code, stdout, stderr, want)
+	for _, f := range []string{plain, path} {
+		if code, stdout, stderr := simrun(t, "run", "--scenario", f, "--json"); code != exitOK || !strings.Contains(stdout, `"broker_scale"`) {
+			t.Errorf("run of %s: exit %d, stderr %q", f, code, stderr)
 		}
 	}
-	for _, f := range []string{out, out + ".json"} {
-		if _, err := os.Stat(f); err == nil {
-			t.Errorf("%s written", f)
-		}
+	if code, _, stderr := simrun(t, "compare", "--scenario", path, "--seeds", "1..2", "--profiles", "kip", "--out", out); code != exitOK {
+		t.Errorf("compare of a reassign file: exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := simrun(t, "run", "--scenario", rolling); code != exitOK {
+		t.Errorf("run of a rolling restart: exit %d, stderr %q", code, stderr)
 	}
 }
 
@@ -70,7 +65,6 @@ func TestUnmodelledKnobsRefused(t *testing.T) {
 		{`"broker_disk_bytes_per_sec": 1000`, "", "config.broker_disk_bytes_per_sec: 1000 is not modelled yet"},
 		{`"follower_replication_throttled_replicas": "0:1", "follower_replication_throttled_rate": 100`, "",
 			"config.follower_replication_throttled_replicas with config.follower_replication_throttled_rate: replication throttling is not modelled yet"},
-		{"", `, {"at_ms": 5, "type": "reassign", "topic": "topic", "partitions": [0], "replicas": [1]}`, "events[1]: reassign is not runnable yet in this build"},
 	} {
 		code, stdout, stderr := simrun(t, "run", "--scenario", file(c.config, c.events))
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
