@@ -1,10 +1,12 @@
 package harness
 
 import (
+	"slices"
 	"testing"
 
 	"tierfetch/model"
 	"tierfetch/scenarios"
+	"tierfetch/sim"
 )
 
 // javaFetcherID is Kafka's AbstractFetcherManager.getFetcherId written out
@@ -89,6 +91,57 @@ func TestFindingFetcherThreadsIdle(t *testing.T) {
 		}
 		if r[4]*10 > r[1]*6 {
 			t.Errorf("%s: restored in %d at 1 thread, %d at 4: want at most 0.6x", st, r[1], r[4])
+		}
+	}
+}
+
+// isrShrinks runs the named scenario name, changed by edit, under st and
+// kip, and returns the times b0 dropped b1 from partition t-0's ISR.
+func isrShrinks(t *testing.T, name string, st Strategy, edit func(*scenarios.Scenario)) []sim.Time {
+	t.Helper()
+	sc, ok := scenarios.Lookup(name)
+	if !ok {
+		t.Fatalf("no named scenario %q", name)
+	}
+	edit(sc)
+	var at []sim.Time
+	obs := model.ObserverFunc(func(now sim.Time, e *model.Event) {
+		if e.Kind == model.EvISRShrink && e.Part == 0 && e.Broker == 0 && slices.Contains(e.Dropped, 1) {
+			at = append(at, now)
+		}
+	})
+	res := Execute(sc, Options{Seed: sc.Seed, Strategy: st, Profile: model.KIP, Observers: []model.Observer{obs}})
+	if res.Outcome != OutcomeOK {
+		t.Fatalf("%s: outcome %s: %+v", st, res.Outcome, res.Violation)
+	}
+	return at
+}
+
+// TestFindingBootstrapBlocksISR: b1's one fetcher thread for b0 carries the
+// in-sync t-0 and the newly added tiered t-1. t-1's bootstrap makes two
+// remote reads of 25 s in the thread, from about 1.2 s to 51.2 s; t-0's
+// follower last caught up at about 1.2 s, and b0's ISR expiry runs every
+// replica.lag.time.max.ms / 2 = 15 s, so the first run that finds it more
+// than 30 s behind is at 45 s: b1 leaves t-0's ISR then, under both
+// protocols. Reads of 10 s (20 s blocked) stay under the limit, and with
+// num_replica_fetchers 2 the partitions are on different threads by
+// Kafka's rule (31*'t' + 0 and + 1 have different parities): no shrink.
+func TestFindingBootstrapBlocksISR(t *testing.T) {
+	const name = "finding-bootstrap-blocks-isr"
+	if javaFetcherID("t", 0, 2) == javaFetcherID("t", 1, 2) {
+		t.Fatal("t-0 and t-1 share a thread at num_replica_fetchers 2")
+	}
+	for _, st := range Strategies {
+		if at := isrShrinks(t, name, st, func(*scenarios.Scenario) {}); len(at) != 1 || at[0] != sim.Time(45*sim.Second) {
+			t.Errorf("%s: t-0 dropped b1 at %v, want once at 45 s", st, at)
+		}
+		fast := func(sc *scenarios.Scenario) { sc.Config.RemoteFetchMs = [2]int64{10000, 10000} }
+		if at := isrShrinks(t, name, st, fast); len(at) != 0 {
+			t.Errorf("%s: with 10 s remote reads t-0 dropped b1 at %v, want never", st, at)
+		}
+		two := func(sc *scenarios.Scenario) { sc.Config.NumReplicaFetchers = 2 }
+		if at := isrShrinks(t, name, st, two); len(at) != 0 {
+			t.Errorf("%s: with 2 fetcher threads t-0 dropped b1 at %v, want never", st, at)
 		}
 	}
 }
