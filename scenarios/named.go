@@ -45,17 +45,31 @@ func parseNamed() []*Scenario {
 	return out
 }
 
-// Named returns every named scenario, sorted by name: copies the caller
-// may change.
-func Named() []*Scenario {
-	out := make([]*Scenario, len(named()))
-	for i, sc := range named() {
-		out[i] = sc.Clone()
+// Named returns every one-partition named scenario, sorted by name: copies
+// the caller may change. They are the scenarios run --all, the goldens and
+// the fuzz corpus use; the broker-scale ones are NamedBrokerScale.
+func Named() []*Scenario { return namedWhere(false) }
+
+// NamedBrokerScale returns the named scenarios of many partitions, sorted by
+// name, as copies. They run by name (simrun run --scenario NAME) but stay
+// out of run --all: explore, shrink and the one-partition goldens refuse or
+// pin them.
+func NamedBrokerScale() []*Scenario { return namedWhere(true) }
+
+// namedWhere returns copies of the named scenarios whose BrokerScale is
+// brokerScale.
+func namedWhere(brokerScale bool) []*Scenario {
+	var out []*Scenario
+	for _, sc := range named() {
+		if sc.BrokerScale() == brokerScale {
+			out = append(out, sc.Clone())
+		}
 	}
 	return out
 }
 
-// Lookup returns (a copy of) the named scenario name.
+// Lookup returns (a copy of) the named scenario name, one-partition or
+// broker-scale.
 func Lookup(name string) (*Scenario, bool) {
 	if sc := lookup(name); sc != nil {
 		return sc.Clone(), true

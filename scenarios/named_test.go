@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestNamedAreCopies: the named scenarios are parsed once, yet each caller
@@ -12,8 +13,13 @@ import (
 // the next Lookup and Named do not see; and they equal a fresh parse.
 func TestNamedAreCopies(t *testing.T) {
 	fresh := parseNamed()
-	if diff := cmp.Diff(fresh, Named()); diff != "" {
-		t.Fatalf("Named differs from a fresh parse (-parse +Named):\n%s", diff)
+	if diff := cmp.Diff(fresh, append(Named(), NamedBrokerScale()...), cmpopts.SortSlices(func(a, b *Scenario) bool { return a.Name < b.Name })); diff != "" {
+		t.Fatalf("Named and NamedBrokerScale differ from a fresh parse (-parse +Named):\n%s", diff)
+	}
+	for _, sc := range Named() {
+		if sc.BrokerScale() {
+			t.Errorf("Named holds the broker-scale %s", sc.Name)
+		}
 	}
 	for _, want := range fresh {
 		sc, ok := Lookup(want.Name)

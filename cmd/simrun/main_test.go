@@ -85,8 +85,9 @@ func TestHelpExitsZero(t *testing.T) {
 func TestScenariosListsEveryNamedOne(t *testing.T) {
 	code, stdout, _ := simrun(t, "scenarios")
 	lines := strings.Split(strings.TrimSpace(stdout), "\n")
-	if code != exitOK || len(lines) != len(scenarios.Named()) {
-		t.Fatalf("exit %d, %d lines for %d scenarios", code, len(lines), len(scenarios.Named()))
+	want := len(scenarios.Named()) + len(scenarios.NamedBrokerScale())
+	if code != exitOK || len(lines) != want || len(scenarios.NamedBrokerScale()) == 0 {
+		t.Fatalf("exit %d, %d lines for %d scenarios (%d broker-scale)", code, len(lines), want, len(scenarios.NamedBrokerScale()))
 	}
 	if !strings.HasPrefix(lines[0], scenarios.Named()[0].Name+" ") {
 		t.Errorf("first line %q must start with the name", lines[0])
