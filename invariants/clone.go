@@ -16,6 +16,7 @@ func (k *Checker) Clone() *Checker {
 	n.f.unfinished = slices.Clip(k.f.unfinished)
 	n.cursors = slices.Clone(k.cursors)
 	n.checkedSeg = slices.Clone(k.checkedSeg)
+	n.changeScratch, n.segScratch = nil, nil
 	n.hro = slices.Clone(k.hro)
 	n.lineage = slices.Clone(k.lineage)
 	n.f.hroAtDisable = slices.Clone(k.f.hroAtDisable)

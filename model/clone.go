@@ -37,6 +37,9 @@ func (c *Cluster) Clone() *Cluster {
 	n.Ctrl.ELR = slices.Clone(c.Ctrl.ELR)
 	n.Ctrl.Adding, n.Ctrl.Removing = slices.Clone(c.Ctrl.Adding), slices.Clone(c.Ctrl.Removing)
 	n.Remote.Segments = slices.Clone(c.Remote.Segments)
+	// Appended to in place: the copy's own appends must reallocate.
+	n.Remote.changed = slices.Clip(c.Remote.changed)
+	n.Remote.idx.maxEnd = slices.Clip(c.Remote.idx.maxEnd)
 	n.producers = slices.Clone(c.producers)
 	n.metaLog = slices.Clip(c.metaLog)
 	return &n
