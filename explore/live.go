@@ -39,8 +39,10 @@ func (x *explorer) continuation(n *node, budget int64) {
 	run := n.run
 	if run == nil {
 		run = x.rebuild(n, int(n.depth))
+		defer x.drop(run)
 	}
-	c := run.Clone(&harness.Script{Lost: x.cfg.Lost})
+	c := x.fork(run, &harness.Script{Lost: x.cfg.Lost})
+	defer x.drop(c)
 	period := max(1, x.res.ScenarioMs*memoEvery/max(1, x.res.ScenarioSteps))
 	mark := c.NowMs()/period + 1
 	hashes := []uint64{n.hash}

@@ -170,7 +170,7 @@ func bruteForce(t *testing.T, cfg Config) (map[uint64]bool, int) {
 			return
 		}
 		each(func(c *refChooser) *harness.Run {
-			child := run.Clone(c)
+			child := run.Fork(c) // as the search copies: the state, outcome and violation are Clone's
 			child.Step()
 			return child
 		}, func(child *harness.Run) { visit(child, depth+1) })

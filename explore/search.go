@@ -68,6 +68,32 @@ type explorer struct {
 	audited []uint64
 	// part is the part of the search under way (PartSearch, ...).
 	part string
+	// spare holds a few states the search dropped: the next copies are
+	// made in their memory (fork, drop).
+	spare []*harness.Run
+}
+
+// spareRuns is how many dropped states the search keeps for reuse: a
+// state's steps are taken, and most of the copies dropped, one at a time.
+const spareRuns = 8
+
+// fork copies run for the step s picks, in the memory of a dropped state
+// when there is one.
+func (x *explorer) fork(run *harness.Run, s harness.Chooser) *harness.Run {
+	n := len(x.spare)
+	if n == 0 {
+		return run.Fork(s)
+	}
+	spare := x.spare[n-1]
+	x.spare = x.spare[:n-1]
+	return run.ForkInto(spare, s)
+}
+
+// drop gives back a state nothing refers to any more (nil: none).
+func (x *explorer) drop(run *harness.Run) {
+	if run != nil && len(x.spare) < spareRuns {
+		x.spare = append(x.spare, run)
+	}
 }
 
 // Memoized verdicts: a continuation that ended with no violation, or in
@@ -224,6 +250,7 @@ func (x *explorer) search() {
 			}
 			x.expand(n, depth)
 			x.mem.release(n.bytes)
+			x.drop(n.run)
 			n.run, n.bytes = nil, 0
 			if x.stop {
 				x.cut(i + 1)
@@ -345,14 +372,14 @@ func (x *explorer) prefix() bool {
 	x.baseSteps = run.Steps()
 	x.res.BaseSteps, x.res.BaseMs = run.Steps(), run.NowMs()
 	x.rootPath = (*path)(nil).extend(picks)
-	x.root = run.Clone(&harness.Script{Lost: x.cfg.Lost})
+	x.root = run.Fork(&harness.Script{Lost: x.cfg.Lost})
 	x.root.Parts(&x.child)
 	x.seen[x.child.Hash] = 0
 	x.res.States++
 	if visitHook != nil {
 		visitHook(x.root)
 	}
-	x.add(node{path: x.rootPath, hash: x.child.Hash, run: run.Clone(&harness.Script{Lost: x.cfg.Lost}), nowMs: run.NowMs()},
+	x.add(node{path: x.rootPath, hash: x.child.Hash, run: run.Fork(&harness.Script{Lost: x.cfg.Lost}), nowMs: run.NowMs()},
 		x.child.Size)
 	return true
 }
@@ -428,6 +455,7 @@ func (x *explorer) keepShard() {
 			out = append(out, n)
 		} else {
 			x.mem.release(n.bytes)
+			x.drop(n.run)
 		}
 	}
 	x.level, x.levelIdx = out, map[uint64]int{}
@@ -474,12 +502,12 @@ func (x *explorer) visit(parent *path, picks []int, run *harness.Run, sleep []as
 	x.visitSeen(parent, picks, run, sleep, ref, dup)
 }
 
-// visitSeen is visit with the state's entry in the visited set looked up.
-func (x *explorer) visitSeen(parent *path, picks []int, run *harness.Run, sleep []asleep, ref uint64, dup bool) {
+// visitSeen is visit with the state's entry in the visited set looked up;
+// kept as revisit's.
+func (x *explorer) visitSeen(parent *path, picks []int, run *harness.Run, sleep []asleep, ref uint64, dup bool) (kept bool) {
 	h := x.child.Hash
 	if dup {
-		x.revisit(parent, picks, run, sleep, ref)
-		return
+		return x.revisit(parent, picks, run, sleep, ref)
 	}
 	x.seen[h] = x.store(ids(sleep))
 	x.res.States++
@@ -493,6 +521,7 @@ func (x *explorer) visitSeen(parent *path, picks []int, run *harness.Run, sleep 
 	}
 	x.add(n, x.child.Size)
 	x.checkBudgets()
+	return true
 }
 
 // add puts n in the next level, keeping its state if the memory budget
@@ -502,6 +531,7 @@ func (x *explorer) add(n node, size int) {
 		if n.run != nil {
 			x.res.Rebuilt++
 		}
+		x.drop(n.run)
 		n.run = nil
 	} else {
 		n.bytes = cloneBytes(size)
@@ -555,6 +585,7 @@ func (x *explorer) shed() {
 		}
 		if n.run != nil {
 			x.mem.release(n.bytes)
+			x.drop(n.run)
 			n.run, n.bytes = nil, 0
 			x.res.Rebuilt++
 		}
@@ -584,12 +615,13 @@ func (x *explorer) stored(ref uint64) []uint64 {
 // revisit takes a state seen before, reached again with sleep set sleep:
 // the steps it had asleep that are awake now must still be taken from it.
 // A state not expanded yet keeps only the steps asleep on both paths; one
-// expanded already is expanded again for the awake steps.
-func (x *explorer) revisit(parent *path, picks []int, run *harness.Run, sleep []asleep, ref uint64) {
+// expanded already is expanded again for the awake steps. kept: run went
+// into the next level (add keeps it or drops it).
+func (x *explorer) revisit(parent *path, picks []int, run *harness.Run, sleep []asleep, ref uint64) (kept bool) {
 	h := x.child.Hash
 	old := x.stored(ref)
 	if len(old) == 0 {
-		return // nothing was asleep: every step was or will be taken
+		return false // nothing was asleep: every step was or will be taken
 	}
 	var keep, awake []uint64
 	for _, id := range old {
@@ -600,7 +632,7 @@ func (x *explorer) revisit(parent *path, picks []int, run *harness.Run, sleep []
 		}
 	}
 	if len(awake) == 0 {
-		return
+		return false
 	}
 	x.seen[h] = x.store(keep)
 	if n := x.pending(h); n != nil {
@@ -608,12 +640,13 @@ func (x *explorer) revisit(parent *path, picks []int, run *harness.Run, sleep []
 		if n.only != nil {
 			n.only = append(n.only, awake...)
 		}
-		return
+		return false
 	}
 	x.res.Reexpanded++
 	x.add(node{path: parent.extend(picks), hash: h, run: run, nowMs: x.child.NowUs / 1000,
 		sleep: slices.DeleteFunc(slices.Clone(sleep), func(a asleep) bool { return !slices.Contains(keep, a.id) }),
 		only:  awake}, x.child.Size)
+	return true
 }
 
 // pending returns the node of state h not expanded yet, in this level or
@@ -673,6 +706,7 @@ func (x *explorer) expand(n *node, depth int) {
 		}
 		if groupAsleep {
 			if !auditReduction {
+				x.drop(c)
 				next, ok := nextPicks(s.Points[:key+1], 0)
 				if !ok {
 					return
@@ -683,6 +717,7 @@ func (x *explorer) expand(n *node, depth int) {
 			if n.only == nil && c.Done() == nil {
 				x.audited = append(x.audited, c.Hash())
 			}
+			x.drop(c)
 		} else {
 			x.take(n, &parent, &group, taken, picks, c)
 		}
@@ -707,11 +742,13 @@ func (x *explorer) take(n *node, parent *harness.Parts, group *asleep, taken []a
 		if auditReduction && c.Hash() != n.hash {
 			x.audited = append(x.audited, c.Hash())
 		}
+		x.drop(c)
 		return
 	}
 	if done := c.Done(); done != nil {
 		group.fp.global = true // a step that ends its run is never asleep
 		x.ended(n.path, picks, done, c)
+		x.drop(c)
 		return
 	}
 	c.Parts(&x.child)
@@ -719,6 +756,7 @@ func (x *explorer) take(n *node, parent *harness.Parts, group *asleep, taken []a
 	group.fp = union(group.fp, fp)
 	ref, dup := x.seen[x.child.Hash]
 	if dup && ref == 0 {
+		x.drop(c)
 		return // seen with nothing asleep: every step from it is taken
 	}
 	var sleep []asleep
@@ -729,7 +767,9 @@ func (x *explorer) take(n *node, parent *harness.Parts, group *asleep, taken []a
 	default:
 		sleep = sleepAfter(n.sleep, taken, fp)
 	}
-	x.visitSeen(n.path, picks, c, sleep, ref, dup)
+	if !x.visitSeen(n.path, picks, c, sleep, ref, dup) {
+		x.drop(c)
+	}
 }
 
 // asleep reports whether the input id is not to be taken from n: asleep,
@@ -783,7 +823,7 @@ func union(a, b footprint) footprint {
 // re-running the path from the start.
 func (x *explorer) step(n *node, depth int, s *harness.Script) *harness.Run {
 	if !x.cfg.Reexecute {
-		c := n.run.Clone(s)
+		c := x.fork(n.run, s)
 		c.Step()
 		x.res.StepsRun++
 		return c
@@ -808,7 +848,7 @@ func (x *explorer) rebuild(n *node, depth int) *harness.Run {
 	picks := n.path.all()
 	var run *harness.Run
 	if x.root != nil {
-		run = x.root.Clone(&harness.Script{Picks: picks[x.rootPath.n:], Lost: x.cfg.Lost})
+		run = x.root.Fork(&harness.Script{Picks: picks[x.rootPath.n:], Lost: x.cfg.Lost})
 	} else {
 		run = harness.Start(x.sc, x.options(&harness.Script{Picks: picks, Lost: x.cfg.Lost}, 0))
 	}

@@ -243,6 +243,8 @@ type runner struct {
 	st partState
 	// mp is a many-partition run's own (nil: one partition).
 	mp *multiRun
+	// lean: a fork (Run.Fork), with neither the digest nor the view.
+	lean bool
 	// scIndex is the scenario event the step applies (-1: none);
 	// faultIndex the explore fault it injects (-1: none); skipType and
 	// skipIndex the scenario event type and index a refusal of the step's
@@ -406,17 +408,21 @@ func (r *runner) next() (event, bool) {
 
 func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	res.Outcome, res.Violation = outcome, f
-	r.digest.Write(r.enc)
-	r.enc = r.enc[:0]
-	res.Digest, res.Steps, res.SimMs, res.End = digestString(r.digest.Sum64()), r.steps, r.sched.Now().Ms(), r.sched.Now()
-	r.view.end()
-	res.EgressBytes, res.Events, res.Coverage = r.sent, r.events, r.view.coverage
-	for g, n := range r.c.Coverage { // the goals no event shows yet
-		res.Coverage[g] += n
-	}
-	res.Replicas, res.Consumes, res.ISRChanges = r.view.replicas, r.view.consumes, r.view.isrChanges
-	if r.mp != nil {
-		r.mp.finish(r, res)
+	res.Steps, res.SimMs, res.End = r.steps, r.sched.Now().Ms(), r.sched.Now()
+	res.EgressBytes, res.Events = r.sent, r.events
+	if !r.lean {
+		r.digest.Write(r.enc)
+		r.enc = r.enc[:0]
+		res.Digest = digestString(r.digest.Sum64())
+		r.view.end()
+		res.Coverage = r.view.coverage
+		for g, n := range r.c.Coverage { // the goals no event shows yet
+			res.Coverage[g] += n
+		}
+		res.Replicas, res.Consumes, res.ISRChanges = r.view.replicas, r.view.consumes, r.view.isrChanges
+		if r.mp != nil {
+			r.mp.finish(r, res)
+		}
 	}
 	res.StateDigests, res.Skipped = r.stateDigests, r.skipped
 	if r.opt.StateHash {

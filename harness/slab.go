@@ -49,3 +49,8 @@ func (s *slab[T]) at(h int32) *T { return &s.items[h] }
 func (s *slab[T]) clone() slab[T] {
 	return slab[T]{items: append([]T(nil), s.items...), free: append([]int32(nil), s.free...)}
 }
+
+// cloneInto is clone in dst's arrays (a slab nothing uses any more).
+func (s *slab[T]) cloneInto(dst *slab[T]) slab[T] {
+	return slab[T]{items: append(dst.items[:0], s.items...), free: append(dst.free[:0], s.free...)}
+}

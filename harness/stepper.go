@@ -101,43 +101,102 @@ func (x *Run) Step() {
 // state would cost more than the rest of the copy. The copy shares the
 // original's step scratch (scratch): step and hash a run and its copies
 // from one goroutine at a time.
-func (x *Run) Clone(ch Chooser) *Run {
+func (x *Run) Clone(ch Chooser) *Run { return x.clone(ch, x.r.lean, nil) }
+
+// Fork is Clone for a search, which reads of a copy's result only the
+// outcome, the violation, the steps and the state: the copy keeps neither
+// the event digest nor the built-in view (its result's Digest is empty,
+// its Coverage, Replicas, Consumes and ISRChanges nil), and its copies
+// neither. The checker, the step and the state are Clone's: a fork steps
+// to the same states, outcomes and violations. A many-partition run's
+// fork is its Clone.
+func (x *Run) Fork(ch Chooser) *Run { return x.clone(ch, x.r.mp == nil, nil) }
+
+// ForkInto is Fork into spare, a run its owner drops (nil: a new one),
+// whose memory the fork reuses: its run, cluster, broker and checker
+// structures and the arrays only it holds (the harness's, the cluster's
+// broker, segment and follower lists, the checker's per-broker and
+// per-segment records). Nothing may use spare or its result afterwards;
+// copies of spare are not touched (they share none of what is reused). A
+// search that drops many states saves most of the allocation a copy
+// makes. A many-partition run's is its Clone.
+func (x *Run) ForkInto(spare *Run, ch Chooser) *Run {
+	if spare == x {
+		panic("harness: ForkInto a run into itself")
+	}
+	if x.r.mp != nil || spare != nil && spare.r.mp != nil {
+		return x.clone(ch, false, nil)
+	}
+	return x.clone(ch, true, spare)
+}
+
+func (x *Run) clone(ch Chooser, lean bool, spare *Run) *Run {
 	r := x.r
-	r.digest.Write(r.enc) // hashing in other chunks gives the same digest
-	r.enc = r.enc[:0]
-	n := *r
+	if !r.lean {
+		r.digest.Write(r.enc) // hashing in other chunks gives the same digest
+		r.enc = r.enc[:0]
+	}
+	var n *runner
+	var res *RunResult
+	var old runner // the spare's arrays and structures
+	if spare != nil {
+		n, res, old = spare.r, spare.res, *spare.r
+	} else {
+		n, res = new(runner), new(RunResult)
+	}
+	*n = *r
 	n.opt.Chooser, n.choose = ch, ch
 	n.opt.Observers, n.opt.TraceSink = nil, nil
-	n.sched = r.sched.Clone()
-	n.msgs, n.ops = r.msgs.clone(), r.ops.clone()
-	n.f = r.f.Clone()
+	n.sched = r.sched.CloneInto(&old.sched)
+	n.msgs, n.ops = r.msgs.cloneInto(&old.msgs), r.ops.cloneInto(&old.ops)
+	n.f = r.f.CloneInto(old.f)
 	n.c = n.f.Parts[0]
-	n.checker = r.checker.Clone()
-	n.timers = slices.Clone(r.timers)
-	n.cuts = slices.Clone(r.cuts)
+	n.checker = r.checker.CloneInto(old.checker)
+	n.timers = reuse(old.timers, r.timers)
+	n.cuts = reuse(old.cuts, r.cuts)
 	n.rolling = make([]rollingWait, len(r.rolling))
 	for i, w := range r.rolling {
 		n.rolling[i] = w
 		n.rolling[i].parts = slices.Clone(w.parts)
 	}
-	n.egress = slices.Clone(r.egress)
-	n.sent = slices.Clone(r.sent)
-	d := *r.digest
-	n.digest = &d
+	n.egress = reuse(old.egress, r.egress)
+	n.sent = reuse(old.sent, r.sent)
 	n.enc, n.line = nil, nil
+	if n.lean = lean; lean {
+		n.digest, n.view = nil, nil
+	} else {
+		d := *r.digest
+		n.digest = &d
+		n.view = r.view.clone()
+	}
 	if !r.s.tailMade {
 		r.s.cloneTail, r.s.tailMade = sim.NewRing[timedEvent](1), true
 	}
 	n.tail = r.s.cloneTail
 	n.skipped = slices.Clip(r.skipped)
 	n.stateDigests = slices.Clip(r.stateDigests)
-	n.st.brokers = slices.Clone(r.st.brokers)
-	n.view = r.view.clone()
+	n.st.brokers = reuse(old.st.brokers, r.st.brokers)
 	if r.mp != nil {
 		n.mp = r.mp.clone()
 		n.checker, n.view = n.mp.checkers[0], n.mp.views[0]
 	}
-	res := *x.res
+	*res = *x.res
 	res.Fleet, res.Cluster = n.f, n.c
-	return &Run{r: &n, res: &res, maxSteps: x.maxSteps}
+	if spare == nil {
+		return &Run{r: n, res: res, maxSteps: x.maxSteps}
+	}
+	*spare = Run{r: n, res: res, maxSteps: x.maxSteps}
+	return spare
+}
+
+// reuse returns a copy of src in dst's array (slices.Clone when dst has
+// none): nil for nil.
+func reuse[T any](dst, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	if dst == nil {
+		return slices.Clone(src)
+	}
+	return append(dst[:0], src...)
 }

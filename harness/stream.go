@@ -47,9 +47,14 @@ func (r *runner) hash(e *model.Event) {
 // local variable's address: observers are called through an interface, so
 // the compiler would move every such event to the heap.
 func (r *runner) record(e *model.Event) {
-	r.hash(e)
 	now := r.sched.Now()
-	r.observe(now, e)
+	if r.lean { // a fork (Run.Fork): the checker is its only view
+		r.events++
+		r.checker.Event(now, e)
+	} else {
+		r.hash(e)
+		r.observe(now, e)
+	}
 	if e.Shown() {
 		if r.keepTail {
 			r.tail.Push(timedEvent{at: now, e: *e})

@@ -166,11 +166,8 @@ func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Vi
 func (k *Checker) checkRemote(c *model.Cluster) *Violation {
 	l := c.Leader()
 	if c.Remote.Version != k.remoteVer {
-		k.remoteVer = c.Remote.Version
-		for i := range c.Remote.Segments {
-			if v := k.checkSegment(c, l, &c.Remote.Segments[i]); v != nil {
-				return v
-			}
+		if v := k.checkSegments(c, l); v != nil {
+			return v
 		}
 	}
 	if l == nil {
@@ -190,6 +187,54 @@ func (k *Checker) checkRemote(c *model.Cluster) *Violation {
 		}
 	}
 	return k.checkStaleLogStart(c, l)
+}
+
+// checkSegments checks the remote segments after the list changed. A
+// segment checkSegment has seen at its present state gives nothing new
+// (what it records only grows), so only the segments changed since the
+// last look and still listed are looked at (Remote.Changes), in list
+// order, as a walk of the whole list would meet them: the same first
+// violation, at the cost of the changes. The whole list is walked the
+// first time (the initial segments), when the journal does not reach back
+// far enough or names more than an eighth of the list (a walk costs no
+// more then), and after a walk that stopped at a violation (the segments
+// after it were not looked at).
+func (k *Checker) checkSegments(c *model.Cluster, l *model.Broker) *Violation {
+	r := &c.Remote
+	changes, ok := r.Changes(k.remoteVer)
+	k.remoteVer = r.Version
+	if !ok || !k.remoteWalked || 8*len(changes) > len(r.Segments) || k.fullRemoteWalks {
+		k.remoteWalked = true
+		for i := range r.Segments {
+			if v := k.checkSegment(c, l, &r.Segments[i]); v != nil {
+				k.remoteWalked = false
+				return v
+			}
+		}
+		return nil
+	}
+	// By id, a removal last among an id's changes (an id is never used
+	// again): the segments still listed, found by id.
+	byID := append(k.changeScratch[:0], changes...)
+	slices.Sort(byID)
+	at := k.segScratch[:0]
+	for j, ch := range byID {
+		if j+1 < len(byID) && byID[j+1].ID() == ch.ID() || ch.Removed() {
+			continue
+		}
+		if i := r.Find(ch.ID()); i >= 0 {
+			at = append(at, i)
+		}
+	}
+	slices.Sort(at)
+	k.changeScratch, k.segScratch = byID, at
+	for _, i := range at {
+		if v := k.checkSegment(c, l, &r.Segments[i]); v != nil {
+			k.remoteWalked = false
+			return v
+		}
+	}
+	return nil
 }
 
 // checkHole checks that [LSO, LLSO) of the leader is covered by finished

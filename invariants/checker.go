@@ -103,11 +103,20 @@ type Checker struct {
 	leader      int
 	leaderEpoch int32
 	remoteVer   uint64
-	checkedSeg  []uint8 // by remote segment id: segSeen, segChecked, segPriorLineage
-	uploaded    []span  // offsets ever uploaded, merged, sorted
-	hro         []int64
-	lineage     []lineageKey
-	holeKey     holeKey
+	// remoteWalked: every listed segment was looked at (checkSegments).
+	remoteWalked bool
+	// fullRemoteWalks, set by a test, makes every look at the remote
+	// segments a walk of the whole list (the reference the incremental
+	// look is compared with).
+	fullRemoteWalks bool
+	// checkSegments' scratch: the changes by id, their list positions.
+	changeScratch []model.RemoteChange
+	segScratch    []int
+	checkedSeg    []uint8 // by remote segment id: segSeen, segChecked, segPriorLineage
+	uploaded      []span  // offsets ever uploaded, merged, sorted
+	hro           []int64
+	lineage       []lineageKey
+	holeKey       holeKey
 	// maxLogStart is the highest log start offset any leader had: offsets
 	// below it were deleted on purpose (retention, deleteRecords).
 	maxLogStart int64

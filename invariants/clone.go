@@ -6,21 +6,49 @@ import (
 
 // Clone returns an independent copy of the checker, for a copy of the
 // cluster it checks (model.Cluster.Clone): simrun explore steps both apart.
-func (k *Checker) Clone() *Checker {
-	n := *k
+func (k *Checker) Clone() *Checker { return k.CloneInto(nil) }
+
+// CloneInto is Clone into dst, a checker nothing uses any more (nil: a new
+// one): its structure and its per-broker and per-segment records' arrays
+// are reused (no copy of dst shares them).
+func (k *Checker) CloneInto(dst *Checker) *Checker {
+	if dst == k {
+		panic("invariants: CloneInto a checker into itself")
+	}
+	var old Checker
+	if dst == nil {
+		dst = new(Checker)
+	} else {
+		old = *dst
+	}
+	*dst = *k
+	n := dst
 	// Shared, copy on write: the history is only appended to (a clipped
 	// slice reallocates), trimmed by reslicing or into a new array, and
 	// replaced by a new one on rebase; span lists are rebuilt by addSpan.
 	n.history = slices.Clip(k.history)
 	n.uploaded = slices.Clip(k.uploaded)
 	n.f.unfinished = slices.Clip(k.f.unfinished)
-	n.cursors = slices.Clone(k.cursors)
-	n.checkedSeg = slices.Clone(k.checkedSeg)
-	n.hro = slices.Clone(k.hro)
-	n.lineage = slices.Clone(k.lineage)
+	n.cursors = reuse(old.cursors, k.cursors)
+	n.checkedSeg = reuse(old.checkedSeg, k.checkedSeg)
+	n.changeScratch, n.segScratch = old.changeScratch, old.segScratch // scratch: not shared with k
+	n.hro = reuse(old.hro, k.hro)
+	n.lineage = reuse(old.lineage, k.lineage)
 	n.f.hroAtDisable = slices.Clone(k.f.hroAtDisable)
 	n.f.llsoAtDisable = slices.Clone(k.f.llsoAtDisable)
 	n.f.hroAtUnclean = slices.Clone(k.f.hroAtUnclean)
 	n.f.lastRetry = slices.Clone(k.f.lastRetry)
-	return &n
+	return n
+}
+
+// reuse returns a copy of src in dst's array (slices.Clone when dst has
+// none): nil for nil.
+func reuse[T any](dst, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	if dst == nil {
+		return slices.Clone(src)
+	}
+	return append(dst[:0], src...)
 }

@@ -11,16 +11,44 @@ import (
 // write, see Segment); everything it writes in place is copied. The copy
 // shares the outbox, which must be empty (Advance): step a cluster and its
 // copies from one goroutine at a time, acknowledging each step's Ready.
-func (c *Cluster) Clone() *Cluster {
+func (c *Cluster) Clone() *Cluster { return c.CloneInto(nil) }
+
+// CloneInto is Clone into dst, a cluster nothing uses any more (nil: a new
+// one): its Cluster and Broker structures, its broker list and the arrays
+// only it ever holds (the remote segment list, each broker's segment list
+// and follower views: Clone copies them, the model never shares them) are
+// reused; nothing else they point to (copies of dst share it).
+func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	if len(c.out.events) != 0 || len(c.out.effects) != 0 {
 		panic(fmt.Sprintf("model: Clone with %d events and %d effects not acknowledged (Advance)", len(c.out.events), len(c.out.effects)))
 	}
-	n := *c
-	n.Brokers = make([]*Broker, len(c.Brokers))
+	if dst == c {
+		panic("model: CloneInto a cluster into itself")
+	}
+	var spare []*Broker
+	var remote []RemoteSegment
+	if dst == nil {
+		dst = new(Cluster)
+	} else {
+		spare, remote = dst.Brokers, dst.Remote.Segments
+	}
+	*dst = *c
+	n := dst
+	n.Brokers = spare[:0]
 	for i, b := range c.Brokers {
-		nb := *b
-		nb.Log = cloneLog(b.Log)
-		nb.lead.followers = slices.Clone(b.lead.followers)
+		var nb *Broker
+		var segs []Segment
+		var followers []followerView
+		if i < len(spare) {
+			nb = spare[i]
+			segs, followers = nb.Log.Segments, nb.lead.followers
+		} else {
+			nb = new(Broker)
+		}
+		*nb = *b
+		n.Brokers = append(n.Brokers, nb)
+		nb.Log = cloneLogInto(segs, b.Log)
+		nb.lead.followers = reuse(followers, b.lead.followers)
 		nb.deleteOps = slices.Clone(b.deleteOps)
 		nb.cancelledCopies = slices.Clone(b.cancelledCopies)
 		if b.cache != nil {
@@ -30,14 +58,28 @@ func (c *Cluster) Clone() *Cluster {
 			q := *b.fetch.query
 			nb.fetch.query = &q
 		}
-		n.Brokers[i] = &nb
 	}
 	n.Ctrl.Replicas = slices.Clone(c.Ctrl.Replicas)
 	n.Ctrl.ISR = slices.Clone(c.Ctrl.ISR)
 	n.Ctrl.ELR = slices.Clone(c.Ctrl.ELR)
 	n.Ctrl.Adding, n.Ctrl.Removing = slices.Clone(c.Ctrl.Adding), slices.Clone(c.Ctrl.Removing)
-	n.Remote.Segments = slices.Clone(c.Remote.Segments)
+	n.Remote.Segments = reuse(remote, c.Remote.Segments)
+	// Appended to in place: the copy's own appends must reallocate.
+	n.Remote.changed = slices.Clip(c.Remote.changed)
+	n.Remote.idx.maxEnd = slices.Clip(c.Remote.idx.maxEnd)
 	n.producers = slices.Clone(c.producers)
 	n.metaLog = slices.Clip(c.metaLog)
-	return &n
+	return n
+}
+
+// reuse returns a copy of src in dst's array (slices.Clone when dst has
+// none): nil for nil.
+func reuse[T any](dst, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	if dst == nil {
+		return slices.Clone(src)
+	}
+	return append(dst[:0], src...)
 }

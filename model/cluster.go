@@ -224,9 +224,13 @@ func newCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	return c
 }
 
-func cloneLog(l Log) Log {
+func cloneLog(l Log) Log { return cloneLogInto(nil, l) }
+
+// cloneLogInto is cloneLog with the segment list copied into segs's array
+// (one no other log holds).
+func cloneLogInto(segs []Segment, l Log) Log {
 	out := l
-	out.Segments = slices.Clone(l.Segments)
+	out.Segments = reuse(segs, l.Segments)
 	for i := range out.Segments {
 		out.Segments[i].Batches = slices.Clip(out.Segments[i].Batches)
 	}

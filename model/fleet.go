@@ -225,12 +225,29 @@ func (f *Fleet) fanOut(in *Input) {
 
 // Clone returns an independent copy of the fleet (Cluster.Clone); the
 // outbox must be empty.
-func (f *Fleet) Clone() *Fleet {
-	n := *f
+func (f *Fleet) Clone() *Fleet { return f.CloneInto(nil) }
+
+// CloneInto is Clone into dst, a fleet nothing uses any more (nil: a new
+// one): its structure and its partitions' clusters are reused as
+// Cluster.CloneInto reuses them.
+func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 	if len(f.out.events) != 0 || len(f.out.effects) != 0 {
 		panic(fmt.Sprintf("model: Fleet.Clone with %d events and %d effects not acknowledged (Advance)", len(f.out.events), len(f.out.effects)))
 	}
-	n.Parts = make([]*Cluster, len(f.Parts))
+	if dst == f {
+		panic("model: CloneInto a fleet into itself")
+	}
+	var parts []*Cluster
+	if dst == nil {
+		dst = new(Fleet)
+	} else {
+		parts = dst.Parts
+	}
+	*dst = *f
+	n := dst
+	if n.Parts = parts; len(parts) != len(f.Parts) {
+		n.Parts = make([]*Cluster, len(f.Parts))
+	}
 	n.dirty, n.touched = make([]bool, len(f.dirty)), nil
 	n.threads, n.threadIx, n.pending = make([]*fetcherThread, len(f.threads)), slices.Clone(f.threadIx), nil
 	for i, t := range f.threads {
@@ -239,10 +256,14 @@ func (f *Fleet) Clone() *Fleet {
 		n.threads[i] = &x
 	}
 	for i, c := range f.Parts {
-		n.Parts[i] = c.Clone()
-		n.Parts[i].fleet = &n
+		var into *Cluster
+		if i < len(parts) {
+			into = parts[i]
+		}
+		n.Parts[i] = c.CloneInto(into)
+		n.Parts[i].fleet = n
 	}
-	return &n
+	return n
 }
 
 // At returns partition p's cluster with its time brought to the fleet's:

@@ -152,7 +152,13 @@ type Remote struct {
 	// COPY_SEGMENT_FINISHED, lowered by nothing, and kept when the segments
 	// go (the cache never drops an epoch's entry, KAFKA-12641).
 	highest []EpochEntry // StartOffset holds the highest offset
-	idx     remoteIndex  // rebuilt on demand after a change (remote_index.go)
+	idx     remoteIndex  // kept up to date by the common changes, else rebuilt on demand (remote_index.go)
+	// changed journals the id of the segment each change touched, in
+	// order: changed[i] made version changedFrom+i+1 (Changes). Started
+	// afresh, never trimmed in place (copies of a cluster share its
+	// array), once it outgrows the list.
+	changed     []RemoteChange
+	changedFrom uint64
 	// lowerHighestOnDelete is FixStaleHRO's cache: a deletion lowers the
 	// highest offset of each epoch the segment held (lowerHighest).
 	lowerHighestOnDelete bool
@@ -169,8 +175,46 @@ func (r *Remote) Start(seg RemoteSegment) uint64 {
 // clone returns a copy of r that shares nothing r writes.
 func (r *Remote) clone() *Remote {
 	n := &Remote{Segments: slices.Clone(r.Segments), NextID: r.NextID, Version: r.Version, highest: slices.Clip(r.highest),
-		lowerHighestOnDelete: r.lowerHighestOnDelete}
+		lowerHighestOnDelete: r.lowerHighestOnDelete, changedFrom: r.Version}
 	return n
+}
+
+// changedBy records a change to segment id (removed: its removal): the
+// version rises and the journal (Changes) names the segment.
+func (r *Remote) changedBy(id uint64, removed bool) {
+	if r.changedFrom+uint64(len(r.changed)) != r.Version || len(r.changed) >= 2*len(r.Segments)+64 {
+		// Version was raised by hand (tests corrupt states), or the
+		// journal outgrew the list: start it afresh, here. An observer
+		// further behind walks the whole list once.
+		r.changed, r.changedFrom = nil, r.Version
+	}
+	ch := RemoteChange(id << 1)
+	if removed {
+		ch |= 1
+	}
+	r.changed = append(r.changed, ch)
+	r.Version++
+}
+
+// RemoteChange is one change to the segment list: the segment's id, and
+// whether the change removed it.
+type RemoteChange uint64
+
+// ID is the id of the segment changed.
+func (ch RemoteChange) ID() uint64 { return uint64(ch) >> 1 }
+
+// Removed reports whether the change removed the segment (ids are never
+// used again).
+func (ch RemoteChange) Removed() bool { return ch&1 != 0 }
+
+// Changes returns the changes made since version since, in order, ok false
+// when the journal does not reach back that far: the caller then looks at
+// every segment.
+func (r *Remote) Changes(since uint64) (changes []RemoteChange, ok bool) {
+	if since < r.changedFrom || since > r.Version || r.changedFrom+uint64(len(r.changed)) != r.Version {
+		return nil, false
+	}
+	return r.changed[since-r.changedFrom:], true
 }
 
 // insert adds segment seg, its id set, in list order.
@@ -182,10 +226,14 @@ func (r *Remote) insert(seg RemoteSegment) {
 		x := &r.Segments[i]
 		return x.Base > seg.Base || (x.Base == seg.Base && x.ID > seg.ID)
 	})
+	current := r.idx.current(r)
 	r.Segments = append(r.Segments, RemoteSegment{})
 	copy(r.Segments[i+1:], r.Segments[i:])
 	r.Segments[i] = seg
-	r.Version++
+	r.changedBy(seg.ID, false)
+	if current {
+		r.idx.inserted(r, i)
+	}
 }
 
 // Find returns the index of segment id, -1 if gone.
@@ -217,8 +265,12 @@ func (r *Remote) SetState(id uint64, st RemoteState) bool {
 	if st == CopyFinished && r.Segments[i].State != CopyFinished {
 		r.finishCopy(i)
 	}
+	current, was := r.idx.current(r), r.Segments[i].State
 	r.Segments[i].State = st
-	r.Version++
+	r.changedBy(id, false)
+	if current {
+		r.idx.stateSet(r, i, was)
+	}
 	if st == DeleteStarted && r.lowerHighestOnDelete {
 		r.lowerHighest(r.Segments[i].Epochs)
 	}
@@ -240,6 +292,8 @@ func (r *Remote) Remove(id uint64) {
 			r.lowerHighest(epochs)
 		}
 	}()
+	current, gone := r.idx.current(r), r.Segments[i]
+	current = current && r.idx.removing(r, i)
 	if n := len(r.Segments); i < n/2 {
 		copy(r.Segments[1:i+1], r.Segments[:i])
 		r.Segments[0] = RemoteSegment{} // keeps no references
@@ -247,7 +301,10 @@ func (r *Remote) Remove(id uint64) {
 	} else {
 		r.Segments = slices.Delete(r.Segments, i, i+1)
 	}
-	r.Version++
+	r.changedBy(id, true)
+	if current {
+		r.idx.removed(r, &gone)
+	}
 }
 
 // Lookup finds the finished segment that holds offset o in leader epoch
@@ -452,7 +509,7 @@ func (r *Remote) mark(j int, unlisted bool, epoch int32) {
 		*l = append(slices.Clip(*l), epoch)
 		s.marks = &m
 	}
-	r.Version++
+	r.changedBy(s.ID, false) // the index is rebuilt: a mark may make lookups exact
 }
 
 // FindHighestRemoteOffset walks the leader-epoch cache from the newest epoch

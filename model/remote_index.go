@@ -81,24 +81,152 @@ func (x *remoteIndex) buildEpochs(r *Remote) {
 	x.epochsBuilt = true
 	x.epochs = nil
 	for i := range r.Segments {
-		s := &r.Segments[i]
-		for j, e := range s.Epochs {
-			if slices.ContainsFunc(s.Epochs[:j], func(p EpochEntry) bool { return p.Epoch == e.Epoch }) {
-				continue // HighestOffsetFor answers from the first entry
-			}
-			k, ok := slices.BinarySearchFunc(x.epochs, e.Epoch, func(a epochIndex, t int32) int { return cmp.Compare(a.epoch, t) })
-			if !ok {
-				x.epochs = slices.Insert(x.epochs, k, epochIndex{epoch: e.Epoch, maxRefStart: -1})
-			}
-			ei := &x.epochs[k]
-			if !ei.firstOK && s.listedUnder(e.Epoch) {
-				ei.firstBase, ei.firstOK = s.Base, true
-			}
-			if s.referenced(e.Epoch) {
-				ei.maxRefStart = max(ei.maxRefStart, e.StartOffset)
-			}
+		x.addEpochs(&r.Segments[i])
+	}
+}
+
+// addEpochs adds segment s, listed after every segment the index holds,
+// to the per-epoch part.
+func (x *remoteIndex) addEpochs(s *RemoteSegment) {
+	for j, e := range s.Epochs {
+		if slices.ContainsFunc(s.Epochs[:j], func(p EpochEntry) bool { return p.Epoch == e.Epoch }) {
+			continue // HighestOffsetFor answers from the first entry
+		}
+		k, ok := slices.BinarySearchFunc(x.epochs, e.Epoch, func(a epochIndex, t int32) int { return cmp.Compare(a.epoch, t) })
+		if !ok {
+			x.epochs = slices.Insert(x.epochs, k, epochIndex{epoch: e.Epoch, maxRefStart: -1})
+		}
+		ei := &x.epochs[k]
+		if !ei.firstOK && s.listedUnder(e.Epoch) {
+			ei.firstBase, ei.firstOK = s.Base, true
+		}
+		if s.referenced(e.Epoch) {
+			ei.maxRefStart = max(ei.maxRefStart, e.StartOffset)
 		}
 	}
+}
+
+// current reports whether the index describes r's list as it is.
+func (x *remoteIndex) current(r *Remote) bool {
+	return x.built && x.ver == r.Version && x.n == len(r.Segments)
+}
+
+// stamp records that the index describes r's list as it is now.
+func (x *remoteIndex) stamp(r *Remote) { x.ver, x.n = r.Version, len(r.Segments) }
+
+// inserted follows the insertion of segment i into a list the index was
+// current for: kept up to date when i is the last (an upload), left
+// behind otherwise.
+func (x *remoteIndex) inserted(r *Remote, i int) {
+	if i != len(r.Segments)-1 {
+		return
+	}
+	s := &r.Segments[i]
+	m := int64(-1 << 63)
+	if i > 0 {
+		m = x.maxEnd[i-1]
+	}
+	if s.Base <= m || s.marks != nil {
+		x.overlap = true
+	}
+	x.maxEnd = append(x.maxEnd, max(m, s.End))
+	if s.State == CopyFinished {
+		x.addFinished(s)
+	}
+	if x.epochsBuilt {
+		x.epochs = slices.Clone(x.epochs) // a copy of the Remote may share them
+		x.addEpochs(s)
+	}
+	x.stamp(r)
+}
+
+// stateSet follows segment i's move from state was to its state now.
+func (x *remoteIndex) stateSet(r *Remote, i int, was RemoteState) {
+	s := &r.Segments[i]
+	switch fin := s.State == CopyFinished; {
+	case fin == (was == CopyFinished):
+	case fin:
+		x.addFinished(s)
+		if x.epochsBuilt { // read under its epochs from now on
+			x.epochs = slices.Clone(x.epochs)
+			x.addEpochs(s)
+		}
+	case !x.dropFinished(r, s):
+		return
+	default:
+		x.epochsBuilt = false // read no more: an epoch's highest start may fall; rebuilt when asked
+	}
+	x.stamp(r)
+}
+
+// removing prepares the removal of segment i, false when the index cannot
+// follow it (it is then rebuilt when next asked): kept up to date when the
+// first or the last segment goes and no two segments overlap (the ends
+// then rise along the list, so each running maximum is its own end).
+func (x *remoteIndex) removing(r *Remote, i int) bool {
+	switch n := len(r.Segments); {
+	case x.overlap: // the removal may end the overlap
+		return false
+	case i == n-1:
+		x.maxEnd = slices.Clip(x.maxEnd[:n-1]) // appending in place would write what a copy reads
+	case i == 0:
+		x.maxEnd = x.maxEnd[1:]
+	default:
+		return false
+	}
+	x.epochsBuilt = false // the epoch's first listed segment may have gone: rebuilt when asked
+	return true
+}
+
+// removed completes the removal of segment s (removing said yes).
+func (x *remoteIndex) removed(r *Remote, s *RemoteSegment) {
+	if s.State == CopyFinished && !x.dropFinished(r, s) {
+		return
+	}
+	x.stamp(r)
+}
+
+// addFinished counts finished segment s.
+func (x *remoteIndex) addFinished(s *RemoteSegment) {
+	x.finBytes += s.Bytes
+	if !x.finOK {
+		x.finStart, x.finEnd, x.finOK = s.Base, s.End, true
+	} else {
+		x.finStart, x.finEnd = min(x.finStart, s.Base), max(x.finEnd, s.End)
+	}
+}
+
+// dropFinished uncounts s, finished no more (moved or removed), false when
+// the index cannot follow (segments overlap). With no overlap the bases
+// and the ends rise along the list: the finished range starts at the
+// first finished segment and ends at the last, which a scan finds from
+// where the range started (resp. from the list's end) past the segments
+// not finished: deletions go oldest first and uploads in flight are few.
+func (x *remoteIndex) dropFinished(r *Remote, s *RemoteSegment) bool {
+	if x.overlap {
+		return false
+	}
+	x.finBytes -= s.Bytes
+	segs := r.Segments
+	if s.Base == x.finStart {
+		i := sort.Search(len(segs), func(i int) bool { return segs[i].Base >= x.finStart })
+		for i < len(segs) && segs[i].State != CopyFinished {
+			i++
+		}
+		if i == len(segs) {
+			x.finStart, x.finEnd, x.finOK = 0, 0, false
+			return true
+		}
+		x.finStart = segs[i].Base
+	}
+	if s.End == x.finEnd {
+		i := len(segs) - 1
+		for segs[i].State != CopyFinished {
+			i--
+		}
+		x.finEnd = segs[i].End
+	}
+	return true
 }
 
 func (x *remoteIndex) epoch(epoch int32) (epochIndex, bool) {

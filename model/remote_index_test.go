@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -198,4 +199,103 @@ func TestRemoteIndexMatchesScans(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRemoteIndexFollowsChanges: the index kept up to date change by
+// change (remote_index.go's inserted, stateSet, removing, removed) equals
+// the one a rebuild from the list makes, after every change of random
+// sequences (uploads after the rest and anywhere, copies finished,
+// deletions started, removals at either end and in the middle,
+// overlapping copies), on the Remote and on a copy taken on the way and
+// changed apart; and the journal names the segments each change touched.
+func TestRemoteIndexFollowsChanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 0))
+	var incremental int
+	for round := range 400 {
+		var r Remote
+		next := int64(0)
+		var copies []*Remote
+		for op := range 60 {
+			before := r.Version
+			var touched []RemoteChange
+			switch k := rng.IntN(10); {
+			case k < 4 || len(r.Segments) == 0: // an upload, after the rest (mostly) or overlapping
+				base := next
+				if rng.IntN(8) == 0 {
+					base = max(0, next-rng.Int64N(20))
+				}
+				end := base + rng.Int64N(10)
+				next = end + 1
+				ep := int32(next / 25)
+				id := r.Start(RemoteSegment{Base: base, End: end, Bytes: end - base + 1, Epochs: []EpochEntry{{Epoch: ep, StartOffset: base}}})
+				touched = append(touched, RemoteChange(id<<1))
+			case k < 7:
+				s := &r.Segments[rng.IntN(len(r.Segments))]
+				id := s.ID
+				switch s.State {
+				case CopyStarted:
+					r.SetState(id, CopyFinished)
+				case CopyFinished:
+					r.SetState(id, DeleteStarted)
+				default:
+					continue
+				}
+			default: // a removal: mostly the oldest, sometimes the newest or one between
+				i := 0
+				switch rng.IntN(4) {
+				case 0:
+					i = len(r.Segments) - 1
+				case 1:
+					i = rng.IntN(len(r.Segments))
+				}
+				id := r.Segments[i].ID
+				r.Remove(id)
+				touched = append(touched, RemoteChange(id<<1|1))
+			}
+			changes, ok := r.Changes(before)
+			if !ok || uint64(len(changes)) != r.Version-before {
+				t.Fatalf("round %d op %d: Changes(%d) = %v %v at version %d", round, op, before, changes, ok, r.Version)
+			}
+			if len(touched) == 1 && changes[len(changes)-1] != touched[0] {
+				t.Fatalf("round %d op %d: last change %v, want %v", round, op, changes[len(changes)-1], touched[0])
+			}
+			if r.idx.current(&r) {
+				incremental++
+			}
+			for ci, x := range append([]*Remote{&r}, copies...) {
+				got := *x.index(true)
+				fresh := Remote{Segments: x.Segments, Version: x.Version}
+				want := *fresh.index(true)
+				got.ver, want.ver = 0, 0
+				if !reflect.DeepEqual(normIndex(got), normIndex(want)) {
+					t.Fatalf("round %d op %d (copy %d, 0: the Remote): index %+v, rebuilt %+v\n%+v", round, op, ci, got, want, x.Segments)
+				}
+			}
+			if rng.IntN(10) == 0 {
+				copies = append(copies, r.clone())
+				c := &Cluster{Remote: r, out: &outbox{}}
+				copies = append(copies, &c.Clone().Remote)
+			}
+			if len(copies) > 0 && rng.IntN(3) == 0 { // a copy changes apart
+				x := copies[rng.IntN(len(copies))]
+				if len(x.Segments) > 0 {
+					x.Remove(x.Segments[0].ID)
+				}
+			}
+		}
+	}
+	if incremental == 0 {
+		t.Fatal("the index was never kept up to date by a change")
+	}
+}
+
+// normIndex makes nil and empty slices alike.
+func normIndex(x remoteIndex) remoteIndex {
+	if len(x.maxEnd) == 0 {
+		x.maxEnd = nil
+	}
+	if len(x.epochs) == 0 {
+		x.epochs = nil
+	}
+	return x
 }

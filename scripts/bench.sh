@@ -17,10 +17,12 @@ count=${COUNT:-3}
 sweep_seeds=${SWEEP_SEEDS:-1..1000}
 base_commit=${BASE:-e8ab486}
 tmp=$(mktemp -d)
-# The exploration section is scripts/bench-explore.sh's: kept as it is.
+# The exploration section is scripts/bench-explore.sh's, and the speed
+# section (measured side by side by hand, its commands given): kept as they are.
 explore_section=$(awk '/^<!-- explore:begin/,/^<!-- explore:end/' "$out" 2>/dev/null || true)
 # So is the broker-scale section (scripts/bench-brokerscale.sh).
 brokerscale_section=$(awk '/^<!-- broker-scale:begin/,/^<!-- broker-scale:end/' "$out" 2>/dev/null || true)
+speed_section=$(awk '/^<!-- speed:begin/,/^<!-- speed:end/' "$out" 2>/dev/null || true)
 trap 'git worktree remove --force "$tmp/base" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 echo "building test binaries and simrun in $tmp" >&2
@@ -439,6 +441,9 @@ if [ -n "$explore_section" ]; then
 fi
 if [ -n "$brokerscale_section" ]; then
 	printf '\n%s\n' "$brokerscale_section"
+fi
+if [ -n "$speed_section" ]; then
+	printf '\n%s\n' "$speed_section"
 fi
 cat <<EOF
 

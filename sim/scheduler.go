@@ -317,3 +317,10 @@ func (s *Scheduler[E]) Clone() Scheduler[E] {
 	return Scheduler[E]{now: s.now, seq: s.seq, heap: append([]entry(nil), s.heap...),
 		slots: append([]slot[E](nil), s.slots...), free: append([]int32(nil), s.free...), tiesAt: s.tiesAt, tiesN: s.tiesN}
 }
+
+// CloneInto is Clone in the arrays of dst, a queue nothing uses any more
+// (a search drops many): it allocates only when they are too small.
+func (s *Scheduler[E]) CloneInto(dst *Scheduler[E]) Scheduler[E] {
+	return Scheduler[E]{now: s.now, seq: s.seq, heap: append(dst.heap[:0], s.heap...),
+		slots: append(dst.slots[:0], s.slots...), free: append(dst.free[:0], s.free...), tiesAt: s.tiesAt, tiesN: s.tiesN}
+}
