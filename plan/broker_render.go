@@ -32,7 +32,7 @@ func (r *BrokerResult) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "Replace broker %d with an empty one: %d partitions (%d tiered) of %s, %s on its disk now;\n",
 		r.Broker, r.Partitions, r.Tiered, topicList(r.Topics), formatBytes(r.LocalBytes))
 	fmt.Fprintf(&b, "its replicas fetch again from brokers %s (num.replica.fetchers=%d).\n\n", idList(r.Sources), r.NumReplicaFetchers)
-	fmt.Fprintf(&b, "How long until every replica of broker %d is back in its ISR (median of seeds %s):\n\n", r.Broker, r.Seeds)
+	fmt.Fprintf(&b, "How long until every replica of broker %d is back in its ISR (%s):\n\n", r.Broker, seedsPhrase(r.Seeds))
 	tw := tabwriter.NewWriter(&b, 2, 8, 3, ' ', 0)
 	fmt.Fprintf(tw, "  profile\tflag off\tflag on\ton / off\tfrom leaders off / on\tthreads blocked off / on\n")
 	for _, p := range r.Profiles {
@@ -152,4 +152,16 @@ func topicList(ts []string) string {
 		return fmt.Sprintf("%d topics (%s)", len(ts), strings.Join(ts, ", "))
 	}
 	return fmt.Sprintf("%d topics (%s, ...)", len(ts), strings.Join(ts[:3], ", "))
+}
+
+// seedsPhrase says which seeds a figure comes from: "seed 1" for one seed
+// (a median of one run is that run), "median of seeds 1..5" for several.
+func seedsPhrase(seeds string) string {
+	if lo, hi, ok := strings.Cut(seeds, ".."); ok && lo == hi {
+		return "seed " + lo
+	}
+	if !strings.ContainsAny(seeds, ".,") {
+		return "seed " + seeds
+	}
+	return "median of seeds " + seeds
 }

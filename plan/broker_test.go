@@ -194,3 +194,13 @@ func TestBrokerPlanAnswers(t *testing.T) {
 		}
 	}
 }
+
+func TestSeedsPhraseNamesOneSeedAsSuch(t *testing.T) {
+	for in, want := range map[string]string{
+		"1..1": "seed 1", "7": "seed 7", "1..5": "median of seeds 1..5", "1,3": "median of seeds 1,3",
+	} {
+		if got := seedsPhrase(in); got != want {
+			t.Errorf("seedsPhrase(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
