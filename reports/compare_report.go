@@ -158,7 +158,11 @@ func writeHeadline(w io.Writer, in *CompareInput, a *Analysis) {
 		fmt.Fprintf(w, "No pair could be compared: no included pair has an added follower that joined the ISR under both protocols.\n\n")
 		return
 	}
-	fmt.Fprintf(w, "- **Catch-up time** (add_replica to the first ISR join of the first added follower): last-tiered takes "+
+	what := "**Catch-up time** (add_replica to the first ISR join of the first added follower)"
+	if in.BrokerScale {
+		what = "**Restore time** (the first replace_broker or reassign until every replica it added joined its ISR)"
+	}
+	fmt.Fprintf(w, "- "+what+": last-tiered takes "+
 		"**%s** the time of local-log-start (geometric mean of %d per-seed ratios, 95%% bootstrap CI %s to %s; median ratio %s). "+
 		"last-tiered is faster in **%d of %d** pairs (win rate %s), as fast in %d, slower in %d.\n",
 		ratio(g.GeoMean), g.RatioN, ratio(g.CILo), ratio(g.CIHi), ratio(g.Median), g.Wins, g.Compared, pct(g.WinRate), g.Ties, g.Losses)
@@ -167,14 +171,29 @@ func writeHeadline(w io.Writer, in *CompareInput, a *Analysis) {
 		meanOf(ps, tiered, func(r *harness.RunMetrics) float64 { return float64(r.BytesFromLeader) })
 	el, et := meanOf(ps, local, func(r *harness.RunMetrics) float64 { return float64(r.LeaderEgressBytes) }),
 		meanOf(ps, tiered, func(r *harness.RunMetrics) float64 { return float64(r.LeaderEgressBytes) })
-	fmt.Fprintf(w, "- **Bytes the new follower fetched from the leader**: %s under last-tiered against %s (mean per pair, %s); "+
-		"the initial leader's replication egress over the whole run: %s against %s.\n",
-		fbytes(bt), fbytes(bl), change(bt, bl), fbytes(et), fbytes(el))
+	if in.BrokerScale {
+		// One leader's egress and the price of a new leader are
+		// one-partition measures: a broker-scale run has neither.
+		fmt.Fprintf(w, "- **Bytes the added replicas fetched from their leaders**: %s under last-tiered against %s (mean per pair, %s).\n",
+			fbytes(bt), fbytes(bl), change(bt, bl))
+	} else {
+		fmt.Fprintf(w, "- **Bytes the new follower fetched from the leader**: %s under last-tiered against %s (mean per pair, %s); "+
+			"the initial leader's replication egress over the whole run: %s against %s.\n",
+			fbytes(bt), fbytes(bl), change(bt, bl), fbytes(et), fbytes(el))
+	}
+	writeHeadlineRest(w, in, a, ps)
+}
+
+func writeHeadlineRest(w io.Writer, in *CompareInput, a *Analysis, ps []*ComparePair) {
 	pl, pt := meanOf(ps, local, priceRemote), meanOf(ps, tiered, priceRemote)
 	ll, lt := meanOf(ps, local, priceLatency), meanOf(ps, tiered, priceLatency)
-	fmt.Fprintf(w, "- **The price**: were the new follower leader at the end, a consumer reading from the log start would get "+
-		"%s from remote storage under last-tiered against %s under local-log-start (mean), about %s against %s of remote reads (%s).\n",
-		fbytes(pt), fbytes(pl), fms(lt), fms(ll), "see [How](#how-the-numbers-are-computed)")
+	if in.BrokerScale {
+		fmt.Fprintf(w, "- **The price** (remote reads were an added replica leader) is not measured for broker-scale files.\n")
+	} else {
+		fmt.Fprintf(w, "- **The price**: were the new follower leader at the end, a consumer reading from the log start would get "+
+			"%s from remote storage under last-tiered against %s under local-log-start (mean), about %s against %s of remote reads (%s).\n",
+			fbytes(pt), fbytes(pl), fms(lt), fms(ll), "see [How](#how-the-numbers-are-computed)")
+	}
 	sl, st := meanOf(ps, local, stalled), meanOf(ps, tiered, stalled)
 	fmt.Fprintf(w, "- **Stalls**: %s backing off before the first records under last-tiered against %s (mean per pair).\n", fms(st), fms(sl))
 	if why := meansDisagree(a); why != "" {
@@ -189,7 +208,12 @@ func writeHeadline(w io.Writer, in *CompareInput, a *Analysis) {
 	if a.Fixes != nil {
 		writeFixedHeadline(w, a.Fixes)
 	}
-	fmt.Fprintf(w, "\n| catch-up time | pairs | p50 | p90 | p99 | max |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
+	g := a.All
+	col := "catch-up time"
+	if in.BrokerScale {
+		col = "restore time"
+	}
+	fmt.Fprintf(w, "\n| %s | pairs | p50 | p90 | p99 | max |\n| --- | ---: | ---: | ---: | ---: | ---: |\n", col)
 	for _, row := range []struct {
 		name string
 		d    Dist

@@ -56,9 +56,17 @@ func TestCompareVaryPartitionCount(t *testing.T) {
 		}
 	}
 	report, _ := os.ReadFile(filepath.Join(out, "report.md"))
-	for _, want := range []string{"## Broker scale", "| `partition_count` | strategy | restored |", "| 12 | last-tiered |", "sweep.svg"} {
+	for _, want := range []string{"## Broker scale", "| `partition_count` | strategy | restored |", "| 12 | last-tiered |", "sweep.svg",
+		"- **Restore time** (the first replace_broker", "| restore time | pairs |", "- **Bytes the added replicas fetched from their leaders**"} {
 		if !strings.Contains(string(report), want) {
 			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	// The one-partition measures a broker-scale run has not got are not
+	// printed as figures (they were "0 B" and "NA").
+	for _, unwanted := range []string{"the initial leader's replication egress", "a consumer reading from the log start would get"} {
+		if strings.Contains(string(report), unwanted) {
+			t.Errorf("report.md of a broker-scale comparison says %q", unwanted)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(out, "sweep.svg")); err != nil {
