@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"tierfetch/model"
 	"tierfetch/scenarios"
 	"tierfetch/sim"
 )
@@ -152,15 +153,15 @@ func (x *Run) clone(ch Chooser, lean bool, spare *Run) *Run {
 	n.f = r.f.CloneInto(old.f)
 	n.c = n.f.Parts[0]
 	n.checker = r.checker.CloneInto(old.checker)
-	n.timers = reuse(old.timers, r.timers)
-	n.cuts = reuse(old.cuts, r.cuts)
+	n.timers = model.Reuse(old.timers, r.timers)
+	n.cuts = model.Reuse(old.cuts, r.cuts)
 	n.rolling = make([]rollingWait, len(r.rolling))
 	for i, w := range r.rolling {
 		n.rolling[i] = w
 		n.rolling[i].parts = slices.Clone(w.parts)
 	}
-	n.egress = reuse(old.egress, r.egress)
-	n.sent = reuse(old.sent, r.sent)
+	n.egress = model.Reuse(old.egress, r.egress)
+	n.sent = model.Reuse(old.sent, r.sent)
 	n.enc, n.line = nil, nil
 	if n.lean = lean; lean {
 		n.digest, n.view = nil, nil
@@ -175,7 +176,7 @@ func (x *Run) clone(ch Chooser, lean bool, spare *Run) *Run {
 	n.tail = r.s.cloneTail
 	n.skipped = slices.Clip(r.skipped)
 	n.stateDigests = slices.Clip(r.stateDigests)
-	n.st.brokers = reuse(old.st.brokers, r.st.brokers)
+	n.st.brokers = model.Reuse(old.st.brokers, r.st.brokers)
 	if r.mp != nil {
 		n.mp = r.mp.clone()
 		n.checker, n.view = n.mp.checkers[0], n.mp.views[0]
@@ -187,16 +188,4 @@ func (x *Run) clone(ch Chooser, lean bool, spare *Run) *Run {
 	}
 	*spare = Run{r: n, res: res, maxSteps: x.maxSteps}
 	return spare
-}
-
-// reuse returns a copy of src in dst's array (slices.Clone when dst has
-// none): nil for nil.
-func reuse[T any](dst, src []T) []T {
-	if src == nil {
-		return nil
-	}
-	if dst == nil {
-		return slices.Clone(src)
-	}
-	return append(dst[:0], src...)
 }

@@ -2,6 +2,8 @@ package invariants
 
 import (
 	"slices"
+
+	"tierfetch/model"
 )
 
 // Clone returns an independent copy of the checker, for a copy of the
@@ -29,26 +31,14 @@ func (k *Checker) CloneInto(dst *Checker) *Checker {
 	n.history = slices.Clip(k.history)
 	n.uploaded = slices.Clip(k.uploaded)
 	n.f.unfinished = slices.Clip(k.f.unfinished)
-	n.cursors = reuse(old.cursors, k.cursors)
-	n.checkedSeg = reuse(old.checkedSeg, k.checkedSeg)
+	n.cursors = model.Reuse(old.cursors, k.cursors)
+	n.checkedSeg = model.Reuse(old.checkedSeg, k.checkedSeg)
 	n.changeScratch, n.segScratch = old.changeScratch, old.segScratch // scratch: not shared with k
-	n.hro = reuse(old.hro, k.hro)
-	n.lineage = reuse(old.lineage, k.lineage)
+	n.hro = model.Reuse(old.hro, k.hro)
+	n.lineage = model.Reuse(old.lineage, k.lineage)
 	n.f.hroAtDisable = slices.Clone(k.f.hroAtDisable)
 	n.f.llsoAtDisable = slices.Clone(k.f.llsoAtDisable)
 	n.f.hroAtUnclean = slices.Clone(k.f.hroAtUnclean)
 	n.f.lastRetry = slices.Clone(k.f.lastRetry)
 	return n
-}
-
-// reuse returns a copy of src in dst's array (slices.Clone when dst has
-// none): nil for nil.
-func reuse[T any](dst, src []T) []T {
-	if src == nil {
-		return nil
-	}
-	if dst == nil {
-		return slices.Clone(src)
-	}
-	return append(dst[:0], src...)
 }

@@ -48,7 +48,7 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 		*nb = *b
 		n.Brokers = append(n.Brokers, nb)
 		nb.Log = cloneLogInto(segs, b.Log)
-		nb.lead.followers = reuse(followers, b.lead.followers)
+		nb.lead.followers = Reuse(followers, b.lead.followers)
 		nb.deleteOps = slices.Clone(b.deleteOps)
 		nb.cancelledCopies = slices.Clone(b.cancelledCopies)
 		if b.cache != nil {
@@ -63,7 +63,7 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	n.Ctrl.ISR = slices.Clone(c.Ctrl.ISR)
 	n.Ctrl.ELR = slices.Clone(c.Ctrl.ELR)
 	n.Ctrl.Adding, n.Ctrl.Removing = slices.Clone(c.Ctrl.Adding), slices.Clone(c.Ctrl.Removing)
-	n.Remote.Segments = reuse(remote, c.Remote.Segments)
+	n.Remote.Segments = Reuse(remote, c.Remote.Segments)
 	// Appended to in place: the copy's own appends must reallocate.
 	n.Remote.changed = slices.Clip(c.Remote.changed)
 	n.Remote.idx.maxEnd = slices.Clip(c.Remote.idx.maxEnd)
@@ -72,9 +72,10 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	return n
 }
 
-// reuse returns a copy of src in dst's array (slices.Clone when dst has
-// none): nil for nil.
-func reuse[T any](dst, src []T) []T {
+// Reuse returns a copy of src in dst's array (slices.Clone when dst has
+// none): nil for nil. A copy into the memory of a dropped state (model's,
+// the checker's and the harness's CloneInto) makes its slices with it.
+func Reuse[T any](dst, src []T) []T {
 	if src == nil {
 		return nil
 	}

@@ -230,7 +230,7 @@ func cloneLog(l Log) Log { return cloneLogInto(nil, l) }
 // (one no other log holds).
 func cloneLogInto(segs []Segment, l Log) Log {
 	out := l
-	out.Segments = reuse(segs, l.Segments)
+	out.Segments = Reuse(segs, l.Segments)
 	for i := range out.Segments {
 		out.Segments[i].Batches = slices.Clip(out.Segments[i].Batches)
 	}
