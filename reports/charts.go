@@ -628,8 +628,11 @@ func addMeanBars(p *plot.Plot, legend *plot.Legend, a *Analysis, bars []*plotter
 	switch {
 	case len(bars) > 0 && len(a.ByValue) > 0:
 		key, _, _ := strings.Cut(a.ByValue[0].Name, "=")
-		legend.Add("geometric mean, one per scenario and", bars[0])
-		legend.Add("  " + key + " value (labelled)")
+		// The varied key can be long (num_replica_fetchers): it gets a
+		// line of its own so that the entry stays inside the page.
+		legend.Add("geometric mean, one per scenario", bars[0])
+		legend.Add("  and " + key + " value")
+		legend.Add("  (labelled)")
 	case len(bars) > 0:
 		legend.Add("a scenario's geometric mean", bars[0])
 	}
