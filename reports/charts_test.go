@@ -230,7 +230,7 @@ func TestCopyChartMeanPerVariedValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range append(labels, "geometric mean, one per scenario and") {
+	for _, l := range append(labels, "geometric mean, one per scenario", "  and local_retention_bytes value") {
 		if !bytespkg.Contains(svg, []byte(">"+l+"<")) {
 			t.Errorf("chart lacks %q", l)
 		}
