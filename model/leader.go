@@ -371,7 +371,11 @@ func (c *Cluster) expandISR(b *Broker, f int) {
 }
 
 // onISRExpire drops followers that have not caught up within
-// replica.lag.time.max.ms.
+// replica.lag.time.max.ms. A follower whose last fetch offset equals the
+// leader's log end offset is caught up whatever its last caught-up time
+// (Replica.isCaughtUp, Replica.scala:71-73; Partition.getOutOfSyncReplicas,
+// Partition.scala:1297-1325 @1eb7644349cb): an idle partition keeps a
+// follower whose fetches stopped arriving, until the controller fences it.
 func (c *Cluster) onISRExpire(b *Broker) {
 	if b.Role != RoleLeader || len(b.lead.followers) != len(c.Brokers) {
 		panic(fmt.Sprintf("model: b%d (%s) runs the ISR expiry with %d follower views", b.ID, b.Role, len(b.lead.followers)))
@@ -379,7 +383,8 @@ func (c *Cluster) onISRExpire(b *Broker) {
 	c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
 	var out []int
 	for _, id := range c.Ctrl.ISR {
-		if id != b.ID && c.Now.Sub(b.lead.followers[id].lastCaughtUpAt) > c.Cfg.ReplicaLagTimeMax {
+		v := &b.lead.followers[id]
+		if id != b.ID && v.fetchOffset != b.Log.LogEnd && c.Now.Sub(v.lastCaughtUpAt) > c.Cfg.ReplicaLagTimeMax {
 			out = append(out, id)
 		}
 	}

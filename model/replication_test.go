@@ -169,12 +169,13 @@ func TestHWWaitsForFollowersThatNeverFetched(t *testing.T) {
 }
 
 // TestISRExpiryPeriod: the leader checks every replica.lag.time.max.ms / 2;
-// a follower cut off at 10 s, last caught up then, is dropped at the first
-// check more than 30 s later: at 45 s, not before.
+// a follower cut off at 10 s, last caught up then, while a record arrives,
+// is dropped at the first check more than 30 s later: at 45 s, not before.
 func TestISRExpiryPeriod(t *testing.T) {
 	h := newHarness(t, tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1}, false))
 	h.runUntil(sim.AtMs(10_000))
 	h.cut = []int{1}
+	h.produce(1)
 	h.runUntil(sim.AtMs(44_999))
 	if !h.c.Ctrl.InISR(1) {
 		t.Fatalf("b1 dropped before 45 s\n%v", h)
@@ -358,5 +359,25 @@ func TestLateAnswerDuringBackoffIgnored(t *testing.T) {
 	c.fire(TimerKey{Broker: 1, Kind: TimerFetchBackoff})
 	if out := sent(c); len(out) != 1 || out[0].Kind != MsgFetch || out[0].FetchOffset != 450 {
 		t.Errorf("after the backoff: %v", out)
+	}
+}
+
+// TestISRKeepsFollowerAtLeaderLEO: Kafka's isCaughtUp holds for a follower
+// whose last fetch offset is the leader's log end offset, however long ago
+// it last caught up. A follower cut off at 10 s on an idle partition stays in
+// the ISR long past replica.lag.time.max.ms; the first record after that
+// leaves it behind, and the next check (every 15 s) drops it.
+func TestISRKeepsFollowerAtLeaderLEO(t *testing.T) {
+	h := newHarness(t, tieredFixture().cluster(testConfig(), KIP, 3, []int{0, 1}, false))
+	h.runUntil(sim.AtMs(10_000))
+	h.cut = []int{1}
+	h.runUntil(sim.AtMs(100_000))
+	if !h.c.Ctrl.InISR(1) {
+		t.Fatalf("b1, at the leader's LEO, dropped from the ISR of an idle partition\n%v", h)
+	}
+	h.produce(1)
+	h.runUntil(sim.AtMs(100_000 + testConfig().ReplicaLagTimeMax.Ms()/2 + 1))
+	if h.c.Ctrl.InISR(1) {
+		t.Fatalf("b1 still in the ISR one check after a record left it behind\n%v", h)
 	}
 }
