@@ -2,6 +2,9 @@ package harness
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"tierfetch/invariants"
 	"tierfetch/model"
@@ -31,12 +34,15 @@ type multiRun struct {
 	byName map[model.TopicPartition]model.PartID
 	// bs folds the events into the run's broker-scale statistics.
 	bs *brokerScaleView
+	// traceOnly is the partition the text trace is limited to
+	// (Options.TracePartition; -1: every partition).
+	traceOnly model.PartID
 }
 
 // newMulti builds the fleet of a broker-scale file: each partition with its
 // entry's initial log (built once an entry) and config, and a view each.
 func (r *runner) newMulti(sc *scenarios.Scenario, opt Options, lastTiered bool) {
-	m := &multiRun{byName: map[model.TopicPartition]model.PartID{}}
+	m := &multiRun{byName: map[model.TopicPartition]model.PartID{}, traceOnly: -1}
 	inits := make([]*model.Initial, len(sc.Partitions))
 	var parts []model.PartitionInit
 	for id, p := range sc.EachPartition() {
@@ -57,6 +63,14 @@ func (r *runner) newMulti(sc *scenarios.Scenario, opt Options, lastTiered bool) 
 		m.outcomes[i] = OutcomeOK
 	}
 	m.bs = newBrokerScaleView(sc, n)
+	if opt.TracePartition != "" {
+		tp, err := parseTopicPartition(opt.TracePartition)
+		id, ok := m.byName[tp]
+		if err != nil || !ok {
+			panic(fmt.Sprintf("harness: Options.TracePartition %q not checked (CheckTracePartition): %v", opt.TracePartition, err))
+		}
+		m.traceOnly = id
+	}
 	r.mp = m
 	start := model.NewEvent(model.EvRunStart, -1)
 	start.Text = fmt.Sprintf("scenario=%q seed=%d strategy=%s profile=%s", sc.Name, opt.Seed, opt.Strategy, opt.Profile.Name())
@@ -225,4 +239,42 @@ func (m *multiRun) finish(r *runner, res *RunResult) {
 		res.Partitions[p] = PartitionResult{TP: r.f.TPs[p], Outcome: m.outcomes[p], Replicas: v.replicas}
 	}
 	res.BrokerScale = m.bs.stats(r.sched.Now(), m.views)
+}
+
+// CheckTracePartition returns why name cannot limit sc's trace
+// (Options.TracePartition), nil if it can: sc must hold many partitions, one
+// of them named name ("topic-partition").
+func CheckTracePartition(sc *scenarios.Scenario, name string) error {
+	if !sc.BrokerScale() {
+		return fmt.Errorf("%q: the scenario holds one partition (no partitions list); --trace shows all of it", name)
+	}
+	tp, err := parseTopicPartition(name)
+	if err != nil {
+		return err
+	}
+	var first, last model.TopicPartition
+	for id, p := range sc.EachPartition() {
+		if p.Topic == tp.Topic && p.Partition == tp.Partition {
+			return nil
+		}
+		if id == 0 {
+			first = model.TopicPartition{Topic: p.Topic, Partition: p.Partition}
+		}
+		last = model.TopicPartition{Topic: p.Topic, Partition: p.Partition}
+	}
+	return fmt.Errorf("%q: no such partition in the scenario (its partitions run from %s to %s)", name, first, last)
+}
+
+// parseTopicPartition reads Kafka's name of a partition, "topic-partition":
+// the partition is the number after the last '-' (a topic may hold '-').
+func parseTopicPartition(name string) (model.TopicPartition, error) {
+	i := strings.LastIndexByte(name, '-')
+	if i <= 0 {
+		return model.TopicPartition{}, fmt.Errorf("%q: want topic-partition, such as orders-3", name)
+	}
+	n, err := strconv.ParseInt(name[i+1:], 10, 32)
+	if err != nil || n < 0 {
+		return model.TopicPartition{}, fmt.Errorf("%q: the partition after the last '-' must be a number from 0 to %d", name, math.MaxInt32)
+	}
+	return model.TopicPartition{Topic: name[:i], Partition: int32(n)}, nil
 }

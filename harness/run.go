@@ -52,6 +52,12 @@ type Options struct {
 	// written (the events Event.Shown lets through, as Event.AppendLine
 	// prints them).
 	TraceSink func(line string)
+	// TracePartition, in a run of many partitions, limits the text trace to
+	// the events of one partition ("topic-partition", as Kafka names it)
+	// and of the whole fleet (inputs such as replace_broker, fetcher
+	// threads' requests); "" traces every partition. Check it first with
+	// CheckTracePartition.
+	TracePartition string
 	// StopAfter, when > 0, stops the run after that many steps, when < 0
 	// before the first (used to capture the state around a failing step).
 	StopAfter int64
@@ -436,8 +442,8 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 
 func (r *runner) failure(v *invariants.Violation) *Failure {
 	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: string(r.s.input.e.AppendLine(nil, r.s.input.at))}
-	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(t.e.AppendLine(nil, t.at))) })
+		Event: string(r.appendLine(nil, r.s.input.at, &r.s.input.e))}
+	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(r.appendLine(nil, t.at, &t.e))) })
 	return f
 }
 

@@ -59,8 +59,8 @@ func (r *runner) record(e *model.Event) {
 		if r.keepTail {
 			r.tail.Push(timedEvent{at: now, e: *e})
 		}
-		if r.opt.TraceSink != nil {
-			r.line = e.AppendLine(r.line[:0], now)
+		if r.opt.TraceSink != nil && (r.mp == nil || r.mp.traceOnly < 0 || e.Part < 0 || e.Part == r.mp.traceOnly) {
+			r.line = r.appendLine(r.line[:0], now, e)
 			r.opt.TraceSink(string(r.line))
 		}
 	}
@@ -167,4 +167,13 @@ func (r *runner) recordPartChanges(c *model.Cluster, st *partState, part model.P
 			r.record(&r.s.remoteEv)
 		}
 	}
+}
+
+// appendLine appends e's trace line at time at: in a run of many
+// partitions, with the partition it is about.
+func (r *runner) appendLine(dst []byte, at sim.Time, e *model.Event) []byte {
+	if r.mp == nil || e.Part < 0 {
+		return e.AppendLine(dst, at)
+	}
+	return e.AppendLineIn(dst, at, r.f.TPs[e.Part].String())
 }

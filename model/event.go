@@ -251,8 +251,16 @@ func (e *Event) String() string { return string(e.AppendText(nil)) }
 
 // AppendLine appends the whole trace line of an event at time now: inputs
 // as "t=1.250s add_replica b1", outcomes indented by three spaces.
-func (e *Event) AppendLine(dst []byte, now sim.Time) []byte {
+func (e *Event) AppendLine(dst []byte, now sim.Time) []byte { return e.AppendLineIn(dst, now, "") }
+
+// AppendLineIn appends the trace line of an event at time now, with the
+// partition it is about in brackets after the time when part is not empty
+// (a run of many partitions): "t=1.250s [orders-3]    b1 joins the ISR".
+func (e *Event) AppendLineIn(dst []byte, now sim.Time, part string) []byte {
 	dst = now.AppendTo(dst)
+	if part != "" {
+		dst = append(append(append(dst, " ["...), part...), ']')
+	}
 	if e.Kind.IsInput() {
 		dst = append(dst, ' ')
 	} else {

@@ -442,7 +442,11 @@ var kinds = [NumEventKinds]kindInfo{
 		text: func(d []byte, e *Event) []byte {
 			d = appendBroker(append(appendSubject(d, e), "fetcher thread "...), e.Peer)
 			d = appendInt(append(d, '#'), int64(e.Fetcher))
-			return append(appendInt(append(d, " blocked in a tiered bootstrap, "...), e.Count), " partitions wait"...)
+			d = appendInt(append(d, " blocked in a tiered bootstrap, "...), e.Count)
+			if e.Count == 1 {
+				return append(d, " other partition waits"...)
+			}
+			return append(d, " other partitions wait"...)
 		}},
 	// Broker, Peer, Fetcher: the thread, Part: the partition whose
 	// bootstrap blocked it, Ms: for how long.

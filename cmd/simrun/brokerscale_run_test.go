@@ -105,3 +105,60 @@ func TestRunBrokerScaleFirstScreen(t *testing.T) {
 
 // fmtMiB is n bytes as the summary writes a MiB count.
 func fmtMiB(n int64) string { return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20)) }
+
+// TestRunTracePartition: --trace-partition prints the lines of one
+// partition, each tagged with its name, and the fleet's own lines
+// (untagged), never another partition's; every line of a broker-scale trace
+// says which partition it is about. Bad names and one-partition files are
+// bad input naming the flag.
+func TestRunTracePartition(t *testing.T) {
+	path := writeTemp(t, "six.json", replaceSix)
+	code, all, stderr := simrun(t, "run", "--scenario", path, "--strategy", "last-tiered", "--trace")
+	if code != exitOK {
+		t.Fatalf("--trace: exit %d: %s", code, stderr)
+	}
+	code, one, stderr := simrun(t, "run", "--scenario", path, "--strategy", "last-tiered", "--trace-partition", "orders-1")
+	if code != exitOK {
+		t.Fatalf("--trace-partition: exit %d: %s", code, stderr)
+	}
+	tagged := func(out string) map[string]int {
+		n := map[string]int{}
+		for _, l := range strings.Split(out, "\n") {
+			if i := strings.Index(l, " [orders-"); strings.HasPrefix(l, "t=") && i > 0 {
+				n[l[i+2:i+2+strings.IndexByte(l[i+2:], ']')]]++
+			}
+		}
+		return n
+	}
+	inAll, inOne := tagged(all), tagged(one)
+	if len(inAll) != 6 {
+		t.Errorf("--trace tags lines with %d partitions %v, want the six orders-0..5", len(inAll), inAll)
+	}
+	if len(inOne) != 1 || inOne["orders-1"] != inAll["orders-1"] || inOne["orders-1"] == 0 {
+		t.Errorf("--trace-partition orders-1 tags %v, want only orders-1's %d lines", inOne, inAll["orders-1"])
+	}
+	// The fleet's lines (no tag) are in both; the other partitions' only in --trace.
+	for _, l := range strings.Split(one, "\n") {
+		if strings.HasPrefix(l, "t=") && !strings.Contains(l, "[") && !strings.Contains(all, l) {
+			t.Errorf("--trace-partition printed %q, which --trace did not", l)
+		}
+	}
+	if !strings.Contains(one, "replace_broker b2") {
+		t.Errorf("--trace-partition left out the fleet's replace_broker input:\n%.2000s", one)
+	}
+	for _, bad := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--scenario", path, "--trace-partition", "orders-6"}, `"orders-6": no such partition in the scenario (its partitions run from orders-0 to orders-5)`},
+		{[]string{"--scenario", path, "--trace-partition", "orders"}, `"orders": want topic-partition`},
+		{[]string{"--scenario", path, "--trace-partition", "orders-x"}, `the partition after the last '-' must be a number`},
+		{[]string{"--scenario", "omts-local-deleted", "--trace-partition", "t-0"}, "the scenario holds one partition"},
+		{[]string{"--all", "--trace-partition", "orders-0"}, "--trace-partition needs one scenario"},
+	} {
+		code, _, stderr := simrun(t, append([]string{"run"}, bad.args...)...)
+		if code != exitBadInput || !strings.Contains(stderr, "--trace-partition") || !strings.Contains(stderr, bad.want) {
+			t.Errorf("run %v: exit %d, stderr %q; want exit 2 naming --trace-partition and %q", bad.args, code, stderr, bad.want)
+		}
+	}
+}

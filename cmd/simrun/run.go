@@ -30,13 +30,15 @@ type runFlags struct {
 	strategy string
 	profile  string
 	trace    bool
-	verbose  bool
-	command  string // the command line, for the JSON's claims
-	json     bool
-	mutants  string
-	fixes    string
-	timeline string
-	chrome   string
+	// tracePart limits the trace of a broker-scale file to one partition.
+	tracePart string
+	verbose   bool
+	command   string // the command line, for the JSON's claims
+	json      bool
+	mutants   string
+	fixes     string
+	timeline  string
+	chrome    string
 	// given says which flags the command line set: a failure file's record
 	// fills in the others (recordedRun).
 	given  func(name string) bool
@@ -54,6 +56,7 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.StringVar(&f.strategy, "strategy", "", "local-log-start, last-tiered or both; unset: both, or a failure file's recorded strategy")
 	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+", or several comma-separated (each run in turn;\n--json then prints an array); unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
+	fs.StringVar(&f.tracePart, "trace-partition", "", "with a broker-scale file (partitions): print the trace lines of this partition only\n(topic-partition, as Kafka names it, e.g. orders-3) and of the whole fleet (implies --trace)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
 	fs.BoolVar(&f.json, "json", false, "print the result object (docs/reference/result.md) instead of a summary")
 	fs.StringVar(&f.mutants, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants'); unset: none,\nor a failure file's recorded mutants")
@@ -97,6 +100,9 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
+	if f.all && f.tracePart != "" {
+		return exitBadInput, badInput("--trace-partition needs one scenario (--scenario), not --all")
+	}
 	if f.all && (f.timeline != "" || f.chrome != "") {
 		return exitBadInput, badInput("--timeline and --chrome-trace need one scenario (--scenario), not --all")
 	}
@@ -124,6 +130,11 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 				name = sc.Name
 			}
 			return exitBadInput, badInput("%s: %v", name, err)
+		}
+		if f.tracePart != "" {
+			if err := harness.CheckTracePartition(sc, f.tracePart); err != nil {
+				return exitBadInput, badInput("--trace-partition %v", err)
+			}
 		}
 		if err := harness.CheckBudget(sc, int64(f.maxSteps)); err != nil {
 			return exitBudget, err
@@ -275,14 +286,15 @@ func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Stra
 func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harness.Strategy, p model.Profile, mutants model.Mutants,
 	fixes model.Fixes, rec *reports.RunRecorder, out, stdout, stderr io.Writer) (string, harness.Result, map[string]string) {
 	var sink func(string)
-	if f.trace {
+	if f.trace || f.tracePart != "" {
 		traceTo := stdout
 		if f.json {
 			traceTo = stderr
 		}
 		sink = func(line string) { fmt.Fprintln(traceTo, line) }
 	}
-	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.maxSteps)}
+	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, TracePartition: f.tracePart, Mutants: mutants, Fixes: fixes,
+		MaxSteps: int64(f.maxSteps)}
 	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
 	var also []string
