@@ -209,8 +209,9 @@ func TestStatesAroundTheFailingStep(t *testing.T) {
 }
 
 // TestCheckRunnableRefusesThrottling: a throttled rate with a list of
-// replicas is refused as not modelled, naming both fields; a rate or a list
-// alone changes nothing and runs.
+// replicas runs in a broker-scale file and is refused in a one-partition
+// file (whose follower fetches without a fetcher thread), naming both
+// fields; a rate or a list alone changes nothing and runs.
 func TestCheckRunnableRefusesThrottling(t *testing.T) {
 	for _, side := range []string{"leader", "follower"} {
 		for _, c := range []struct {
@@ -218,18 +219,44 @@ func TestCheckRunnableRefusesThrottling(t *testing.T) {
 			want string
 		}{
 			{`"` + side + `_replication_throttled_replicas": "*", "` + side + `_replication_throttled_rate": 1048576`,
-				"config." + side + "_replication_throttled_replicas with config." + side + "_replication_throttled_rate"},
+				"config." + side + "_replication_throttled_replicas with config." + side + "_replication_throttled_rate: replication throttling is modelled only in broker-scale files"},
 			{`"` + side + `_replication_throttled_replicas": "*"`, ""},
 			{`"` + side + `_replication_throttled_rate": 1048576`, ""},
 		} {
-			sc, err := scenarios.Parse([]byte(`{"brokers": 2, "duration_ms": 1000, "config": {` + c.cfg + `}}`))
-			if err != nil {
-				t.Fatalf("%s: %v", c.cfg, err)
+			for _, scale := range []bool{false, true} {
+				file, want := `{"brokers": 2, "duration_ms": 1000, "config": {`+c.cfg+`}}`, c.want
+				if scale {
+					file, want = `{"brokers": 2, "duration_ms": 1000, "config": {`+c.cfg+`}, "partitions": [{"topic": "t", "count": 2, "replicas": [0, 1]}]}`, ""
+				}
+				sc, err := scenarios.Parse([]byte(file))
+				if err != nil {
+					t.Fatalf("%s: %v", file, err)
+				}
+				err = harness.CheckRunnable(sc)
+				if (err == nil) != (want == "") || err != nil && !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: %v, want %q", file, err, want)
+				}
 			}
-			err = harness.CheckRunnable(sc)
-			if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s: %v, want %q", c.cfg, err, c.want)
-			}
+		}
+	}
+}
+
+// TestCheckRunnableRefusesExploredResources: the shared resources run in
+// any file, but not in an explored one (an explored state leaves them out)
+// unless unlimited.
+func TestCheckRunnableRefusesExploredResources(t *testing.T) {
+	for _, key := range []string{"remote_fetch_concurrency", "broker_network_bytes_per_sec", "broker_disk_bytes_per_sec"} {
+		sc, err := scenarios.Parse([]byte(`{"brokers": 2, "duration_ms": 1000, "config": {"` + key + `": 4}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := harness.CheckRunnable(sc); err != nil {
+			t.Errorf("%s without explore: %v", key, err)
+		}
+		sc.Explore = &scenarios.Schedule{}
+		err = harness.CheckRunnable(sc)
+		if want := "config." + key + ": 4 is not modelled in an explored state"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s with explore: %v, want %q", key, err, want)
 		}
 	}
 }

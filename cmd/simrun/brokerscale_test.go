@@ -50,8 +50,9 @@ func TestBrokerScaleRefusals(t *testing.T) {
 }
 
 // TestUnmodelledKnobsRefused: a one-partition file runs with the broker-scale
-// keys at the values it behaves as today, and is refused (exit 2, naming the
-// key) where this build would silently ignore them.
+// keys at the values it behaves as today and with the shared resources
+// limited, and is refused (exit 2, naming the key) where this build would
+// silently ignore a fetcher-thread key or a throttle.
 func TestUnmodelledKnobsRefused(t *testing.T) {
 	file := func(config, events string) string {
 		return writeTemp(t, "one.json", `{"brokers": 2, "duration_ms": 1000, "heal_ms": 1000, "config": {`+config+`},
@@ -60,11 +61,10 @@ func TestUnmodelledKnobsRefused(t *testing.T) {
 	for _, c := range []struct{ config, events, want string }{
 		{`"replica_fetch_min_bytes": 4096`, "", "config.replica_fetch_min_bytes: 4096 is modelled only in broker-scale files (partitions) in this build"},
 		{`"replica_fetch_response_max_bytes": 1000`, "", "config.replica_fetch_response_max_bytes: 1000 is modelled only in broker-scale files"},
-		{`"remote_fetch_concurrency": 4`, "", "config.remote_fetch_concurrency: 4 is not modelled yet"},
-		{`"broker_network_bytes_per_sec": 1000`, "", "config.broker_network_bytes_per_sec: 1000 is not modelled yet"},
-		{`"broker_disk_bytes_per_sec": 1000`, "", "config.broker_disk_bytes_per_sec: 1000 is not modelled yet"},
 		{`"follower_replication_throttled_replicas": "0:1", "follower_replication_throttled_rate": 100`, "",
-			"config.follower_replication_throttled_replicas with config.follower_replication_throttled_rate: replication throttling is not modelled yet"},
+			"config.follower_replication_throttled_replicas with config.follower_replication_throttled_rate: replication throttling is modelled only in broker-scale files"},
+		{`"leader_replication_throttled_replicas": "*", "leader_replication_throttled_rate": 0`, "",
+			"config.leader_replication_throttled_replicas with config.leader_replication_throttled_rate: replication throttling is modelled only in broker-scale files"},
 	} {
 		code, stdout, stderr := simrun(t, "run", "--scenario", file(c.config, c.events))
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
@@ -78,6 +78,8 @@ func TestUnmodelledKnobsRefused(t *testing.T) {
 		`"num_replica_fetchers": 8, "leader_replication_throttled_rate": 100, "follower_replication_throttled_rate": 0`,
 		`"leader_replication_throttled_replicas": "*"`,
 		`"replica_fetch_response_max_bytes": 10485760, "replica_fetch_min_bytes": 1, "remote_fetch_concurrency": -1`,
+		// The shared resources are the environment's, read in any file.
+		`"remote_fetch_concurrency": 4, "broker_network_bytes_per_sec": 1000000, "broker_disk_bytes_per_sec": 1000000`,
 	} {
 		if code, _, stderr := simrun(t, "run", "--scenario", file(config, "")); code != exitOK {
 			t.Errorf("%s: exit %d, stderr %q", config, code, stderr)
