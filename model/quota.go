@@ -20,7 +20,7 @@ package model
 //     its own view: its lag (the leader's high watermark minus its own log
 //     end, after the last answer) is known and 0 (AbstractFetcherThread.scala:362-370,
 //     :962). A thread with nothing to send waits replica.fetch.backoff.ms
-//     (AbstractFetcherThread.scala maybeFetch's partitionMapCond.await).
+//     (AbstractFetcherThread.scala:121-123).
 //     It records the records of every throttled partition it appends, in
 //     sync or not (ReplicaFetcherThread.scala:142-145).
 //   - The leader answers a partition with no records when the fetching
@@ -72,7 +72,7 @@ type quotaSample struct {
 
 // replicationQuota is one broker's leader or follower quota: Kafka's
 // SimpleRate over quotaSamples windows of quotaWindowMs
-// (clients/src/main/java/org/apache/kafka/common/metrics/stats/SampledStat.java:57-103,
+// (clients/src/main/java/org/apache/kafka/common/metrics/stats/SampledStat.java:48-121,
 // Rate.java:65-68, SimpleRate.java:34-38; Quota.java:48-50). Samples are
 // made on first use; a record goes into the current sample, or a new one
 // once the current is a window old (a ring of quotaSamples+1, the oldest
