@@ -39,7 +39,11 @@ package model
 // config; Kafka keeps one list a topic); the quota sensor never expires
 // after an hour without use (it would restart empty, as the purged samples
 // do); the follower's lag is forgotten (not in sync) when the partition
-// joins a thread and kept through a bootstrap.
+// joins a thread and kept through a bootstrap or an out-of-range reset,
+// where Kafka sets it to the leader's log end less the new fetch offset
+// (core/src/main/java/kafka/server/TierStateMachine.java:120-125,
+// AbstractFetcherThread.scala:658, :698): a follower a reset leaves at
+// the leader's end may be throttled until its next answer.
 
 import "slices"
 
