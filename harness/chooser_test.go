@@ -241,23 +241,29 @@ func TestCheckRunnableRefusesThrottling(t *testing.T) {
 	}
 }
 
-// TestCheckRunnableRefusesExploredResources: the shared resources run in
-// any file, but not in an explored one (an explored state leaves them out)
-// unless unlimited.
-func TestCheckRunnableRefusesExploredResources(t *testing.T) {
+// TestLimitedResource: a file limiting a shared resource runs, with or
+// without a recorded explore schedule, and LimitedResource names the key
+// (explore's search refuses it); unlimited, it names none.
+func TestLimitedResource(t *testing.T) {
 	for _, key := range []string{"remote_fetch_concurrency", "broker_network_bytes_per_sec", "broker_disk_bytes_per_sec"} {
 		sc, err := scenarios.Parse([]byte(`{"brokers": 2, "duration_ms": 1000, "config": {"` + key + `": 4}}`))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := harness.CheckRunnable(sc); err != nil {
-			t.Errorf("%s without explore: %v", key, err)
+			t.Errorf("%s: %v", key, err)
 		}
 		sc.Explore = &scenarios.Schedule{}
-		err = harness.CheckRunnable(sc)
-		if want := "config." + key + ": 4 is not modelled in an explored state"; err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s with explore: %v, want %q", key, err, want)
+		if err := harness.CheckRunnable(sc); err != nil {
+			t.Errorf("%s with an explore schedule: %v", key, err)
 		}
+		if got := harness.LimitedResource(sc); got != key {
+			t.Errorf("LimitedResource: %q, want %q", got, key)
+		}
+	}
+	sc, _ := scenarios.Parse([]byte(`{"brokers": 2, "duration_ms": 1000}`))
+	if got := harness.LimitedResource(sc); got != "" {
+		t.Errorf("defaults: LimitedResource %q", got)
 	}
 }
 

@@ -46,6 +46,22 @@ type resources struct {
 	remoteQueue [][]model.RemoteOp
 }
 
+// LimitedResource returns the config key of a shared resource sc limits,
+// "" when none is: an explored state (the state hash) leaves the shared
+// resources out, so explore's search refuses them.
+func LimitedResource(sc *scenarios.Scenario) string {
+	c := &sc.Config
+	switch {
+	case c.BrokerNetworkBytesPerSec >= 0:
+		return "broker_network_bytes_per_sec"
+	case c.BrokerDiskBytesPerSec >= 0:
+		return "broker_disk_bytes_per_sec"
+	case c.RemoteFetchConcurrency >= 0:
+		return "remote_fetch_concurrency"
+	}
+	return ""
+}
+
 // newResources returns the run's shared resources, nil when all of them
 // are unlimited (the run then schedules as without them).
 func newResources(cfg *scenarios.Config, brokers int) *resources {

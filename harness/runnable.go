@@ -13,8 +13,8 @@ import (
 // is set to anything but the value the run behaves as, so that no run
 // silently ignores it: the fetcher threads' keys and the replication
 // throttles are read only in broker-scale files, whose followers fetch
-// through fetcher threads, and the shared resources (resources.go) are
-// not part of an explored state.
+// through fetcher threads. The shared resources (resources.go) run in any
+// file; explore's search refuses them (LimitedResource).
 // Commands call it before they run anything, and say which scenario (file)
 // it refused: every refusal is bad input.
 func CheckRunnable(sc *scenarios.Scenario) error {
@@ -35,11 +35,9 @@ func CheckRunnable(sc *scenarios.Scenario) error {
 	}
 	for _, k := range knobs {
 		switch {
-		case k.v == k.want || k.scale && sc.BrokerScale() || !k.scale && sc.Explore == nil:
-		case k.scale:
-			return fmt.Errorf("config.%s: %d is modelled only in broker-scale files (partitions) in this build, whose followers fetch through fetcher threads (only the default, %d, runs here)", k.name, k.v, k.want)
+		case k.v == k.want || k.scale && sc.BrokerScale() || !k.scale:
 		default:
-			return fmt.Errorf("config.%s: %d is not modelled in an explored state in this build (explore: only the default, %d, runs)", k.name, k.v, k.want)
+			return fmt.Errorf("config.%s: %d is modelled only in broker-scale files (partitions) in this build, whose followers fetch through fetcher threads (only the default, %d, runs here)", k.name, k.v, k.want)
 		}
 	}
 	// A throttled rate limits only the replicas a list names (Kafka's

@@ -9,7 +9,8 @@ import (
 
 // TestBrokerScaleRefusals: explore and shrink refuse any broker-scale file
 // (exit 2, one clear line, no output file), which run and compare run, a
-// reassign too; explore refuses a rolling_restart, which run runs.
+// reassign too; explore refuses a rolling_restart and a limited shared
+// resource, which run runs.
 func TestBrokerScaleRefusals(t *testing.T) {
 	path := writeTemp(t, "reassign.json", `{"name": "reassign-b3", "brokers": 6, "duration_ms": 60000,
 	  "partitions": [{"topic": "orders", "count": 20, "replicas": [0, 1, 2]}],
@@ -17,6 +18,7 @@ func TestBrokerScaleRefusals(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	rolling := writeTemp(t, "rolling.json", `{"name": "rolling", "brokers": 3, "replicas": [0, 1, 2], "duration_ms": 10000,
 	  "events": [{"at_ms": 0, "type": "rolling_restart", "brokers": [0, 1, 2], "down_ms": 1000}]}`)
+	limited := writeTemp(t, "limited.json", `{"name": "limited", "brokers": 2, "duration_ms": 1000, "config": {"remote_fetch_concurrency": 1}}`)
 	plain := writeTemp(t, "plain.json", `{"name": "four", "brokers": 3, "duration_ms": 1000,
 	  "partitions": [{"topic": "orders", "count": 4, "replicas": [0, 1]}]}`)
 	for _, c := range []struct {
@@ -27,6 +29,7 @@ func TestBrokerScaleRefusals(t *testing.T) {
 		{[]string{"shrink", plain}, "cannot be shrunk in this build"},
 		{[]string{"explore", "--scenario", path, "--depth", "3", "--out", out + ".json"}, "cannot be explored in this build"},
 		{[]string{"explore", "--scenario", rolling, "--depth", "3", "--out", out + ".json"}, "events[0]: rolling_restart cannot be explored in this build"},
+		{[]string{"explore", "--scenario", limited, "--depth", "3", "--out", out + ".json"}, "config.remote_fetch_concurrency: a limited shared resource cannot be explored in this build"},
 	} {
 		code, stdout, stderr := simrun(t, c.args...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" || strings.Count(stderr, "\n") != 1 {
