@@ -100,6 +100,10 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 		// A state's hash covers one partition's model (harness.appendState).
 		return cfg, Header{}, fmt.Errorf("%s: broker-scale scenarios (partitions) cannot be explored in this build: simrun run and compare run them", a.Scenario)
 	}
+	if k := harness.LimitedResource(sc); k != "" {
+		// A state's hash does not cover the shared resources' queues.
+		return cfg, Header{}, fmt.Errorf("%s: config.%s: a limited shared resource cannot be explored in this build: simrun run and compare run it", a.Scenario, k)
+	}
 	if i := slices.IndexFunc(sc.Events, func(e scenarios.Event) bool { return e.Type == scenarios.EventRollingRestart }); i >= 0 {
 		// A state's hash does not cover where a rolling restart is.
 		return cfg, Header{}, fmt.Errorf("%s: events[%d]: rolling_restart cannot be explored in this build: simrun run runs it", a.Scenario, i)

@@ -34,7 +34,9 @@ func (r *runner) apply(ev *event) {
 		r.timers[r.timerSlot(ev.timer)] = sim.Timer{}
 		r.step(&model.Input{Kind: model.EvTimer, Timer: ev.timer}, "", -1)
 	case evRemoteDone:
-		r.step(&model.Input{Kind: model.EvRemoteDone, Op: r.ops.take(ev.op), Failed: ev.failed}, "", -1)
+		op := r.ops.take(ev.op)
+		r.remoteDone(&op)
+		r.step(&model.Input{Kind: model.EvRemoteDone, Op: op, Failed: ev.failed}, "", -1)
 	case evPartitionEnd:
 		e := model.NewEvent(model.EvPartitionEnd, -1)
 		e.Brokers = r.cuts[ev.idx].brokers
@@ -183,25 +185,9 @@ func (r *runner) deliver(ev *event) {
 
 // effect schedules one effect of the step.
 func (r *runner) effect(e *model.Effect) {
-	cfg := &r.sc.Config
 	switch e.Kind {
 	case model.EffSend:
-		m := &e.Msg
-		bytes := m.WireBytes()
-		now := r.sched.Now()
-		depart := max(now, r.egress[m.From])
-		free := depart.Add(sim.Duration(bytes * int64(sim.Second) / cfg.ReplicationBytesPerSec))
-		r.egress[m.From] = free
-		r.sent[m.From] += bytes
-		ms, lost := r.choose.Network(cfg.NetworkLatencyMs[0], cfg.NetworkLatencyMs[1])
-		if lost {
-			r.s.lost = model.NewEvent(model.EvDropped, m.To)
-			r.s.lost.Peer, r.s.lost.Msg, r.s.lost.Cause = m.From, *m, model.DropLost
-			r.s.lost.Part, r.s.lost.Fetcher = m.Part, m.Fetcher
-			r.record(&r.s.lost)
-			return
-		}
-		r.sched.At(free.Add(sim.Ms(ms)), event{kind: evDeliver, msg: r.msgs.put(*m), senderInc: r.f.Incarnation(m.From)})
+		r.sendMsg(&e.Msg)
 	case model.EffSetTimer:
 		i := r.timerSlot(e.Timer)
 		r.sched.Cancel(r.timers[i]) // a no-op when none is pending
@@ -211,12 +197,7 @@ func (r *runner) effect(e *model.Effect) {
 		r.sched.Cancel(r.timers[i])
 		r.timers[i] = sim.Timer{}
 	case model.EffRemote:
-		span := cfg.RemoteFetchMs
-		if e.Remote.Kind == model.RemoteUpload {
-			span = cfg.RemoteUploadMs
-		}
-		ms, failed := r.choose.Remote(span[0], span[1], cfg.RemoteErrorRate)
-		r.sched.After(sim.Ms(ms), event{kind: evRemoteDone, op: r.ops.put(e.Remote), failed: failed})
+		r.requestRemote(e.Remote)
 	}
 }
 

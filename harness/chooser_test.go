@@ -209,8 +209,9 @@ func TestStatesAroundTheFailingStep(t *testing.T) {
 }
 
 // TestCheckRunnableRefusesThrottling: a throttled rate with a list of
-// replicas is refused as not modelled, naming both fields; a rate or a list
-// alone changes nothing and runs.
+// replicas runs in a broker-scale file and is refused in a one-partition
+// file (whose follower fetches without a fetcher thread), naming both
+// fields; a rate or a list alone changes nothing and runs.
 func TestCheckRunnableRefusesThrottling(t *testing.T) {
 	for _, side := range []string{"leader", "follower"} {
 		for _, c := range []struct {
@@ -218,19 +219,51 @@ func TestCheckRunnableRefusesThrottling(t *testing.T) {
 			want string
 		}{
 			{`"` + side + `_replication_throttled_replicas": "*", "` + side + `_replication_throttled_rate": 1048576`,
-				"config." + side + "_replication_throttled_replicas with config." + side + "_replication_throttled_rate"},
+				"config." + side + "_replication_throttled_replicas with config." + side + "_replication_throttled_rate: replication throttling is modelled only in broker-scale files"},
 			{`"` + side + `_replication_throttled_replicas": "*"`, ""},
 			{`"` + side + `_replication_throttled_rate": 1048576`, ""},
 		} {
-			sc, err := scenarios.Parse([]byte(`{"brokers": 2, "duration_ms": 1000, "config": {` + c.cfg + `}}`))
-			if err != nil {
-				t.Fatalf("%s: %v", c.cfg, err)
-			}
-			err = harness.CheckRunnable(sc)
-			if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
-				t.Errorf("%s: %v, want %q", c.cfg, err, c.want)
+			for _, scale := range []bool{false, true} {
+				file, want := `{"brokers": 2, "duration_ms": 1000, "config": {`+c.cfg+`}}`, c.want
+				if scale {
+					file, want = `{"brokers": 2, "duration_ms": 1000, "config": {`+c.cfg+`}, "partitions": [{"topic": "t", "count": 2, "replicas": [0, 1]}]}`, ""
+				}
+				sc, err := scenarios.Parse([]byte(file))
+				if err != nil {
+					t.Fatalf("%s: %v", file, err)
+				}
+				err = harness.CheckRunnable(sc)
+				if (err == nil) != (want == "") || err != nil && !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: %v, want %q", file, err, want)
+				}
 			}
 		}
+	}
+}
+
+// TestLimitedResource: a file limiting a shared resource runs, with or
+// without a recorded explore schedule, and LimitedResource names the key
+// (explore's search refuses it); unlimited, it names none.
+func TestLimitedResource(t *testing.T) {
+	for _, key := range []string{"remote_fetch_concurrency", "broker_network_bytes_per_sec", "broker_disk_bytes_per_sec"} {
+		sc, err := scenarios.Parse([]byte(`{"brokers": 2, "duration_ms": 1000, "config": {"` + key + `": 4}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := harness.CheckRunnable(sc); err != nil {
+			t.Errorf("%s: %v", key, err)
+		}
+		sc.Explore = &scenarios.Schedule{}
+		if err := harness.CheckRunnable(sc); err != nil {
+			t.Errorf("%s with an explore schedule: %v", key, err)
+		}
+		if got := harness.LimitedResource(sc); got != key {
+			t.Errorf("LimitedResource: %q, want %q", got, key)
+		}
+	}
+	sc, _ := scenarios.Parse([]byte(`{"brokers": 2, "duration_ms": 1000}`))
+	if got := harness.LimitedResource(sc); got != "" {
+		t.Errorf("defaults: LimitedResource %q", got)
 	}
 }
 

@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,7 +55,9 @@ func (r *runner) newMulti(sc *scenarios.Scenario, opt Options, lastTiered bool) 
 		cfg.Mutants, cfg.Fixes = opt.Mutants, opt.Fixes
 		tp := model.TopicPartition{Topic: p.Topic, Partition: p.Partition}
 		m.byName[tp] = model.PartID(id)
-		parts = append(parts, model.PartitionInit{TP: tp, Cfg: cfg, Replicas: p.Replicas, Init: *inits[p.Entry]})
+		parts = append(parts, model.PartitionInit{TP: tp, Cfg: cfg, Replicas: p.Replicas, Init: *inits[p.Entry],
+			LeaderThrottled:   throttledOf(p.Config.LeaderReplicationThrottledReplicas, p.Partition),
+			FollowerThrottled: throttledOf(p.Config.FollowerReplicationThrottledReplicas, p.Partition)})
 		m.views = append(m.views, newRunView(sc.Brokers, p.Replicas, cfg.RemoteStorageEnable, inits[p.Entry]))
 	}
 	n := len(parts)
@@ -79,7 +82,8 @@ func (r *runner) newMulti(sc *scenarios.Scenario, opt Options, lastTiered bool) 
 	}
 	r.begin(start)
 	fc := model.FleetConfig{NumReplicaFetchers: int(sc.Config.NumReplicaFetchers),
-		ReplicaFetchResponseMaxBytes: sc.Config.ReplicaFetchResponseMaxBytes, ReplicaFetchMinBytes: sc.Config.ReplicaFetchMinBytes}
+		ReplicaFetchResponseMaxBytes: sc.Config.ReplicaFetchResponseMaxBytes, ReplicaFetchMinBytes: sc.Config.ReplicaFetchMinBytes,
+		LeaderThrottledRate: sc.Config.LeaderReplicationThrottledRate, FollowerThrottledRate: sc.Config.FollowerReplicationThrottledRate}
 	r.f = model.NewFleet(fc, opt.Profile, sc.Brokers, lastTiered, parts)
 	r.c = r.f.Parts[0]
 	for _, c := range r.f.Parts {
@@ -277,4 +281,17 @@ func parseTopicPartition(name string) (model.TopicPartition, error) {
 		return model.TopicPartition{}, fmt.Errorf("%q: the partition after the last '-' must be a number from 0 to %d", name, math.MaxInt32)
 	}
 	return model.TopicPartition{Topic: name[:i], Partition: int32(n)}, nil
+}
+
+// throttledOf returns the replicas of partition number p a throttled-replica
+// list names (validated when the scenario was parsed).
+func throttledOf(list string, p int32) model.Throttled {
+	t, _ := scenarios.ParseThrottledReplicas(list)
+	out := model.Throttled{All: t.All}
+	for _, r := range t.Replicas {
+		if r.Partition == p && !slices.Contains(out.Brokers, r.Broker) {
+			out.Brokers = append(out.Brokers, r.Broker)
+		}
+	}
+	return out
 }

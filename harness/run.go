@@ -227,6 +227,7 @@ type runner struct {
 	// replicas to be back in their ISRs.
 	rolling      []rollingWait
 	egress       []sim.Time // when each broker's link is free
+	res          *resources // the shared resources (nil: all unlimited)
 	sent         []int64
 	steps        int64
 	stateDigests []uint64
@@ -336,7 +337,7 @@ func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 	}
 	r := &runner{sc: sc, opt: opt, timers: make([]sim.Timer, sc.Brokers*int(model.NumTimerKinds)*sc.Brokers),
 		choose: opt.Chooser, digest: xxhash.New(), enc: make([]byte, 0, digestChunk+1024),
-		egress: make([]sim.Time, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, faultIndex: -1, keepTail: keepTail, s: &scratch{}}
+		egress: make([]sim.Time, sc.Brokers), res: newResources(&sc.Config, sc.Brokers), sent: make([]int64, sc.Brokers), scIndex: -1, faultIndex: -1, keepTail: keepTail, s: &scratch{}}
 	if keepTail {
 		r.tail = sim.NewRing[timedEvent](TraceKeep)
 	}

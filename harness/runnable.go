@@ -9,8 +9,12 @@ import (
 // CheckRunnable returns why this build cannot run sc, nil if it can: the
 // broker-scale format (docs/reference/scenario-format.md, "Broker scale") is parsed and validated
 // before the model and the harness can run it (issue 21, built in steps).
-// A knob the model does not read yet is refused when it is set to anything
-// but the value today's run behaves as, so that no run silently ignores it.
+// A knob the model does not read in this kind of file is refused when it
+// is set to anything but the value the run behaves as, so that no run
+// silently ignores it: the fetcher threads' keys and the replication
+// throttles are read only in broker-scale files, whose followers fetch
+// through fetcher threads. The shared resources (resources.go) run in any
+// file; explore's search refuses them (LimitedResource).
 // Commands call it before they run anything, and say which scenario (file)
 // it refused: every refusal is bad input.
 func CheckRunnable(sc *scenarios.Scenario) error {
@@ -21,7 +25,7 @@ func CheckRunnable(sc *scenarios.Scenario) error {
 	knobs := []struct {
 		name    string
 		v, want int64
-		scale   bool // modelled in broker-scale files (fetcher threads)
+		scale   bool // modelled in broker-scale files only (fetcher threads)
 	}{
 		{"replica_fetch_response_max_bytes", c.ReplicaFetchResponseMaxBytes, d.ReplicaFetchResponseMaxBytes, true},
 		{"replica_fetch_min_bytes", c.ReplicaFetchMinBytes, d.ReplicaFetchMinBytes, true},
@@ -31,11 +35,9 @@ func CheckRunnable(sc *scenarios.Scenario) error {
 	}
 	for _, k := range knobs {
 		switch {
-		case k.v == k.want || k.scale && sc.BrokerScale():
-		case k.scale:
-			return fmt.Errorf("config.%s: %d is modelled only in broker-scale files (partitions) in this build, whose followers fetch through fetcher threads (only the default, %d, runs here)", k.name, k.v, k.want)
+		case k.v == k.want || k.scale && sc.BrokerScale() || !k.scale:
 		default:
-			return fmt.Errorf("config.%s: %d is not modelled yet in this build (only the default, %d, runs)", k.name, k.v, k.want)
+			return fmt.Errorf("config.%s: %d is modelled only in broker-scale files (partitions) in this build, whose followers fetch through fetcher threads (only the default, %d, runs here)", k.name, k.v, k.want)
 		}
 	}
 	// A throttled rate limits only the replicas a list names (Kafka's
@@ -50,8 +52,8 @@ func CheckRunnable(sc *scenarios.Scenario) error {
 			c.FollowerReplicationThrottledReplicas != "" && c.FollowerReplicationThrottledRate != -1},
 	}
 	for _, t := range throttles {
-		if t.on {
-			return fmt.Errorf("config.%s with config.%s: replication throttling is not modelled yet in this build", t.list, t.rate)
+		if t.on && !sc.BrokerScale() {
+			return fmt.Errorf("config.%s with config.%s: replication throttling is modelled only in broker-scale files (partitions) in this build, whose followers fetch through fetcher threads", t.list, t.rate)
 		}
 	}
 	return nil

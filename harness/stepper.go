@@ -161,6 +161,7 @@ func (x *Run) clone(ch Chooser, lean bool, spare *Run) *Run {
 		n.rolling[i].parts = slices.Clone(w.parts)
 	}
 	n.egress = model.Reuse(old.egress, r.egress)
+	n.res = r.res.clone()
 	n.sent = model.Reuse(old.sent, r.sent)
 	n.enc, n.line = nil, nil
 	if n.lean = lean; lean {

@@ -28,6 +28,9 @@ type PartitionInit struct {
 	Cfg      Config
 	Replicas []int
 	Init     Initial
+	// LeaderThrottled and FollowerThrottled are its replicas the leader
+	// and the follower replication quotas throttle (quota.go).
+	LeaderThrottled, FollowerThrottled Throttled
 }
 
 // FleetConfig holds the broker-level keys the brokers share across
@@ -41,6 +44,11 @@ type FleetConfig struct {
 	ReplicaFetchResponseMaxBytes int64
 	// ReplicaFetchMinBytes is replica.fetch.min.bytes (0 reads as 1).
 	ReplicaFetchMinBytes int64
+	// LeaderThrottledRate and FollowerThrottledRate are
+	// leader.replication.throttled.rate and
+	// follower.replication.throttled.rate in bytes/s (-1: unlimited); a
+	// rate throttles only the replicas a partition lists (quota.go).
+	LeaderThrottledRate, FollowerThrottledRate int64
 }
 
 // Fleet is the model the harness drives: every partition's Cluster, and
@@ -76,6 +84,8 @@ type Fleet struct {
 	threads  []*fetcherThread
 	threadIx []int32
 	pending  []int32
+	// quota holds the replication quotas (nil: none throttles).
+	quota *quotas
 	// fanning is set while a broker-wide input the Fleet recorded is
 	// applied to each partition (their own record of it is left out).
 	fanning bool
@@ -90,6 +100,7 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	}
 	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n}
 	f.Parts, f.TPs, f.dirty = make([]*Cluster, len(parts)), make([]TopicPartition, len(parts)), make([]bool, len(parts))
+	f.quota = newQuotas(cfg, n, parts)
 	for i := range parts {
 		x := &parts[i]
 		f.TPs[i] = x.TP
@@ -249,6 +260,7 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 		n.Parts = make([]*Cluster, len(f.Parts))
 	}
 	n.dirty, n.touched = make([]bool, len(f.dirty)), nil
+	n.quota = f.quota.clone()
 	n.threads, n.threadIx, n.pending = make([]*fetcherThread, len(f.threads)), slices.Clone(f.threadIx), nil
 	for i, t := range f.threads {
 		x := *t

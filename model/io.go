@@ -151,9 +151,13 @@ func (p *FetchPart) bytes() int64 {
 	return n
 }
 
+// MessageHeaderBytes is the fixed part of every message's size on the wire
+// (WireBytes): what is not records.
+const MessageHeaderBytes = 64
+
 // WireBytes is the message's size on the wire: records plus a fixed header.
 func (m *Message) WireBytes() int64 {
-	n := int64(64)
+	n := int64(MessageHeaderBytes)
 	for _, b := range m.Batches {
 		n += b.Bytes
 	}

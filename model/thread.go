@@ -155,6 +155,7 @@ func (f *Fleet) join(c *Cluster, b *Broker) {
 		t := f.threadFor(threadKey{b.ID, b.Leader, FetcherID(tp.Topic, tp.Partition, f.fetchers())})
 		t.order = append(t.order, c.part)
 		b.fetch.thread = t.ix + 1
+		f.joined(c.part, b.ID)
 	}
 	f.mark(f.threads[b.fetch.thread-1])
 }
@@ -268,6 +269,7 @@ func (f *Fleet) processHeld(t *fetcherThread) {
 		}
 		c := f.at(part.Part)
 		c.takeFetchPart(b, t.answer(part))
+		f.tookPart(part.Part, b, part)
 		switch {
 		case b.fetch.thread != t.ix+1:
 		case b.fetch.phase.blocking():
@@ -295,16 +297,24 @@ func (f *Fleet) maybeFetch(t *fetcherThread) {
 		return
 	}
 	var parts []FetchPart
+	throttled := false
 	for _, p := range t.order {
 		c := f.Parts[p]
 		b := c.Brokers[t.key.follower]
 		if b.fetch.phase != phaseThread || b.fetch.reqID != 0 {
 			continue
 		}
+		if f.followerThrottled(p, t.key.follower) {
+			throttled = true
+			continue
+		}
 		parts = append(parts, FetchPart{Part: p, FetchOffset: b.Log.LogEnd, LastFetchedEpoch: b.Log.LatestEpoch(),
 			LeaderEpoch: b.LeaderEpoch, MaxBytes: c.Cfg.ReplicaFetchMaxBytes})
 	}
 	if len(parts) == 0 {
+		if throttled { // nothing to send but throttled partitions: wait replica.fetch.backoff.ms
+			f.setTimer(t.timer(TimerFetchBackoff, t.key.follower, t.key.leader), f.Parts[0].Cfg.ReplicaFetchBackoff)
+		}
 		return
 	}
 	f.nextReq++

@@ -86,8 +86,11 @@ func (f *Fleet) stepThread(in *Input) {
 			}
 			return
 		}
-		if t := f.threadOf(k.Broker, k.Peer, int(k.Fetcher)); t != nil && k.Kind == TimerRequest {
+		switch t := f.threadOf(k.Broker, k.Peer, int(k.Fetcher)); {
+		case t != nil && k.Kind == TimerRequest:
 			f.onThreadTimeout(t)
+		case t != nil && k.Kind == TimerFetchBackoff: // it waited for its throttled partitions
+			f.mark(t)
 		}
 	default:
 		panic(fmt.Sprintf("model: Fleet.Step(%s) of no partition is not a thread's", in.Kind))
@@ -100,6 +103,7 @@ func (f *Fleet) handleThreadFetch(m *Message) {
 	resp, now := f.readThreadFetch(m, true)
 	wait := f.Parts[0].Cfg.ReplicaFetchWaitMax
 	if now || wait <= 0 {
+		f.recordLeader(&resp)
 		f.send(resp)
 		return
 	}
@@ -125,6 +129,9 @@ func (f *Fleet) readThreadFetch(m *Message, update bool) (Message, bool) {
 		q := &m.Parts[i]
 		c := f.at(q.Part)
 		r, n := c.readForFollower(c.Brokers[m.To], m.From, q, limit, minOne, update)
+		if r.Err == ErrNone && f.leaderThrottled(q.Part, m.To, m.From) {
+			r.Batches, n = nil, 0
+		}
 		if n > 0 {
 			minOne, limit, total = false, max(0, limit-n), total+n
 		}
@@ -139,6 +146,7 @@ func (f *Fleet) answerParked(t *fetcherThread) {
 	m := t.parked
 	t.parked, t.isParked = Message{}, false
 	resp, _ := f.readThreadFetch(&m, false)
+	f.recordLeader(&resp)
 	f.send(resp)
 }
 

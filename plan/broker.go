@@ -52,6 +52,10 @@ type brokerPart struct {
 	local    int64   // the leader's local log size (kafka-log-dirs.sh)
 	tiered   bool
 	segBytes int64
+	// leaderThrottled and followerThrottled are its topic's
+	// throttled-replica lists as the scenario writes them: its own
+	// replicas, by scenario id ("" none, "*" all).
+	leaderThrottled, followerThrottled string
 }
 
 // brokerBuilder turns the tools' output into the broker-scale scenario.
@@ -225,10 +229,8 @@ func (b *brokerBuilder) brokerConfigs() error {
 			}
 			*k.dst(&b.cfg) = v
 		}
-		for _, key := range []string{"leader.replication.throttled.rate", "follower.replication.throttled.rate"} {
-			if e, ok := blk.Entries[key]; ok && e.Value != "null" && e.Value != strconv.FormatInt(math.MaxInt64, 10) {
-				b.notes = append(b.notes, fmt.Sprintf("%s=%s is set on broker %s: replication throttling is not modelled in this build, so the plan runs unthrottled", key, e.Value, blk.Entity))
-			}
+		if err := b.throttledRates(cf.Name, blk); err != nil {
+			return err
 		}
 	}
 	untiered := 0
@@ -251,6 +253,9 @@ func (b *brokerBuilder) brokerConfigs() error {
 		}
 		if e, ok := tb.Entries["remote.storage.enable"]; ok {
 			p.tiered = e.Value == "true"
+		}
+		if err := b.throttledReplicas(cf.Name, tb, p); err != nil {
+			return err
 		}
 	}
 	var missing []string
@@ -347,6 +352,12 @@ func (b *brokerBuilder) scenario() (*scenarios.Scenario, []byte, error) {
 		entry := scenarios.PartitionSpec{Topic: p.tp.Topic, Partition: p.tp.Partition, Count: 1, Replicas: reps, Initial: b.initial(p)}
 		seg, tiered := p.segBytes, p.tiered
 		entry.Config = &scenarios.TopicConfig{SegmentBytes: &seg, RemoteStorageEnable: &tiered}
+		if p.leaderThrottled != "" {
+			entry.Config.LeaderReplicationThrottledReplicas = &p.leaderThrottled
+		}
+		if p.followerThrottled != "" {
+			entry.Config.FollowerReplicationThrottledReplicas = &p.followerThrottled
+		}
 		sc.Partitions = append(sc.Partitions, entry)
 		src := p.replicas[0]
 		if src == b.in.Broker && len(p.replicas) > 1 {
@@ -391,4 +402,66 @@ func brokerSortedKeys[K interface{ ~string | ~int32 }, V any](m map[K]V) []K {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// throttledRates reads the broker's replication throttle rates
+// (leader.replication.throttled.rate, follower.replication.throttled.rate;
+// Kafka's default, Long.MAX_VALUE, is no throttle). The scenario applies
+// them on every broker, as the plan applies the broker's other configs.
+func (b *brokerBuilder) throttledRates(file string, blk *ConfigBlock) error {
+	for _, k := range []struct {
+		key string
+		dst *int64
+	}{
+		{"leader.replication.throttled.rate", &b.cfg.LeaderReplicationThrottledRate},
+		{"follower.replication.throttled.rate", &b.cfg.FollowerReplicationThrottledRate},
+	} {
+		e, ok := blk.Entries[k.key]
+		if !ok || e.Value == "null" || e.Value == strconv.FormatInt(math.MaxInt64, 10) {
+			continue
+		}
+		v, err := strconv.ParseInt(e.Value, 10, 64)
+		if err != nil || v < 0 {
+			return toolErr(file, e.Line, "%s: expected an integer >= 0, got %s", k.key, quote(e.Value))
+		}
+		*k.dst = v
+		b.notes = append(b.notes, fmt.Sprintf("%s=%d is set on broker %s: the plan throttles, on every broker, the replicas its topics' throttled-replica lists name", k.key, v, blk.Entity))
+	}
+	return nil
+}
+
+// throttledReplicas reads partition p's replicas its topic's
+// leader.replication.throttled.replicas and
+// follower.replication.throttled.replicas name ("partition:broker,..." or
+// "*"; ConfigHandler.parseThrottledPartitions, ConfigHandler.scala:150-162
+// @1eb7644349cb), written with the scenario's broker ids.
+func (b *brokerBuilder) throttledReplicas(file string, tb *ConfigBlock, p *brokerPart) error {
+	for _, k := range []struct {
+		key string
+		dst *string
+	}{
+		{"leader.replication.throttled.replicas", &p.leaderThrottled},
+		{"follower.replication.throttled.replicas", &p.followerThrottled},
+	} {
+		e, ok := tb.Entries[k.key]
+		if !ok || e.Value == "null" {
+			continue
+		}
+		t, err := scenarios.ParseThrottledReplicas(e.Value)
+		if err != nil {
+			return toolErr(file, e.Line, "%s of topic %s: %v", k.key, tb.Entity, err)
+		}
+		if t.All {
+			*k.dst = "*"
+			continue
+		}
+		var pairs []string
+		for _, r := range t.Replicas {
+			if _, found := slices.BinarySearch(b.ids, int32(r.Broker)); found && r.Partition == p.tp.Partition {
+				pairs = append(pairs, fmt.Sprintf("%d:%d", r.Partition, b.index(int32(r.Broker))))
+			}
+		}
+		*k.dst = strings.Join(pairs, ",")
+	}
+	return nil
 }

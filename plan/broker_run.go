@@ -72,7 +72,8 @@ type brokerVariant struct {
 }
 
 // variants are the knob changes a broker plan tries: more fetcher threads,
-// larger fetch caps.
+// larger fetch caps, and twice each replication throttle rate the broker
+// sets.
 func variants(c scenarios.Config) []brokerVariant {
 	var vs []brokerVariant
 	for _, k := range []int64{2, 4} {
@@ -85,6 +86,12 @@ func variants(c scenarios.Config) []brokerVariant {
 	}
 	if n := c.ReplicaFetchResponseMaxBytes * 2; n <= math.MaxInt32 {
 		vs = append(vs, brokerVariant{fmt.Sprintf("replica.fetch.response.max.bytes=%d", n), func(c *scenarios.Config) { c.ReplicaFetchResponseMaxBytes = n }})
+	}
+	if r := c.LeaderReplicationThrottledRate; r >= 0 && r <= math.MaxInt64/2 {
+		vs = append(vs, brokerVariant{fmt.Sprintf("leader.replication.throttled.rate=%d", max(1, 2*r)), func(c *scenarios.Config) { c.LeaderReplicationThrottledRate = max(1, 2*r) }})
+	}
+	if r := c.FollowerReplicationThrottledRate; r >= 0 && r <= math.MaxInt64/2 {
+		vs = append(vs, brokerVariant{fmt.Sprintf("follower.replication.throttled.rate=%d", max(1, 2*r)), func(c *scenarios.Config) { c.FollowerReplicationThrottledRate = max(1, 2*r) }})
 	}
 	return vs
 }

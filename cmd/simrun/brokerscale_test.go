@@ -9,7 +9,8 @@ import (
 
 // TestBrokerScaleRefusals: explore and shrink refuse any broker-scale file
 // (exit 2, one clear line, no output file), which run and compare run, a
-// reassign too; explore refuses a rolling_restart, which run runs.
+// reassign too; explore refuses a rolling_restart and a limited shared
+// resource, which run runs.
 func TestBrokerScaleRefusals(t *testing.T) {
 	path := writeTemp(t, "reassign.json", `{"name": "reassign-b3", "brokers": 6, "duration_ms": 60000,
 	  "partitions": [{"topic": "orders", "count": 20, "replicas": [0, 1, 2]}],
@@ -17,6 +18,7 @@ func TestBrokerScaleRefusals(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	rolling := writeTemp(t, "rolling.json", `{"name": "rolling", "brokers": 3, "replicas": [0, 1, 2], "duration_ms": 10000,
 	  "events": [{"at_ms": 0, "type": "rolling_restart", "brokers": [0, 1, 2], "down_ms": 1000}]}`)
+	limited := writeTemp(t, "limited.json", `{"name": "limited", "brokers": 2, "duration_ms": 1000, "config": {"remote_fetch_concurrency": 1}}`)
 	plain := writeTemp(t, "plain.json", `{"name": "four", "brokers": 3, "duration_ms": 1000,
 	  "partitions": [{"topic": "orders", "count": 4, "replicas": [0, 1]}]}`)
 	for _, c := range []struct {
@@ -27,6 +29,7 @@ func TestBrokerScaleRefusals(t *testing.T) {
 		{[]string{"shrink", plain}, "cannot be shrunk in this build"},
 		{[]string{"explore", "--scenario", path, "--depth", "3", "--out", out + ".json"}, "cannot be explored in this build"},
 		{[]string{"explore", "--scenario", rolling, "--depth", "3", "--out", out + ".json"}, "events[0]: rolling_restart cannot be explored in this build"},
+		{[]string{"explore", "--scenario", limited, "--depth", "3", "--out", out + ".json"}, "config.remote_fetch_concurrency: a limited shared resource cannot be explored in this build"},
 	} {
 		code, stdout, stderr := simrun(t, c.args...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" || strings.Count(stderr, "\n") != 1 {
@@ -50,8 +53,9 @@ func TestBrokerScaleRefusals(t *testing.T) {
 }
 
 // TestUnmodelledKnobsRefused: a one-partition file runs with the broker-scale
-// keys at the values it behaves as today, and is refused (exit 2, naming the
-// key) where this build would silently ignore them.
+// keys at the values it behaves as today and with the shared resources
+// limited, and is refused (exit 2, naming the key) where this build would
+// silently ignore a fetcher-thread key or a throttle.
 func TestUnmodelledKnobsRefused(t *testing.T) {
 	file := func(config, events string) string {
 		return writeTemp(t, "one.json", `{"brokers": 2, "duration_ms": 1000, "heal_ms": 1000, "config": {`+config+`},
@@ -60,11 +64,10 @@ func TestUnmodelledKnobsRefused(t *testing.T) {
 	for _, c := range []struct{ config, events, want string }{
 		{`"replica_fetch_min_bytes": 4096`, "", "config.replica_fetch_min_bytes: 4096 is modelled only in broker-scale files (partitions) in this build"},
 		{`"replica_fetch_response_max_bytes": 1000`, "", "config.replica_fetch_response_max_bytes: 1000 is modelled only in broker-scale files"},
-		{`"remote_fetch_concurrency": 4`, "", "config.remote_fetch_concurrency: 4 is not modelled yet"},
-		{`"broker_network_bytes_per_sec": 1000`, "", "config.broker_network_bytes_per_sec: 1000 is not modelled yet"},
-		{`"broker_disk_bytes_per_sec": 1000`, "", "config.broker_disk_bytes_per_sec: 1000 is not modelled yet"},
 		{`"follower_replication_throttled_replicas": "0:1", "follower_replication_throttled_rate": 100`, "",
-			"config.follower_replication_throttled_replicas with config.follower_replication_throttled_rate: replication throttling is not modelled yet"},
+			"config.follower_replication_throttled_replicas with config.follower_replication_throttled_rate: replication throttling is modelled only in broker-scale files"},
+		{`"leader_replication_throttled_replicas": "*", "leader_replication_throttled_rate": 0`, "",
+			"config.leader_replication_throttled_replicas with config.leader_replication_throttled_rate: replication throttling is modelled only in broker-scale files"},
 	} {
 		code, stdout, stderr := simrun(t, "run", "--scenario", file(c.config, c.events))
 		if code != exitBadInput || !strings.Contains(stderr, c.want) || stdout != "" {
@@ -78,6 +81,8 @@ func TestUnmodelledKnobsRefused(t *testing.T) {
 		`"num_replica_fetchers": 8, "leader_replication_throttled_rate": 100, "follower_replication_throttled_rate": 0`,
 		`"leader_replication_throttled_replicas": "*"`,
 		`"replica_fetch_response_max_bytes": 10485760, "replica_fetch_min_bytes": 1, "remote_fetch_concurrency": -1`,
+		// The shared resources are the environment's, read in any file.
+		`"remote_fetch_concurrency": 4, "broker_network_bytes_per_sec": 1000000, "broker_disk_bytes_per_sec": 1000000`,
 	} {
 		if code, _, stderr := simrun(t, "run", "--scenario", file(config, "")); code != exitOK {
 			t.Errorf("%s: exit %d, stderr %q", config, code, stderr)
