@@ -11,6 +11,7 @@ import (
 
 	"tierfetch/campaign"
 	"tierfetch/cliutil"
+	"tierfetch/config"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
@@ -80,17 +81,17 @@ func (s *Setup) parseShard() error {
 	s.shard = campaign.Whole
 	switch {
 	case s.f.resumeFrom < 0:
-		return badInput("--resume-from: want a job number >= 0, got %d", s.f.resumeFrom)
+		return config.Errorf("ResumeFrom", "{ResumeFrom}: want a job number >= 0, got %d", s.f.resumeFrom)
 	case s.f.resumeFrom > 0 && s.f.jsonl == "":
-		return badInput("--resume-from: give --jsonl FILE for the resumed part ('simrun merge' folds the parts)")
+		return config.Errorf("ResumeFrom", "{ResumeFrom}: give {JSONL} FILE for the resumed part ('simrun merge' folds the parts)")
 	case s.f.shard == "":
 		return nil
 	case s.f.jsonl == "":
-		return badInput("--shard: give --jsonl FILE for the shard's pairs ('simrun merge' renders the report)")
+		return config.Errorf("Shard", "{Shard}: give {JSONL} FILE for the shard's pairs ('simrun merge' renders the report)")
 	}
 	sh, err := campaign.ParseShard(s.f.shard)
 	if err != nil {
-		return badInput("--shard: %v", err)
+		return config.Errorf("Shard", "{Shard}: %v", err)
 	}
 	s.shard = sh
 	return nil
@@ -238,9 +239,9 @@ func (s *Setup) ResumeText(sig string, r Run, part string) string {
 // directory. It returns the file ("" when there is none); an error names
 // the flag that gave it.
 func (s *Setup) SavePart(r Run) (string, error) {
-	part, flag := s.f.jsonl, "--jsonl"
+	part, field := s.f.jsonl, "JSONL"
 	if part == "" && !r.Complete {
-		part, flag = s.partFile(), "--out"
+		part, field = s.partFile(), "Out"
 	}
 	if part == "" {
 		return "", nil
@@ -251,7 +252,7 @@ func (s *Setup) SavePart(r Run) (string, error) {
 		s.claim = nil
 	}
 	if err != nil {
-		return part, fmt.Errorf("%s: %v", flag, err)
+		return part, config.Errorf(field, "{"+field+"}: %v", err)
 	}
 	return part, nil
 }

@@ -22,7 +22,7 @@ import (
 )
 
 // compareFlagSet adds compare's flags to fs.
-func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
+func compareFlagSet(fs *pflag.FlagSet, f *compare.Config) {
 	fs.StringVar(&f.Scenario, "scenario", "", "a named scenario or a scenario file (default: every named scenario with an add_replica event, findings aside)")
 	fs.BoolVar(&f.Generated, "generated", false, "compare on the scenario each seed generates (see 'simrun gen')")
 	fs.StringVar(&f.Seeds, "seeds", "1..20", "seed range A..B (inclusive), or one seed")
@@ -41,7 +41,7 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
 }
 
 func newCompareCmd(c *cli) *cobra.Command {
-	var f compare.Flags
+	var f compare.Config
 	cmd := &cobra.Command{
 		Use:   "compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR] [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N --jsonl FILE]",
 		Short: "both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs",
@@ -60,20 +60,47 @@ func newCompareCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
+// compareFields maps compare.Config's fields to the flags that set them.
+var compareFields = map[string]string{
+	"Scenario": "scenario", "Generated": "generated", "Seeds": "seeds", "Out": "out", "Vary": "vary",
+	"Workers": "workers", "Profile": "profile", "Profiles": "profiles", "Fix": "fix", "Shard": "shard",
+	"JSONL": "jsonl", "MaxSteps": "max-steps", "MaxInput": "max-input-bytes", "ResumeFrom": "resume-from",
+}
+
 // newCompare makes the comparison of the flags fs parsed into f.
-func newCompare(f compare.Flags, fs *pflag.FlagSet) (*compare.Setup, error) {
-	fs.Visit(func(fl *pflag.Flag) { f.Given(fl.Name, fl.Value.String()) })
+func newCompare(f compare.Config, fs *pflag.FlagSet) (*compare.Setup, error) {
+	fs.Visit(func(fl *pflag.Flag) { compareGiven(&f, fl.Name, fl.Value.String()) })
 	f.Version = cliutil.Version()
 	s, err := compare.New(f)
 	if err != nil {
-		return nil, badInput("%v", err)
+		return nil, badInput("%v", fieldFlags(err, compareFields))
 	}
 	return s, nil
 }
 
+// compareGiven records a flag given on the command line: its field in
+// Changed, and unless it only says where or how fast the pairs run (shard,
+// jsonl, out, workers, resume-from), the flag in Args, as --name=value.
+// Flags are given in name order, as pflag visits them.
+func compareGiven(f *compare.Config, name, value string) {
+	if f.Changed == nil {
+		f.Changed = map[string]bool{}
+	}
+	for field, flag := range compareFields {
+		if flag == name {
+			f.Changed[field] = true
+		}
+	}
+	switch name {
+	case "shard", "jsonl", "out", "workers", "resume-from":
+	default:
+		f.Args = append(f.Args, "--"+name+"="+value)
+	}
+}
+
 // parseCompare parses compare's flags from args (merge reads a shard's).
 func parseCompare(args []string) (*compare.Setup, error) {
-	var f compare.Flags
+	var f compare.Config
 	fs := pflag.NewFlagSet("compare", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	compareFlagSet(fs, &f)
@@ -91,12 +118,12 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stderr, "simrun: %s\n", w)
 	}
 	if err := s.Check(); err != nil {
-		return errorCode(err), err
+		return errorCode(err), fieldFlags(err, compareFields)
 	}
 	// Where it writes is checked before the pairs run: --jsonl claimed,
 	// the report's files writable, none of them the scenario file.
 	if err := s.CheckOutputs(); err != nil {
-		return exitBadInput, badInput("%v", err)
+		return exitBadInput, badInput("%v", fieldFlags(err, compareFields))
 	}
 	ctx, received, stop := catchSignals()
 	defer stop()
@@ -105,7 +132,7 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 	stop() // the work is done: a signal now ends the process (signals.go)
 	part, err := s.SavePart(r)
 	if err != nil {
-		return exitBadInput, badInput("%v", err)
+		return exitBadInput, badInput("%v", fieldFlags(err, compareFields))
 	}
 	if !r.Complete {
 		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), r, part))
@@ -143,7 +170,7 @@ func runCompare(ctx context.Context, s *compare.Setup, stderr io.Writer) compare
 func compareReport(s *compare.Setup, pairs, sweepPairs []reports.ComparePair, stdout io.Writer) (int, error) {
 	budgetRuns, err := s.ReportSummary(stdout, pairs, sweepPairs)
 	if err != nil {
-		return exitBadInput, err
+		return exitBadInput, fieldFlags(err, compareFields)
 	}
 	return budgetExit(budgetRuns), nil
 }
@@ -175,14 +202,14 @@ func mergeCompare(files []string, out string, maxBytes int64, stdout io.Writer) 
 		return parseCompare(append(args, "--out", out, "--workers", "1"))
 	})
 	if err != nil {
-		return errorCode(err), err
+		return errorCode(err), fieldFlags(err, compareFields)
 	}
 	var inputs []outfile.Named
 	for _, f := range files {
 		inputs = append(inputs, outfile.Named{Flag: "merge", Path: f})
 	}
 	if err := s.CheckOutputs(inputs...); err != nil {
-		return exitBadInput, badInput("%v", err)
+		return exitBadInput, badInput("%v", fieldFlags(err, compareFields))
 	}
 	return compareReport(s, pairs, sweepPairs, stdout)
 }

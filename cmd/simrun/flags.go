@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/spf13/pflag"
 
+	"tierfetch/config"
+
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
@@ -23,4 +25,16 @@ func fixFlag(fs *pflag.FlagSet, f *string) {
 func maxInputVar(fs *pflag.FlagSet, f *scenarios.InputFlag) {
 	*f = scenarios.DefaultMaxInputBytes
 	fs.Var(f, "max-input-bytes", "the size limit of a scenario file: a longer (or endless) file is refused")
+}
+
+// fieldFlags is err with the config field it names (config.Error) named as
+// the flag that sets it: fields maps a Config's fields to its command's
+// flags. Other errors are unchanged.
+func fieldFlags(err error, fields map[string]string) error {
+	return config.Rename(err, func(field string) string {
+		if flag, ok := fields[field]; ok {
+			return "--" + flag
+		}
+		return ""
+	})
 }
