@@ -141,7 +141,7 @@ var flagDebt = map[string]int{
 	"campaign":  1,
 	"compare":   27,
 	"explore":   23,
-	"fuzz":      35,
+	"fuzz":      17,
 	"harness":   2,
 	"plan":      56,
 	"reports":   73,

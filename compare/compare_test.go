@@ -46,8 +46,8 @@ func TestJobsCountTheSummarysUnit(t *testing.T) {
 		t.Errorf("--fix stale-hro: %d pairs, command %q; want %d and the flag in the command", pairs, fixed.command(), per*3)
 	}
 	if _, err := New(Config{Fix: "nope", Seeds: "1..2", Profiles: DefaultProfiles, Workers: 1, Out: "out"}); err == nil ||
-		!strings.Contains(err.Error(), "--fix: unknown fix") {
-		t.Errorf("--fix nope: %v, want refused naming --fix", err)
+		!strings.Contains(err.Error(), "Fix: unknown fix") {
+		t.Errorf("--fix nope: %v, want refused naming Fix", err)
 	}
 	shard := newSetup(t, Config{Shard: "1/3", JSONL: "x.jsonl"})
 	if _, _, held := shard.Jobs(); held != (pairs+sweep+1)/3 {

@@ -60,20 +60,13 @@ func newCompareCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-// compareFields maps compare.Config's fields to the flags that set them.
-var compareFields = map[string]string{
-	"Scenario": "scenario", "Generated": "generated", "Seeds": "seeds", "Out": "out", "Vary": "vary",
-	"Workers": "workers", "Profile": "profile", "Profiles": "profiles", "Fix": "fix", "Shard": "shard",
-	"JSONL": "jsonl", "MaxSteps": "max-steps", "MaxInput": "max-input-bytes", "ResumeFrom": "resume-from",
-}
-
 // newCompare makes the comparison of the flags fs parsed into f.
 func newCompare(f compare.Config, fs *pflag.FlagSet) (*compare.Setup, error) {
 	fs.Visit(func(fl *pflag.Flag) { compareGiven(&f, fl.Name, fl.Value.String()) })
 	f.Version = cliutil.Version()
 	s, err := compare.New(f)
 	if err != nil {
-		return nil, badInput("%v", fieldFlags(err, compareFields))
+		return nil, badInput("%v", err)
 	}
 	return s, nil
 }
@@ -86,7 +79,7 @@ func compareGiven(f *compare.Config, name, value string) {
 	if f.Changed == nil {
 		f.Changed = map[string]bool{}
 	}
-	for field, flag := range compareFields {
+	for field, flag := range fieldFlag {
 		if flag == name {
 			f.Changed[field] = true
 		}
@@ -118,12 +111,12 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stderr, "simrun: %s\n", w)
 	}
 	if err := s.Check(); err != nil {
-		return errorCode(err), fieldFlags(err, compareFields)
+		return errorCode(err), err
 	}
 	// Where it writes is checked before the pairs run: --jsonl claimed,
 	// the report's files writable, none of them the scenario file.
 	if err := s.CheckOutputs(); err != nil {
-		return exitBadInput, badInput("%v", fieldFlags(err, compareFields))
+		return exitBadInput, badInput("%v", err)
 	}
 	ctx, received, stop := catchSignals()
 	defer stop()
@@ -132,7 +125,7 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 	stop() // the work is done: a signal now ends the process (signals.go)
 	part, err := s.SavePart(r)
 	if err != nil {
-		return exitBadInput, badInput("%v", fieldFlags(err, compareFields))
+		return exitBadInput, badInput("%v", err)
 	}
 	if !r.Complete {
 		fmt.Fprint(stdout, s.ResumeText(cliutil.SignalName(received()), r, part))
@@ -170,7 +163,7 @@ func runCompare(ctx context.Context, s *compare.Setup, stderr io.Writer) compare
 func compareReport(s *compare.Setup, pairs, sweepPairs []reports.ComparePair, stdout io.Writer) (int, error) {
 	budgetRuns, err := s.ReportSummary(stdout, pairs, sweepPairs)
 	if err != nil {
-		return exitBadInput, fieldFlags(err, compareFields)
+		return exitBadInput, err
 	}
 	return budgetExit(budgetRuns), nil
 }
@@ -202,14 +195,14 @@ func mergeCompare(files []string, out string, maxBytes int64, stdout io.Writer) 
 		return parseCompare(append(args, "--out", out, "--workers", "1"))
 	})
 	if err != nil {
-		return errorCode(err), fieldFlags(err, compareFields)
+		return errorCode(err), err
 	}
 	var inputs []outfile.Named
 	for _, f := range files {
 		inputs = append(inputs, outfile.Named{Flag: "merge", Path: f})
 	}
 	if err := s.CheckOutputs(inputs...); err != nil {
-		return exitBadInput, badInput("%v", fieldFlags(err, compareFields))
+		return exitBadInput, badInput("%v", err)
 	}
 	return compareReport(s, pairs, sweepPairs, stdout)
 }

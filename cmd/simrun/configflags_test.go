@@ -1,40 +1,71 @@
 package main
 
 import (
+	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
 
 	"tierfetch/compare"
+	"tierfetch/fuzz"
 )
 
-// TestCompareFieldsAreFlags: every field of compare.Config a user sets has
-// a flag in compareFields, and every flag there is one compare defines, so
-// an error naming any field reaches the user as a flag.
-func TestCompareFieldsAreFlags(t *testing.T) {
-	var f compare.Config
-	fs := pflag.NewFlagSet("compare", pflag.ContinueOnError)
-	compareFlagSet(fs, &f)
-	typ := reflect.TypeOf(f)
-	for i := 0; i < typ.NumField(); i++ {
-		field := typ.Field(i).Name
-		switch field {
-		case "Changed", "Args", "Version": // the command fills these
-			continue
+// TestConfigFieldsAreFlags: every field a user sets of a domain package's
+// config has a flag in fieldFlag that its command defines, so an error
+// naming any field reaches the user as a flag; and fieldFlag names no flag
+// twice nor one no command defines.
+func TestConfigFieldsAreFlags(t *testing.T) {
+	root := newRoot(&cli{stdout: io.Discard, stderr: io.Discard})
+	command := func(name string) *pflag.FlagSet {
+		for _, cmd := range root.Commands() {
+			if cmd.Name() == name {
+				return cmd.Flags()
+			}
 		}
-		flag, ok := compareFields[field]
-		if !ok {
-			t.Errorf("compare.Config.%s has no flag in compareFields", field)
-			continue
-		}
-		if fs.Lookup(flag) == nil {
-			t.Errorf("compareFields[%s] = %q: compare defines no such flag", field, flag)
+		t.Fatalf("no command %s", name)
+		return nil
+	}
+	for _, c := range []struct {
+		command string
+		config  any
+		skip    []string // set by the command, no flag of their own
+	}{
+		{"compare", compare.Config{}, []string{"Changed", "Args", "Version"}},
+		{"sweep", fuzz.SweepArgs{}, nil},
+	} {
+		fs := command(c.command)
+		typ := reflect.TypeOf(c.config)
+		for i := 0; i < typ.NumField(); i++ {
+			field := typ.Field(i).Name
+			if slices.Contains(c.skip, field) {
+				continue
+			}
+			flag, ok := fieldFlag[field]
+			if !ok {
+				t.Errorf("%s.%s has no flag in fieldFlag", typ, field)
+				continue
+			}
+			if fs.Lookup(flag) == nil {
+				t.Errorf("fieldFlag[%s] = %q: %s defines no such flag", field, flag, c.command)
+			}
 		}
 	}
-	if len(compareFields) != typ.NumField()-3 {
-		t.Errorf("compareFields has %d entries for %d settable fields", len(compareFields), typ.NumField()-3)
+	flags := map[string]string{}
+	for field, flag := range fieldFlag {
+		if other, ok := flags[flag]; ok {
+			t.Errorf("fieldFlag: --%s sets both %s and %s", flag, field, other)
+		}
+		flags[flag] = field
+		defined := false
+		for _, cmd := range root.Commands() {
+			defined = defined || cmd.Flags().Lookup(flag) != nil
+		}
+		if !defined {
+			t.Errorf("fieldFlag[%s] = %q: no command defines it", field, flag)
+		}
 	}
 }
 
@@ -76,6 +107,42 @@ func TestCompareErrorsNameFlags(t *testing.T) {
 		code, stdout, stderr := simrun(t, append([]string{"compare", "--out", t.TempDir()}, c.args...)...)
 		if code != exitBadInput || !strings.HasPrefix(stderr, c.want) || stdout != "" {
 			t.Errorf("compare %v: exit %d, stderr %q, stdout %q; want exit 2, %q", c.args, code, stderr, stdout, c.want)
+		}
+	}
+}
+
+// TestSweepErrorsNameFlags: fuzz's checks name fields; simrun's user reads
+// the flags (sweep, and run, whose strategy, profile, mutant and fix share
+// fuzz's parsers), exit 2.
+func TestSweepErrorsNameFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--seeds", "x"}, "simrun: --seeds: "},
+		{[]string{"sweep", "--strategy", "x"}, `simrun: --strategy: want local-log-start, last-tiered or both, got "x"`},
+		{[]string{"sweep", "--profile", "x"}, `simrun: --profile: want one of `},
+		{[]string{"sweep", "--workers", "0"}, "simrun: --workers: want 1..1024, got 0"},
+		{[]string{"sweep", "--mutant", "x"}, `simrun: --mutant: unknown mutant "x" (known: `},
+		{[]string{"sweep", "--fix", "x"}, `simrun: --fix: unknown fix "x" (known: all, `},
+		{[]string{"sweep", "--shrink", "-1"}, "simrun: --shrink: want >= 0, got -1"},
+		{[]string{"sweep", "--max-saved", "-1"}, "simrun: --max-saved: want 0..1000000, got -1"},
+		{[]string{"sweep", "--max-shrunk", "-1"}, "simrun: --max-shrunk: want 0..1000000, got -1"},
+		{[]string{"sweep", "--shard", "3/2"}, "simrun: --shard: "},
+		{[]string{"sweep", "--seeds", "5..9", "--resume-from", "10"}, "simrun: --resume-from: seed 10 outside --seeds 5..9"},
+		{[]string{"sweep", "--seeds", "1..1000000001"}, "simrun: --seeds: 1000000001 seeds for this process, at most 1000000000: split the sweep with --shard K/N"},
+		{[]string{"run", "--scenario", "tiering-off", "--strategy", "x"}, `simrun: --strategy: want local-log-start, last-tiered or both, got "x"`},
+		{[]string{"run", "--scenario", "tiering-off", "--profile", "x"}, `simrun: --profile: want one of `},
+		{[]string{"run", "--scenario", "tiering-off", "--mutant", "x"}, `simrun: --mutant: unknown mutant "x"`},
+		{[]string{"run", "--scenario", "tiering-off", "--fix", "x"}, `simrun: --fix: unknown fix "x"`},
+	} {
+		args := c.args
+		if args[0] == "sweep" {
+			args = append(args, "--out", t.TempDir())
+		}
+		code, stdout, stderr := simrun(t, args...)
+		if code != exitBadInput || !strings.HasPrefix(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2, %q", c.args, code, stderr, stdout, c.want)
 		}
 	}
 }
