@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"tierfetch/compare"
+	"tierfetch/explore"
 	"tierfetch/fuzz"
 )
 
@@ -35,6 +36,7 @@ func TestConfigFieldsAreFlags(t *testing.T) {
 	}{
 		{"compare", compare.Config{}, []string{"Changed", "Args", "Version"}},
 		{"sweep", fuzz.SweepArgs{}, nil},
+		{"explore", explore.Args{}, nil},
 	} {
 		fs := command(c.command)
 		typ := reflect.TypeOf(c.config)
@@ -111,10 +113,10 @@ func TestCompareErrorsNameFlags(t *testing.T) {
 	}
 }
 
-// TestSweepErrorsNameFlags: fuzz's checks name fields; simrun's user reads
-// the flags (sweep, and run, whose strategy, profile, mutant and fix share
-// fuzz's parsers), exit 2.
-func TestSweepErrorsNameFlags(t *testing.T) {
+// TestDomainErrorsNameFlags: fuzz's and explore's checks name fields;
+// simrun's user reads the flags (sweep, explore, and run, whose strategy,
+// profile, mutant and fix share fuzz's parsers), exit 2.
+func TestDomainErrorsNameFlags(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
@@ -135,6 +137,18 @@ func TestSweepErrorsNameFlags(t *testing.T) {
 		{[]string{"run", "--scenario", "tiering-off", "--profile", "x"}, `simrun: --profile: want one of `},
 		{[]string{"run", "--scenario", "tiering-off", "--mutant", "x"}, `simrun: --mutant: unknown mutant "x"`},
 		{[]string{"run", "--scenario", "tiering-off", "--fix", "x"}, `simrun: --fix: unknown fix "x"`},
+		{[]string{"explore"}, "simrun: --scenario: required (a named scenario or a file); see 'simrun scenarios'"},
+		{[]string{"explore", "--scenario", "tiering-off", "--strategy", "both"}, `simrun: --strategy: want local-log-start or last-tiered, got "both"`},
+		{[]string{"explore", "--scenario", "tiering-off", "--depth", "-1"}, "simrun: --depth: want 0 (to the scenario's end) or 1..100000, got -1"},
+		{[]string{"explore", "--scenario", "tiering-off", "--max-states", "0"}, "simrun: --max-states: want 1..100000000, got 0"},
+		{[]string{"explore", "--scenario", "tiering-off", "--max-memory", "1"}, "simrun: --max-memory: want 64..1048576 MiB, got 1"},
+		{[]string{"explore", "--scenario", "tiering-off", "--fault-ms", "0"}, "simrun: --fault-ms: want 1..3600000, got 0"},
+		{[]string{"explore", "--scenario", "tiering-off", "--faults", "outage"}, `simrun: --faults: unknown fault "outage" (want some of crash, restart, elect, partition, remote-outage)`},
+		{[]string{"explore", "--scenario", "tiering-off", "--shard", "3/3"}, "simrun: --shard: "},
+		{[]string{"explore", "--scenario", "tiering-off", "--from-ms", "-1"}, "simrun: --from-ms: want >= 0, got -1"},
+		{[]string{"explore", "--scenario", "tiering-off", "--from-ms", "999999999"}, "simrun: --from-ms: 999999999 is at or past the end of tiering-off"},
+		{[]string{"explore", "--scenario", "tiering-off", "--out", ""}, "simrun: --out: want a file name"},
+		{[]string{"explore", "--scenario", "tiering-off", "--profile", "x"}, "simrun: --profile: want one of "},
 	} {
 		args := c.args
 		if args[0] == "sweep" {
