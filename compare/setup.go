@@ -115,6 +115,17 @@ type Setup struct {
 	// claim holds --jsonl, locked, from CheckOutputs until the pairs are
 	// written (SavePart).
 	claim *os.File
+	// checked holds, once Check has passed, the scenario each pair runs by
+	// varied value and scenario (none for generated ones, which differ by
+	// seed) with its passed budget check, so a pair neither rebuilds its
+	// varied scenario nor checks its budget again.
+	checked [][]checkedScenario
+}
+
+// checkedScenario is a scenario Check built and found within the budget.
+type checkedScenario struct {
+	sc     *scenarios.Scenario
+	budget harness.Budgeted
 }
 
 // Report renders the comparison of pairs (every job's, in job order, and
@@ -590,17 +601,24 @@ func (s *Setup) Check() error {
 // no scenario file or named one is predicted to exceed the work budget
 // (exit 4).
 func (s *Setup) checkScenarios() error {
+	checked := make([][]checkedScenario, max(1, len(s.varyValues)))
 	for _, sc := range s.scenarios {
 		if err := harness.CheckRunnable(sc); err != nil {
 			return config.Errorf("Scenario", "{Scenario} %s: %v", s.f.scenario, err)
 		}
-		if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
+		budget, err := harness.Budget(sc, int64(s.f.maxSteps))
+		if err != nil {
 			return err
 		}
+		checked[0] = append(checked[0], checkedScenario{sc, budget})
 	}
 	if s.varyKey == "" {
+		if s.scenarios != nil {
+			s.checked = checked
+		}
 		return nil
 	}
+	checked[0] = nil
 	for v := range s.varyValues {
 		if s.scenarios == nil {
 			for seed := range campaign.SeedRange(s.from, s.to) {
@@ -622,12 +640,28 @@ func (s *Setup) checkScenarios() error {
 			if err := harness.CheckRunnable(sc); err != nil {
 				return config.Errorf("Vary", "{Vary} %s=%s on scenario %s: %v", s.varyKey, s.varyValues[v], sc.Name, err)
 			}
-			if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
+			budget, err := harness.Budget(sc, int64(s.f.maxSteps))
+			if err != nil {
 				return err
 			}
+			checked[v] = append(checked[v], checkedScenario{sc, budget})
 		}
 	}
+	if s.scenarios != nil {
+		s.checked = checked
+	}
 	return nil
+}
+
+// pairScenario is the scenario of varied value v, scenario i and seed, and
+// its passed budget check when Check made one (else the run checks).
+func (s *Setup) pairScenario(v, i int, seed uint64) (*scenarios.Scenario, harness.Budgeted, error) {
+	if s.checked != nil {
+		c := s.checked[v][i]
+		return c.sc, c.budget, nil
+	}
+	sc, err := s.scenario(v, i, seed)
+	return sc, harness.Budgeted{}, err
 }
 
 // command is the command that regenerates the report.
@@ -692,7 +726,7 @@ func (s *Setup) jobFixes(j job) model.Fixes {
 }
 
 func (s *Setup) runPair(j job) reports.ComparePair {
-	sc, err := s.scenario(j.vary, j.scenario, j.seed)
+	sc, budget, err := s.pairScenario(j.vary, j.scenario, j.seed)
 	if err != nil {
 		panic(fmt.Sprintf("compare: scenario checked before running: %v", err)) // validated up front
 	}
@@ -704,7 +738,7 @@ func (s *Setup) runPair(j job) reports.ComparePair {
 	if s.varyKey != "" {
 		p.VaryValue = s.varyValues[j.vary]
 	}
-	opt := harness.Options{Seed: j.seed, Profile: prof, Fixes: s.jobFixes(j), MaxSteps: int64(s.f.maxSteps)}
+	opt := harness.Options{Seed: j.seed, Profile: prof, Fixes: s.jobFixes(j), MaxSteps: int64(s.f.maxSteps), Budget: budget}
 	opt.Strategy = harness.LocalLogStart
 	p.Local = measure(sc, opt)
 	opt.Strategy = harness.LastTiered
@@ -784,7 +818,7 @@ func (s *Setup) timeline(in *reports.CompareInput, p *reports.ComparePair) ([]by
 			i = k
 		}
 	}
-	sc, err := s.scenario(v, i, p.Seed)
+	sc, budget, err := s.pairScenario(v, i, p.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -793,7 +827,8 @@ func (s *Setup) timeline(in *reports.CompareInput, p *reports.ComparePair) ([]by
 		also = fmt.Sprintf("%s=%s", in.VaryKey, p.VaryValue)
 	}
 	title := reports.TimelineTitle(sc.Name, s.profiles[0].Name(), p.Seed, also)
-	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], Fixes: s.fixes, MaxSteps: int64(s.f.maxSteps)}, harness.Strategies, title)
+	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], Fixes: s.fixes, MaxSteps: int64(s.f.maxSteps), Budget: budget},
+		harness.Strategies, title)
 }
 
 // timelineCommand is the command that draws the picked pair's timeline
