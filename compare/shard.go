@@ -302,7 +302,7 @@ func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 	}
 	defer file.Close()
 	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > maxBytes {
-		return nil, fmt.Errorf("%s: %d bytes, more than the input limit of %d (raise it with --max-input-bytes)", name, st.Size(), maxBytes)
+		return nil, config.Errorf("MaxInput", "%s: %d bytes, more than the input limit of %d (raise it with {MaxInput})", name, st.Size(), maxBytes)
 	}
 	lim := &io.LimitedReader{R: file, N: maxBytes + 1}
 	data, err := io.ReadAll(lim)
@@ -310,7 +310,7 @@ func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if lim.N <= 0 {
-		return nil, fmt.Errorf("%s: more than %d bytes, the input limit (raise it with --max-input-bytes)", name, maxBytes)
+		return nil, config.Errorf("MaxInput", "%s: more than %d bytes, the input limit (raise it with {MaxInput})", name, maxBytes)
 	}
 	c := &compareShard{name: name, lines: campaign.NewLines(name, bytes.NewReader(data))}
 	if !c.lines.Scan() {
@@ -362,7 +362,7 @@ func (c *compareShard) part(check func(l *comparePairLine) error) *campaign.Part
 func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, error)) (s *Setup, pairs, sweepPairs []reports.ComparePair, err error) {
 	shards, err := checkCompareShards(files, maxBytes)
 	if err != nil {
-		return nil, nil, nil, badInput("merge: %v", err)
+		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	h := shards[0].header
 	s, err = parse(slices.Clone(h.Args))
@@ -374,7 +374,7 @@ func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, er
 	}
 	if err := campaign.CheckDigest(shards[0].name, h.ContentDigest, s.ContentDigest(),
 		"the comparison's scenarios and flags give %s now: a scenario file changed after the shards ran (or another simrun made them); merge needs what the shards ran"); err != nil {
-		return nil, nil, nil, badInput("merge: %v", err)
+		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	jobs := s.jobs()
 	var sweepJobs []job
@@ -399,7 +399,7 @@ func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, er
 	if len(pairs) > 0 {
 		err = campaign.Merge(sp, parts, func(g uint64, l *comparePairLine) { pairs[g] = l.pair() })
 		if err != nil {
-			return nil, nil, nil, badInput("merge: %v", err)
+			return nil, nil, nil, fmt.Errorf("merge: %w", err)
 		}
 	}
 	return s, pairs[:len(jobs)], pairs[len(jobs):], nil

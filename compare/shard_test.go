@@ -313,7 +313,7 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		{"digests differ", []string{write("f", append([]string{edit(t, head0, "content_digest", `"0123456789abcdef"`)}, ok[0][1:]...)...), shard1}, "content_digest 0123456789abcdef vs"},
 		{"no digest", []string{write("g", append([]string{edit(t, head0, "content_digest", "")}, ok[0][1:]...)...), shard1}, "absent (a shard of an older simrun)"},
 		{"a job missing", []string{write("h", ok[0][:2]...), shard1}, "1 of the comparison's jobs 0..3 are in no file (first: [2]): shard 0/2 is absent or incomplete"},
-		{"an interrupted shard", []string{write("i", stopped, pair0), shard1}, "1 of the comparison's jobs 0..3 are in no file (first: [2]): shard 0/2 is absent or incomplete; " + filepath.Join(dir, "i") + " stopped at job 2 (interrupted: resume it with --resume-from 2)"},
+		{"an interrupted shard", []string{write("i", stopped, pair0), shard1}, "1 of the comparison's jobs 0..3 are in no file (first: [2]): shard 0/2 is absent or incomplete; " + filepath.Join(dir, "i") + " stopped at job 2 (interrupted: resume it with ResumeFrom 2)"},
 		{"another shard's job", []string{write("j", ok[0][0], edit(t, ok[1][1], "job", "1"), ok[0][2]), shard1}, "job 1 is not shard 0/2's"},
 		{"a job of the wrong pair", []string{write("k", ok[0][0], edit(t, pair0, "seed", "3"), ok[0][2]), shard1}, "job 0 is leader-knows-hro seed 3 profile kip fix " + oneFix + ", this comparison's job 0 is leader-knows-hro seed 1 profile kip fix " + oneFix},
 		{"a job past the end", []string{write("l", ok[0][0], pair0, edit(t, ok[0][2], "job", "4")), shard1}, "job 4 outside the comparison's jobs 0..3"},

@@ -31,7 +31,8 @@ func (e *Error) Error() string {
 }
 
 // Text is the text with every {Field} as name(Field); a field name gives
-// "" for stays as written, braces and all.
+// "" for stays as written, braces and all. An error among the arguments
+// that holds an *Error is named by name too.
 func (e *Error) Text(name func(field string) string) string {
 	var b strings.Builder
 	rest := e.format
@@ -54,7 +55,14 @@ func (e *Error) Text(name func(field string) string) string {
 		rest = rest[open+end+1:]
 	}
 	b.WriteString(rest)
-	return fmt.Sprintf(b.String(), e.args...)
+	args := make([]any, len(e.args))
+	for i, a := range e.args {
+		args[i] = a
+		if err, ok := a.(error); ok && err != nil {
+			args[i] = Rename(err, name).Error() // an *Error inside names its fields the same way
+		}
+	}
+	return fmt.Sprintf(b.String(), args...)
 }
 
 // isField reports whether s can be a Go field name: a letter, then letters

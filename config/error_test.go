@@ -56,3 +56,19 @@ func TestPercentInName(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestNestedErrorsAreNamed: an *Error given as an argument (a check that
+// reports another's error with %v) is named as the outer one is.
+func TestNestedErrorsAreNamed(t *testing.T) {
+	inner := Errorf("MaxInput", "f.json: 9 bytes (raise it with {MaxInput})")
+	outer := Errorf("Scenario", "{Scenario}: %v", fmt.Errorf("reading: %w", inner))
+	if got, want := Rename(outer, flagOf).Error(), "--scenario: reading: f.json: 9 bytes (raise it with {MaxInput})"; got != want {
+		t.Errorf("got %q, want %q (flagOf knows no MaxInput)", got, want)
+	}
+	named := func(f string) string {
+		return map[string]string{"Scenario": "--scenario", "MaxInput": "--max-input-bytes"}[f]
+	}
+	if got, want := Rename(outer, named).Error(), "--scenario: reading: f.json: 9 bytes (raise it with --max-input-bytes)"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

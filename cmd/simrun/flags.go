@@ -32,6 +32,7 @@ func maxInputVar(fs *pflag.FlagSet, f *scenarios.InputFlag) {
 // spells a setting's flag the same way, so one map serves them all
 // (TestConfigFieldsAreFlags checks each config against its command).
 var fieldFlag = map[string]string{
+	"All":              "all",
 	"CheckDeterminism": "check-determinism",
 	"Depth":            "depth",
 	"FaultMs":          "fault-ms",
