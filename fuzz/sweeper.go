@@ -527,7 +527,7 @@ func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
 	}
 	fixes, err := ParseFixes(h.Fix)
 	if err != nil {
-		return SweepConfig{}, fmt.Errorf("the shards' fix: %v", err)
+		return SweepConfig{}, fmt.Errorf("the shards' fix: %w", err)
 	}
 	maxSteps := int64(harness.DefaultMaxSteps)
 	if h.MaxSteps != 0 {
