@@ -137,6 +137,8 @@ func TestDomainErrorsNameFlags(t *testing.T) {
 		{[]string{"run", "--scenario", "tiering-off", "--profile", "x"}, `simrun: --profile: want one of `},
 		{[]string{"run", "--scenario", "tiering-off", "--mutant", "x"}, `simrun: --mutant: unknown mutant "x"`},
 		{[]string{"run", "--scenario", "tiering-off", "--fix", "x"}, `simrun: --fix: unknown fix "x"`},
+		{[]string{"run", "--scenario", "omts-local-deleted", "--trace-partition", "t-0"},
+			`simrun: --trace-partition "t-0": the scenario holds one partition (no partitions list); --trace shows all of it`},
 		{[]string{"run"}, "simrun: run: --scenario is required (or --all); see 'simrun scenarios'"},
 		{[]string{"run", "--all", "--scenario", "tiering-off"}, "simrun: run: give --scenario or --all, not both"},
 		{[]string{"run", "--scenario", "../../explore/testdata/tiny-join.json", "--max-input-bytes", "100"},

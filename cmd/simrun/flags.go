@@ -61,6 +61,8 @@ var fieldFlag = map[string]string{
 	"Shard":            "shard",
 	"Shrink":           "shrink",
 	"Strategy":         "strategy",
+	"Trace":            "trace",
+	"TracePartition":   "trace-partition",
 	"Vary":             "vary",
 	"Workers":          "workers",
 }
