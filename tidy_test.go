@@ -23,22 +23,24 @@ import (
 // shard files and their merge; outfile, a leaf, writes
 // output files whole (reports may not import it: it renders bytes and
 // writes no files, as its doc says); cliutil, a leaf, computes what the
-// command line prints beyond its flags).
+// command line prints beyond its flags; config, a leaf, is how a package
+// says which field of its Config is wrong, the command naming the flag).
 var layers = map[string][]string{
 	"sim":        {},
-	"outfile":    {},
+	"config":     {},
+	"outfile":    {"config"},
 	"cliutil":    {},
 	"model":      {"sim"},
 	"invariants": {"model", "sim"},
-	"scenarios":  {"model", "sim"},
-	"harness":    {"scenarios", "invariants", "model", "sim"},
-	"campaign":   {"scenarios", "model", "sim"},
-	"fuzz":       {"campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"explore":    {"fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"plan":       {"fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"reports":    {"plan", "fuzz", "campaign", "harness", "scenarios", "invariants", "model", "sim"},
-	"compare":    {"cliutil", "reports", "plan", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"cmd/simrun": {"explore", "cliutil", "compare", "plan", "reports", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"scenarios":  {"config", "model", "sim"},
+	"harness":    {"config", "scenarios", "invariants", "model", "sim"},
+	"campaign":   {"config", "scenarios", "model", "sim"},
+	"fuzz":       {"config", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"explore":    {"config", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"plan":       {"config", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"reports":    {"config", "plan", "fuzz", "campaign", "harness", "scenarios", "invariants", "model", "sim"},
+	"compare":    {"config", "cliutil", "reports", "plan", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"cmd/simrun": {"config", "explore", "cliutil", "compare", "plan", "reports", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 }
 
 // forbidden lists imports that would let wall clocks, shared randomness,

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"tierfetch/config"
 )
 
 // Span is what a merge checks the shard files' jobs against, and the words
@@ -204,12 +206,17 @@ func (m *gaps[L]) err() error {
 		}
 	}
 	msg = fmt.Sprintf("%s: shard %s is absent or incomplete", msg, strings.Join(shards, " or "))
+	format, args := strings.ReplaceAll(msg, "%", "%%"), []any(nil)
 	for _, p := range m.parts {
 		if st := p.StoppedAt; st != nil {
-			msg += fmt.Sprintf("; %s stopped at %s %d (interrupted: resume it with --resume-from %d)", p.Lines.Name(), sp.Unit, *st, *st)
+			format += "; %s stopped at %s %d (interrupted: resume it with {ResumeFrom} %d)"
+			args = append(args, p.Lines.Name(), sp.Unit, *st, *st)
 		}
 	}
-	return errors.New(msg)
+	if args == nil {
+		return errors.New(msg)
+	}
+	return config.Errorf("ResumeFrom", format, args...) // the command names the flag
 }
 
 func jobOrNone(p *uint64) string {

@@ -82,7 +82,7 @@ func TestMergeRefuses(t *testing.T) {
 	}{
 		{"a shard missing", []*Part[line]{odd()}, "6 of the test's jobs 10..21 are in no file (first: [10 12 14 16 18]): shard 0/2 is absent or incomplete"},
 		{"an interrupted shard", []*Part[line]{interrupted, odd()},
-			"3 of the test's jobs 10..21 are in no file (first: [16 18 20]): shard 0/2 is absent or incomplete; i stopped at job 16 (interrupted: resume it with --resume-from 16)"},
+			"3 of the test's jobs 10..21 are in no file (first: [16 18 20]): shard 0/2 is absent or incomplete; i stopped at job 16 (interrupted: resume it with ResumeFrom 16)"},
 		{"a job twice", []*Part[line]{part("a", Shard{0, 2}, shardJobs(Shard{0, 2})...), odd(), part("b", Whole, 13)}, "job 13 is in both odd (shard 1/2) and b (shard 0/1): overlapping shards"},
 		{"another shard's job", []*Part[line]{part("a", Shard{0, 2}, 10, 11)}, "a:2: job 11 is not shard 0/2's"},
 		{"falling jobs", []*Part[line]{part("a", Whole, 12, 11)}, "a:2: job 11 after job 12: jobs must rise"},

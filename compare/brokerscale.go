@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"tierfetch/config"
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
@@ -17,7 +18,7 @@ const PartitionCountKey = "partition_count"
 func partitionCountValue(v string) error {
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n < 1 || n > scenarios.PartitionsMax {
-		return badInput("--vary %s: want a whole number of partitions in 1..%d, got %q", PartitionCountKey, scenarios.PartitionsMax, v)
+		return config.Errorf("Vary", "{Vary} %s: want a whole number of partitions in 1..%d, got %q", PartitionCountKey, scenarios.PartitionsMax, v)
 	}
 	return nil
 }
@@ -25,7 +26,7 @@ func partitionCountValue(v string) error {
 // applyPartitionCount sets the count of doc's one partitions entry.
 func applyPartitionCount(doc map[string]json.RawMessage, sc *scenarios.Scenario, value string) error {
 	if len(sc.Partitions) != 1 {
-		return badInput("--vary %s: scenario %s has %d partitions entries; the key sets the count of a broker-scale file's one entry",
+		return config.Errorf("Vary", "{Vary} %s: scenario %s has %d partitions entries; the key sets the count of a broker-scale file's one entry",
 			PartitionCountKey, sc.Name, len(sc.Partitions))
 	}
 	var entries []map[string]json.RawMessage

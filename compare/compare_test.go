@@ -9,7 +9,7 @@ import (
 	"tierfetch/scenarios"
 )
 
-func newSetup(t *testing.T, f Flags) *Setup {
+func newSetup(t *testing.T, f Config) *Setup {
 	t.Helper()
 	if f.Seeds == "" {
 		f.Seeds = "1..2"
@@ -30,7 +30,7 @@ func newSetup(t *testing.T, f Flags) *Setup {
 // fix, plus the default sweep's, and JobsText says so in the unit progress
 // counts. With --fix every pair runs once, with those fixes.
 func TestJobsCountTheSummarysUnit(t *testing.T) {
-	s := newSetup(t, Flags{})
+	s := newSetup(t, Config{})
 	pairs, sweep, held := s.Jobs()
 	per := len(DefaultSet()) * 2
 	if pairs != per*3*2 || sweep != 6*2 || held != pairs+sweep {
@@ -41,15 +41,15 @@ func TestJobsCountTheSummarysUnit(t *testing.T) {
 	if got := s.JobsText(); got != want {
 		t.Errorf("JobsText %q, want %q", got, want)
 	}
-	fixed := newSetup(t, Flags{Fix: "stale-hro"})
+	fixed := newSetup(t, Config{Fix: "stale-hro"})
 	if pairs, _, _ := fixed.Jobs(); pairs != per*3 || !strings.Contains(fixed.command(), "--fix stale-hro") {
 		t.Errorf("--fix stale-hro: %d pairs, command %q; want %d and the flag in the command", pairs, fixed.command(), per*3)
 	}
-	if _, err := New(Flags{Fix: "nope", Seeds: "1..2", Profiles: DefaultProfiles, Workers: 1, Out: "out"}); err == nil ||
-		!strings.Contains(err.Error(), "--fix: unknown fix") {
-		t.Errorf("--fix nope: %v, want refused naming --fix", err)
+	if _, err := New(Config{Fix: "nope", Seeds: "1..2", Profiles: DefaultProfiles, Workers: 1, Out: "out"}); err == nil ||
+		!strings.Contains(err.Error(), "Fix: unknown fix") {
+		t.Errorf("--fix nope: %v, want refused naming Fix", err)
 	}
-	shard := newSetup(t, Flags{Shard: "1/3", JSONL: "x.jsonl"})
+	shard := newSetup(t, Config{Shard: "1/3", JSONL: "x.jsonl"})
 	if _, _, held := shard.Jobs(); held != (pairs+sweep+1)/3 {
 		t.Errorf("shard 1/3 holds %d of %d jobs", held, pairs+sweep)
 	}
@@ -71,20 +71,5 @@ func TestVary(t *testing.T) {
 	varied, err := applyVary(sc, "local_retention_bytes", "2097152")
 	if err != nil || varied.Config.LocalRetentionBytes != 2097152 {
 		t.Errorf("applyVary: %v, local retention %d", err, varied.Config.LocalRetentionBytes)
-	}
-}
-
-// TestFlagsGiven: every given flag is in Changed; only those that shape
-// the comparison are in Args, which a shard's header records.
-func TestFlagsGiven(t *testing.T) {
-	var f Flags
-	for _, fl := range [][2]string{{"jsonl", "p.jsonl"}, {"out", "o"}, {"seeds", "1..5"}, {"shard", "0/2"}, {"vary", "k=1,2"}, {"workers", "3"}} {
-		f.Given(fl[0], fl[1])
-	}
-	if len(f.Changed) != 6 || !f.Changed["workers"] {
-		t.Errorf("Changed: %v", f.Changed)
-	}
-	if got := strings.Join(f.Args, " "); got != "--seeds=1..5 --vary=k=1,2" {
-		t.Errorf("Args: %q", got)
 	}
 }

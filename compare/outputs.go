@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"tierfetch/config"
 	"tierfetch/outfile"
 	"tierfetch/reports"
 	"tierfetch/scenarios"
@@ -20,39 +21,39 @@ var ReportFiles = []string{"report.md", "runs.csv", reports.ChartCopy, reports.C
 // until the pairs are written, so a second comparison on it is refused);
 // otherwise the output directory is made and every report file in it can be
 // written. No output may be an input: the scenario file, or the extra
-// inputs (merge's shard files). Errors name the flags.
+// inputs (merge's shard files). Errors name the fields (config.Error).
 func (s *Setup) CheckOutputs(extra ...outfile.Named) error {
 	inputs := append([]outfile.Named{s.scenarioInput()}, extra...)
 	if s.f.jsonl != "" {
-		if err := outfile.CheckDistinct([]outfile.Named{{Flag: "--jsonl", Path: s.f.jsonl}}, inputs); err != nil {
-			return badInput("%v", err)
+		if err := outfile.CheckDistinct([]outfile.Named{{Flag: "{JSONL}", Path: s.f.jsonl}}, inputs); err != nil {
+			return err
 		}
 		f, err := outfile.Claim(s.f.jsonl)
 		if errors.Is(err, outfile.ErrNotEmpty) {
-			return badInput("--jsonl: %v; it may hold an earlier comparison's pairs: name a new file or delete this one (an interrupted comparison's 'resume with:' command writes the rest to a new file, and 'simrun merge' folds both)", err)
+			return config.Errorf("JSONL", "{JSONL}: %v; it may hold an earlier comparison's pairs: name a new file or delete this one (an interrupted comparison's 'resume with:' command writes the rest to a new file, and 'simrun merge' folds both)", err)
 		}
 		if err != nil {
-			return badInput("--jsonl: %v", err)
+			return config.Errorf("JSONL", "{JSONL}: %v", err)
 		}
 		s.claim = f
 		return nil
 	}
 	if err := outfile.EnsureDir(s.f.out); err != nil {
-		return badInput("--out: %v", err)
+		return config.Errorf("Out", "{Out}: %v", err)
 	}
 	var outs []outfile.Named
 	for _, name := range ReportFiles {
-		outs = append(outs, outfile.Named{Flag: "--out", Path: filepath.Join(s.f.out, name)})
+		outs = append(outs, outfile.Named{Flag: "{Out}", Path: filepath.Join(s.f.out, name)})
 	}
 	if err := outfile.CheckDistinct(outs, inputs); err != nil {
-		return badInput("%v", err)
+		return err
 	}
 	for _, out := range outs {
 		if _, err := os.Lstat(out.Path); err != nil {
 			continue // a new file: the directory was checked
 		}
 		if err := outfile.CheckFile(out.Path); err != nil {
-			return badInput("--out: %v", err)
+			return config.Errorf("Out", "{Out}: %v", err)
 		}
 	}
 	return nil
@@ -69,7 +70,7 @@ func (s *Setup) scenarioInput() outfile.Named {
 	if scenarios.IsNamed(s.f.scenario) {
 		return outfile.Named{}
 	}
-	return outfile.Named{Flag: "--scenario", Path: s.f.scenario}
+	return outfile.Named{Flag: "{Scenario}", Path: s.f.scenario}
 }
 
 // partFile is where an interrupted comparison without --jsonl saves its

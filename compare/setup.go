@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"tierfetch/campaign"
+	"tierfetch/config"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -22,8 +23,9 @@ import (
 	"tierfetch/scenarios"
 )
 
-// Flags are a comparison's settings, as 'simrun compare' takes them.
-type Flags struct {
+// Config is a comparison's settings, as 'simrun compare' takes them. New
+// validates them; its errors name the field at fault (config.Error).
+type Config struct {
 	Scenario  string
 	Generated bool
 	Seeds     string
@@ -32,9 +34,8 @@ type Flags struct {
 	Workers   int
 	Profile   string // shorthand for Profiles with one profile
 	Profiles  string
-	// Fix is --fix as given: every pair runs with those fixes; "" runs
-	// each pair without fixes and again with every fix (the report's
-	// column "with fixes").
+	// Fix is the fixes every pair runs with; "" runs each pair without
+	// fixes and again with every fix (the report's column "with fixes").
 	Fix      string
 	Shard    string // "" runs every pair
 	JSONL    string // with Shard: the shard file to write
@@ -43,17 +44,16 @@ type Flags struct {
 	// ResumeFrom is the first job of an interrupted comparison to run
 	// (with JSONL): the jobs before it are in the interrupted part.
 	ResumeFrom int
-	// Changed names the flags given on the command line; Args are those
-	// that fix the comparison (all but shard, jsonl, out, workers and
-	// resume-from), normalized as --name=value in name order, for the
-	// shard file's header.
+	// Changed names the fields given (not defaults); Args are the settings
+	// that fix the comparison as the command line gave them, normalized,
+	// for the shard file's header.
 	Changed map[string]bool
 	Args    []string
 	// Version is the simrun version the report records.
 	Version string
 }
 
-// flags is Flags, as the comparison reads them.
+// flags is Config, as the comparison reads them.
 type flags struct {
 	scenario   string
 	generated  bool
@@ -115,22 +115,17 @@ type Setup struct {
 	// claim holds --jsonl, locked, from CheckOutputs until the pairs are
 	// written (SavePart).
 	claim *os.File
+	// checked holds, once Check has passed, the scenario each pair runs by
+	// varied value and scenario (none for generated ones, which differ by
+	// seed) with its passed budget check, so a pair neither rebuilds its
+	// varied scenario nor checks its budget again.
+	checked [][]checkedScenario
 }
 
-// Given records a flag given on the command line: in Changed, and unless
-// it only says where or how fast the pairs run (shard, jsonl, out, workers,
-// resume-from), in Args. Flags are given in name order, as pflag visits
-// them.
-func (f *Flags) Given(name, value string) {
-	if f.Changed == nil {
-		f.Changed = map[string]bool{}
-	}
-	f.Changed[name] = true
-	switch name {
-	case "shard", "jsonl", "out", "workers", "resume-from":
-	default:
-		f.Args = append(f.Args, "--"+name+"="+value)
-	}
+// checkedScenario is a scenario Check built and found within the budget.
+type checkedScenario struct {
+	sc     *scenarios.Scenario
+	budget harness.Budgeted
 }
 
 // Report renders the comparison of pairs (every job's, in job order, and
@@ -139,7 +134,7 @@ func (f *Flags) Given(name, value string) {
 // report shows.
 func (s *Setup) Report(pairs, sweepPairs []reports.ComparePair) (*reports.Analysis, error) {
 	if err := os.MkdirAll(s.f.out, 0o755); err != nil {
-		return nil, badInput("--out: %v", err)
+		return nil, config.Errorf("Out", "{Out}: %v", err)
 	}
 	in := s.input(pairs)
 	in.FindingsLink = findingsLink(s.f.out)
@@ -154,7 +149,7 @@ func (s *Setup) Report(pairs, sweepPairs []reports.ComparePair) (*reports.Analys
 	// All or nothing (a full disk leaves the earlier report whole), and a
 	// sweep chart of an earlier report goes when this one has none.
 	if err := outfile.WriteSet(s.f.out, files, []string{reports.ChartSweep}); err != nil {
-		return nil, badInput("--out: %v", err)
+		return nil, config.Errorf("Out", "{Out}: %v", err)
 	}
 	return a, nil
 }
@@ -241,17 +236,17 @@ func (s *Setup) checkPairs() error {
 	per := uint64(len(s.profiles) * max(1, len(s.varyValues)) * max(1, len(s.scenarios)))
 	times, twice := uint64(1), ""
 	if s.withFixes {
-		times, twice = 2, " x 2 (without fixes, and with --fix all)"
+		times, twice = 2, " x 2 (without fixes, and with {Fix} all)"
 	}
 	if seeds*per*times > maxComparePairs {
-		return badInput("compare: %d seeds x %d profiles, values and scenarios%s = %d pairs, at most %d: split it with --shard, fewer seeds or one --fix",
-			seeds, per, twice, seeds*per*times, maxComparePairs)
+		return config.Errorf("Seeds", "compare: %d seeds x %d profiles, values and scenarios"+twice+" = %d pairs, at most %d: split it with {Shard}, fewer seeds or one {Fix}",
+			seeds, per, seeds*per*times, maxComparePairs)
 	}
 	return nil
 }
 
 // setup checks the flags fs parsed into s.f and derives the comparison.
-func New(fl Flags) (s *Setup, err error) {
+func New(fl Config) (s *Setup, err error) {
 	s = &Setup{args: fl.Args, version: fl.Version, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
 		out: fl.Out, vary: fl.Vary, workers: fl.Workers, profile: fl.Profile, profiles: fl.Profiles, fix: fl.Fix, shard: fl.Shard, jsonl: fl.JSONL,
 		maxSteps: fl.MaxSteps, maxInput: fl.MaxInput, resumeFrom: fl.ResumeFrom}}
@@ -266,10 +261,10 @@ func (s *Setup) setup(changed map[string]bool) (err error) {
 		return err
 	}
 	if s.from, s.to, err = campaign.ParseSeeds(s.f.seeds); err != nil {
-		return badInput("--seeds: %v", err)
+		return config.Errorf("Seeds", "{Seeds}: %v", err)
 	}
 	if s.to-s.from >= 1_000_000 {
-		return badInput("--seeds: at most 1000000 seeds, got %q", s.f.seeds)
+		return config.Errorf("Seeds", "{Seeds}: at most 1000000 seeds, got %q", s.f.seeds)
 	}
 	defer func() {
 		if err == nil {
@@ -280,23 +275,23 @@ func (s *Setup) setup(changed map[string]bool) (err error) {
 		return err
 	}
 	if s.fixes, err = fuzz.ParseFixes(s.f.fix); err != nil {
-		return badInput("%v", err)
+		return err
 	}
 	s.withFixes = s.fixes == 0
 	if s.f.workers < 1 || s.f.workers > 1024 {
-		return badInput("--workers: want 1..1024, got %d", s.f.workers)
+		return config.Errorf("Workers", "{Workers}: want 1..1024, got %d", s.f.workers)
 	}
 	if s.f.out == "" {
-		return badInput("--out: want a directory, got an empty name")
+		return config.Errorf("Out", "{Out}: want a directory, got an empty name")
 	}
 	switch {
 	case s.f.generated && s.f.scenario != "":
-		return badInput("compare: give --scenario or --generated, not both")
+		return config.Errorf("Scenario", "compare: give {Scenario} or {Generated}, not both")
 	case s.f.generated:
 	case s.f.scenario != "":
 		sc, err := scenarios.ResolveMax(s.f.scenario, int64(s.f.maxInput))
 		if err != nil {
-			return badInput("--scenario: %v", err)
+			return config.Errorf("Scenario", "{Scenario}: %v", err)
 		}
 		s.scenarios = []*scenarios.Scenario{sc}
 	default:
@@ -315,14 +310,14 @@ func (s *Setup) setup(changed map[string]bool) (err error) {
 
 // parseProfiles reads --profiles (or --profile, its one-profile form).
 func (s *Setup) parseProfiles(set map[string]bool) error {
-	name, list := "--profiles", s.f.profiles
-	if set["profile"] {
-		if set["profiles"] {
-			return badInput("--profile: give --profile or --profiles, not both")
+	field, list := "Profiles", s.f.profiles
+	if set["Profile"] {
+		if set["Profiles"] {
+			return config.Errorf("Profile", "{Profile}: give {Profile} or {Profiles}, not both")
 		}
-		name, list = "--profile", s.f.profile
+		field, list = "Profile", s.f.profile
 		if strings.Contains(list, ",") {
-			return badInput("--profile: want one profile (use --profiles for several), got %q", list)
+			return config.Errorf("Profile", "{Profile}: want one profile (use {Profiles} for several), got %q", list)
 		}
 	}
 	seen := map[string]bool{}
@@ -330,10 +325,10 @@ func (s *Setup) parseProfiles(set map[string]bool) error {
 		p = strings.TrimSpace(p)
 		prof, ok := model.Profiles[p]
 		if !ok {
-			return badInput("%s: want profiles from %s, comma-separated, got %q", name, profileNames(), p)
+			return config.Errorf(field, "{"+field+"}: want profiles from %s, comma-separated, got %q", profileNames(), p)
 		}
 		if seen[p] {
-			return badInput("%s: profile %q given twice", name, p)
+			return config.Errorf(field, "{"+field+"}: profile %q given twice", p)
 		}
 		seen[p] = true
 		s.profiles = append(s.profiles, prof)
@@ -393,15 +388,15 @@ func parseVary(s string) (string, []string, error) {
 	key, list, ok := strings.Cut(s, "=")
 	key = strings.ReplaceAll(strings.TrimSpace(key), ".", "_")
 	if !ok || key == "" || list == "" {
-		return "", nil, badInput("--vary: want KEY=V1,V2,..., got %q", s)
+		return "", nil, config.Errorf("Vary", "{Vary}: want KEY=V1,V2,..., got %q", s)
 	}
 	if key != ProduceScaleKey && key != PartitionCountKey {
 		if _, known := ConfigKeys()[key]; !known {
 			keys := append(sortStrings(mapKeysAny(ConfigKeys())), PartitionCountKey, ProduceScaleKey)
 			if near := scenarios.Closest(key, keys); near != "" {
-				return "", nil, badInput("--vary: unknown key %q (did you mean %s?)", key, near)
+				return "", nil, config.Errorf("Vary", "{Vary}: unknown key %q (did you mean %s?)", key, near)
 			}
-			return "", nil, badInput("--vary: unknown key %q (want a config field of the scenario file, e.g. %s, or %s)",
+			return "", nil, config.Errorf("Vary", "{Vary}: unknown key %q (want a config field of the scenario file, e.g. %s, or %s)",
 				key, strings.Join(keys[:len(keys)-1], ", "), ProduceScaleKey)
 		}
 	}
@@ -414,7 +409,7 @@ func parseVary(s string) (string, []string, error) {
 				return "", nil, err
 			}
 			if seen[v] {
-				return "", nil, badInput("--vary %s: value %q given twice", key, v)
+				return "", nil, config.Errorf("Vary", "{Vary} %s: value %q given twice", key, v)
 			}
 			seen[v] = true
 			values = append(values, v)
@@ -422,10 +417,10 @@ func parseVary(s string) (string, []string, error) {
 		}
 		if rangeKey(key) {
 			if _, ok := rangeValue(v); !ok {
-				return "", nil, badInput("--vary %s: want MS (a fixed time) or MIN..MAX with 0 <= MIN <= MAX, got %q", key, v)
+				return "", nil, config.Errorf("Vary", "{Vary} %s: want MS (a fixed time) or MIN..MAX with 0 <= MIN <= MAX, got %q", key, v)
 			}
 			if seen[v] {
-				return "", nil, badInput("--vary %s: value %q given twice", key, v)
+				return "", nil, config.Errorf("Vary", "{Vary} %s: value %q given twice", key, v)
 			}
 			seen[v] = true
 			values = append(values, v)
@@ -437,30 +432,30 @@ func parseVary(s string) (string, []string, error) {
 		var x any
 		if err := json.Unmarshal([]byte(v), &x); err != nil {
 			if byteKey(key) {
-				return "", nil, badInput("--vary %s: value %q is not a number (or a byte count such as 1MiB)", key, v)
+				return "", nil, config.Errorf("Vary", "{Vary} %s: value %q is not a number (or a byte count such as 1MiB)", key, v)
 			}
-			return "", nil, badInput("--vary %s: value %q is not a number or a boolean", key, v)
+			return "", nil, config.Errorf("Vary", "{Vary} %s: value %q is not a number or a boolean", key, v)
 		}
 		switch x := x.(type) {
 		case float64:
 			if key == ProduceScaleKey && !(x > 0 && x <= 1000) {
-				return "", nil, badInput("--vary %s: want a factor in (0, 1000], got %q", key, v)
+				return "", nil, config.Errorf("Vary", "{Vary} %s: want a factor in (0, 1000], got %q", key, v)
 			}
 		case bool:
 			if key == ProduceScaleKey {
-				return "", nil, badInput("--vary %s: want a number, got %q", key, v)
+				return "", nil, config.Errorf("Vary", "{Vary} %s: want a number, got %q", key, v)
 			}
 		default:
-			return "", nil, badInput("--vary %s: value %q is not a number or a boolean", key, v)
+			return "", nil, config.Errorf("Vary", "{Vary} %s: value %q is not a number or a boolean", key, v)
 		}
 		if seen[v] {
-			return "", nil, badInput("--vary %s: value %q given twice", key, v)
+			return "", nil, config.Errorf("Vary", "{Vary} %s: value %q given twice", key, v)
 		}
 		seen[v] = true
 		values = append(values, v)
 	}
 	if len(values) > 100 {
-		return "", nil, badInput("--vary %s: at most 100 values, got %d", key, len(values))
+		return "", nil, config.Errorf("Vary", "{Vary} %s: at most 100 values, got %d", key, len(values))
 	}
 	return key, values, nil
 }
@@ -583,7 +578,7 @@ func applyVary(sc *scenarios.Scenario, key, value string) (*scenarios.Scenario, 
 	}
 	varied, err := scenarios.Parse(out)
 	if err != nil {
-		return nil, badInput("--vary %s=%s on scenario %s: %v", key, value, sc.Name, err)
+		return nil, config.Errorf("Vary", "{Vary} %s=%s on scenario %s: %v", key, value, sc.Name, err)
 	}
 	return varied, nil
 }
@@ -606,17 +601,24 @@ func (s *Setup) Check() error {
 // no scenario file or named one is predicted to exceed the work budget
 // (exit 4).
 func (s *Setup) checkScenarios() error {
+	checked := make([][]checkedScenario, max(1, len(s.varyValues)))
 	for _, sc := range s.scenarios {
 		if err := harness.CheckRunnable(sc); err != nil {
-			return badInput("--scenario %s: %v", s.f.scenario, err)
+			return config.Errorf("Scenario", "{Scenario} %s: %v", s.f.scenario, err)
 		}
-		if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
+		budget, err := harness.Budget(sc, int64(s.f.maxSteps))
+		if err != nil {
 			return err
 		}
+		checked[0] = append(checked[0], checkedScenario{sc, budget})
 	}
 	if s.varyKey == "" {
+		if s.scenarios != nil {
+			s.checked = checked
+		}
 		return nil
 	}
+	checked[0] = nil
 	for v := range s.varyValues {
 		if s.scenarios == nil {
 			for seed := range campaign.SeedRange(s.from, s.to) {
@@ -625,7 +627,7 @@ func (s *Setup) checkScenarios() error {
 					return err
 				}
 				if err := harness.CheckRunnable(sc); err != nil {
-					return badInput("--vary %s=%s: %v", s.varyKey, s.varyValues[v], err)
+					return config.Errorf("Vary", "{Vary} %s=%s: %v", s.varyKey, s.varyValues[v], err)
 				}
 			}
 			continue
@@ -636,14 +638,30 @@ func (s *Setup) checkScenarios() error {
 				return err
 			}
 			if err := harness.CheckRunnable(sc); err != nil {
-				return badInput("--vary %s=%s on scenario %s: %v", s.varyKey, s.varyValues[v], sc.Name, err)
+				return config.Errorf("Vary", "{Vary} %s=%s on scenario %s: %v", s.varyKey, s.varyValues[v], sc.Name, err)
 			}
-			if err := harness.CheckBudget(sc, int64(s.f.maxSteps)); err != nil {
+			budget, err := harness.Budget(sc, int64(s.f.maxSteps))
+			if err != nil {
 				return err
 			}
+			checked[v] = append(checked[v], checkedScenario{sc, budget})
 		}
 	}
+	if s.scenarios != nil {
+		s.checked = checked
+	}
 	return nil
+}
+
+// pairScenario is the scenario of varied value v, scenario i and seed, and
+// its passed budget check when Check made one (else the run checks).
+func (s *Setup) pairScenario(v, i int, seed uint64) (*scenarios.Scenario, harness.Budgeted, error) {
+	if s.checked != nil {
+		c := s.checked[v][i]
+		return c.sc, c.budget, nil
+	}
+	sc, err := s.scenario(v, i, seed)
+	return sc, harness.Budgeted{}, err
 }
 
 // command is the command that regenerates the report.
@@ -708,7 +726,7 @@ func (s *Setup) jobFixes(j job) model.Fixes {
 }
 
 func (s *Setup) runPair(j job) reports.ComparePair {
-	sc, err := s.scenario(j.vary, j.scenario, j.seed)
+	sc, budget, err := s.pairScenario(j.vary, j.scenario, j.seed)
 	if err != nil {
 		panic(fmt.Sprintf("compare: scenario checked before running: %v", err)) // validated up front
 	}
@@ -720,7 +738,7 @@ func (s *Setup) runPair(j job) reports.ComparePair {
 	if s.varyKey != "" {
 		p.VaryValue = s.varyValues[j.vary]
 	}
-	opt := harness.Options{Seed: j.seed, Profile: prof, Fixes: s.jobFixes(j), MaxSteps: int64(s.f.maxSteps)}
+	opt := harness.Options{Seed: j.seed, Profile: prof, Fixes: s.jobFixes(j), MaxSteps: int64(s.f.maxSteps), Budget: budget}
 	opt.Strategy = harness.LocalLogStart
 	p.Local = measure(sc, opt)
 	opt.Strategy = harness.LastTiered
@@ -800,7 +818,7 @@ func (s *Setup) timeline(in *reports.CompareInput, p *reports.ComparePair) ([]by
 			i = k
 		}
 	}
-	sc, err := s.scenario(v, i, p.Seed)
+	sc, budget, err := s.pairScenario(v, i, p.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -809,7 +827,8 @@ func (s *Setup) timeline(in *reports.CompareInput, p *reports.ComparePair) ([]by
 		also = fmt.Sprintf("%s=%s", in.VaryKey, p.VaryValue)
 	}
 	title := reports.TimelineTitle(sc.Name, s.profiles[0].Name(), p.Seed, also)
-	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], Fixes: s.fixes, MaxSteps: int64(s.f.maxSteps)}, harness.Strategies, title)
+	return drawTimeline(sc, harness.Options{Seed: p.Seed, Profile: s.profiles[0], Fixes: s.fixes, MaxSteps: int64(s.f.maxSteps), Budget: budget},
+		harness.Strategies, title)
 }
 
 // timelineCommand is the command that draws the picked pair's timeline

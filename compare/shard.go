@@ -11,6 +11,7 @@ import (
 
 	"tierfetch/campaign"
 	"tierfetch/cliutil"
+	"tierfetch/config"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
@@ -80,17 +81,17 @@ func (s *Setup) parseShard() error {
 	s.shard = campaign.Whole
 	switch {
 	case s.f.resumeFrom < 0:
-		return badInput("--resume-from: want a job number >= 0, got %d", s.f.resumeFrom)
+		return config.Errorf("ResumeFrom", "{ResumeFrom}: want a job number >= 0, got %d", s.f.resumeFrom)
 	case s.f.resumeFrom > 0 && s.f.jsonl == "":
-		return badInput("--resume-from: give --jsonl FILE for the resumed part ('simrun merge' folds the parts)")
+		return config.Errorf("ResumeFrom", "{ResumeFrom}: give {JSONL} FILE for the resumed part ('simrun merge' folds the parts)")
 	case s.f.shard == "":
 		return nil
 	case s.f.jsonl == "":
-		return badInput("--shard: give --jsonl FILE for the shard's pairs ('simrun merge' renders the report)")
+		return config.Errorf("Shard", "{Shard}: give {JSONL} FILE for the shard's pairs ('simrun merge' renders the report)")
 	}
 	sh, err := campaign.ParseShard(s.f.shard)
 	if err != nil {
-		return badInput("--shard: %v", err)
+		return config.Errorf("Shard", "{Shard}: %v", err)
 	}
 	s.shard = sh
 	return nil
@@ -238,9 +239,9 @@ func (s *Setup) ResumeText(sig string, r Run, part string) string {
 // directory. It returns the file ("" when there is none); an error names
 // the flag that gave it.
 func (s *Setup) SavePart(r Run) (string, error) {
-	part, flag := s.f.jsonl, "--jsonl"
+	part, field := s.f.jsonl, "JSONL"
 	if part == "" && !r.Complete {
-		part, flag = s.partFile(), "--out"
+		part, field = s.partFile(), "Out"
 	}
 	if part == "" {
 		return "", nil
@@ -251,7 +252,7 @@ func (s *Setup) SavePart(r Run) (string, error) {
 		s.claim = nil
 	}
 	if err != nil {
-		return part, fmt.Errorf("%s: %v", flag, err)
+		return part, config.Errorf(field, "{"+field+"}: %v", err)
 	}
 	return part, nil
 }
@@ -301,7 +302,7 @@ func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 	}
 	defer file.Close()
 	if st, err := file.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > maxBytes {
-		return nil, fmt.Errorf("%s: %d bytes, more than the input limit of %d (raise it with --max-input-bytes)", name, st.Size(), maxBytes)
+		return nil, config.Errorf("MaxInput", "%s: %d bytes, more than the input limit of %d (raise it with {MaxInput})", name, st.Size(), maxBytes)
 	}
 	lim := &io.LimitedReader{R: file, N: maxBytes + 1}
 	data, err := io.ReadAll(lim)
@@ -309,7 +310,7 @@ func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if lim.N <= 0 {
-		return nil, fmt.Errorf("%s: more than %d bytes, the input limit (raise it with --max-input-bytes)", name, maxBytes)
+		return nil, config.Errorf("MaxInput", "%s: more than %d bytes, the input limit (raise it with {MaxInput})", name, maxBytes)
 	}
 	c := &compareShard{name: name, lines: campaign.NewLines(name, bytes.NewReader(data))}
 	if !c.lines.Scan() {
@@ -361,7 +362,7 @@ func (c *compareShard) part(check func(l *comparePairLine) error) *campaign.Part
 func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, error)) (s *Setup, pairs, sweepPairs []reports.ComparePair, err error) {
 	shards, err := checkCompareShards(files, maxBytes)
 	if err != nil {
-		return nil, nil, nil, badInput("merge: %v", err)
+		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	h := shards[0].header
 	s, err = parse(slices.Clone(h.Args))
@@ -373,7 +374,7 @@ func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, er
 	}
 	if err := campaign.CheckDigest(shards[0].name, h.ContentDigest, s.ContentDigest(),
 		"the comparison's scenarios and flags give %s now: a scenario file changed after the shards ran (or another simrun made them); merge needs what the shards ran"); err != nil {
-		return nil, nil, nil, badInput("merge: %v", err)
+		return nil, nil, nil, fmt.Errorf("merge: %w", err)
 	}
 	jobs := s.jobs()
 	var sweepJobs []job
@@ -398,7 +399,7 @@ func Merge(files []string, maxBytes int64, parse func(args []string) (*Setup, er
 	if len(pairs) > 0 {
 		err = campaign.Merge(sp, parts, func(g uint64, l *comparePairLine) { pairs[g] = l.pair() })
 		if err != nil {
-			return nil, nil, nil, badInput("merge: %v", err)
+			return nil, nil, nil, fmt.Errorf("merge: %w", err)
 		}
 	}
 	return s, pairs[:len(jobs)], pairs[len(jobs):], nil

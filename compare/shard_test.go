@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"syscall"
 	"testing"
 
+	"tierfetch/config"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -26,7 +28,7 @@ import (
 // parseArgs makes the comparison of --name=value args, as simrun compare
 // parses its flags (merge parses a shard header's this way), writing its
 // report to out.
-func parseArgs(out string, extra Flags) func(args []string) (*Setup, error) {
+func parseArgs(out string, extra Config) func(args []string) (*Setup, error) {
 	return func(args []string) (*Setup, error) {
 		f := extra
 		f.Seeds, f.Profiles, f.Workers, f.Out = "1..20", DefaultProfiles, 1, out
@@ -59,7 +61,7 @@ func parseArgs(out string, extra Flags) func(args []string) (*Setup, error) {
 				}
 				f.MaxSteps = n
 			}
-			f.Given(name, v)
+			given(&f, name, v)
 		}
 		return New(f)
 	}
@@ -71,7 +73,7 @@ func parseArgs(out string, extra Flags) func(args []string) (*Setup, error) {
 var oneFix = model.FixNames()[0]
 
 // mustSetup is parseArgs that fails the test on an error.
-func mustSetup(t *testing.T, out string, extra Flags, args ...string) *Setup {
+func mustSetup(t *testing.T, out string, extra Config, args ...string) *Setup {
 	t.Helper()
 	s, err := parseArgs(out, extra)(args)
 	if err != nil {
@@ -107,7 +109,7 @@ var smallArgs = []string{"--profiles=kip,kafka-4.3", "--scenario=leader-knows-hr
 // the interrupted part's header says where it stopped.
 func TestShardsMergeToTheWholeComparison(t *testing.T) {
 	t.Chdir(t.TempDir()) // the report names its --out; both write "out"
-	whole := mustSetup(t, "out", Flags{}, smallArgs...)
+	whole := mustSetup(t, "out", Config{}, smallArgs...)
 	pairs, sweep, held := whole.Jobs()
 	if pairs != 12 || sweep != 0 || held != 12 {
 		t.Fatalf("jobs %d+%d, held %d, want 12+0 held 12", pairs, sweep, held)
@@ -137,7 +139,7 @@ func TestShardsMergeToTheWholeComparison(t *testing.T) {
 	for k := range 3 {
 		shard := strconv.Itoa(k) + "/3"
 		jsonl := "shard-" + strconv.Itoa(k) + ".jsonl"
-		s := mustSetup(t, "out", Flags{Shard: shard, JSONL: jsonl}, smallArgs...)
+		s := mustSetup(t, "out", Config{Shard: shard, JSONL: jsonl}, smallArgs...)
 		if _, _, held := s.Jobs(); held != 4 {
 			t.Errorf("shard %s holds %d jobs, want 4", shard, held)
 		}
@@ -176,7 +178,7 @@ func TestShardsMergeToTheWholeComparison(t *testing.T) {
 				t.Errorf("ResumeText lacks %q:\n%s", w, text)
 			}
 		}
-		rest := mustSetup(t, "out", Flags{Shard: shard, JSONL: next, ResumeFrom: r.StoppedAt}, smallArgs...)
+		rest := mustSetup(t, "out", Config{Shard: shard, JSONL: next, ResumeFrom: r.StoppedAt}, smallArgs...)
 		if _, _, held := rest.Jobs(); held != 4-at/3 {
 			t.Errorf("resumed shard holds %d jobs, want %d", held, 4-at/3)
 		}
@@ -189,7 +191,7 @@ func TestShardsMergeToTheWholeComparison(t *testing.T) {
 		}
 		files = append(files, next)
 	}
-	m, mp, ms, err := Merge(files, scenarios.DefaultMaxInputBytes, parseArgs("out", Flags{}))
+	m, mp, ms, err := Merge(files, scenarios.DefaultMaxInputBytes, parseArgs("out", Config{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +236,7 @@ func shardSet(t *testing.T, dir string) [2][]string {
 	var out [2][]string
 	for k := range 2 {
 		path := filepath.Join(dir, "ok-"+strconv.Itoa(k)+".jsonl")
-		s := mustSetup(t, "out", Flags{Shard: strconv.Itoa(k) + "/2", JSONL: path}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..4")
+		s := mustSetup(t, "out", Config{Shard: strconv.Itoa(k) + "/2", JSONL: path}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..4")
 		if err := s.WritePart(path, s.Run(context.Background(), func(int, int) {})); err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +280,7 @@ func editRun(t *testing.T, line, run, key, value string) string {
 func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 	dir := t.TempDir()
 	ok := shardSet(t, dir)
-	other := mustSetup(t, "out", Flags{Shard: "1/2", JSONL: filepath.Join(dir, "other.jsonl")}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..6")
+	other := mustSetup(t, "out", Config{Shard: "1/2", JSONL: filepath.Join(dir, "other.jsonl")}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..6")
 	if err := other.WritePart(filepath.Join(dir, "other.jsonl"), other.Run(context.Background(), func(int, int) {})); err != nil {
 		t.Fatal(err)
 	}
@@ -311,7 +313,7 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		{"digests differ", []string{write("f", append([]string{edit(t, head0, "content_digest", `"0123456789abcdef"`)}, ok[0][1:]...)...), shard1}, "content_digest 0123456789abcdef vs"},
 		{"no digest", []string{write("g", append([]string{edit(t, head0, "content_digest", "")}, ok[0][1:]...)...), shard1}, "absent (a shard of an older simrun)"},
 		{"a job missing", []string{write("h", ok[0][:2]...), shard1}, "1 of the comparison's jobs 0..3 are in no file (first: [2]): shard 0/2 is absent or incomplete"},
-		{"an interrupted shard", []string{write("i", stopped, pair0), shard1}, "1 of the comparison's jobs 0..3 are in no file (first: [2]): shard 0/2 is absent or incomplete; " + filepath.Join(dir, "i") + " stopped at job 2 (interrupted: resume it with --resume-from 2)"},
+		{"an interrupted shard", []string{write("i", stopped, pair0), shard1}, "1 of the comparison's jobs 0..3 are in no file (first: [2]): shard 0/2 is absent or incomplete; " + filepath.Join(dir, "i") + " stopped at job 2 (interrupted: resume it with ResumeFrom 2)"},
 		{"another shard's job", []string{write("j", ok[0][0], edit(t, ok[1][1], "job", "1"), ok[0][2]), shard1}, "job 1 is not shard 0/2's"},
 		{"a job of the wrong pair", []string{write("k", ok[0][0], edit(t, pair0, "seed", "3"), ok[0][2]), shard1}, "job 0 is leader-knows-hro seed 3 profile kip fix " + oneFix + ", this comparison's job 0 is leader-knows-hro seed 1 profile kip fix " + oneFix},
 		{"a job past the end", []string{write("l", ok[0][0], pair0, edit(t, ok[0][2], "job", "4")), shard1}, "job 4 outside the comparison's jobs 0..3"},
@@ -340,19 +342,19 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		{"a missing file", []string{filepath.Join(dir, "none"), shard1}, "no such file"},
 	}
 	for _, c := range cases {
-		_, _, _, err := Merge(c.files, scenarios.DefaultMaxInputBytes, parseArgs("out", Flags{}))
+		_, _, _, err := Merge(c.files, scenarios.DefaultMaxInputBytes, parseArgs("out", Config{}))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
 		}
 	}
 	// At most five missing shards are named.
-	if _, _, _, err := Merge([]string{write("o4", edit(t, head0, "shard", `"0/8"`))}, scenarios.DefaultMaxInputBytes, parseArgs("out", Flags{})); err == nil ||
+	if _, _, _, err := Merge([]string{write("o4", edit(t, head0, "shard", `"0/8"`))}, scenarios.DefaultMaxInputBytes, parseArgs("out", Config{})); err == nil ||
 		!strings.HasSuffix(err.Error(), "1 of 8 shards given: missing shard 1/8, 2/8, 3/8, 4/8, 5/8") {
 		t.Errorf("one shard of eight: %v", err)
 	}
 	// The input limit, by size and when a file grows past it while read.
 	big := write("big", ok[0]...)
-	if _, _, _, err := Merge([]string{big, shard1}, 100, parseArgs("out", Flags{})); err == nil || !strings.Contains(err.Error(), "more than the input limit of 100") {
+	if _, _, _, err := Merge([]string{big, shard1}, 100, parseArgs("out", Config{})); err == nil || !strings.Contains(err.Error(), "more than the input limit of 100") {
 		t.Errorf("a file over the input limit: %v", err)
 	}
 	// Flags merge cannot make again, and a simrun that makes other jobs of them.
@@ -362,12 +364,12 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 		t.Errorf("unparsable flags: %v", err)
 	}
 	if _, _, _, err := Merge([]string{write("bb", edit(t, head0, "pairs", "5"), pair0), write("bc", append([]string{edit(t, head1, "pairs", "5")}, ok[1][1:]...)...)},
-		scenarios.DefaultMaxInputBytes, parseArgs("out", Flags{})); err == nil || !strings.Contains(err.Error(), "the shards ran 5+0 pairs, this simrun makes 4+0") {
+		scenarios.DefaultMaxInputBytes, parseArgs("out", Config{})); err == nil || !strings.Contains(err.Error(), "the shards ran 5+0 pairs, this simrun makes 4+0") {
 		t.Errorf("other jobs of the same flags: %v", err)
 	}
 	// The good set merges, in either order.
 	for _, files := range [][]string{{write("ok0", ok[0]...), shard1}, {shard1, write("ok0", ok[0]...)}} {
-		_, pairs, _, err := Merge(files, scenarios.DefaultMaxInputBytes, parseArgs("out", Flags{}))
+		_, pairs, _, err := Merge(files, scenarios.DefaultMaxInputBytes, parseArgs("out", Config{}))
 		if err != nil || len(pairs) != 4 || pairs[3].Seed != 4 || pairs[0].Local == nil {
 			t.Errorf("the good shards: %d pairs, %v", len(pairs), err)
 		}
@@ -377,7 +379,7 @@ func TestMergeRefusesWhatIsNotOneComparison(t *testing.T) {
 // TestBadFlags: every bad compare flag is refused before anything runs,
 // naming the flag and what was wrong.
 func TestBadFlags(t *testing.T) {
-	base := func(f Flags) Flags {
+	base := func(f Config) Config {
 		if f.Seeds == "" {
 			f.Seeds = "1..2"
 		}
@@ -397,42 +399,42 @@ func TestBadFlags(t *testing.T) {
 		return f
 	}
 	cases := []struct {
-		f    Flags
+		f    Config
 		want string
 	}{
-		{Flags{ResumeFrom: -1, JSONL: "x"}, "--resume-from: want a job number >= 0, got -1"},
-		{Flags{ResumeFrom: 3}, "--resume-from: give --jsonl FILE"},
-		{Flags{Shard: "0/2"}, "--shard: give --jsonl FILE"},
-		{Flags{Shard: "2/2", JSONL: "x"}, "--shard:"},
-		{Flags{Seeds: "x"}, "--seeds:"},
-		{Flags{Seeds: "1..1000001"}, "--seeds: at most 1000000 seeds"},
-		{Flags{Profiles: "kip,nope"}, `--profiles: want profiles from`},
-		{Flags{Profiles: "kip, kip"}, `--profiles: profile "kip" given twice`},
-		{Flags{Profile: "kip", Changed: map[string]bool{"profile": true, "profiles": true}}, "--profile: give --profile or --profiles, not both"},
-		{Flags{Profile: "kip,kafka-4.3", Changed: map[string]bool{"profile": true}}, "--profile: want one profile"},
-		{Flags{Profile: "nope", Changed: map[string]bool{"profile": true}}, `--profile: want profiles from`},
-		{Flags{Workers: 1025}, "--workers: want 1..1024, got 1025"},
-		{Flags{Workers: -1}, "--workers: want 1..1024, got -1"},
-		{Flags{Generated: true, Scenario: "tiering-off"}, "give --scenario or --generated, not both"},
-		{Flags{Scenario: "no-such-scenario"}, "--scenario:"},
-		{Flags{Scenario: "tiering-off", Vary: "nope=1"}, `--vary: unknown key "nope"`},
-		{Flags{Seeds: "1..70000", Profiles: "kip,kafka-4.3,kafka-trunk", Scenario: "tiering-off"}, "70000 seeds x 3 profiles, values and scenarios = 210000 pairs, at most 200000"},
+		{Config{ResumeFrom: -1, JSONL: "x"}, "ResumeFrom: want a job number >= 0, got -1"},
+		{Config{ResumeFrom: 3}, "ResumeFrom: give JSONL FILE"},
+		{Config{Shard: "0/2"}, "Shard: give JSONL FILE"},
+		{Config{Shard: "2/2", JSONL: "x"}, "Shard:"},
+		{Config{Seeds: "x"}, "Seeds:"},
+		{Config{Seeds: "1..1000001"}, "Seeds: at most 1000000 seeds"},
+		{Config{Profiles: "kip,nope"}, `Profiles: want profiles from`},
+		{Config{Profiles: "kip, kip"}, `Profiles: profile "kip" given twice`},
+		{Config{Profile: "kip", Changed: map[string]bool{"Profile": true, "Profiles": true}}, "Profile: give Profile or Profiles, not both"},
+		{Config{Profile: "kip,kafka-4.3", Changed: map[string]bool{"Profile": true}}, "Profile: want one profile"},
+		{Config{Profile: "nope", Changed: map[string]bool{"Profile": true}}, `Profile: want profiles from`},
+		{Config{Workers: 1025}, "Workers: want 1..1024, got 1025"},
+		{Config{Workers: -1}, "Workers: want 1..1024, got -1"},
+		{Config{Generated: true, Scenario: "tiering-off"}, "give Scenario or Generated, not both"},
+		{Config{Scenario: "no-such-scenario"}, "Scenario:"},
+		{Config{Scenario: "tiering-off", Vary: "nope=1"}, `Vary: unknown key "nope"`},
+		{Config{Seeds: "1..70000", Profiles: "kip,kafka-4.3,kafka-trunk", Scenario: "tiering-off"}, "70000 seeds x 3 profiles, values and scenarios = 210000 pairs, at most 200000"},
 	}
 	for _, c := range cases {
 		if _, err := New(base(c.f)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.f, err, c.want)
 		}
 	}
-	if _, err := New(Flags{Seeds: "1", Profiles: "kip", Workers: 1}); err == nil || !strings.Contains(err.Error(), "--out: want a directory") {
+	if _, err := New(Config{Seeds: "1", Profiles: "kip", Workers: 1}); err == nil || !strings.Contains(err.Error(), "Out: want a directory") {
 		t.Errorf("no --out: %v", err)
 	}
 	// --profile alone is the one-profile form; at the limits, flags pass.
-	s, err := New(base(Flags{Profile: "kafka-4.3", Profiles: DefaultProfiles, Changed: map[string]bool{"profile": true}, Workers: 1024, Seeds: "1..66666", Scenario: "tiering-off"}))
+	s, err := New(base(Config{Profile: "kafka-4.3", Profiles: DefaultProfiles, Changed: map[string]bool{"Profile": true}, Workers: 1024, Seeds: "1..66666", Scenario: "tiering-off"}))
 	if err != nil || len(s.profiles) != 1 || s.profiles[0].Name() != "kafka-4.3" {
 		t.Errorf("--profile kafka-4.3: %v", err)
 	}
 	// A million seeds pass --seeds and meet the bound on pairs.
-	if _, err := New(base(Flags{Seeds: "1..1000000", Scenario: "tiering-off"})); err == nil || !strings.Contains(err.Error(), "1000000 seeds x 1 profiles") {
+	if _, err := New(base(Config{Seeds: "1..1000000", Scenario: "tiering-off"})); err == nil || !strings.Contains(err.Error(), "1000000 seeds x 1 profiles") {
 		t.Errorf("a million seeds: %v", err)
 	}
 }
@@ -441,37 +443,37 @@ func TestBadFlags(t *testing.T) {
 // is bad input and a scenario predicted past the work budget is a budget
 // error, both before anything runs.
 func TestCheckRefusesBadVariedScenarios(t *testing.T) {
-	s := mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1", "--vary=segment_bytes=0")
-	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "--vary segment_bytes=0 on scenario leader-knows-hro") {
+	s := mustSetup(t, "out", Config{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1", "--vary=segment_bytes=0")
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "Vary segment_bytes=0 on scenario leader-knows-hro") {
 		t.Errorf("segment_bytes=0: %v", err)
 	}
-	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--generated", "--seeds=1..2", "--vary=segment_bytes=0")
+	s = mustSetup(t, "out", Config{}, "--profiles=kip", "--generated", "--seeds=1..2", "--vary=segment_bytes=0")
 	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "segment_bytes") {
 		t.Errorf("--generated, segment_bytes=0: %v", err)
 	}
-	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=local-retention-sweep", "--seeds=1", "--max-steps=10")
+	s = mustSetup(t, "out", Config{}, "--profiles=kip", "--scenario=local-retention-sweep", "--seeds=1", "--max-steps=10")
 	var be *harness.BudgetError
 	if err := s.Check(); err == nil || !asBudget(err, &be) {
 		t.Errorf("--max-steps 10: %v, want a budget error", err)
 	}
-	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=local-retention-sweep", "--seeds=1", "--max-steps=10", "--vary=produce_scale=1")
+	s = mustSetup(t, "out", Config{}, "--profiles=kip", "--scenario=local-retention-sweep", "--seeds=1", "--max-steps=10", "--vary=produce_scale=1")
 	if err := s.Check(); err == nil || !asBudget(err, &be) {
 		t.Errorf("--max-steps 10, varied: %v, want a budget error", err)
 	}
 	// A varied value past the budget, the scenario within it.
 	sc, _ := scenarios.Lookup("leader-knows-hro")
 	within, _ := harness.PredictSteps(sc)
-	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1", fmt.Sprintf("--max-steps=%d", within),
+	s = mustSetup(t, "out", Config{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1", fmt.Sprintf("--max-steps=%d", within),
 		"--vary=remote_log_manager_task_interval_ms=30000,1")
 	if err := s.Check(); err == nil || !asBudget(err, &be) || be.MaxSteps != within {
 		t.Errorf("remote_log_manager_task_interval_ms=1 at --max-steps %d: %v, want a budget error", within, err)
 	}
 	// The default comparison checks its sweep too.
-	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--seeds=1", "--max-steps=1000")
+	s = mustSetup(t, "out", Config{}, "--profiles=kip", "--seeds=1", "--max-steps=1000")
 	if err := s.Check(); err == nil || !asBudget(err, &be) {
 		t.Errorf("the default comparison at --max-steps 1000: %v, want a budget error", err)
 	}
-	s = mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..2", "--vary=produce_scale=2")
+	s = mustSetup(t, "out", Config{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..2", "--vary=produce_scale=2")
 	if err := s.Check(); err != nil {
 		t.Errorf("a good comparison: %v", err)
 	}
@@ -488,7 +490,7 @@ func asBudget(err error, be **harness.BudgetError) bool {
 func TestBudgetRunsAreCounted(t *testing.T) {
 	dir := t.TempDir()
 	jsonl := filepath.Join(dir, "p.jsonl")
-	s := mustSetup(t, "out", Flags{Shard: "0/1", JSONL: jsonl}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..2", "--max-steps=100")
+	s := mustSetup(t, "out", Config{Shard: "0/1", JSONL: jsonl}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..2", "--max-steps=100")
 	r := s.Run(context.Background(), func(int, int) {})
 	if n := BudgetRuns(r.Pairs); n != 4 {
 		t.Errorf("%d runs stopped by the budget, want 4 (2 pairs of 2 runs)", n)
@@ -498,7 +500,7 @@ func TestBudgetRunsAreCounted(t *testing.T) {
 		!strings.Contains(text, "compare shard 0/1: 2 of 2 pairs = 2 scenario-seed pairs written to "+jsonl) {
 		t.Errorf("ShardText: %d, %q", n, text)
 	}
-	s = mustSetup(t, "out", Flags{Shard: "0/1", JSONL: jsonl}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..2")
+	s = mustSetup(t, "out", Config{Shard: "0/1", JSONL: jsonl}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..2")
 	if text, n := s.ShardText(s.Run(context.Background(), func(int, int) {})); n != 0 || strings.Contains(text, "budget") {
 		t.Errorf("within the budget: %d, %q", n, text)
 	}
@@ -516,7 +518,7 @@ func TestContentDigestNamesWhatRan(t *testing.T) {
 	sc, _ := scenarios.Lookup("leader-knows-hro")
 	data, _ := sc.Marshal()
 	os.WriteFile(file, data, 0o644)
-	digest := func(args ...string) string { return mustSetup(t, "out", Flags{}, args...).ContentDigest() }
+	digest := func(args ...string) string { return mustSetup(t, "out", Config{}, args...).ContentDigest() }
 	a := digest("--profiles=kip", "--scenario="+file, "--seeds=1..2")
 	if len(a) != 16 || a != digest("--profiles=kip", "--scenario="+file, "--seeds=1..2") {
 		t.Fatalf("digest %q is not stable", a)
@@ -555,42 +557,42 @@ func TestCheckOutputs(t *testing.T) {
 	file := filepath.Join(dir, "sc.json")
 	os.WriteFile(file, data, 0o644)
 	jsonl := filepath.Join(dir, "p.jsonl")
-	first := mustSetup(t, "out", Flags{Shard: "0/2", JSONL: jsonl}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
+	first := mustSetup(t, "out", Config{Shard: "0/2", JSONL: jsonl}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
 	if err := first.CheckOutputs(); err != nil {
 		t.Fatal(err)
 	}
-	second := mustSetup(t, "out", Flags{Shard: "1/2", JSONL: jsonl}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
-	if err := second.CheckOutputs(); err == nil || !strings.Contains(err.Error(), "--jsonl") {
+	second := mustSetup(t, "out", Config{Shard: "1/2", JSONL: jsonl}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
+	if err := second.CheckOutputs(); err == nil || !names(err, "JSONL") {
 		t.Errorf("a claimed --jsonl: %v", err)
 	}
 	if _, err := first.SavePart(first.Run(context.Background(), func(int, int) {})); err != nil {
 		t.Fatal(err)
 	}
-	third := mustSetup(t, "out", Flags{Shard: "1/2", JSONL: jsonl}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
+	third := mustSetup(t, "out", Config{Shard: "1/2", JSONL: jsonl}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
 	if err := third.CheckOutputs(); err == nil || !strings.Contains(err.Error(), "may hold an earlier comparison's pairs") {
 		t.Errorf("a written --jsonl: %v", err)
 	}
-	same := mustSetup(t, "out", Flags{Shard: "1/2", JSONL: file}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
-	if err := same.CheckOutputs(); err == nil || !strings.Contains(err.Error(), "--jsonl") || !strings.Contains(err.Error(), "--scenario") {
+	same := mustSetup(t, "out", Config{Shard: "1/2", JSONL: file}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
+	if err := same.CheckOutputs(); err == nil || !names(err, "JSONL") || !strings.Contains(err.Error(), "as Scenario ") {
 		t.Errorf("--jsonl is the scenario file: %v", err)
 	}
 	out := filepath.Join(dir, "report")
-	s := mustSetup(t, out, Flags{}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
+	s := mustSetup(t, out, Config{}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
 	if err := s.CheckOutputs(); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(out); err != nil || !fi.IsDir() {
 		t.Errorf("--out not made: %v", err)
 	}
-	if err := s.CheckOutputs(outfile.Named{Flag: "shard", Path: filepath.Join(out, "runs.csv")}); err == nil || !strings.Contains(err.Error(), "--out") {
+	if err := s.CheckOutputs(outfile.Named{Flag: "shard", Path: filepath.Join(out, "runs.csv")}); err == nil || !names(err, "Out") {
 		t.Errorf("a report file that is an input: %v", err)
 	}
 	os.WriteFile(filepath.Join(dir, "afile"), nil, 0o644)
-	s = mustSetup(t, filepath.Join(dir, "afile"), Flags{}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
-	if err := s.CheckOutputs(); err == nil || !strings.Contains(err.Error(), "--out") {
+	s = mustSetup(t, filepath.Join(dir, "afile"), Config{}, "--profiles=kip", "--scenario="+file, "--seeds=1..2")
+	if err := s.CheckOutputs(); err == nil || !names(err, "Out") {
 		t.Errorf("--out is a file: %v", err)
 	}
-	if s.ScenarioArg() != file || mustSetup(t, "o", Flags{}, "--profiles=kip", "--scenario=tiering-off", "--seeds=1").scenarioInput().Path != "" {
+	if s.ScenarioArg() != file || mustSetup(t, "o", Config{}, "--profiles=kip", "--scenario=tiering-off", "--seeds=1").scenarioInput().Path != "" {
 		t.Error("the scenario input: a named scenario is no file")
 	}
 }
@@ -603,7 +605,7 @@ func TestCheckOutputs(t *testing.T) {
 // there; a complete one saves nothing.
 func TestInterruptedWithoutJSONLSavesInOut(t *testing.T) {
 	out := t.TempDir()
-	s := mustSetup(t, out, Flags{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..40")
+	s := mustSetup(t, out, Config{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..40")
 	ctx, cancel := context.WithCancel(context.Background())
 	r := s.Run(ctx, func(done, _ int) {
 		if done == 1 {
@@ -618,7 +620,7 @@ func TestInterruptedWithoutJSONLSavesInOut(t *testing.T) {
 	if r.Complete || r.StoppedAt != 0 || calls != 0 {
 		t.Fatalf("cancelled before: complete %v stopped at %d after %d pairs", r.Complete, r.StoppedAt, calls)
 	}
-	sh := mustSetup(t, out, Flags{Shard: "1/3", JSONL: filepath.Join(out, "x.jsonl")}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..40")
+	sh := mustSetup(t, out, Config{Shard: "1/3", JSONL: filepath.Join(out, "x.jsonl")}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1..40")
 	if r := sh.Run(ctx, func(int, int) {}); r.Complete || r.StoppedAt != 1 {
 		t.Errorf("shard 1/3 cancelled before: complete %v stopped at %d, want 1", r.Complete, r.StoppedAt)
 	}
@@ -651,7 +653,7 @@ func TestInterruptedWithoutJSONLSavesInOut(t *testing.T) {
 // without one removes the earlier sweep chart.
 func TestReportWritesTheDefaultSweep(t *testing.T) {
 	t.Chdir(t.TempDir())
-	s := mustSetup(t, "out", Flags{}, "--profiles=kip", "--seeds=1")
+	s := mustSetup(t, "out", Config{}, "--profiles=kip", "--seeds=1")
 	if s.SweepKey() != DefaultSweepKey {
 		t.Fatalf("SweepKey %q", s.SweepKey())
 	}
@@ -675,14 +677,14 @@ func TestReportWritesTheDefaultSweep(t *testing.T) {
 	var files []string
 	for k := range 3 {
 		jsonl := "s" + strconv.Itoa(k) + ".jsonl"
-		sh := mustSetup(t, "out", Flags{Shard: strconv.Itoa(k) + "/3", JSONL: jsonl}, "--profiles=kip", "--seeds=1")
+		sh := mustSetup(t, "out", Config{Shard: strconv.Itoa(k) + "/3", JSONL: jsonl}, "--profiles=kip", "--seeds=1")
 		if err := sh.WritePart(jsonl, sh.Run(context.Background(), func(int, int) {})); err != nil {
 			t.Fatal(err)
 		}
 		files = append(files, jsonl)
 	}
 	os.RemoveAll("out")
-	m, mp, ms, err := Merge(files, scenarios.DefaultMaxInputBytes, parseArgs("out", Flags{}))
+	m, mp, ms, err := Merge(files, scenarios.DefaultMaxInputBytes, parseArgs("out", Config{}))
 	if err != nil || len(ms) != 6 {
 		t.Fatalf("merge: %d sweep pairs, %v", len(ms), err)
 	}
@@ -694,7 +696,7 @@ func TestReportWritesTheDefaultSweep(t *testing.T) {
 			t.Errorf("%s of the merged default comparison differs", name)
 		}
 	}
-	one := mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1")
+	one := mustSetup(t, "out", Config{}, "--profiles=kip", "--scenario=leader-knows-hro", "--seeds=1")
 	if one.SweepKey() != "" {
 		t.Errorf("a one-scenario comparison has a sweep %q", one.SweepKey())
 	}
@@ -762,14 +764,14 @@ func TestVaryRangesAndProduceScale(t *testing.T) {
 			t.Fatal("the scenario has no produce event")
 		}
 	}
-	s := mustSetup(t, "out", Flags{}, "--profiles=kip", "--scenario=election-mid-bootstrap", "--seeds=1", "--vary=network_latency_ms=1..5,9")
+	s := mustSetup(t, "out", Config{}, "--profiles=kip", "--scenario=election-mid-bootstrap", "--seeds=1", "--vary=network_latency_ms=1..5,9")
 	if err := s.Check(); err != nil {
 		t.Fatal(err)
 	}
 	if got := s.command(); got != "go run ./cmd/simrun compare --scenario election-mid-bootstrap --seeds 1..1 --vary network_latency_ms=1..5,9 --profiles kip --fix "+oneFix+" --out out" {
 		t.Errorf("command: %q", got)
 	}
-	if got := mustSetup(t, "o", Flags{}, "--generated", "--seeds=2..3").command(); got != "go run ./cmd/simrun compare --generated --seeds 2..3 --fix "+oneFix+" --out o" {
+	if got := mustSetup(t, "o", Config{}, "--generated", "--seeds=2..3").command(); got != "go run ./cmd/simrun compare --generated --seeds 2..3 --fix "+oneFix+" --out o" {
 		t.Errorf("command: %q", got)
 	}
 }
@@ -779,7 +781,7 @@ func TestVaryRangesAndProduceScale(t *testing.T) {
 // sweep's alike, and says to raise it.
 func TestReportSummaryCountsEveryBudgetRun(t *testing.T) {
 	t.Chdir(t.TempDir())
-	s := mustSetup(t, "out", Flags{}, "--profiles=kip", "--seeds=1", "--max-steps=100")
+	s := mustSetup(t, "out", Config{}, "--profiles=kip", "--seeds=1", "--max-steps=100")
 	r := s.Run(context.Background(), func(int, int) {})
 	var sum bytes.Buffer
 	n, err := s.ReportSummary(&sum, r.Pairs, r.SweepPairs)
@@ -796,12 +798,12 @@ func TestReportSummaryCountsEveryBudgetRun(t *testing.T) {
 // before anything runs.
 func TestCheckOutputsRefusesAReportFileItCannotWrite(t *testing.T) {
 	out := t.TempDir()
-	s := mustSetup(t, out, Flags{}, "--profiles=kip", "--scenario=tiering-off", "--seeds=1")
+	s := mustSetup(t, out, Config{}, "--profiles=kip", "--scenario=tiering-off", "--seeds=1")
 	if err := s.CheckOutputs(); err != nil {
 		t.Fatalf("an empty --out: %v", err)
 	}
 	os.Mkdir(filepath.Join(out, "runs.csv"), 0o755)
-	if err := s.CheckOutputs(); err == nil || !strings.Contains(err.Error(), "--out") || !strings.Contains(err.Error(), "runs.csv") {
+	if err := s.CheckOutputs(); err == nil || !names(err, "Out") || !strings.Contains(err.Error(), "runs.csv") {
 		t.Errorf("runs.csv is a directory: %v", err)
 	}
 }
@@ -810,7 +812,7 @@ func TestCheckOutputsRefusesAReportFileItCannotWrite(t *testing.T) {
 // under every profile, each row with its own run's digest and profile.
 func TestRunsCSVHoldsEveryProfilesRuns(t *testing.T) {
 	t.Chdir(t.TempDir())
-	s := mustSetup(t, "out", Flags{}, "--profiles=kip,kafka-4.3,kafka-trunk", "--scenario=leader-knows-hro", "--seeds=1..2")
+	s := mustSetup(t, "out", Config{}, "--profiles=kip,kafka-4.3,kafka-trunk", "--scenario=leader-knows-hro", "--seeds=1..2")
 	r := s.Run(context.Background(), func(int, int) {})
 	if _, err := s.Report(r.Pairs, r.SweepPairs); err != nil {
 		t.Fatal(err)
@@ -850,7 +852,7 @@ func TestReportLinksFindingsAtTheRoot(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	report := func(out string) string {
-		s := mustSetup(t, out, Flags{}, "--profiles=kip,kafka-4.3", "--scenario=leader-knows-hro", "--seeds=1")
+		s := mustSetup(t, out, Config{}, "--profiles=kip,kafka-4.3", "--scenario=leader-knows-hro", "--seeds=1")
 		r := s.Run(context.Background(), func(int, int) {})
 		if _, err := s.Report(r.Pairs, r.SweepPairs); err != nil {
 			t.Fatal(err)
@@ -890,7 +892,7 @@ func TestPairsBound(t *testing.T) {
 		if c.vary == "default set" {
 			scenario, c.vary = "", ""
 		}
-		f := Flags{Seeds: c.seeds, Profiles: "kip,kafka-4.3", Scenario: scenario, Vary: c.vary, Fix: c.fix, Workers: 1, Out: "o",
+		f := Config{Seeds: c.seeds, Profiles: "kip,kafka-4.3", Scenario: scenario, Vary: c.vary, Fix: c.fix, Workers: 1, Out: "o",
 			MaxSteps: harness.DefaultMaxSteps, MaxInput: scenarios.DefaultMaxInputBytes}
 		_, err := New(f)
 		if (err == nil) != c.ok || err != nil && !strings.Contains(err.Error(), "at most 200000") {
@@ -967,7 +969,7 @@ func TestReportCharts(t *testing.T) {
 		{"default budget", []string{"--profiles=kip", "--seeds=1", "--max-steps=100"}, nil, ""},
 	} {
 		out := c.name
-		s := mustSetup(t, out, Flags{}, c.args...)
+		s := mustSetup(t, out, Config{}, c.args...)
 		r := s.Run(context.Background(), func(int, int) {})
 		if _, err := s.Report(r.Pairs, r.SweepPairs); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
@@ -1029,10 +1031,10 @@ func TestMergeInputLimitAtItsEdge(t *testing.T) {
 	s0, n0 := write("s0", ok[0])
 	s1, n1 := write("s1", ok[1])
 	limit := max(n0, n1)
-	if _, _, _, err := Merge([]string{s0, s1}, limit, parseArgs("out", Flags{})); err != nil {
+	if _, _, _, err := Merge([]string{s0, s1}, limit, parseArgs("out", Config{})); err != nil {
 		t.Errorf("files of at most the limit %d: %v", limit, err)
 	}
-	if _, _, _, err := Merge([]string{s0, s1}, limit-1, parseArgs("out", Flags{})); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than the input limit of %d", limit-1)) {
+	if _, _, _, err := Merge([]string{s0, s1}, limit-1, parseArgs("out", Config{})); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than the input limit of %d", limit-1)) {
 		t.Errorf("a file one byte past the limit: %v", err)
 	}
 	fifo := filepath.Join(dir, "fifo")
@@ -1048,7 +1050,7 @@ func TestMergeInputLimitAtItsEdge(t *testing.T) {
 		f.Write([]byte(strings.Join(ok[0], "\n") + "\n"))
 	}()
 	// Whole lines, one byte more than the limit: read to the end, then refused.
-	if _, _, _, err := Merge([]string{fifo, s1}, n0-1, parseArgs("out", Flags{})); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d bytes, the input limit", n0-1)) {
+	if _, _, _, err := Merge([]string{fifo, s1}, n0-1, parseArgs("out", Config{})); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d bytes, the input limit", n0-1)) {
 		t.Errorf("a fifo past the limit: %v", err)
 	}
 }
@@ -1059,7 +1061,7 @@ func TestMergeInputLimitAtItsEdge(t *testing.T) {
 // sweep's budget runs too.
 func TestDefaultComparisonCountsItsSweep(t *testing.T) {
 	t.Chdir(t.TempDir())
-	s := mustSetup(t, "out", Flags{}, "--profiles=kip", "--seeds=1", "--max-steps=100")
+	s := mustSetup(t, "out", Config{}, "--profiles=kip", "--seeds=1", "--max-steps=100")
 	pairs, sweep, held := s.Jobs()
 	last := 0
 	r := s.Run(context.Background(), func(done, h int) {
@@ -1075,8 +1077,27 @@ func TestDefaultComparisonCountsItsSweep(t *testing.T) {
 	if text := s.ResumeText("interrupt", r, "p.jsonl"); !strings.Contains(text, fmt.Sprintf("before job %d of %d", pairs+2, pairs+sweep)) {
 		t.Errorf("ResumeText: %s", text)
 	}
-	sh := mustSetup(t, "out", Flags{Shard: "0/1", JSONL: "p.jsonl"}, "--profiles=kip", "--seeds=1", "--max-steps=100")
+	sh := mustSetup(t, "out", Config{Shard: "0/1", JSONL: "p.jsonl"}, "--profiles=kip", "--seeds=1", "--max-steps=100")
 	if _, n := sh.ShardText(sh.Run(context.Background(), func(int, int) {})); n != 2*(pairs+sweep) {
 		t.Errorf("ShardText counts %d budget runs, want %d", n, 2*(pairs+sweep))
 	}
+}
+
+// given records a flag as the command line gives it (cmd/simrun's
+// compareGiven): the field in Changed, the flags that shape the
+// comparison in Args.
+func given(f *Config, name, value string) {
+	if f.Changed == nil {
+		f.Changed = map[string]bool{}
+	}
+	field := map[string]string{"scenario": "Scenario", "generated": "Generated", "seeds": "Seeds", "vary": "Vary",
+		"profiles": "Profiles", "profile": "Profile", "max-steps": "MaxSteps", "fix": "Fix"}[name]
+	f.Changed[field] = true
+	f.Args = append(f.Args, "--"+name+"="+value)
+}
+
+// names reports whether err is a config.Error for field.
+func names(err error, field string) bool {
+	var e *config.Error
+	return errors.As(err, &e) && e.Field == field
 }

@@ -6,12 +6,14 @@ import (
 	"strings"
 
 	"tierfetch/campaign"
+	"tierfetch/config"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
 
-// Args are simrun explore's flags as given, before they are checked.
+// Args are a search's settings as given (simrun explore's flags), before
+// Config checks them.
 type Args struct {
 	Scenario   string
 	Strategy   string
@@ -33,16 +35,16 @@ type Args struct {
 	Shard      string // K/N
 }
 
-// Config checks the flags (an error names the flag) and builds the search
-// and the header that names it; maxSteps is each run's work budget and
+// Config checks the settings (an error names the field: config.Error) and
+// builds the search and the header that names it; maxSteps is each run's work budget and
 // maxInput the size limit of a scenario file.
 func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 	var cfg Config
 	if a.Scenario == "" {
-		return cfg, Header{}, fmt.Errorf("--scenario: required (a named scenario or a file); see 'simrun scenarios'")
+		return cfg, Header{}, config.Errorf("Scenario", "{Scenario}: required (a named scenario or a file); see 'simrun scenarios'")
 	}
 	if a.Strategy != string(harness.LocalLogStart) && a.Strategy != string(harness.LastTiered) {
-		return cfg, Header{}, fmt.Errorf("--strategy: want local-log-start or last-tiered, got %q", a.Strategy)
+		return cfg, Header{}, config.Errorf("Strategy", "{Strategy}: want local-log-start or last-tiered, got %q", a.Strategy)
 	}
 	profile, err := fuzz.ParseProfile(a.Profile)
 	if err != nil {
@@ -57,16 +59,16 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 		return cfg, Header{}, err
 	}
 	if a.Depth < 0 || a.Depth > 100_000 {
-		return cfg, Header{}, fmt.Errorf("--depth: want 0 (to the scenario's end) or 1..100000, got %d", a.Depth)
+		return cfg, Header{}, config.Errorf("Depth", "{Depth}: want 0 (to the scenario's end) or 1..100000, got %d", a.Depth)
 	}
 	if a.MaxStates < 1 || a.MaxStates > 100_000_000 {
-		return cfg, Header{}, fmt.Errorf("--max-states: want 1..100000000, got %d", a.MaxStates)
+		return cfg, Header{}, config.Errorf("MaxStates", "{MaxStates}: want 1..100000000, got %d", a.MaxStates)
 	}
 	if a.MaxMemory < 64 || a.MaxMemory > 1<<20 {
-		return cfg, Header{}, fmt.Errorf("--max-memory: want 64..1048576 MiB, got %d", a.MaxMemory)
+		return cfg, Header{}, config.Errorf("MaxMemory", "{MaxMemory}: want 64..1048576 MiB, got %d", a.MaxMemory)
 	}
 	if a.FaultMs < 1 || a.FaultMs > 3_600_000 {
-		return cfg, Header{}, fmt.Errorf("--fault-ms: want 1..3600000, got %d", a.FaultMs)
+		return cfg, Header{}, config.Errorf("FaultMs", "{FaultMs}: want 1..3600000, got %d", a.FaultMs)
 	}
 	faults := []string{}
 	if a.Faults != "" {
@@ -74,20 +76,20 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 			k = strings.TrimSpace(k)
 			kind, err := scenarios.ParseExploreFault(k)
 			if err != nil {
-				return cfg, Header{}, fmt.Errorf("--faults: %v", err)
+				return cfg, Header{}, config.Errorf("Faults", "{Faults}: %v", err)
 			}
 			faults = append(faults, kind.Fault().Explore) // the header names it one way
 		}
 	}
 	shard, err := campaign.ParseShard(a.Shard)
 	if err != nil {
-		return cfg, Header{}, fmt.Errorf("--shard: %v", err)
+		return cfg, Header{}, config.Errorf("Shard", "{Shard}: %v", err)
 	}
 	if a.FromMs < 0 {
-		return cfg, Header{}, fmt.Errorf("--from-ms: want >= 0, got %d", a.FromMs)
+		return cfg, Header{}, config.Errorf("FromMs", "{FromMs}: want >= 0, got %d", a.FromMs)
 	}
 	if a.Out == "" {
-		return cfg, Header{}, fmt.Errorf("--out: want a file name")
+		return cfg, Header{}, config.Errorf("Out", "{Out}: want a file name")
 	}
 	sc, err := scenarios.ResolveMax(a.Scenario, maxInput)
 	if err != nil {
@@ -109,7 +111,7 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 		return cfg, Header{}, fmt.Errorf("%s: events[%d]: rolling_restart cannot be explored in this build: simrun run runs it", a.Scenario, i)
 	}
 	if end := sc.DurationMs + sc.HealMs; a.FromMs >= end {
-		return cfg, Header{}, fmt.Errorf("--from-ms: %d is at or past the end of %s (%d ms: duration_ms %d + heal_ms %d)",
+		return cfg, Header{}, config.Errorf("FromMs", "{FromMs}: %d is at or past the end of %s (%d ms: duration_ms %d + heal_ms %d)",
 			a.FromMs, sc.Name, end, sc.DurationMs, sc.HealMs)
 	}
 	cfg = Config{Scenario: sc, Strategy: harness.Strategy(a.Strategy), Profile: profile, Mutants: mutants, Fixes: fixes,

@@ -16,27 +16,27 @@ func goodArgs() Args {
 		MaxStates: 100_000, MaxMemory: DefaultMaxMemoryMiB, FaultMs: DefaultFaultMs, Out: "cx.json", Shard: "0/1"}
 }
 
-// TestArgsConfig: each bad flag is an error naming it; good flags build
-// the search and its header.
+// TestArgsConfig: each bad setting is an error naming its field; good
+// settings build the search and its header.
 func TestArgsConfig(t *testing.T) {
 	cases := []struct {
 		edit func(*Args)
 		want string
 	}{
-		{func(a *Args) { a.Scenario = "" }, "--scenario"},
+		{func(a *Args) { a.Scenario = "" }, "Scenario"},
 		{func(a *Args) { a.Scenario = "no-such-scenario" }, "no-such-scenario"},
-		{func(a *Args) { a.Strategy = "both" }, "--strategy"},
-		{func(a *Args) { a.Profile = "kafka-9" }, "--profile"},
-		{func(a *Args) { a.Mutant = "nope" }, "--mutant"},
-		{func(a *Args) { a.Depth = -1 }, "--depth"},
-		{func(a *Args) { a.MaxMemory = 10 }, "--max-memory"},
-		{func(a *Args) { a.FromMs = 2300 }, "--from-ms: 2300 is at or past the end of tiny-join (2300 ms"},
-		{func(a *Args) { a.MaxStates = 0 }, "--max-states"},
-		{func(a *Args) { a.FaultMs = 0 }, "--fault-ms"},
-		{func(a *Args) { a.Faults = "crash,meteor" }, "--faults"},
-		{func(a *Args) { a.Shard = "3/3" }, "--shard"},
-		{func(a *Args) { a.FromMs = -1 }, "--from-ms"},
-		{func(a *Args) { a.Out = "" }, "--out"},
+		{func(a *Args) { a.Strategy = "both" }, "Strategy"},
+		{func(a *Args) { a.Profile = "kafka-9" }, "Profile"},
+		{func(a *Args) { a.Mutant = "nope" }, "Mutant"},
+		{func(a *Args) { a.Depth = -1 }, "Depth"},
+		{func(a *Args) { a.MaxMemory = 10 }, "MaxMemory"},
+		{func(a *Args) { a.FromMs = 2300 }, "FromMs: 2300 is at or past the end of tiny-join (2300 ms"},
+		{func(a *Args) { a.MaxStates = 0 }, "MaxStates"},
+		{func(a *Args) { a.FaultMs = 0 }, "FaultMs"},
+		{func(a *Args) { a.Faults = "crash,meteor" }, "Faults"},
+		{func(a *Args) { a.Shard = "3/3" }, "Shard"},
+		{func(a *Args) { a.FromMs = -1 }, "FromMs"},
+		{func(a *Args) { a.Out = "" }, "Out"},
 	}
 	for _, c := range cases {
 		a := goodArgs()
@@ -83,7 +83,7 @@ func TestArgsFaultSpellings(t *testing.T) {
 	}
 	a.Faults = "outage"
 	if _, _, err := a.Config(0, scenarios.DefaultMaxInputBytes); err == nil ||
-		err.Error() != `--faults: unknown fault "outage" (want some of crash, restart, elect, partition, remote-outage)` {
+		err.Error() != `Faults: unknown fault "outage" (want some of crash, restart, elect, partition, remote-outage)` {
 		t.Errorf("--faults outage: %v", err)
 	}
 }

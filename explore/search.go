@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"tierfetch/campaign"
+	"tierfetch/config"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -139,7 +140,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	end := cfg.Scenario.DurationMs + cfg.Scenario.HealMs
 	if cfg.FromMs >= end {
-		return nil, fmt.Errorf("--from-ms: %d is at or past the scenario's end (%d ms: duration_ms %d + heal_ms %d)",
+		return nil, config.Errorf("FromMs", "{FromMs}: %d is at or past the scenario's end (%d ms: duration_ms %d + heal_ms %d)",
 			cfg.FromMs, end, cfg.Scenario.DurationMs, cfg.Scenario.HealMs)
 	}
 	faults, err := Candidates(cfg.Scenario, cfg.Faults, cfg.FaultMs)

@@ -1,22 +1,22 @@
 package fuzz
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
 	"tierfetch/campaign"
+	"tierfetch/config"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
 )
 
 // ParseProfile returns the behaviour profile called name; the error names
-// --profile and the profiles there are.
+// the field Profile and the profiles there are.
 func ParseProfile(name string) (model.Profile, error) {
 	p, ok := model.Profiles[name]
 	if !ok {
-		return nil, fmt.Errorf("--profile: want one of %s, got %q", ProfileNames(), name)
+		return nil, config.Errorf("Profile", "{Profile}: want one of %s, got %q", ProfileNames(), name)
 	}
 	return p, nil
 }
@@ -26,7 +26,7 @@ func ProfileNames() string {
 	return strings.Join(slices.Sorted(slices.Values(model.ProfileNames())), ", ")
 }
 
-// ParseStrategies reads --strategy: local-log-start, last-tiered or both.
+// ParseStrategies reads a Strategy setting: local-log-start, last-tiered or both.
 func ParseStrategies(s string) ([]harness.Strategy, error) {
 	switch s {
 	case "both":
@@ -34,10 +34,10 @@ func ParseStrategies(s string) ([]harness.Strategy, error) {
 	case string(harness.LocalLogStart), string(harness.LastTiered):
 		return []harness.Strategy{harness.Strategy(s)}, nil
 	}
-	return nil, fmt.Errorf("--strategy: want local-log-start, last-tiered or both, got %q", s)
+	return nil, config.Errorf("Strategy", "{Strategy}: want local-log-start, last-tiered or both, got %q", s)
 }
 
-// ParseMutants reads --mutant: comma-separated mutant names ("" for none).
+// ParseMutants reads a Mutant setting: comma-separated mutant names ("" for none).
 func ParseMutants(s string) (model.Mutants, error) {
 	var set model.Mutants
 	if s == "" {
@@ -46,14 +46,14 @@ func ParseMutants(s string) (model.Mutants, error) {
 	for _, name := range strings.Split(s, ",") {
 		m, ok := model.MutantByName(strings.TrimSpace(name))
 		if !ok {
-			return 0, fmt.Errorf("--mutant: unknown mutant %q (known: %s)", name, strings.Join(model.MutantNames(), ", "))
+			return 0, config.Errorf("Mutant", "{Mutant}: unknown mutant %q (known: %s)", name, strings.Join(model.MutantNames(), ", "))
 		}
 		set = set.With(m)
 	}
 	return set, nil
 }
 
-// ParseFixes reads --fix: comma-separated fix names, or "all" for every
+// ParseFixes reads a Fix setting: comma-separated fix names, or "all" for every
 // validated fix ("" for none); a replaced fix is accepted by its name.
 func ParseFixes(s string) (model.Fixes, error) {
 	var set model.Fixes
@@ -66,7 +66,7 @@ func ParseFixes(s string) (model.Fixes, error) {
 	for _, name := range strings.Split(s, ",") {
 		f, ok := model.FixByName(strings.TrimSpace(name))
 		if !ok {
-			return 0, fmt.Errorf("--fix: unknown fix %q (known: all, %s; see 'simrun fixes')", name, strings.Join(model.FixNames(), ", "))
+			return 0, config.Errorf("Fix", "{Fix}: unknown fix %q (known: all, %s; see 'simrun fixes')", name, strings.Join(model.FixNames(), ", "))
 		}
 		set = set.With(f)
 	}
@@ -86,14 +86,15 @@ type SweepArgs struct {
 // take about three months of one core; a larger sweep is sharded.
 const MaxSweepSeeds = 1_000_000_000
 
-// NewSweepConfig checks a sweep's settings, each error naming its flag,
+// NewSweepConfig checks a sweep's settings, each error naming its field
+// (config.Error),
 // and makes the output directory.
 func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 	c := SweepConfig{Mutant: a.Mutant, Fix: a.Fix, CheckDeterminism: a.CheckDeterminism, Shrink: a.Shrink, MaxSteps: a.MaxSteps,
 		Workers: a.Workers, Out: a.Out, JSONL: a.JSONL, MaxSaved: a.MaxSaved, MaxShrunk: a.MaxShrunk}
 	var err error
 	if c.From, c.To, err = campaign.ParseSeeds(a.Seeds); err != nil {
-		return c, fmt.Errorf("--seeds: %v", err)
+		return c, config.Errorf("Seeds", "{Seeds}: %v", err)
 	}
 	if c.Strategies, err = ParseStrategies(a.Strategy); err != nil {
 		return c, err
@@ -102,7 +103,7 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 		return c, err
 	}
 	if a.Workers < 1 || a.Workers > 1024 {
-		return c, fmt.Errorf("--workers: want 1..1024, got %d", a.Workers)
+		return c, config.Errorf("Workers", "{Workers}: want 1..1024, got %d", a.Workers)
 	}
 	if c.Mutants, err = ParseMutants(a.Mutant); err != nil {
 		return c, err
@@ -111,42 +112,42 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 		return c, err
 	}
 	if a.Shrink < 0 {
-		return c, fmt.Errorf("--shrink: want >= 0, got %d", a.Shrink)
+		return c, config.Errorf("Shrink", "{Shrink}: want >= 0, got %d", a.Shrink)
 	}
 	if err := CheckCaps(a.MaxSaved, a.MaxShrunk); err != nil {
 		return c, err
 	}
 	if c.Shard, err = campaign.ParseShard(a.Shard); err != nil {
-		return c, fmt.Errorf("--shard: %v", err)
+		return c, config.Errorf("Shard", "{Shard}: %v", err)
 	}
 	if err := outfile.EnsureDir(a.Out); err != nil {
-		return c, fmt.Errorf("--out: %v", err)
+		return c, config.Errorf("Out", "{Out}: %v", err)
 	}
 	c.Resume = c.From
 	if r := a.ResumeFrom; r != nil {
 		if *r < c.From || *r > c.To {
-			return c, fmt.Errorf("--resume-from: seed %d outside --seeds %d..%d", *r, c.From, c.To)
+			return c, config.Errorf("ResumeFrom", "{ResumeFrom}: seed %d outside {Seeds} %d..%d", *r, c.From, c.To)
 		}
 		c.Resume = *r
 	}
 	c.Fresh = c.Shard == campaign.Whole && c.Resume == c.From
 	if n := c.jobs().Count(); n > MaxSweepSeeds {
-		return c, fmt.Errorf("--seeds: %d seeds for this process, at most %d: split the sweep with --shard K/N", n, MaxSweepSeeds)
+		return c, config.Errorf("Seeds", "{Seeds}: %d seeds for this process, at most %d: split the sweep with {Shard} K/N", n, MaxSweepSeeds)
 	}
 	return c, nil
 }
 
-// CheckCaps checks --max-saved and --max-shrunk.
+// CheckCaps checks the caps MaxSaved and MaxShrunk.
 func CheckCaps(maxSaved, maxShrunk int) error {
 	if maxSaved < 0 || maxSaved > MaxSavedLimit {
-		return fmt.Errorf("--max-saved: want 0..%d, got %d", MaxSavedLimit, maxSaved)
+		return config.Errorf("MaxSaved", "{MaxSaved}: want 0..%d, got %d", MaxSavedLimit, maxSaved)
 	}
 	if maxShrunk < 0 || maxShrunk > MaxSavedLimit {
-		return fmt.Errorf("--max-shrunk: want 0..%d, got %d", MaxSavedLimit, maxShrunk)
+		return config.Errorf("MaxShrunk", "{MaxShrunk}: want 0..%d, got %d", MaxSavedLimit, maxShrunk)
 	}
 	return nil
 }
 
-// MaxSavedLimit bounds --max-saved: the failures saved are kept in memory
+// MaxSavedLimit bounds MaxSaved: the failures saved are kept in memory
 // until the sweep ends.
 const MaxSavedLimit = 1_000_000

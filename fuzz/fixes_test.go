@@ -20,7 +20,7 @@ func TestParseFixes(t *testing.T) {
 			t.Errorf("ParseFixes(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	if _, err := ParseFixes("stale-hro,nope"); err == nil || !strings.HasPrefix(err.Error(), "--fix: unknown fix \"nope\"") ||
+	if _, err := ParseFixes("stale-hro,nope"); err == nil || !strings.HasPrefix(err.Error(), "Fix: unknown fix \"nope\"") ||
 		!strings.Contains(err.Error(), "simrun fixes") {
 		t.Errorf("ParseFixes(nope): %v", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"tierfetch/campaign"
+	"tierfetch/config"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -93,13 +94,13 @@ func (s *Sweeper) PrepareOut() error {
 	if s.cfg.Fresh {
 		c, err := outfile.ClearDir(s.cfg.Out)
 		if err != nil {
-			return fmt.Errorf("--out: clearing the earlier run's files: %v", err)
+			return config.Errorf("Out", "{Out}: clearing the earlier run's files: %v", err)
 		}
 		s.cleared = c
 	}
 	m, err := outfile.OpenManifest(s.cfg.Out)
 	if err != nil {
-		return fmt.Errorf("--out: %v", err)
+		return config.Errorf("Out", "{Out}: %v", err)
 	}
 	s.manifest = m
 	return nil
@@ -152,7 +153,7 @@ func (s *Sweeper) SaveError() error {
 	if s.saveFailed == 0 {
 		return nil
 	}
-	return fmt.Errorf("--out: %d scenario files of failing seeds could not be saved (first: %v): the commands above that replay them name files that do not exist",
+	return config.Errorf("Out", "{Out}: %d scenario files of failing seeds could not be saved (first: %v): the commands above that replay them name files that do not exist",
 		s.saveFailed, s.firstSaveErr)
 }
 
@@ -526,7 +527,7 @@ func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
 	}
 	fixes, err := ParseFixes(h.Fix)
 	if err != nil {
-		return SweepConfig{}, fmt.Errorf("the shards' fix: %v", err)
+		return SweepConfig{}, fmt.Errorf("the shards' fix: %w", err)
 	}
 	maxSteps := int64(harness.DefaultMaxSteps)
 	if h.MaxSteps != 0 {

@@ -1,34 +1,39 @@
 package fuzz
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
 	"tierfetch/campaign"
+	"tierfetch/config"
 	"tierfetch/model"
 )
 
-// TestNewSweepConfig: each bad setting is refused naming its flag.
+// TestNewSweepConfig: each bad setting is refused naming its field
+// (config.Error; simrun names the flag).
 func TestNewSweepConfig(t *testing.T) {
 	ok := SweepArgs{Seeds: "1..10", Strategy: "both", Profile: "kip", Shard: "0/1", Out: t.TempDir(), Workers: 2, MaxSteps: 100}
 	if _, err := NewSweepConfig(ok); err != nil {
 		t.Fatal(err)
 	}
 	resume := uint64(11)
-	for flag, mutate := range map[string]func(*SweepArgs){
-		"--seeds":       func(a *SweepArgs) { a.Seeds = "9..3" },
-		"--strategy":    func(a *SweepArgs) { a.Strategy = "fastest" },
-		"--profile":     func(a *SweepArgs) { a.Profile = "kafka-9" },
-		"--workers":     func(a *SweepArgs) { a.Workers = 0 },
-		"--mutant":      func(a *SweepArgs) { a.Mutant = "nope" },
-		"--shrink":      func(a *SweepArgs) { a.Shrink = -1 },
-		"--shard":       func(a *SweepArgs) { a.Shard = "3/2" },
-		"--resume-from": func(a *SweepArgs) { a.ResumeFrom = &resume },
+	for field, mutate := range map[string]func(*SweepArgs){
+		"Seeds":      func(a *SweepArgs) { a.Seeds = "9..3" },
+		"Strategy":   func(a *SweepArgs) { a.Strategy = "fastest" },
+		"Profile":    func(a *SweepArgs) { a.Profile = "kafka-9" },
+		"Workers":    func(a *SweepArgs) { a.Workers = 0 },
+		"Mutant":     func(a *SweepArgs) { a.Mutant = "nope" },
+		"Shrink":     func(a *SweepArgs) { a.Shrink = -1 },
+		"Shard":      func(a *SweepArgs) { a.Shard = "3/2" },
+		"ResumeFrom": func(a *SweepArgs) { a.ResumeFrom = &resume },
 	} {
 		a := ok
 		mutate(&a)
-		if _, err := NewSweepConfig(a); err == nil || !strings.HasPrefix(err.Error(), flag+":") {
-			t.Errorf("%s: error %v, want one naming it", flag, err)
+		_, err := NewSweepConfig(a)
+		var e *config.Error
+		if !errors.As(err, &e) || e.Field != field || !strings.HasPrefix(err.Error(), field+":") {
+			t.Errorf("%s: error %v, want one naming it", field, err)
 		}
 	}
 }

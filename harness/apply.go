@@ -76,51 +76,79 @@ func (r *runner) aim(in *model.Input, e *scenarios.Event) *model.Input {
 	return in
 }
 
+// applyScenario hands the cluster one scenario event: a fault as the fault
+// table says (applyFault), any other event by its type.
 func (r *runner) applyScenario(e scenarios.Event) {
-	broker := func(k model.EventKind) *model.Input { return r.aim(&model.Input{Kind: k, Broker: *e.Broker}, &e) }
+	if k, ok := scenarios.FaultOf(&e); ok {
+		r.applyFault(k, &e)
+		return
+	}
 	switch e.Type {
 	case scenarios.EventAddReplica:
-		r.step(broker(model.EvAddReplica), e.Type, r.scIndex)
+		r.step(r.brokerInput(model.EvAddReplica, &e), e.Type, r.scIndex)
 	case scenarios.EventProduce:
 		chunks := max(1, min(e.Records, e.OverMs/produceChunkMs))
 		r.produceChunk(&event{idx: r.scIndex, records: e.Records, chunks: chunks, interval: sim.Ms(e.OverMs) / sim.Duration(chunks)},
 			r.aim(&model.Input{Kind: model.EvProduce, Count: e.Records, Ms: e.OverMs}, &e))
-	case scenarios.EventElectLeader:
-		r.step(broker(model.EvElectLeader), e.Type, r.scIndex)
 	case scenarios.EventReplaceBroker:
-		r.step(broker(model.EvReplaceBroker), e.Type, r.scIndex)
+		r.step(r.brokerInput(model.EvReplaceBroker, &e), e.Type, r.scIndex)
 	case scenarios.EventReassign:
 		r.step(r.aim(&model.Input{Kind: model.EvReassign, Brokers: e.Replicas}, &e), e.Type, r.scIndex)
-	case scenarios.EventCrash:
-		r.step(broker(model.EvCrash), e.Type, r.scIndex)
-	case scenarios.EventRestart:
-		r.step(broker(model.EvRestart), e.Type, r.scIndex)
-	case scenarios.EventSetConfig:
-		in := &model.Input{Kind: model.EvSetConfig, Broker: -1, Key: e.Key}
-		if e.Broker != nil {
-			in.Broker = *e.Broker
-		}
-		if scenarios.SetConfigBool(e.Key) {
-			in.Bool, in.On = true, e.BoolValue()
-		} else {
-			in.Value = e.IntValue()
-		}
-		r.step(in, e.Type, r.scIndex)
-	case scenarios.EventDeleteRecords:
-		r.step(r.aim(&model.Input{Kind: model.EvDeleteRecords, Offset: e.BeforeOffset}, &e), e.Type, r.scIndex)
-	case scenarios.EventNetworkPartition:
-		x := model.NewEvent(model.EvNetworkPartition, -1)
-		x.Brokers, x.Ms = slices.Clone(e.Brokers), e.DurationMs
-		r.begin(x)
-		r.cuts = append(r.cuts, partition{brokers: slices.Clone(e.Brokers), until: r.sched.Now().Add(sim.Ms(e.DurationMs))})
-		r.sched.At(r.cuts[len(r.cuts)-1].until, event{kind: evPartitionEnd, idx: len(r.cuts) - 1})
-	case scenarios.EventRemoteOutage:
-		r.step(&model.Input{Kind: model.EvRemoteOutage, Ms: e.DurationMs}, e.Type, r.scIndex)
+	case scenarios.EventSetConfig: // a key no fault kind owns
+		r.setConfig(model.EvSetConfig, &e)
 	case scenarios.EventConsume:
 		r.step(r.aim(&model.Input{Kind: model.EvConsume, Offset: e.FromOffset}, &e), e.Type, r.scIndex)
 	case scenarios.EventRollingRestart:
 		r.rollingStep(&event{kind: evRolling, idx: r.scIndex})
+	default:
+		panic(fmt.Sprintf("harness: scenario event %q at %d ms has no handler (a validated scenario has none such)", e.Type, e.AtMs))
 	}
+}
+
+// applyFault injects fault k, scenario event e: the model input (or, for a
+// network partition, the environment's own event) is of the kind the fault
+// table names (scenarios.Fault.Model), so the table and the run cannot
+// disagree on what a fault is in the model. A kind with no case here
+// panics: TestFaultTableModelEvents runs every kind.
+func (r *runner) applyFault(k scenarios.FaultKind, e *scenarios.Event) {
+	kind := k.Fault().Model
+	switch k {
+	case scenarios.FaultCrash, scenarios.FaultRestart, scenarios.FaultElect:
+		r.step(r.brokerInput(kind, e), e.Type, r.scIndex)
+	case scenarios.FaultTiering, scenarios.FaultCopy, scenarios.FaultFlag, scenarios.FaultRetention, scenarios.FaultRemoteRetention:
+		r.setConfig(kind, e)
+	case scenarios.FaultDeleteRecords:
+		r.step(r.aim(&model.Input{Kind: kind, Offset: e.BeforeOffset}, e), e.Type, r.scIndex)
+	case scenarios.FaultPartition:
+		x := model.NewEvent(kind, -1)
+		x.Brokers, x.Ms = slices.Clone(e.Brokers), e.DurationMs
+		r.begin(x)
+		r.cuts = append(r.cuts, partition{brokers: slices.Clone(e.Brokers), until: r.sched.Now().Add(sim.Ms(e.DurationMs))})
+		r.sched.At(r.cuts[len(r.cuts)-1].until, event{kind: evPartitionEnd, idx: len(r.cuts) - 1})
+	case scenarios.FaultRemoteOutage:
+		r.step(&model.Input{Kind: kind, Ms: e.DurationMs}, e.Type, r.scIndex)
+	default:
+		panic(fmt.Sprintf("harness: fault %s (scenario event %s) has no handler in applyFault", k, e.Type))
+	}
+}
+
+// brokerInput is the input of kind for the broker scenario event e names.
+func (r *runner) brokerInput(kind model.EventKind, e *scenarios.Event) *model.Input {
+	return r.aim(&model.Input{Kind: kind, Broker: *e.Broker}, e)
+}
+
+// setConfig hands the cluster a set_config event as an input of kind.
+func (r *runner) setConfig(kind model.EventKind, e *scenarios.Event) {
+	in := &model.Input{Kind: kind, Broker: -1, Key: e.Key}
+	if e.Broker != nil {
+		in.Broker = *e.Broker
+	}
+	if scenarios.SetConfigBool(e.Key) {
+		in.Bool, in.On = true, e.BoolValue()
+	} else {
+		in.Value = e.IntValue()
+	}
+	r.step(in, e.Type, r.scIndex)
 }
 
 // produceChunk appends one batch of a spread produce as input in (the

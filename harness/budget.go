@@ -85,6 +85,33 @@ func CheckBudget(s *scenarios.Scenario, maxSteps int64) error {
 	return nil
 }
 
+// Budgeted is a budget check that passed: scenario s is predicted within
+// maxSteps. Given to a run of the same scenario with the same budget
+// (Options.Budget), it spares NewRun the same check, so a command that
+// checks before its first output (to refuse with exit 4) checks once.
+type Budgeted struct {
+	s        *scenarios.Scenario
+	maxSteps int64
+}
+
+// Budget checks s against maxSteps (0: the default) as CheckBudget does,
+// and returns the passed check for the runs of s (Options.Budget).
+func Budget(s *scenarios.Scenario, maxSteps int64) (Budgeted, error) {
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxStepsFor(s)
+	}
+	if err := CheckBudget(s, maxSteps); err != nil {
+		return Budgeted{}, err
+	}
+	return Budgeted{s: s, maxSteps: maxSteps}, nil
+}
+
+// covers reports whether b is the passed check of s with the budget
+// maxSteps (a run's own, the default resolved).
+func (b Budgeted) covers(s *scenarios.Scenario, maxSteps int64) bool {
+	return b.s != nil && b.s == s && b.maxSteps == maxSteps
+}
+
 // PredictSteps estimates from below the steps a run of s takes, and says
 // what drives the estimate: one step per event and per produce chunk, one
 // batch a chunk on every replica that holds the log (memory grows with

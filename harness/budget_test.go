@@ -119,6 +119,42 @@ func TestWorkBudgetRefusesBeforeTheFirstStep(t *testing.T) {
 	}
 }
 
+// TestBudgetedCoversOnlyItsCheck: a passed budget check (harness.Budget)
+// spares the run of the same scenario under the same budget its own check,
+// and nothing else: given with another scenario, or with a smaller budget
+// than it checked, the run still refuses before its first step what it is
+// predicted to exceed; with its own scenario, the run is the one without it.
+func TestBudgetedCoversOnlyItsCheck(t *testing.T) {
+	sc, ok := scenarios.Lookup("local-retention-sweep")
+	if !ok {
+		t.Fatal("no named scenario local-retention-sweep")
+	}
+	predicted, _ := harness.PredictSteps(sc)
+	budget, err := harness.Budget(sc, predicted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := harness.Budget(sc, predicted-1); err == nil {
+		t.Errorf("Budget(%d) below the prediction %d passed", predicted-1, predicted)
+	}
+	other := sc.Clone() // the same content, another scenario
+	refused := func(sc *scenarios.Scenario, maxSteps int64) bool {
+		got := harness.Execute(sc, harness.Options{Seed: sc.Seed, Strategy: harness.LastTiered, MaxSteps: maxSteps, Budget: budget})
+		return got.Outcome == harness.OutcomeBudget && got.Steps == 0
+	}
+	if !refused(other, predicted-1) {
+		t.Error("a check of one scenario spared another's: not refused below the prediction")
+	}
+	if !refused(sc, predicted-1) {
+		t.Error("a check at one budget spared a run under a smaller one: not refused below the prediction")
+	}
+	with := harness.Execute(sc, harness.Options{Seed: sc.Seed, Strategy: harness.LastTiered, MaxSteps: predicted, Budget: budget})
+	without := harness.Execute(sc, harness.Options{Seed: sc.Seed, Strategy: harness.LastTiered, MaxSteps: predicted})
+	if with.Steps == 0 || with.Digest != without.Digest || with.Outcome != without.Outcome {
+		t.Errorf("the run with its check: %s after %d steps, digest %s; without: %s, %s", with.Outcome, with.Steps, with.Digest, without.Outcome, without.Digest)
+	}
+}
+
 func asBudget(err error, be **harness.BudgetError) bool {
 	b, ok := err.(*harness.BudgetError)
 	*be = b
@@ -139,9 +175,10 @@ func failureText(f *harness.Failure) string {
 	return fmt.Sprintf("%s %s at step %d: %s", f.Invariant, f.Kind, f.Step, f.Message)
 }
 
-// BenchmarkCheckBudget: what the second budget check costs (simrun run,
-// explore and shrink check before any output, for exit code 4; NewRun
-// checks again for library callers), beside the run it guards.
+// BenchmarkCheckBudget: what a budget check costs beside the run it guards
+// (simrun run and compare check before any output, for exit code 4, and
+// hand the passed check to the runs, harness.Budget; explore and shrink
+// run scenarios of their own making, which NewRun checks).
 func BenchmarkCheckBudget(b *testing.B) {
 	sc, ok := scenarios.Lookup("tiering-off")
 	if !ok {

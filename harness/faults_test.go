@@ -10,7 +10,7 @@ import (
 // TestFaultTableModelEvents: the scenario event of every fault kind the
 // fault table gives one event makes the model record the table's model
 // event (scenarios.Fault.Model), so the table's word for what a trace shows
-// is the run's.
+// is the run's; a kind applyFault has no case for panics here.
 func TestFaultTableModelEvents(t *testing.T) {
 	for _, k := range scenarios.Faults() {
 		f := k.Fault()

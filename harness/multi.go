@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tierfetch/config"
 	"tierfetch/invariants"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -250,7 +251,7 @@ func (m *multiRun) finish(r *runner, res *RunResult) {
 // of them named name ("topic-partition").
 func CheckTracePartition(sc *scenarios.Scenario, name string) error {
 	if !sc.BrokerScale() {
-		return fmt.Errorf("%q: the scenario holds one partition (no partitions list); --trace shows all of it", name)
+		return config.Errorf("TracePartition", "%q: the scenario holds one partition (no partitions list); {Trace} shows all of it", name)
 	}
 	tp, err := parseTopicPartition(name)
 	if err != nil {

@@ -74,8 +74,8 @@ type Options struct {
 	// every step (RunResult.StateDigests), to find where two runs part.
 	StateDigests bool
 	// MaxSteps is the run's work budget (0: DefaultMaxSteps): a run that
-	// would take more steps, or is predicted to (CheckBudget), stops with
-	// OutcomeBudget.
+	// would take more steps, or is predicted to (CheckBudget, unless Budget
+	// says the caller checked), stops with OutcomeBudget.
 	MaxSteps int64
 	// Chooser makes the run's nondeterministic choices (see Chooser). nil:
 	// a Script when the scenario has an explore schedule, else draws from
@@ -84,6 +84,10 @@ type Options struct {
 	// StateHash, when set, records the hash of the run's state where it
 	// stopped (RunResult.StateHash): simrun explore's visited set.
 	StateHash bool
+	// Budget is the caller's passed budget check of the scenario
+	// (harness.Budget): with the same scenario and MaxSteps the run does
+	// not predict its cost again. The zero value: the run checks.
+	Budget Budgeted
 }
 
 // RunResult is what one run of one strategy gives.
@@ -380,9 +384,11 @@ func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 	r.sched.At(sim.AtMs(sc.DurationMs), event{kind: evHeal})
 	r.sched.At(sim.AtMs(sc.DurationMs+sc.HealMs), event{kind: evEnd})
 	x := &Run{r: r, res: &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Fleet: r.f, Cluster: r.c}, maxSteps: opt.maxStepsFor(sc)}
-	if err := CheckBudget(sc, x.maxSteps); err != nil {
-		x.done = r.finish(x.res, r.budgetFailure(err.Error()), OutcomeBudget)
-		return x
+	if !opt.Budget.covers(sc, x.maxSteps) {
+		if err := CheckBudget(sc, x.maxSteps); err != nil {
+			x.done = r.finish(x.res, r.budgetFailure(err.Error()), OutcomeBudget)
+			return x
+		}
 	}
 	if f := r.afterStep(); f != nil {
 		x.done = r.finish(x.res, f, OutcomeSafety)

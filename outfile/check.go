@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+
+	"tierfetch/config"
 )
 
 // CheckFile checks, before any work, that path can become an output file
@@ -46,7 +49,8 @@ func CheckFile(path string) error {
 }
 
 // Named is a file a command reads or writes, with the flag that named it
-// (for messages).
+// (for messages): a flag as the user spells it ("--out"), or a config field
+// as {Field} (config.Error), which the command renames to its flag.
 type Named struct{ Flag, Path string }
 
 // CheckDistinct refuses an output that is one of the inputs, or another
@@ -65,12 +69,16 @@ func CheckDistinct(outputs, inputs []Named) error {
 				if slices.Contains(outputs[:i], in) {
 					what = "another output"
 				}
-				return fmt.Errorf("%s %s is the same file as %s %s: refusing to overwrite %s", out.Flag, out.Path, in.Flag, in.Path, what)
+				return config.Errorf(strings.Trim(out.Flag, "{}"), escape(out.Flag)+" %s is the same file as "+escape(in.Flag)+" %s: refusing to overwrite %s",
+					out.Path, in.Path, what)
 			}
 		}
 	}
 	return nil
 }
+
+// escape is s in a format: its percent signs doubled.
+func escape(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 
 // sameFile reports whether paths a and b name one file an output would
 // replace: by os.SameFile when both exist (a device or a pipe is written

@@ -71,7 +71,7 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 		t, name, _ := ParseOffsetsArg(arg)
 		data, err := read(name)
 		if err != nil {
-			return nil, fmt.Errorf("plan: --offsets %s: %v", arg, err)
+			return nil, fmt.Errorf("plan: --offsets %s: %w", arg, err)
 		}
 		of, err := ParseOffsets(name, t, data)
 		if err != nil {
@@ -90,7 +90,7 @@ func (f Files) readOthers(in *Input, read func(string) ([]byte, error)) error {
 		}
 		data, err := read(name)
 		if err != nil {
-			return fmt.Errorf("plan: --%s: %v", flagName, err)
+			return fmt.Errorf("plan: --%s: %w", flagName, err)
 		}
 		if err := parse(name, data); err != nil {
 			return fmt.Errorf("plan: %v", err)

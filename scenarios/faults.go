@@ -75,6 +75,19 @@ func (k FaultKind) Fault() Fault { return faults[k] }
 // String is k's canonical name.
 func (k FaultKind) String() string { return faults[k].Name }
 
+// FaultOf returns the fault kind event e injects: the kind whose Event is
+// e's type and, for set_config, whose Key is e's key. ok is false for an
+// event that injects no fault (add_replica, produce, ..., a set_config of
+// another key).
+func FaultOf(e *Event) (k FaultKind, ok bool) {
+	for k, f := range faults {
+		if f.Event != "" && f.Event == e.Type && (f.Key == "" || f.Key == e.Key) {
+			return FaultKind(k), true
+		}
+	}
+	return 0, false
+}
+
 // Faults returns every fault kind, in table order.
 func Faults() []FaultKind {
 	out := make([]FaultKind, faultKinds)

@@ -101,3 +101,29 @@ func TestScheduleInjectsExploreFaultsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestFaultOf: each single-event fault kind is what its own event injects
+// (the harness applies a scenario event by this lookup), a set_config of a
+// key no kind owns and the other event types inject none; and the model
+// kind the table names is the event's own (the model spells it with '-'),
+// so the table cannot tell the run to record a crash as a restart.
+func TestFaultOf(t *testing.T) {
+	for _, k := range Faults() {
+		f := k.Fault()
+		if f.Event == "" {
+			continue
+		}
+		if got, ok := FaultOf(&Event{Type: f.Event, Key: f.Key}); !ok || got != k {
+			t.Errorf("FaultOf(%s %s) = %v, %v; want %v", f.Event, f.Key, got, ok, k)
+		}
+		if want := strings.ReplaceAll(f.Event, "_", "-"); f.Model.String() != want {
+			t.Errorf("%s: the table's model event %s is not its scenario event %s", k, f.Model, f.Event)
+		}
+	}
+	for _, e := range []Event{{Type: EventSetConfig, Key: "retention_ms"}, {Type: EventAddReplica}, {Type: EventProduce},
+		{Type: EventConsume}, {Type: EventReassign}, {Type: EventReplaceBroker}, {Type: EventRollingRestart}} {
+		if k, ok := FaultOf(&e); ok {
+			t.Errorf("FaultOf(%s %s) = %v: no fault", e.Type, e.Key, k)
+		}
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+
+	"tierfetch/config"
 )
 
 // DefaultMaxInputBytes bounds the size of a scenario file (--max-input-bytes
@@ -59,9 +61,9 @@ func ReadLimited(path string, maxBytes int64) ([]byte, error) {
 
 func tooBig(path string, size, maxBytes int64) error {
 	if size < 0 {
-		return fmt.Errorf("%s: more than %d bytes, the input limit (raise it with --max-input-bytes)", path, maxBytes)
+		return config.Errorf("MaxInput", "%s: more than %d bytes, the input limit (raise it with {MaxInput})", path, maxBytes)
 	}
-	return fmt.Errorf("%s: %d bytes, more than the input limit of %d (raise it with --max-input-bytes)", path, size, maxBytes)
+	return config.Errorf("MaxInput", "%s: %d bytes, more than the input limit of %d (raise it with {MaxInput})", path, size, maxBytes)
 }
 
 // jsonSpace reports whether c is JSON whitespace.

@@ -205,13 +205,13 @@ func TestFixtureMemoryIsLinear(t *testing.T) {
 }
 
 // TestLoadLimitsInput: a file over the input limit, or an endless one, is
-// refused after reading at most the limit, naming the flag that raises it.
+// refused after reading at most the limit, naming the setting that raises it.
 func TestLoadLimitsInput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "big.json")
 	if err := os.WriteFile(path, []byte(`{"brokers": 2, "duration_ms": 1, "description": "`+strings.Repeat("x", 5000)+`"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := scenarios.LoadMax(path, 4096); err == nil || !strings.Contains(err.Error(), "--max-input-bytes") {
+	if _, err := scenarios.LoadMax(path, 4096); err == nil || !strings.Contains(err.Error(), "raise it with MaxInput") {
 		t.Errorf("a 5 KB file under a 4 KB limit: %v", err)
 	}
 	if _, err := scenarios.LoadMax(path, 8192); err != nil {

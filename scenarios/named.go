@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"tierfetch/config"
 )
 
 //go:embed named/*.json
@@ -131,11 +133,11 @@ func ShadowWarning(flag, arg string) string {
 func Select(arg string, all bool, maxBytes int64) ([]*Scenario, error) {
 	switch {
 	case all && arg != "":
-		return nil, fmt.Errorf("run: give --scenario or --all, not both")
+		return nil, config.Errorf("Scenario", "run: give {Scenario} or {All}, not both")
 	case all:
 		return Named(), nil
 	case arg == "":
-		return nil, fmt.Errorf("run: --scenario is required (or --all); see 'simrun scenarios'")
+		return nil, config.Errorf("Scenario", "run: {Scenario} is required (or {All}); see 'simrun scenarios'")
 	}
 	sc, err := ResolveMax(arg, maxBytes)
 	if err != nil {

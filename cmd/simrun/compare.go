@@ -22,7 +22,7 @@ import (
 )
 
 // compareFlagSet adds compare's flags to fs.
-func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
+func compareFlagSet(fs *pflag.FlagSet, f *compare.Config) {
 	fs.StringVar(&f.Scenario, "scenario", "", "a named scenario or a scenario file (default: every named scenario with an add_replica event, findings aside)")
 	fs.BoolVar(&f.Generated, "generated", false, "compare on the scenario each seed generates (see 'simrun gen')")
 	fs.StringVar(&f.Seeds, "seeds", "1..20", "seed range A..B (inclusive), or one seed")
@@ -41,7 +41,7 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Flags) {
 }
 
 func newCompareCmd(c *cli) *cobra.Command {
-	var f compare.Flags
+	var f compare.Config
 	cmd := &cobra.Command{
 		Use:   "compare [--scenario NAME|FILE | --generated] [--seeds A..B] [--out DIR] [--vary KEY=V1,V2,...] [--profiles P1,P2] [--workers N] [--shard K/N --jsonl FILE]",
 		Short: "both protocols on the same seeds: report.md, runs.csv and charts of catch-up time and its costs",
@@ -61,8 +61,8 @@ func newCompareCmd(c *cli) *cobra.Command {
 }
 
 // newCompare makes the comparison of the flags fs parsed into f.
-func newCompare(f compare.Flags, fs *pflag.FlagSet) (*compare.Setup, error) {
-	fs.Visit(func(fl *pflag.Flag) { f.Given(fl.Name, fl.Value.String()) })
+func newCompare(f compare.Config, fs *pflag.FlagSet) (*compare.Setup, error) {
+	fs.Visit(func(fl *pflag.Flag) { compareGiven(&f, fl.Name, fl.Value.String()) })
 	f.Version = cliutil.Version()
 	s, err := compare.New(f)
 	if err != nil {
@@ -71,9 +71,29 @@ func newCompare(f compare.Flags, fs *pflag.FlagSet) (*compare.Setup, error) {
 	return s, nil
 }
 
+// compareGiven records a flag given on the command line: its field in
+// Changed, and unless it only says where or how fast the pairs run (shard,
+// jsonl, out, workers, resume-from), the flag in Args, as --name=value.
+// Flags are given in name order, as pflag visits them.
+func compareGiven(f *compare.Config, name, value string) {
+	if f.Changed == nil {
+		f.Changed = map[string]bool{}
+	}
+	for field, flag := range fieldFlag {
+		if flag == name {
+			f.Changed[field] = true
+		}
+	}
+	switch name {
+	case "shard", "jsonl", "out", "workers", "resume-from":
+	default:
+		f.Args = append(f.Args, "--"+name+"="+value)
+	}
+}
+
 // parseCompare parses compare's flags from args (merge reads a shard's).
 func parseCompare(args []string) (*compare.Setup, error) {
-	var f compare.Flags
+	var f compare.Config
 	fs := pflag.NewFlagSet("compare", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	compareFlagSet(fs, &f)

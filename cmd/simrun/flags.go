@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/spf13/pflag"
 
+	"tierfetch/config"
+
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
@@ -23,4 +25,56 @@ func fixFlag(fs *pflag.FlagSet, f *string) {
 func maxInputVar(fs *pflag.FlagSet, f *scenarios.InputFlag) {
 	*f = scenarios.DefaultMaxInputBytes
 	fs.Var(f, "max-input-bytes", "the size limit of a scenario file: a longer (or endless) file is refused")
+}
+
+// fieldFlag maps the fields of the domain packages' configs (compare.Config,
+// fuzz.SweepArgs, explore.Args) to the flags that set them: every command
+// spells a setting's flag the same way, so one map serves them all
+// (TestConfigFieldsAreFlags checks each config against its command).
+var fieldFlag = map[string]string{
+	"All":              "all",
+	"CheckDeterminism": "check-determinism",
+	"Depth":            "depth",
+	"FaultMs":          "fault-ms",
+	"Faults":           "faults",
+	"Fix":              "fix",
+	"FromMs":           "from-ms",
+	"Generated":        "generated",
+	"JSONL":            "jsonl",
+	"Lost":             "lost",
+	"MaxInput":         "max-input-bytes",
+	"MaxMemory":        "max-memory",
+	"MaxSaved":         "max-saved",
+	"MaxShrunk":        "max-shrunk",
+	"MaxStates":        "max-states",
+	"MaxSteps":         "max-steps",
+	"Mutant":           "mutant",
+	"NoLiveness":       "no-liveness",
+	"NoReduce":         "no-reduction",
+	"Out":              "out",
+	"Profile":          "profile",
+	"Profiles":         "profiles",
+	"Reexecute":        "reexecute",
+	"ResumeFrom":       "resume-from",
+	"Scenario":         "scenario",
+	"Seeds":            "seeds",
+	"Shard":            "shard",
+	"Shrink":           "shrink",
+	"Strategy":         "strategy",
+	"Trace":            "trace",
+	"TracePartition":   "trace-partition",
+	"Vary":             "vary",
+	"Workers":          "workers",
+}
+
+// fieldFlags is err with the config field it names (config.Error) named as
+// the flag that sets it (fieldFlag), so the user reads "--seeds: ...".
+// Other errors are unchanged.
+func fieldFlags(err error) error {
+	return config.Rename(err, func(field string) string {
+		if flag, ok := fieldFlag[field]; ok {
+			return "--" + flag
+		}
+		return ""
+	})
 }

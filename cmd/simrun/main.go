@@ -45,7 +45,14 @@ type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
+// badInput is bad input with the message of format and args; an error
+// among args that names a config field names its flag (fieldFlags).
 func badInput(format string, args ...any) error {
+	for i, a := range args {
+		if err, ok := a.(error); ok {
+			args[i] = fieldFlags(err)
+		}
+	}
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
@@ -126,7 +133,7 @@ func (c *cli) action(body func(cmd *cobra.Command, args []string) (int, error)) 
 	return func(cmd *cobra.Command, args []string) error {
 		code, err := body(cmd, args)
 		c.code = code
-		return err
+		return fieldFlags(err)
 	}
 }
 

@@ -43,6 +43,9 @@ type runFlags struct {
 	// fills in the others (recordedRun).
 	given  func(name string) bool
 	replay bool // 'simrun replay'
+	// budgets are the passed budget checks of the scenarios to run, which
+	// their runs take (harness.Options.Budget) instead of checking again.
+	budgets map[*scenarios.Scenario]harness.Budgeted
 }
 
 // runFlagSet adds run's flags to fs.
@@ -123,6 +126,7 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 			return exitBadInput, badInput("%s: %v", f.scenario, err)
 		}
 	}
+	f.budgets = map[*scenarios.Scenario]harness.Budgeted{}
 	for _, sc := range list {
 		if err := harness.CheckRunnable(sc); err != nil {
 			name := f.scenario // the file's path, or the named scenario
@@ -136,9 +140,11 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 				return exitBadInput, badInput("--trace-partition %v", err)
 			}
 		}
-		if err := harness.CheckBudget(sc, int64(f.maxSteps)); err != nil {
+		budget, err := harness.Budget(sc, int64(f.maxSteps))
+		if err != nil {
 			return exitBudget, err
 		}
+		f.budgets[sc] = budget
 	}
 	if err := checkOutputs([]outfile.Named{{Flag: "--timeline", Path: f.timeline}, {Flag: "--chrome-trace", Path: f.chrome}},
 		[]outfile.Named{scenarioInput("--scenario", f.scenario)}); err != nil {
@@ -204,7 +210,8 @@ func allFixed(list []*scenarios.Scenario, f runFlags, profile model.Profile, str
 		if f.seed.Given {
 			seed = f.seed.N
 		}
-		res, _ := harness.RunAllWith(sc, harness.Options{Seed: seed, Profile: profile, Fixes: model.AllFixes, MaxSteps: int64(f.maxSteps)}, strategies)
+		res, _ := harness.RunAllWith(sc, harness.Options{Seed: seed, Profile: profile, Fixes: model.AllFixes, MaxSteps: int64(f.maxSteps),
+			Budget: f.budgets[sc]}, strategies)
 		ap.Runs = append(ap.Runs, reports.AllRun{Result: res})
 	}
 	return ap
@@ -294,7 +301,7 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 		sink = func(line string) { fmt.Fprintln(traceTo, line) }
 	}
 	opt := harness.Options{Seed: seed, Profile: p, TraceSink: sink, TracePartition: f.tracePart, Mutants: mutants, Fixes: fixes,
-		MaxSteps: int64(f.maxSteps)}
+		MaxSteps: int64(f.maxSteps), Budget: f.budgets[sc]}
 	rec.Hook(&opt)
 	res, runs := harness.RunAllWith(sc, opt, strategies)
 	var also []string
@@ -317,7 +324,8 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 	worst, replay := reports.RunFailures(out, reports.RunInput{Runs: runs, Scenario: sc.Name, ScenarioArg: scenarioArg, Seed: seed,
 		Profile: p.Name(), Mutant: f.mutants, Fix: f.fixes, MaxSteps: int64(f.maxSteps), All: f.all, Verbose: f.verbose, JSON: f.json,
 		States: func(st harness.Strategy, step int64) (before, after harness.State) {
-			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.maxSteps)}
+			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.maxSteps),
+				Budget: f.budgets[sc]}
 			return harness.StatesAround(sc, opt, step)
 		}})
 	return worst, res, replay

@@ -114,6 +114,15 @@ func TestSweepInterruptedResumesToTheSameSummary(t *testing.T) {
 				t.Errorf("the resume command %q lacks %q", resume, flag)
 			}
 		}
+		// Merged alone, the interrupted part is refused, naming the flag
+		// that resumes it (campaign's merge names the field, simrun the flag).
+		alone := simrunCmd(t, dir, "merge", "--out", "out", "--shrink", "0", "a.jsonl")
+		var aloneErr bytes.Buffer
+		alone.Stderr = &aloneErr
+		if code := exitCode(t, alone.Run()); code != exitBadInput ||
+			!regexp.MustCompile(`a\.jsonl stopped at seed (\d+) \(interrupted: resume it with --resume-from (\d+)\)`).MatchString(aloneErr.String()) {
+			t.Errorf("merge of the interrupted part alone: exit %d, %q; want 2 naming --resume-from", code, aloneErr.String())
+		}
 		rcmd := simrunCmd(t, dir, resume...)
 		var rout bytes.Buffer
 		rcmd.Stdout = &rout

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"tierfetch/compare"
+	"tierfetch/explore"
+	"tierfetch/fuzz"
+)
+
+// TestConfigFieldsAreFlags: every field a user sets of a domain package's
+// config has a flag in fieldFlag that its command defines, so an error
+// naming any field reaches the user as a flag; and fieldFlag names no flag
+// twice nor one no command defines.
+func TestConfigFieldsAreFlags(t *testing.T) {
+	root := newRoot(&cli{stdout: io.Discard, stderr: io.Discard})
+	command := func(name string) *pflag.FlagSet {
+		for _, cmd := range root.Commands() {
+			if cmd.Name() == name {
+				return cmd.Flags()
+			}
+		}
+		t.Fatalf("no command %s", name)
+		return nil
+	}
+	for _, c := range []struct {
+		command string
+		config  any
+		skip    []string // set by the command, no flag of their own
+	}{
+		{"compare", compare.Config{}, []string{"Changed", "Args", "Version"}},
+		{"sweep", fuzz.SweepArgs{}, nil},
+		{"explore", explore.Args{}, nil},
+	} {
+		fs := command(c.command)
+		typ := reflect.TypeOf(c.config)
+		for i := 0; i < typ.NumField(); i++ {
+			field := typ.Field(i).Name
+			if slices.Contains(c.skip, field) {
+				continue
+			}
+			flag, ok := fieldFlag[field]
+			if !ok {
+				t.Errorf("%s.%s has no flag in fieldFlag", typ, field)
+				continue
+			}
+			if fs.Lookup(flag) == nil {
+				t.Errorf("fieldFlag[%s] = %q: %s defines no such flag", field, flag, c.command)
+			}
+		}
+	}
+	flags := map[string]string{}
+	for field, flag := range fieldFlag {
+		if other, ok := flags[flag]; ok {
+			t.Errorf("fieldFlag: --%s sets both %s and %s", flag, field, other)
+		}
+		flags[flag] = field
+		defined := false
+		for _, cmd := range root.Commands() {
+			defined = defined || cmd.Flags().Lookup(flag) != nil
+		}
+		if !defined {
+			t.Errorf("fieldFlag[%s] = %q: no command defines it", field, flag)
+		}
+	}
+}
+
+// TestCompareGiven: every given flag marks its field in Changed; only
+// those that shape the comparison are in Args, which a shard's header
+// records.
+func TestCompareGiven(t *testing.T) {
+	var f compare.Config
+	for _, fl := range [][2]string{{"jsonl", "p.jsonl"}, {"out", "o"}, {"seeds", "1..5"}, {"shard", "0/2"}, {"vary", "k=1,2"}, {"workers", "3"}} {
+		compareGiven(&f, fl[0], fl[1])
+	}
+	if len(f.Changed) != 6 || !f.Changed["Workers"] || !f.Changed["JSONL"] {
+		t.Errorf("Changed: %v", f.Changed)
+	}
+	if got := strings.Join(f.Args, " "); got != "--seeds=1..5 --vary=k=1,2" {
+		t.Errorf("Args: %q", got)
+	}
+}
+
+// TestCompareErrorsNameFlags: compare's errors name its config fields; the
+// user reads the flags, in the words they always had, exit 2.
+func TestCompareErrorsNameFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--seeds", "1..1000001"}, `simrun: --seeds: at most 1000000 seeds, got "1..1000001"`},
+		{[]string{"--workers", "0"}, "simrun: --workers: want 1..1024, got 0"},
+		{[]string{"--generated", "--scenario", "tiering-off"}, "simrun: compare: give --scenario or --generated, not both"},
+		{[]string{"--profile", "kip", "--profiles", "kip"}, "simrun: --profile: give --profile or --profiles, not both"},
+		{[]string{"--profile", "kip,kafka-4.3"}, `simrun: --profile: want one profile (use --profiles for several), got "kip,kafka-4.3"`},
+		{[]string{"--profiles", "kip,kip"}, `simrun: --profiles: profile "kip" given twice`},
+		{[]string{"--scenario", "tiering-off", "--vary", "local_retention_bytes=1,1"}, `simrun: --vary local_retention_bytes: value "1" given twice`},
+		{[]string{"--resume-from", "2"}, "simrun: --resume-from: give --jsonl FILE for the resumed part"},
+		{[]string{"--shard", "0/2"}, "simrun: --shard: give --jsonl FILE for the shard's pairs"},
+		{[]string{"--seeds", "1..70000", "--scenario", "tiering-off"}, "simrun: compare: 70000 seeds x 3 profiles, values and scenarios x 2 (without fixes, and with --fix all) = 420000 pairs, at most 200000: split it with --shard, fewer seeds or one --fix"},
+		{[]string{"--fix", "nope"}, `simrun: --fix: unknown fix "nope"`},
+	} {
+		code, stdout, stderr := simrun(t, append([]string{"compare", "--out", t.TempDir()}, c.args...)...)
+		if code != exitBadInput || !strings.HasPrefix(stderr, c.want) || stdout != "" {
+			t.Errorf("compare %v: exit %d, stderr %q, stdout %q; want exit 2, %q", c.args, code, stderr, stdout, c.want)
+		}
+	}
+}
+
+// TestDomainErrorsNameFlags: fuzz's and explore's checks name fields;
+// simrun's user reads the flags (sweep, explore, and run, whose strategy,
+// profile, mutant and fix share fuzz's parsers), exit 2.
+func TestDomainErrorsNameFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep", "--seeds", "x"}, "simrun: --seeds: "},
+		{[]string{"sweep", "--strategy", "x"}, `simrun: --strategy: want local-log-start, last-tiered or both, got "x"`},
+		{[]string{"sweep", "--profile", "x"}, `simrun: --profile: want one of `},
+		{[]string{"sweep", "--workers", "0"}, "simrun: --workers: want 1..1024, got 0"},
+		{[]string{"sweep", "--mutant", "x"}, `simrun: --mutant: unknown mutant "x" (known: `},
+		{[]string{"sweep", "--fix", "x"}, `simrun: --fix: unknown fix "x" (known: all, `},
+		{[]string{"sweep", "--shrink", "-1"}, "simrun: --shrink: want >= 0, got -1"},
+		{[]string{"sweep", "--max-saved", "-1"}, "simrun: --max-saved: want 0..1000000, got -1"},
+		{[]string{"sweep", "--max-shrunk", "-1"}, "simrun: --max-shrunk: want 0..1000000, got -1"},
+		{[]string{"sweep", "--shard", "3/2"}, "simrun: --shard: "},
+		{[]string{"sweep", "--seeds", "5..9", "--resume-from", "10"}, "simrun: --resume-from: seed 10 outside --seeds 5..9"},
+		{[]string{"sweep", "--seeds", "1..1000000001"}, "simrun: --seeds: 1000000001 seeds for this process, at most 1000000000: split the sweep with --shard K/N"},
+		{[]string{"run", "--scenario", "tiering-off", "--strategy", "x"}, `simrun: --strategy: want local-log-start, last-tiered or both, got "x"`},
+		{[]string{"run", "--scenario", "tiering-off", "--profile", "x"}, `simrun: --profile: want one of `},
+		{[]string{"run", "--scenario", "tiering-off", "--mutant", "x"}, `simrun: --mutant: unknown mutant "x"`},
+		{[]string{"run", "--scenario", "tiering-off", "--fix", "x"}, `simrun: --fix: unknown fix "x"`},
+		{[]string{"run", "--scenario", "omts-local-deleted", "--trace-partition", "t-0"},
+			`simrun: --trace-partition "t-0": the scenario holds one partition (no partitions list); --trace shows all of it`},
+		{[]string{"run"}, "simrun: run: --scenario is required (or --all); see 'simrun scenarios'"},
+		{[]string{"run", "--all", "--scenario", "tiering-off"}, "simrun: run: give --scenario or --all, not both"},
+		{[]string{"run", "--scenario", "../../explore/testdata/tiny-join.json", "--max-input-bytes", "100"},
+			"simrun: ../../explore/testdata/tiny-join.json: 1471 bytes, more than the input limit of 100 (raise it with --max-input-bytes)"},
+		{[]string{"compare", "--scenario", "../../explore/testdata/tiny-join.json", "--max-input-bytes", "100"},
+			"simrun: --scenario: ../../explore/testdata/tiny-join.json: 1471 bytes, more than the input limit of 100 (raise it with --max-input-bytes)"},
+		{[]string{"explore"}, "simrun: --scenario: required (a named scenario or a file); see 'simrun scenarios'"},
+		{[]string{"explore", "--scenario", "tiering-off", "--strategy", "both"}, `simrun: --strategy: want local-log-start or last-tiered, got "both"`},
+		{[]string{"explore", "--scenario", "tiering-off", "--depth", "-1"}, "simrun: --depth: want 0 (to the scenario's end) or 1..100000, got -1"},
+		{[]string{"explore", "--scenario", "tiering-off", "--max-states", "0"}, "simrun: --max-states: want 1..100000000, got 0"},
+		{[]string{"explore", "--scenario", "tiering-off", "--max-memory", "1"}, "simrun: --max-memory: want 64..1048576 MiB, got 1"},
+		{[]string{"explore", "--scenario", "tiering-off", "--fault-ms", "0"}, "simrun: --fault-ms: want 1..3600000, got 0"},
+		{[]string{"explore", "--scenario", "tiering-off", "--faults", "outage"}, `simrun: --faults: unknown fault "outage" (want some of crash, restart, elect, partition, remote-outage)`},
+		{[]string{"explore", "--scenario", "tiering-off", "--shard", "3/3"}, "simrun: --shard: "},
+		{[]string{"explore", "--scenario", "tiering-off", "--from-ms", "-1"}, "simrun: --from-ms: want >= 0, got -1"},
+		{[]string{"explore", "--scenario", "tiering-off", "--from-ms", "999999999"}, "simrun: --from-ms: 999999999 is at or past the end of tiering-off"},
+		{[]string{"explore", "--scenario", "tiering-off", "--out", ""}, "simrun: --out: want a file name"},
+		{[]string{"explore", "--scenario", "tiering-off", "--profile", "x"}, "simrun: --profile: want one of "},
+	} {
+		args := c.args
+		if args[0] == "sweep" {
+			args = append(args, "--out", t.TempDir())
+		}
+		code, stdout, stderr := simrun(t, args...)
+		if code != exitBadInput || !strings.HasPrefix(stderr, c.want) || stdout != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2, %q", c.args, code, stderr, stdout, c.want)
+		}
+	}
+}
