@@ -155,6 +155,11 @@ type Result struct {
 	// rebuilt when expanded.
 	MemoryMiB float64
 	Rebuilt   int64
+	// InPlace counts the steps taken on the state itself, not a copy,
+	// because they were likely the state's last (lastPicks); Restored the
+	// states rebuilt because the guess was wrong. Measures of the search's
+	// speed, not of what it covered: not reported.
+	InPlace, Restored int64
 	// SharedStates (sharded searches) counts the states every shard
 	// visits before the frontier is split: merge counts them once.
 	SharedStates int64

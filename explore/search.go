@@ -678,6 +678,7 @@ func (x *explorer) expand(n *node, depth int) {
 	var groupPicks []int
 	groupAsleep, first, faultPoint := false, true, false
 	var suffix []int
+	last := false // the step of suffix is likely n's last (lastPicks)
 	for !x.stop {
 		if faultPoint && len(suffix) == 1 && suffix[0] > 0 && !auditReduction && x.asleep(n, harness.FaultInputID(suffix[0]-1)) {
 			// An injected fault asleep: skipped without taking it.
@@ -685,11 +686,11 @@ func (x *explorer) expand(n *node, depth int) {
 			if suffix[0]+1 >= x.faultAlternatives() {
 				return
 			}
-			suffix = []int{suffix[0] + 1}
+			suffix, last = []int{suffix[0] + 1}, false
 			continue
 		}
 		s := &harness.Script{Picks: suffix, Lost: x.cfg.Lost, Record: true}
-		c := x.step(n, depth, s)
+		c := x.step(n, depth, s, last)
 		picks := pointPicks(s.Points)
 		if first {
 			faultPoint, first = len(s.Points) > 0 && s.Points[0].Kind == harness.ChoiceFault, false
@@ -712,7 +713,7 @@ func (x *explorer) expand(n *node, depth int) {
 				if !ok {
 					return
 				}
-				suffix = next
+				suffix, last = next, lastPicks(s.Points[:key+1], next)
 				continue
 			}
 			if n.only == nil && c.Done() == nil {
@@ -726,8 +727,30 @@ func (x *explorer) expand(n *node, depth int) {
 		if !ok {
 			return
 		}
-		suffix = next
+		suffix, last = next, lastPicks(s.Points, next)
 	}
+}
+
+// copyEveryStep, set by tests, takes every step on a copy.
+var copyEveryStep bool
+
+// lastPicks reports whether next, the picks nextPicks made from the points
+// pts of the step before, likely take the last alternative: every point up
+// to the one it varies has none left after it, and the step before met no
+// choice after that point (the same step usually meets the same ones).
+// expand takes that step on the state itself instead of a copy; when the
+// guess was wrong, step rebuilds the state for the steps left.
+func lastPicks(pts []harness.Point, next []int) bool {
+	j := len(next) - 1
+	if next[j]+1 < pts[j].N {
+		return false
+	}
+	for i, p := range pts {
+		if i < j && p.Pick+1 < p.N || i > j && p.N > 1 {
+			return false
+		}
+	}
+	return true
 }
 
 // take visits the state step c from n led to, its sleep set made from n's
@@ -820,11 +843,25 @@ func union(a, b footprint) footprint {
 		readsTime: a.readsTime || b.readsTime}
 }
 
-// step takes the step of n picked by s: on a copy of n's state, or
-// re-running the path from the start.
-func (x *explorer) step(n *node, depth int, s *harness.Script) *harness.Run {
+// step takes the step of n picked by s: on a copy of n's state, on the
+// state itself when it is likely n's last (the caller then owns n.run and
+// n.run is nil), or re-running the path from the start.
+func (x *explorer) step(n *node, depth int, s *harness.Script, last bool) *harness.Run {
 	if !x.cfg.Reexecute {
-		c := x.fork(n.run, s)
+		if n.run == nil { // the step before was taken on the state itself: it was not the last
+			x.res.Restored++
+			runs, steps := x.res.Runs, x.res.StepsRun
+			n.run = x.rebuild(n, depth)
+			x.res.Runs, x.res.StepsRun = runs, steps // not the search's work: the same as a kept state's
+		}
+		var c *harness.Run
+		if last && !copyEveryStep {
+			x.res.InPlace++
+			c, n.run = n.run, nil
+			c.Rechoose(s)
+		} else {
+			c = x.fork(n.run, s)
+		}
 		c.Step()
 		x.res.StepsRun++
 		return c

@@ -283,7 +283,7 @@ type scratch struct {
 	dropped      model.Event // the dropped event of a message the network dropped
 	// stateBuf, pendBuf and pend: the state hash's buffers.
 	stateBuf, pendBuf []byte
-	pend              [][2]int
+	pend              []pendRef
 	offs              stateOffsets
 	// in and inBuf: explore's input identity.
 	in    Input

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"slices"
 
@@ -75,14 +76,29 @@ func (r *runner) appendPending(dst []byte, now sim.Time) []byte {
 		start := len(r.s.pendBuf)
 		r.s.pendBuf = binary.BigEndian.AppendUint64(r.s.pendBuf, uint64(at.Sub(now)))
 		r.s.pendBuf = r.appendEvent(r.s.pendBuf, ev, now)
-		r.s.pend = append(r.s.pend, [2]int{start, len(r.s.pendBuf)})
+		r.s.pend = append(r.s.pend, pendRef{at: uint64(at.Sub(now)), start: start, end: len(r.s.pendBuf)})
 	})
-	slices.SortFunc(r.s.pend, func(a, b [2]int) int { return bytes.Compare(r.s.pendBuf[a[0]:a[1]], r.s.pendBuf[b[0]:b[1]]) })
+	buf := r.s.pendBuf
+	slices.SortFunc(r.s.pend, func(a, b pendRef) int {
+		if a.at != b.at {
+			return cmp.Compare(a.at, b.at)
+		}
+		return bytes.Compare(buf[a.start+8:a.end], buf[b.start+8:b.end])
+	})
 	for _, p := range r.s.pend {
-		dst = binary.AppendUvarint(dst, uint64(p[1]-p[0]))
-		dst = append(dst, r.s.pendBuf[p[0]:p[1]]...)
+		dst = binary.AppendUvarint(dst, uint64(p.end-p.start))
+		dst = append(dst, buf[p.start:p.end]...)
 	}
 	return dst
+}
+
+// pendRef is a pending event's encoding in scratch.pendBuf, [start, end),
+// which begins with at, the event's time relative to now, big-endian:
+// events sorted by at, then by the rest of their bytes, are sorted by
+// their bytes (bytes.Compare), without comparing most of them.
+type pendRef struct {
+	at         uint64
+	start, end int
 }
 
 func (r *runner) appendEvent(dst []byte, ev *event, now sim.Time) []byte {

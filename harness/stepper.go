@@ -95,6 +95,11 @@ func (x *Run) Step() {
 	}
 }
 
+// Rechoose makes ch take the run's later choices, as Fork(ch) would for
+// a copy: a search takes the last step from a state it drops afterwards on
+// the state itself, saving the copy.
+func (x *Run) Rechoose(ch Chooser) { x.r.opt.Chooser, x.r.choose = ch, ch }
+
 // Clone returns an independent copy of a run that is not over, whose later
 // choices ch makes. Observers and the trace sink are not carried over, and
 // the copy's failure report shows only the last trace line of its own last
