@@ -29,8 +29,11 @@ import (
 // OffsetsForLeaderEpoch and RemoteStorageManager.fetchIndex calls blocks,
 // core/src/main/java/kafka/server/TierStateMachine.java:94-128, :153, :168).
 //
-// The leader (threadio.go) reads the request's partitions in order within
-// the response limit, the first partition with records at least one record
+// Requests and answers go through an incremental fetch session
+// (session.go): after a full request, a request carries only the
+// partitions whose fetch state changed, and an answer only those with
+// something to say. The leader (threadio.go) reads the session's
+// partitions in the session's order within the response limit, the first partition with records at least one record
 // (ReplicaManager.readFromLog, ReplicaManager.scala:1904-1916), and parks
 // the whole request below replica.fetch.min.bytes until records arrive on
 // any of its partitions or replica.fetch.wait.max.ms passes
@@ -43,9 +46,7 @@ import (
 // (reqID that request's id). The partition's bootstrap requests are its
 // own messages, under its own request timeout, as in a one-partition run.
 //
-// Simplifications, said where the model is described: a request is always
-// a full one (no incremental fetch sessions: the leader reads in request
-// order, which is the follower's order), a thread with nothing ready waits
+// Simplifications, said where the model is described: a thread with nothing ready waits
 // until a partition is ready rather than sleeping replica.fetch.backoff.ms,
 // the leader's fetcher lock (a leader change waits for a bootstrap) is not
 // modelled, and a parked request whose partition's leader resigns is
@@ -85,6 +86,9 @@ type fetcherThread struct {
 	isParked bool
 	// pending: the thread is to be run at the end of the step (settle).
 	pending bool
+	// sess is the thread's fetch session: the leader's and the
+	// follower's books of it.
+	sess fetchSession
 }
 
 // threads reports whether the cluster's followers fetch through fetcher
@@ -122,7 +126,7 @@ func (f *Fleet) threadFor(k threadKey) *fetcherThread {
 		f.threadIx = make([]int32, n*n*f.fetchers())
 	}
 	if f.threadIx[i] == 0 {
-		t := &fetcherThread{key: k, ix: int32(len(f.threads)), blockedOn: -1}
+		t := &fetcherThread{key: k, ix: int32(len(f.threads)), blockedOn: -1, sess: fetchSession{full: true}}
 		f.threads = append(f.threads, t)
 		f.threadIx[i] = t.ix + 1
 	}
@@ -157,7 +161,9 @@ func (f *Fleet) join(c *Cluster, b *Broker) {
 		b.fetch.thread = t.ix + 1
 		f.joined(c.part, b.ID)
 	}
-	f.mark(f.threads[b.fetch.thread-1])
+	t := f.threads[b.fetch.thread-1]
+	t.markDirty(c.part)
+	f.mark(t)
 }
 
 // leave takes b's fetcher of partition c off its thread
@@ -169,6 +175,7 @@ func (f *Fleet) leave(c *Cluster, b *Broker) {
 	t := f.threads[b.fetch.thread-1]
 	b.fetch.thread = 0
 	t.order = slices.DeleteFunc(t.order, func(p PartID) bool { return p == c.part })
+	t.markDirty(c.part)
 	f.mark(t)
 }
 
@@ -180,6 +187,7 @@ func (f *Fleet) delay(c *Cluster, b *Broker) {
 	}
 	t := f.threads[b.fetch.thread-1]
 	t.moveToEnd(c.part)
+	t.markDirty(c.part)
 	f.mark(t)
 }
 
@@ -209,6 +217,7 @@ func (f *Fleet) settle() {
 		for _, b := range f.Parts[p].Brokers {
 			b.checkFetcher()
 		}
+		f.noteLeader(p)
 	}
 }
 
@@ -257,14 +266,15 @@ func (t *fetcherThread) event(k EventKind, p PartID) Event {
 
 // processHeld processes the held parts of the thread's answer in order,
 // until one starts a bootstrap (which blocks the thread). A part counts
-// only if its partition is still on the thread and waits for this answer
-// (AbstractFetcherThread.processFetchRequest).
+// only if its partition is still on the thread and in the session at the
+// fetch state the request had (AbstractFetcherThread.processFetchRequest):
+// its fetch state has not changed since it was sent (reqID not 0).
 func (f *Fleet) processHeld(t *fetcherThread) {
 	for len(t.held) > 0 {
 		part := &t.held[0]
 		t.held = t.held[1:]
 		b := f.Parts[part.Part].Brokers[t.key.follower]
-		if b.fetch.thread != t.ix+1 || b.fetch.phase != phaseThread || b.fetch.reqID != t.heldReq {
+		if b.fetch.thread != t.ix+1 || b.fetch.phase != phaseThread || b.fetch.reqID == 0 {
 			continue
 		}
 		c := f.at(part.Part)
@@ -289,29 +299,15 @@ func (t *fetcherThread) answer(p *FetchPart) Message {
 		Diverging: p.Diverging, Epoch: p.Epoch, Offset: p.Offset}
 }
 
-// maybeFetch sends the thread's next request, of every partition ready to
-// fetch, in the thread's order (AbstractFetcherThread.maybeFetch,
-// RemoteLeaderEndPoint.buildFetch); with none ready it waits.
+// maybeFetch sends the thread's next request, of its session's partitions
+// (AbstractFetcherThread.maybeFetch, RemoteLeaderEndPoint.buildFetch,
+// buildFetch); with none it waits.
 func (f *Fleet) maybeFetch(t *fetcherThread) {
 	if t.inflight != 0 || t.blockedOn >= 0 || len(t.held) > 0 {
 		return
 	}
-	var parts []FetchPart
-	throttled := false
-	for _, p := range t.order {
-		c := f.Parts[p]
-		b := c.Brokers[t.key.follower]
-		if b.fetch.phase != phaseThread || b.fetch.reqID != 0 {
-			continue
-		}
-		if f.followerThrottled(p, t.key.follower) {
-			throttled = true
-			continue
-		}
-		parts = append(parts, FetchPart{Part: p, FetchOffset: b.Log.LogEnd, LastFetchedEpoch: b.Log.LatestEpoch(),
-			LeaderEpoch: b.LeaderEpoch, MaxBytes: c.Cfg.ReplicaFetchMaxBytes})
-	}
-	if len(parts) == 0 {
+	m, ok, throttled := f.buildFetch(t, f.nextReq+1)
+	if !ok {
 		if throttled { // nothing to send but throttled partitions: wait replica.fetch.backoff.ms
 			f.setTimer(t.timer(TimerFetchBackoff, t.key.follower, t.key.leader), f.Parts[0].Cfg.ReplicaFetchBackoff)
 		}
@@ -319,11 +315,7 @@ func (f *Fleet) maybeFetch(t *fetcherThread) {
 	}
 	f.nextReq++
 	t.inflight = f.nextReq
-	for i := range parts {
-		f.at(parts[i].Part).Brokers[t.key.follower].fetch.reqID = t.inflight
-	}
-	f.send(Message{Kind: MsgFetch, Part: -1, Fetcher: int16(t.key.fetcher), From: t.key.follower, To: t.key.leader,
-		ReqID: t.inflight, MaxBytes: f.responseMax(), Parts: parts})
+	f.send(m)
 	f.setTimer(t.timer(TimerRequest, t.key.follower, t.key.leader), f.Parts[0].Cfg.ReplicaSocketTimeout)
 }
 
