@@ -96,6 +96,11 @@ type Fleet struct {
 	sessOf [][]sessRef
 	lsnap  []leaderSnap
 	eager  bool
+	// nextPos is the last place given in a thread's order (orderItem).
+	nextPos uint64
+	// minRecord is a lower bound of a record's bytes in any log of the
+	// fleet (minRecordBytes).
+	minRecord int64
 }
 
 // NewFleet builds a fleet of n brokers holding parts; lastTiered is the
@@ -115,6 +120,7 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 		f.touch(PartID(i))
 	}
 	if f.multi {
+		f.minRecord = f.minRecordBytes()
 		f.settle()
 	}
 	return f

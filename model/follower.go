@@ -106,6 +106,8 @@ type fetcher struct {
 	// sent is the fetch state the thread's session holds for the
 	// partition, as last sent (session.go).
 	sent partState
+	// pos is the partition's place in its thread's order (orderItem).
+	pos uint64
 }
 
 // auxBuild is an auxiliary-state build in progress.

@@ -377,7 +377,7 @@ func (f *Fleet) readSession(t *fetcherThread, m *Message, update bool) (Message,
 	s.vis = s.vis[:0]
 	for wi := 0; ; {
 		slot := int32(-1)
-		if !f.eager && limit > 0 {
+		if !f.eager && limit > 0 && (minOne || limit >= f.minRecord) {
 			slot = s.readyTop()
 		}
 		if wi < len(cand) && (slot < 0 || s.ents[cand[wi]].stamp <= s.ents[slot].stamp) {
@@ -406,6 +406,28 @@ func (f *Fleet) readSession(t *fetcherThread, m *Message, update bool) (Message,
 		s.vis = append(s.vis, v)
 	}
 	return resp, due || total >= f.minBytes()
+}
+
+// minRecordBytes returns a lower bound of the bytes of one record in any
+// log of the fleet, now and later: the smallest record_bytes (produced
+// batches) and bytes per record of an initial batch (a read's pieces and
+// a follower's merged pieces have at least their batch's). A partition
+// that comes after the response has less room than that left gets no
+// records (readForFollower), so a read stops visiting partitions for
+// records there.
+func (f *Fleet) minRecordBytes() int64 {
+	least := int64(1) << 62
+	for _, c := range f.Parts {
+		least = min(least, c.Cfg.RecordBytes)
+		for _, b := range c.Brokers {
+			for i := range b.Log.Segments {
+				for _, bt := range b.Log.Segments[i].Batches {
+					least = min(least, bt.Bytes/max(bt.Count, 1))
+				}
+			}
+		}
+	}
+	return max(least, 0)
 }
 
 // candidates returns the session's entries every read visits, in session
@@ -572,7 +594,7 @@ func (f *Fleet) buildFetch(t *fetcherThread, id uint64) (Message, bool, bool) {
 	var ready []PartID
 	throttled := false
 	if s.full {
-		for _, p := range t.order {
+		for _, p := range f.orderOf(t) {
 			b := f.Parts[p].Brokers[t.key.follower]
 			switch {
 			case b.fetch.phase != phaseThread:
@@ -587,7 +609,7 @@ func (f *Fleet) buildFetch(t *fetcherThread, id uint64) (Message, bool, bool) {
 		s.members = len(ready)
 	} else {
 		if f.quota != nil && f.quota.follower != nil {
-			for _, p := range t.order {
+			for _, p := range f.orderOf(t) {
 				t.markDirty(p)
 			}
 		}
@@ -663,23 +685,14 @@ func (f *Fleet) dirtyInOrder(t *fetcherThread) []PartID {
 	d := t.sess.dirty
 	slices.Sort(d)
 	d = slices.Compact(d)
-	pos := make([]int, len(d))
-	for i, p := range d {
-		pos[i] = len(t.order)
+	pos := func(p PartID) uint64 {
 		if b := f.Parts[p].Brokers[t.key.follower]; b.fetch.thread == t.ix+1 {
-			pos[i] = slices.Index(t.order, p)
+			return b.fetch.pos
 		}
+		return 1<<64 - 1
 	}
-	ix := make([]int, len(d))
-	for i := range ix {
-		ix[i] = i
-	}
-	slices.SortStableFunc(ix, func(a, b int) int { return cmp.Compare(pos[a], pos[b]) })
-	out := make([]PartID, len(d))
-	for i, j := range ix {
-		out[i] = d[j]
-	}
-	return out
+	slices.SortStableFunc(d, func(a, b PartID) int { return cmp.Compare(pos(a), pos(b)) })
+	return d
 }
 
 // markDirty notes that partition p's fetch state on thread t may have

@@ -11,9 +11,11 @@ import (
 )
 
 // sessionFleet is a random small fleet and the inputs it is given: a
-// seeded draw of brokers, partitions (tiered or not, some with followers
-// from the start, some with a leader only), fetcher threads, limits that
-// bind (a response holds two or three partitions' worth), and at random
+// seeded draw of brokers, partitions (tiered or not, records of 10 to 40
+// bytes, some with followers from the start, some with a leader only),
+// fetcher threads, limits that bind (a response holds two or three
+// partitions' worth, and its last room may be less than a record), and at
+// random
 // times produces, replicas added empty, crashes and restarts.
 type sessionFleet struct {
 	cfg    FleetConfig
@@ -36,6 +38,7 @@ func drawSessionFleet(seed uint64) sessionFleet {
 	for p := 0; p < np; p++ {
 		cfg := testConfig()
 		cfg.ReplicaFetchMaxBytes = int64(300 + r.IntN(300))
+		cfg.RecordBytes = int64(10 + 10*r.IntN(4))
 		fx := fixture{hw: 300, local: []segSpec{{0, 99, 0}, {100, 199, 0}, {200, 299, 0}}}
 		if cfg.RemoteStorageEnable = r.IntN(3) != 0; cfg.RemoteStorageEnable {
 			fx = tieredFixture()
@@ -242,5 +245,40 @@ func TestIdleSessionStaysInSync(t *testing.T) {
 	h.runUntil(stop.Add(10 * sim.Second))
 	if got := h.f.Parts[0].viewFetchAt(v); got > stop {
 		t.Fatalf("the leader's last fetch of stopped b1 moved to %v", got)
+	}
+}
+
+// TestLastRoomReadsSmallRecords: the response's last room goes to a later
+// partition whose records fit in it, though an earlier one's do not, also
+// when the later one is read because it has records (not because its
+// request changed). One thread of t-0 (40-byte records), t-1 and t-2
+// (10-byte ones), all lagging; 100 bytes a partition, 95 a response.
+// Answer 1, in session order: t-0 gets min(100, 95) / 40 = 2 records (80
+// bytes), t-1 one of the 15 bytes left, t-2 none (5 left); t-0 and t-1
+// go to the end (t-2, t-0, t-1). Answer 2: t-2 gets 9 records (90), the
+// others none (5 left); order t-0, t-1, t-2. Answer 3: t-0 2 records and
+// t-1, whose request did not change since answer 1, one. The same with
+// every partition visited at every request.
+func TestLastRoomReadsSmallRecords(t *testing.T) {
+	for _, eager := range []bool{true, false} {
+		var ps []PartitionInit
+		for p, rb := range []int64{40, 10, 10} {
+			cfg := testConfig()
+			cfg.RemoteStorageEnable, cfg.RecordBytes, cfg.SegmentBytes, cfg.ReplicaFetchMaxBytes = false, rb, 1<<40, 100
+			fx := fixture{hw: 100, local: []segSpec{{0, 99, 0}}}
+			ps = append(ps, PartitionInit{TP: TopicPartition{"t", int32(p)}, Cfg: cfg, Replicas: []int{0}, Init: fx.initial(rb)})
+		}
+		f := NewFleet(FleetConfig{ReplicaFetchResponseMaxBytes: 95}, KIP, 2, false, ps)
+		f.eager = eager
+		h := newFleetHarness(t, f)
+		h.input(Input{Kind: EvAddReplica, Broker: 1, Part: -1})
+		h.runUntil(sim.Time(sim.Second))
+		got := h.responses(3)
+		want := [][][2]int64{{{0, 2}, {1, 1}}, {{2, 9}}, {{0, 2}, {1, 1}}}
+		for i := range want {
+			if i >= len(got) || !slices.Equal(got[i], want[i]) {
+				t.Fatalf("eager %v: answers with records %v, want %v", eager, got, want)
+			}
+		}
 	}
 }

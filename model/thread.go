@@ -68,8 +68,10 @@ type threadKey struct {
 type fetcherThread struct {
 	key threadKey
 	ix  int32 // its index in Fleet.threads
-	// order is the thread's partitions, in fetch order (PartitionStates).
-	order []PartID
+	// order is the thread's partitions, in fetch order (PartitionStates),
+	// among stale items (orderOf); count is how many partitions it holds.
+	order []orderItem
+	count int
 	// inflight is the request in flight (0: none).
 	inflight uint64
 	// held are the answer's parts not processed yet (while blocked).
@@ -157,8 +159,9 @@ func (f *Fleet) join(c *Cluster, b *Broker) {
 	if b.fetch.thread == 0 {
 		tp := f.TPs[c.part]
 		t := f.threadFor(threadKey{b.ID, b.Leader, FetcherID(tp.Topic, tp.Partition, f.fetchers())})
-		t.order = append(t.order, c.part)
 		b.fetch.thread = t.ix + 1
+		t.count++
+		f.toEnd(t, b, c.part)
 		f.joined(c.part, b.ID)
 	}
 	t := f.threads[b.fetch.thread-1]
@@ -173,8 +176,8 @@ func (f *Fleet) leave(c *Cluster, b *Broker) {
 		return
 	}
 	t := f.threads[b.fetch.thread-1]
-	b.fetch.thread = 0
-	t.order = slices.DeleteFunc(t.order, func(p PartID) bool { return p == c.part })
+	b.fetch.thread, b.fetch.pos = 0, 0
+	t.count--
 	t.markDirty(c.part)
 	f.mark(t)
 }
@@ -186,19 +189,47 @@ func (f *Fleet) delay(c *Cluster, b *Broker) {
 		return
 	}
 	t := f.threads[b.fetch.thread-1]
-	t.moveToEnd(c.part)
+	f.toEnd(t, b, c.part)
 	t.markDirty(c.part)
 	f.mark(t)
 }
 
-// moveToEnd moves partition p to the end of the thread's order.
-func (t *fetcherThread) moveToEnd(p PartID) {
-	i := slices.Index(t.order, p)
-	if i < 0 {
+// orderItem is partition p in a thread's order, while p's follower on the
+// thread has position pos (Broker.fetch.pos); a partition that moves gets
+// a new position and a new item, the old one goes stale.
+type orderItem struct {
+	p   PartID
+	pos uint64
+}
+
+// toEnd moves follower b's partition p to the end of thread t's order.
+func (f *Fleet) toEnd(t *fetcherThread, b *Broker, p PartID) {
+	if b.fetch.thread != t.ix+1 {
 		panic(fmt.Sprintf("model: partition %d moved to the end of thread %+v, which does not hold it", p, t.key))
 	}
-	copy(t.order[i:], t.order[i+1:])
-	t.order[len(t.order)-1] = p
+	f.nextPos++
+	b.fetch.pos = f.nextPos
+	t.order = append(t.order, orderItem{p, f.nextPos})
+	if len(t.order) > 2*t.count+32 {
+		f.orderOf(t)
+	}
+}
+
+// current reports whether order item it is its partition's place on t.
+func (f *Fleet) current(t *fetcherThread, it orderItem) bool {
+	b := f.Parts[it.p].Brokers[t.key.follower]
+	return b.fetch.thread == t.ix+1 && b.fetch.pos == it.pos
+}
+
+// orderOf returns thread t's partitions in its order, dropping the
+// order's stale items.
+func (f *Fleet) orderOf(t *fetcherThread) []PartID {
+	t.order = slices.DeleteFunc(t.order, func(it orderItem) bool { return !f.current(t, it) })
+	ps := make([]PartID, len(t.order))
+	for i, it := range t.order {
+		ps[i] = it.p
+	}
+	return ps
 }
 
 // settle runs the threads the step marked: each unblocks if its bootstrap
@@ -239,10 +270,10 @@ func (f *Fleet) run(t *fetcherThread) {
 
 // block stops thread t for partition p's bootstrap.
 func (f *Fleet) block(t *fetcherThread, p PartID) {
-	t.blockedOn, t.blockedAt, t.shown = p, f.Now, len(t.order) > 1
+	t.blockedOn, t.blockedAt, t.shown = p, f.Now, t.count > 1
 	if t.shown {
 		e := t.event(EvThreadBlocked, p)
-		e.Count = int64(len(t.order) - 1)
+		e.Count = int64(t.count - 1)
 		f.emit(e)
 	}
 }
@@ -286,7 +317,7 @@ func (f *Fleet) processHeld(t *fetcherThread) {
 			f.block(t, part.Part)
 			return
 		case len(part.Batches) > 0:
-			t.moveToEnd(part.Part)
+			f.toEnd(t, b, part.Part)
 		}
 	}
 	t.held, t.heldReq = nil, 0
@@ -326,10 +357,10 @@ func (t *fetcherThread) timer(k TimerKind, b, peer int) TimerKey {
 
 // checkThread asserts the thread invariant (see fetcherThread).
 func (f *Fleet) checkThread(t *fetcherThread) {
-	ok := t.blockedOn < 0 || slices.Contains(t.order, t.blockedOn) && t.inflight == 0
+	ok := t.blockedOn < 0 || f.Parts[t.blockedOn].Brokers[t.key.follower].fetch.thread == t.ix+1 && t.inflight == 0
 	ok = ok && (len(t.held) == 0 || t.blockedOn >= 0)
 	if !ok {
 		panic(fmt.Sprintf("model: fetcher thread b%d<-b%d#%d blocked on %d (order %v), request %d in flight, %d parts held",
-			t.key.follower, t.key.leader, t.key.fetcher, t.blockedOn, t.order, t.inflight, len(t.held)))
+			t.key.follower, t.key.leader, t.key.fetcher, t.blockedOn, f.orderOf(t), t.inflight, len(t.held)))
 	}
 }

@@ -172,7 +172,7 @@ func (f *Fleet) onThreadTimeout(t *fetcherThread) {
 		return
 	}
 	t.inflight, t.sess.full = 0, true
-	for _, p := range append([]PartID(nil), t.order...) {
+	for _, p := range f.orderOf(t) {
 		b := f.Parts[p].Brokers[t.key.follower]
 		if b.fetch.phase == phaseThread && b.fetch.reqID != 0 {
 			f.at(p).backoff(b, RetryTimeout)
