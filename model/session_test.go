@@ -99,6 +99,7 @@ type sessionRun struct {
 	reqParts int // partitions in them
 	ansParts int
 	states   [][]byte // per partition: its state at the end (Cluster.AppendState)
+	views    []byte   // the leaders' views of their followers at the end, times absolute
 }
 
 func summarize(h *fleetHarness) sessionRun {
@@ -120,7 +121,15 @@ func summarize(h *fleetHarness) sessionRun {
 		}
 	}
 	for p := range h.f.Parts {
-		s.states = append(s.states, h.f.At(PartID(p)).AppendState(nil, h.f.Now))
+		c := h.f.At(PartID(p))
+		s.states = append(s.states, c.AppendState(nil, h.f.Now))
+		for _, b := range c.Brokers {
+			for id := range b.lead.followers {
+				v := &b.lead.followers[id]
+				s.views = fmt.Appendf(s.views, "t-%d b%d<-b%d offset %d caught up %v leader end %d fetched %v\n", p, b.ID, id,
+					v.fetchOffset, c.viewCaughtUpAt(v), v.lastFetchLeaderEnd, c.viewFetchAt(v))
+			}
+		}
 	}
 	return s
 }
@@ -160,6 +169,10 @@ func TestSessionsMatchEager(t *testing.T) {
 				t.Fatalf("seed %d: t-%d's final state differs", seed, p)
 			}
 		}
+		if !bytes.Equal(eager.views, incr.views) {
+			t.Fatalf("seed %d: the leaders' views differ:\neager:\n%s\nsessions:\n%s", seed, firstDiff(eager.views, incr.views),
+				firstDiff(incr.views, eager.views))
+		}
 		if !bytes.Equal(eager.thread, incr.thread) {
 			t.Fatalf("seed %d: the threads' blocked events differ", seed)
 		}
@@ -192,10 +205,10 @@ func firstDiff(a, b []byte) string {
 // TestIdleSessionStaysInSync: followers caught up on idle partitions stay
 // in the ISR for minutes (replica.lag.time.max.ms is 30 s) although, after
 // the session's first answer, no request names a partition and no answer
-// carries one: the leader's caught-up time of each follower follows the
-// session's requests (Replica.updateFetchStateOrThrow for an unchanged
-// offset at the log end). Once the follower's broker stops, its
-// partitions fall out of the ISR a lag time after its last request.
+// carries one: the leader's last fetch and caught-up times of each
+// follower follow the session's requests (Replica.updateFetchStateOrThrow
+// for an unchanged offset at the log end). Once the follower's broker
+// stops, they stay at its last request.
 func TestIdleSessionStaysInSync(t *testing.T) {
 	cfg := testConfig()
 	fx := tieredFixture()
@@ -229,8 +242,14 @@ func TestIdleSessionStaysInSync(t *testing.T) {
 		}
 	}
 	for p := range parts {
-		if c := h.f.Parts[p]; !c.Ctrl.InISR(1) {
+		c := h.f.Parts[p]
+		if !c.Ctrl.InISR(1) {
 			t.Fatalf("t-%d's ISR is %v", p, c.Ctrl.ISR)
+		}
+		v := &c.Brokers[0].lead.followers[1]
+		if late := cfg.ReplicaFetchWaitMax + 2*h.netLat; h.f.Now.Sub(c.viewFetchAt(v)) > late || h.f.Now.Sub(c.viewCaughtUpAt(v)) > late {
+			t.Fatalf("at %v the leader of t-%d last saw b1 fetch at %v, caught up at %v; it long-polls every %v", h.f.Now, p,
+				c.viewFetchAt(v), c.viewCaughtUpAt(v), cfg.ReplicaFetchWaitMax)
 		}
 	}
 	stop := h.f.Now
