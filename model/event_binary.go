@@ -325,6 +325,11 @@ func (m *Message) appendParts(dst []byte, withBatches bool) []byte {
 			}
 		}
 	}
+	dst = appendFlag(dst, m.Full)
+	dst = binary.AppendUvarint(dst, uint64(len(m.Forget)))
+	for _, p := range m.Forget {
+		dst = binary.AppendVarint(dst, int64(p))
+	}
 	return dst
 }
 

@@ -89,6 +89,18 @@ type Fleet struct {
 	// fanning is set while a broker-wide input the Fleet recorded is
 	// applied to each partition (their own record of it is left out).
 	fanning bool
+	// sessOf lists each partition's entries in the leaders' fetch
+	// sessions, lsnap its leadership as the sessions last noted it
+	// (session.go); eager has every request visit and answer every
+	// partition of its session (the reference for tests).
+	sessOf [][]sessRef
+	lsnap  []leaderSnap
+	eager  bool
+	// nextPos is the last place given in a thread's order (orderItem).
+	nextPos uint64
+	// minRecord is a lower bound of a record's bytes in any log of the
+	// fleet (minRecordBytes).
+	minRecord int64
 }
 
 // NewFleet builds a fleet of n brokers holding parts; lastTiered is the
@@ -108,6 +120,7 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 		f.touch(PartID(i))
 	}
 	if f.multi {
+		f.minRecord = f.minRecordBytes()
 		f.settle()
 	}
 	return f
@@ -264,8 +277,14 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 	n.threads, n.threadIx, n.pending = make([]*fetcherThread, len(f.threads)), slices.Clone(f.threadIx), nil
 	for i, t := range f.threads {
 		x := *t
-		x.order, x.held = slices.Clone(t.order), slices.Clone(t.held)
+		x.order, x.held, x.sess = slices.Clone(t.order), slices.Clone(t.held), t.sess.clone()
 		n.threads[i] = &x
+	}
+	if f.sessOf != nil {
+		n.sessOf, n.lsnap = make([][]sessRef, len(f.sessOf)), slices.Clone(f.lsnap)
+		for i, r := range f.sessOf {
+			n.sessOf[i] = slices.Clone(r)
+		}
 	}
 	for i, c := range f.Parts {
 		var into *Cluster

@@ -68,11 +68,17 @@ func TestAppendBinaryPart(t *testing.T) {
 	if part[1] != plain[1]|0x80 || !bytes.Equal(part[2:len(plain)], plain[2:]) {
 		t.Fatalf("AppendBinaryPart %x does not begin as AppendBinary %x with bit 7 of the kind set", part, plain)
 	}
-	// The event's partition and fetcher, its message's, and no parts.
-	if want := []byte{14, 0, 14, 0, 0}; !bytes.Equal(part[len(plain):], want) {
-		t.Fatalf("partition fields %x, want %x (varints of 7, 0, 7, 0, then 0 parts)", part[len(plain):], want)
+	// The event's partition and fetcher, its message's, no parts, not
+	// full, nothing forgotten.
+	if want := []byte{14, 0, 14, 0, 0, 0, 0}; !bytes.Equal(part[len(plain):], want) {
+		t.Fatalf("partition fields %x, want %x (varints of 7, 0, 7, 0, then 0 parts, not full, 0 forgotten)", part[len(plain):], want)
 	}
 	o := e
+	o.Msg.Full, o.Msg.Forget = true, []PartID{3}
+	if bytes.Equal(o.AppendBinaryPart(nil, 5), part) {
+		t.Fatal("a full fetch forgetting a partition encodes as an empty incremental one")
+	}
+	o = e
 	o.Part, o.Msg.Part = 8, 8
 	if bytes.Equal(o.AppendBinaryPart(nil, 5), part) {
 		t.Fatal("events of two partitions encode alike")

@@ -103,6 +103,11 @@ type fetcher struct {
 	// thread is the fetcher thread the partition is on (index+1 in its
 	// Fleet's threads; 0: none, or a one-partition run).
 	thread int32
+	// sent is the fetch state the thread's session holds for the
+	// partition, as last sent (session.go).
+	sent partState
+	// pos is the partition's place in its thread's order (orderItem).
+	pos uint64
 }
 
 // auxBuild is an auxiliary-state build in progress.

@@ -114,10 +114,16 @@ type Message struct {
 	LogStart         int64 // fetch-resp
 	Timestamp        int64 // list-offsets
 	Offset           int64 // list-offsets-resp, epoch-end-resp, diverging
-	// Parts are the partitions of a fetcher thread's fetch (Part -1), in
-	// the thread's order, and of its answer, in the same order; MaxBytes
-	// is then the response's limit (replica.fetch.response.max.bytes).
+	// Parts are the partitions of a fetcher thread's fetch (Part -1): every
+	// ready one in the thread's order when Full, else those added to its
+	// session or altered (session.go); and of its answer, those that must
+	// respond, in the session's order. MaxBytes is then the response's
+	// limit (replica.fetch.response.max.bytes).
 	Parts []FetchPart
+	// Forget are the partitions a thread's incremental fetch takes out of
+	// its session; Full says the fetch starts a new session.
+	Forget []PartID
+	Full   bool
 }
 
 // FetchPart is one partition of a fetcher thread's fetch, or of its answer.
@@ -224,6 +230,14 @@ func (m *Message) AppendTo(dst []byte) []byte {
 func (m *Message) appendThreadTo(dst []byte) []byte {
 	dst = appendInt(append(dst, '#'), int64(m.Fetcher))
 	dst = appendInt(append(append(append(dst, ' '), m.Kind.String()...), " parts="...), int64(len(m.Parts)))
+	if m.Kind == MsgFetch {
+		if m.Full {
+			dst = append(dst, " full"...)
+		}
+		if len(m.Forget) > 0 {
+			dst = appendInt(append(dst, " forget="...), int64(len(m.Forget)))
+		}
+	}
 	if m.Kind == MsgFetchResp {
 		var n int64
 		for i := range m.Parts {

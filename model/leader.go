@@ -48,6 +48,12 @@ type followerView struct {
 	lastFetchAt        sim.Time
 	parked             Message // the fetch waiting for records, when isParked
 	isParked           bool
+	// sess is the fetcher thread (index+1) whose session's requests the
+	// view follows lazily since its session request seq (session.go; 0:
+	// none): read lastCaughtUpAt and lastFetchAt through viewCaughtUpAt
+	// and viewFetchAt.
+	sess int32
+	seq  uint64
 }
 
 // becomeLeader makes b the leader in the controller's current epoch.
@@ -384,7 +390,7 @@ func (c *Cluster) onISRExpire(b *Broker) {
 	var out []int
 	for _, id := range c.Ctrl.ISR {
 		v := &b.lead.followers[id]
-		if id != b.ID && v.fetchOffset != b.Log.LogEnd && c.Now.Sub(v.lastCaughtUpAt) > c.Cfg.ReplicaLagTimeMax {
+		if id != b.ID && v.fetchOffset != b.Log.LogEnd && c.Now.Sub(c.viewCaughtUpAt(v)) > c.Cfg.ReplicaLagTimeMax {
 			out = append(out, id)
 		}
 	}

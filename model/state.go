@@ -168,9 +168,9 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	for i := range ld.followers {
 		v := &ld.followers[i]
 		dst = binary.AppendVarint(dst, v.fetchOffset)
-		dst = appendRel(dst, v.lastCaughtUpAt, now)
+		dst = appendRel(dst, c.viewCaughtUpAt(v), now)
 		dst = binary.AppendVarint(dst, v.lastFetchLeaderEnd)
-		dst = appendRel(dst, v.lastFetchAt, now)
+		dst = appendRel(dst, c.viewFetchAt(v), now)
 		dst = append(dst, boolByte(v.isParked))
 		if v.isParked {
 			dst = c.AppendMessageState(dst, &v.parked, now)

@@ -29,8 +29,11 @@ import (
 // OffsetsForLeaderEpoch and RemoteStorageManager.fetchIndex calls blocks,
 // core/src/main/java/kafka/server/TierStateMachine.java:94-128, :153, :168).
 //
-// The leader (threadio.go) reads the request's partitions in order within
-// the response limit, the first partition with records at least one record
+// Requests and answers go through an incremental fetch session
+// (session.go): after a full request, a request carries only the
+// partitions whose fetch state changed, and an answer only those with
+// something to say. The leader (threadio.go) reads the session's
+// partitions in the session's order within the response limit, the first partition with records at least one record
 // (ReplicaManager.readFromLog, ReplicaManager.scala:1904-1916), and parks
 // the whole request below replica.fetch.min.bytes until records arrive on
 // any of its partitions or replica.fetch.wait.max.ms passes
@@ -43,9 +46,7 @@ import (
 // (reqID that request's id). The partition's bootstrap requests are its
 // own messages, under its own request timeout, as in a one-partition run.
 //
-// Simplifications, said where the model is described: a request is always
-// a full one (no incremental fetch sessions: the leader reads in request
-// order, which is the follower's order), a thread with nothing ready waits
+// Simplifications, said where the model is described: a thread with nothing ready waits
 // until a partition is ready rather than sleeping replica.fetch.backoff.ms,
 // the leader's fetcher lock (a leader change waits for a bootstrap) is not
 // modelled, and a parked request whose partition's leader resigns is
@@ -67,8 +68,10 @@ type threadKey struct {
 type fetcherThread struct {
 	key threadKey
 	ix  int32 // its index in Fleet.threads
-	// order is the thread's partitions, in fetch order (PartitionStates).
-	order []PartID
+	// order is the thread's partitions, in fetch order (PartitionStates),
+	// among stale items (orderOf); count is how many partitions it holds.
+	order []orderItem
+	count int
 	// inflight is the request in flight (0: none).
 	inflight uint64
 	// held are the answer's parts not processed yet (while blocked).
@@ -85,6 +88,9 @@ type fetcherThread struct {
 	isParked bool
 	// pending: the thread is to be run at the end of the step (settle).
 	pending bool
+	// sess is the thread's fetch session: the leader's and the
+	// follower's books of it.
+	sess fetchSession
 }
 
 // threads reports whether the cluster's followers fetch through fetcher
@@ -122,7 +128,7 @@ func (f *Fleet) threadFor(k threadKey) *fetcherThread {
 		f.threadIx = make([]int32, n*n*f.fetchers())
 	}
 	if f.threadIx[i] == 0 {
-		t := &fetcherThread{key: k, ix: int32(len(f.threads)), blockedOn: -1}
+		t := &fetcherThread{key: k, ix: int32(len(f.threads)), blockedOn: -1, sess: fetchSession{full: true}}
 		f.threads = append(f.threads, t)
 		f.threadIx[i] = t.ix + 1
 	}
@@ -153,11 +159,14 @@ func (f *Fleet) join(c *Cluster, b *Broker) {
 	if b.fetch.thread == 0 {
 		tp := f.TPs[c.part]
 		t := f.threadFor(threadKey{b.ID, b.Leader, FetcherID(tp.Topic, tp.Partition, f.fetchers())})
-		t.order = append(t.order, c.part)
 		b.fetch.thread = t.ix + 1
+		t.count++
+		f.toEnd(t, b, c.part)
 		f.joined(c.part, b.ID)
 	}
-	f.mark(f.threads[b.fetch.thread-1])
+	t := f.threads[b.fetch.thread-1]
+	t.markDirty(c.part)
+	f.mark(t)
 }
 
 // leave takes b's fetcher of partition c off its thread
@@ -167,8 +176,9 @@ func (f *Fleet) leave(c *Cluster, b *Broker) {
 		return
 	}
 	t := f.threads[b.fetch.thread-1]
-	b.fetch.thread = 0
-	t.order = slices.DeleteFunc(t.order, func(p PartID) bool { return p == c.part })
+	b.fetch.thread, b.fetch.pos = 0, 0
+	t.count--
+	t.markDirty(c.part)
 	f.mark(t)
 }
 
@@ -179,18 +189,47 @@ func (f *Fleet) delay(c *Cluster, b *Broker) {
 		return
 	}
 	t := f.threads[b.fetch.thread-1]
-	t.moveToEnd(c.part)
+	f.toEnd(t, b, c.part)
+	t.markDirty(c.part)
 	f.mark(t)
 }
 
-// moveToEnd moves partition p to the end of the thread's order.
-func (t *fetcherThread) moveToEnd(p PartID) {
-	i := slices.Index(t.order, p)
-	if i < 0 {
+// orderItem is partition p in a thread's order, while p's follower on the
+// thread has position pos (Broker.fetch.pos); a partition that moves gets
+// a new position and a new item, the old one goes stale.
+type orderItem struct {
+	p   PartID
+	pos uint64
+}
+
+// toEnd moves follower b's partition p to the end of thread t's order.
+func (f *Fleet) toEnd(t *fetcherThread, b *Broker, p PartID) {
+	if b.fetch.thread != t.ix+1 {
 		panic(fmt.Sprintf("model: partition %d moved to the end of thread %+v, which does not hold it", p, t.key))
 	}
-	copy(t.order[i:], t.order[i+1:])
-	t.order[len(t.order)-1] = p
+	f.nextPos++
+	b.fetch.pos = f.nextPos
+	t.order = append(t.order, orderItem{p, f.nextPos})
+	if len(t.order) > 2*t.count+32 {
+		f.orderOf(t)
+	}
+}
+
+// current reports whether order item it is its partition's place on t.
+func (f *Fleet) current(t *fetcherThread, it orderItem) bool {
+	b := f.Parts[it.p].Brokers[t.key.follower]
+	return b.fetch.thread == t.ix+1 && b.fetch.pos == it.pos
+}
+
+// orderOf returns thread t's partitions in its order, dropping the
+// order's stale items.
+func (f *Fleet) orderOf(t *fetcherThread) []PartID {
+	t.order = slices.DeleteFunc(t.order, func(it orderItem) bool { return !f.current(t, it) })
+	ps := make([]PartID, len(t.order))
+	for i, it := range t.order {
+		ps[i] = it.p
+	}
+	return ps
 }
 
 // settle runs the threads the step marked: each unblocks if its bootstrap
@@ -209,6 +248,7 @@ func (f *Fleet) settle() {
 		for _, b := range f.Parts[p].Brokers {
 			b.checkFetcher()
 		}
+		f.noteLeader(p)
 	}
 }
 
@@ -230,10 +270,10 @@ func (f *Fleet) run(t *fetcherThread) {
 
 // block stops thread t for partition p's bootstrap.
 func (f *Fleet) block(t *fetcherThread, p PartID) {
-	t.blockedOn, t.blockedAt, t.shown = p, f.Now, len(t.order) > 1
+	t.blockedOn, t.blockedAt, t.shown = p, f.Now, t.count > 1
 	if t.shown {
 		e := t.event(EvThreadBlocked, p)
-		e.Count = int64(len(t.order) - 1)
+		e.Count = int64(t.count - 1)
 		f.emit(e)
 	}
 }
@@ -257,14 +297,15 @@ func (t *fetcherThread) event(k EventKind, p PartID) Event {
 
 // processHeld processes the held parts of the thread's answer in order,
 // until one starts a bootstrap (which blocks the thread). A part counts
-// only if its partition is still on the thread and waits for this answer
-// (AbstractFetcherThread.processFetchRequest).
+// only if its partition is still on the thread and in the session at the
+// fetch state the request had (AbstractFetcherThread.processFetchRequest):
+// its fetch state has not changed since it was sent (reqID not 0).
 func (f *Fleet) processHeld(t *fetcherThread) {
 	for len(t.held) > 0 {
 		part := &t.held[0]
 		t.held = t.held[1:]
 		b := f.Parts[part.Part].Brokers[t.key.follower]
-		if b.fetch.thread != t.ix+1 || b.fetch.phase != phaseThread || b.fetch.reqID != t.heldReq {
+		if b.fetch.thread != t.ix+1 || b.fetch.phase != phaseThread || b.fetch.reqID == 0 {
 			continue
 		}
 		c := f.at(part.Part)
@@ -276,7 +317,7 @@ func (f *Fleet) processHeld(t *fetcherThread) {
 			f.block(t, part.Part)
 			return
 		case len(part.Batches) > 0:
-			t.moveToEnd(part.Part)
+			f.toEnd(t, b, part.Part)
 		}
 	}
 	t.held, t.heldReq = nil, 0
@@ -289,29 +330,15 @@ func (t *fetcherThread) answer(p *FetchPart) Message {
 		Diverging: p.Diverging, Epoch: p.Epoch, Offset: p.Offset}
 }
 
-// maybeFetch sends the thread's next request, of every partition ready to
-// fetch, in the thread's order (AbstractFetcherThread.maybeFetch,
-// RemoteLeaderEndPoint.buildFetch); with none ready it waits.
+// maybeFetch sends the thread's next request, of its session's partitions
+// (AbstractFetcherThread.maybeFetch, RemoteLeaderEndPoint.buildFetch,
+// buildFetch); with none it waits.
 func (f *Fleet) maybeFetch(t *fetcherThread) {
 	if t.inflight != 0 || t.blockedOn >= 0 || len(t.held) > 0 {
 		return
 	}
-	var parts []FetchPart
-	throttled := false
-	for _, p := range t.order {
-		c := f.Parts[p]
-		b := c.Brokers[t.key.follower]
-		if b.fetch.phase != phaseThread || b.fetch.reqID != 0 {
-			continue
-		}
-		if f.followerThrottled(p, t.key.follower) {
-			throttled = true
-			continue
-		}
-		parts = append(parts, FetchPart{Part: p, FetchOffset: b.Log.LogEnd, LastFetchedEpoch: b.Log.LatestEpoch(),
-			LeaderEpoch: b.LeaderEpoch, MaxBytes: c.Cfg.ReplicaFetchMaxBytes})
-	}
-	if len(parts) == 0 {
+	m, ok, throttled := f.buildFetch(t, f.nextReq+1)
+	if !ok {
 		if throttled { // nothing to send but throttled partitions: wait replica.fetch.backoff.ms
 			f.setTimer(t.timer(TimerFetchBackoff, t.key.follower, t.key.leader), f.Parts[0].Cfg.ReplicaFetchBackoff)
 		}
@@ -319,11 +346,7 @@ func (f *Fleet) maybeFetch(t *fetcherThread) {
 	}
 	f.nextReq++
 	t.inflight = f.nextReq
-	for i := range parts {
-		f.at(parts[i].Part).Brokers[t.key.follower].fetch.reqID = t.inflight
-	}
-	f.send(Message{Kind: MsgFetch, Part: -1, Fetcher: int16(t.key.fetcher), From: t.key.follower, To: t.key.leader,
-		ReqID: t.inflight, MaxBytes: f.responseMax(), Parts: parts})
+	f.send(m)
 	f.setTimer(t.timer(TimerRequest, t.key.follower, t.key.leader), f.Parts[0].Cfg.ReplicaSocketTimeout)
 }
 
@@ -334,10 +357,10 @@ func (t *fetcherThread) timer(k TimerKind, b, peer int) TimerKey {
 
 // checkThread asserts the thread invariant (see fetcherThread).
 func (f *Fleet) checkThread(t *fetcherThread) {
-	ok := t.blockedOn < 0 || slices.Contains(t.order, t.blockedOn) && t.inflight == 0
+	ok := t.blockedOn < 0 || f.Parts[t.blockedOn].Brokers[t.key.follower].fetch.thread == t.ix+1 && t.inflight == 0
 	ok = ok && (len(t.held) == 0 || t.blockedOn >= 0)
 	if !ok {
 		panic(fmt.Sprintf("model: fetcher thread b%d<-b%d#%d blocked on %d (order %v), request %d in flight, %d parts held",
-			t.key.follower, t.key.leader, t.key.fetcher, t.blockedOn, t.order, t.inflight, len(t.held)))
+			t.key.follower, t.key.leader, t.key.fetcher, t.blockedOn, f.orderOf(t), t.inflight, len(t.held)))
 	}
 }

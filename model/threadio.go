@@ -97,82 +97,58 @@ func (f *Fleet) stepThread(in *Input) {
 	}
 }
 
-// handleThreadFetch reads a thread's fetch on its leader and answers it
-// now, or parks it until records arrive (delayed fetch).
+// handleThreadFetch takes a thread's fetch on its leader into the
+// thread's session, reads the session and answers now, or parks the fetch
+// until records arrive (delayed fetch).
 func (f *Fleet) handleThreadFetch(m *Message) {
-	resp, now := f.readThreadFetch(m, true)
+	t := f.threadFor(threadKey{m.From, m.To, int(m.Fetcher)})
+	if !f.applyRequest(t, m) {
+		return
+	}
+	resp, now := f.readSession(t, m, true)
 	wait := f.Parts[0].Cfg.ReplicaFetchWaitMax
 	if now || wait <= 0 {
+		f.finishRead(t, true)
 		f.recordLeader(&resp)
 		f.send(resp)
 		return
 	}
-	t := f.threadFor(threadKey{m.From, m.To, int(m.Fetcher)})
+	f.finishRead(t, false)
 	t.parked, t.isParked = *m, true
 	f.setTimer(t.timer(TimerParkedFetch, m.To, m.From), wait)
 }
 
-// readThreadFetch reads every partition of a thread's fetch on its leader,
-// in the request's order, within replica.fetch.response.max.bytes: each
-// partition at most its own limit, the first partition with records at
-// least one record whatever the limits (minOneMessage), the later ones
-// nothing once the response is full (ReplicaManager.readFromLog). update
-// says whether the leader records each follower's fetch (not when a
-// delayed fetch completes). It reports whether the answer is due now: a
-// partition erred or diverged, or the records reach
-// replica.fetch.min.bytes.
-func (f *Fleet) readThreadFetch(m *Message, update bool) (Message, bool) {
-	resp := Message{Kind: MsgFetchResp, Part: -1, Fetcher: m.Fetcher, From: m.To, To: m.From, ReqID: m.ReqID,
-		Parts: make([]FetchPart, len(m.Parts))}
-	limit, minOne, total, due := f.responseMax(), true, int64(0), false
-	for i := range m.Parts {
-		q := &m.Parts[i]
-		c := f.at(q.Part)
-		r, n := c.readForFollower(c.Brokers[m.To], m.From, q, limit, minOne, update)
-		if r.Err == ErrNone && f.leaderThrottled(q.Part, m.To, m.From) {
-			r.Batches, n = nil, 0
-		}
-		if n > 0 {
-			minOne, limit, total = false, max(0, limit-n), total+n
-		}
-		due = due || r.Err != ErrNone || r.Diverging
-		resp.Parts[i] = r
-	}
-	return resp, due || total >= f.minBytes()
-}
-
-// answerParked completes thread t's parked fetch.
+// answerParked completes thread t's parked fetch: its session is read
+// again without recording the fetch (DelayedFetch.onComplete).
 func (f *Fleet) answerParked(t *fetcherThread) {
 	m := t.parked
 	t.parked, t.isParked = Message{}, false
-	resp, _ := f.readThreadFetch(&m, false)
+	resp, _ := f.readSession(t, &m, false)
+	f.finishRead(t, true)
 	f.recordLeader(&resp)
 	f.send(resp)
 }
 
-// wakeParked completes the parked fetches on leader b that hold partition
-// p and now have enough to answer (DelayedFetch.tryComplete after a
-// produce).
+// wakeParked completes the parked fetches on leader b whose session holds
+// partition p and that now have enough to answer (DelayedFetch.tryComplete
+// after a produce).
 func (f *Fleet) wakeParked(p PartID, b int) {
-	for _, t := range f.threads {
-		if !t.isParked || t.key.leader != b || !t.parkedHolds(p) {
+	if f.sessOf == nil {
+		return
+	}
+	f.noteLeader(p)
+	for i := 0; i < len(f.sessOf[p]); i++ {
+		t := f.threads[f.sessOf[p][i].thread]
+		if !t.isParked || t.key.leader != b {
 			continue
 		}
-		if _, due := f.readThreadFetch(&t.parked, false); due {
+		_, due := f.readSession(t, &t.parked, false)
+		f.finishRead(t, false)
+		if due {
 			f.cancelTimer(t.timer(TimerParkedFetch, b, t.key.follower))
 			f.answerParked(t)
 		}
 	}
-}
-
-// parkedHolds reports whether the parked fetch asks for partition p.
-func (t *fetcherThread) parkedHolds(p PartID) bool {
-	for i := range t.parked.Parts {
-		if t.parked.Parts[i].Part == p {
-			return true
-		}
-	}
-	return false
 }
 
 // onThreadAnswer takes a thread's answer: dropped unless it answers the
@@ -188,39 +164,45 @@ func (f *Fleet) onThreadAnswer(m *Message) {
 }
 
 // onThreadTimeout gives up on the thread's request in flight: every
-// partition it asked for backs off (AbstractFetcherThread: a fetch that
-// throws puts every partition in partitionsWithError).
+// partition of its session backs off (AbstractFetcherThread: a fetch that
+// throws puts every partition in partitionsWithError), and the next
+// request starts a new session (FetchSessionHandler.handleError).
 func (f *Fleet) onThreadTimeout(t *fetcherThread) {
 	if t.inflight == 0 {
 		return
 	}
-	req := t.inflight
-	t.inflight = 0
-	for _, p := range append([]PartID(nil), t.order...) {
+	t.inflight, t.sess.full = 0, true
+	for _, p := range f.orderOf(t) {
 		b := f.Parts[p].Brokers[t.key.follower]
-		if b.fetch.phase == phaseThread && b.fetch.reqID == req {
+		if b.fetch.phase == phaseThread && b.fetch.reqID != 0 {
 			f.at(p).backoff(b, RetryTimeout)
 		}
 	}
 	f.mark(t)
 }
 
-// brokerDown forgets what crashed broker b's threads and parked fetches
-// held: its partitions left their threads as each stopped its fetcher.
+// brokerDown forgets what crashed broker b's threads, parked fetches and
+// fetch sessions held: its partitions left their threads as each stopped
+// its fetcher, and its threads and those fetching from it start new
+// sessions.
 func (f *Fleet) brokerDown(b int) {
 	for _, t := range f.threads {
 		if t.key.follower == b {
 			if t.inflight != 0 {
 				f.cancelTimer(t.timer(TimerRequest, b, t.key.leader))
 			}
-			t.inflight, t.held, t.heldReq = 0, nil, 0
+			t.inflight, t.held, t.heldReq, t.sess.full = 0, nil, 0, true
 			if t.blockedOn >= 0 {
 				f.unblock(t)
 			}
 		}
-		if t.key.leader == b && t.isParked {
-			f.cancelTimer(t.timer(TimerParkedFetch, b, t.key.follower))
-			t.parked, t.isParked = Message{}, false
+		if t.key.leader == b {
+			if t.isParked {
+				f.cancelTimer(t.timer(TimerParkedFetch, b, t.key.follower))
+				t.parked, t.isParked = Message{}, false
+			}
+			f.dropSession(t)
+			t.sess.full = true
 		}
 	}
 }
