@@ -102,3 +102,38 @@ func TestUnknownFailureReplaysItsStrategy(t *testing.T) {
 		}
 	}
 }
+
+// TestAllSummaryHeadlineRule: run --all's headline counts a row faster
+// when flag on takes less than 1/1.1 of flag off's time, as fast within
+// 10% either way, slower above 1.1 (those at 10x or more apart, and the
+// worst ratio of all, wherever its row is); the table's copied column is
+// in MiB (2^20 bytes).
+func TestAllSummaryHeadlineRule(t *testing.T) {
+	res := func(name string, localMs, tieredMs int64) AllRun {
+		r := allResult(name, "kip", localMs, tieredMs)
+		for i := range r.Runs {
+			r.Runs[i].Followers[0].BytesFromLeader = 10 << 20
+		}
+		return AllRun{Result: r}
+	}
+	in := AllInput{Profiles: []AllProfile{{Profile: "kip", Runs: []AllRun{
+		res("a-faster", 1000, 900),   // 0.90
+		res("b-as-fast", 1000, 950),  // 0.95
+		res("c-as-fast", 1000, 1090), // 1.09
+		res("d-worst", 100, 2000),    // 20x, SLOW
+		res("e-slower", 1000, 1500),  // 1.5, the last slower row
+	}}}, Width: 200}
+	var b strings.Builder
+	AllSummary(&b, in)
+	out := b.String()
+	if want := "the new follower joins faster in 1, as fast in 2, slower in 2 (1 by 10x or more, up to 20.0x), never in 0\n"; !strings.Contains(out, want) {
+		t.Errorf("lacks %q:\n%s", want, out)
+	}
+	rows := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		rows[strings.Join(strings.Fields(l), " ")] = true
+	}
+	if want := "e-slower aux@EPUO 1000 ms 10.0 aux@EPUO 1500 ms 10.0 1.50x ok"; !rows[want] {
+		t.Errorf("no row %q (10 MiB copied by each):\n%s", want, out)
+	}
+}
