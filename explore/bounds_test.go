@@ -1,7 +1,9 @@
 package explore
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"tierfetch/harness"
@@ -87,6 +89,32 @@ func TestFromMsStopsAtTheFirstStepThere(t *testing.T) {
 		if res.BaseSteps != int64(i+1) || res.BaseMs != times[i] {
 			t.Errorf("--from-ms %d: root after step %d at %d ms, want after step %d at %d ms (the first at or after %d ms)",
 				from, res.BaseSteps, res.BaseMs, i+1, times[i], from)
+		}
+	}
+}
+
+// TestFromMsShareCountsThePrefix: a search started by --from-ms covers
+// the prefix's steps as well as its own: the share of a seeded run's steps
+// it names is (prefix + covered) of the run's.
+func TestFromMsShareCountsThePrefix(t *testing.T) {
+	r := Report{Covered: 10, BaseSteps: 760, BaseMs: 30_000, ScenarioSteps: 1101, ScenarioMs: 60_000, Exhausted: true, Stop: StopDepth}
+	text := Text(Header{Depth: 10, MaxStates: 1000}, r, 0)
+	if want := "every state of 10 steps from step 760 (770 of the 1101 steps of a seeded run: 69.9%) visited"; !strings.Contains(text, want) {
+		t.Errorf("lacks %q:\n%s", want, text)
+	}
+}
+
+// TestKnownFileBesideOut: a known finding's file is --out's name with
+// "-KIND" before its extension, in --out's directory.
+func TestKnownFileBesideOut(t *testing.T) {
+	for out, want := range map[string]string{
+		"cx.json":         "cx-stale-hro.json",
+		"kx/cx.json":      "kx/cx-stale-hro.json",
+		"cx":              "cx-stale-hro",
+		"a.d/cx.min.json": "a.d/cx.min-stale-hro.json",
+	} {
+		if got := KnownFile(out, "stale-hro"); got != filepath.FromSlash(want) {
+			t.Errorf("KnownFile(%q) = %q, want %q", out, got, want)
 		}
 	}
 }
