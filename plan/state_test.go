@@ -94,3 +94,24 @@ func TestLivenessFailsOnlyAWholeRun(t *testing.T) {
 		}
 	}
 }
+
+// TestDistributionNearestRank: a plan's p10, median and p90 over n seeds
+// are the values of rank ceil(p% of n) (the nearest-rank method): of 5
+// seeds the 1st, 3rd and 5th, of 10 the 1st, 5th and 9th, of 4 the 1st,
+// 2nd and 4th; given in any order.
+func TestDistributionNearestRank(t *testing.T) {
+	for _, c := range []struct {
+		values           []int64
+		p10, median, p90 int64
+	}{
+		{[]int64{50, 10, 40, 20, 30}, 10, 30, 50},
+		{[]int64{100, 90, 80, 70, 60, 50, 40, 30, 20, 10}, 10, 50, 90},
+		{[]int64{4, 1, 3, 2}, 1, 2, 4},
+		{[]int64{7}, 7, 7, 7},
+	} {
+		d := distribution(c.values)
+		if d.N != len(c.values) || d.P10 != c.p10 || d.Median != c.median || d.P90 != c.p90 {
+			t.Errorf("%v: p10 %d, median %d, p90 %d; want %d, %d, %d", c.values, d.P10, d.Median, d.P90, c.p10, c.median, c.p90)
+		}
+	}
+}
