@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"tierfetch/harness"
@@ -112,6 +113,51 @@ func TestDistributionNearestRank(t *testing.T) {
 		d := distribution(c.values)
 		if d.N != len(c.values) || d.P10 != c.p10 || d.Median != c.median || d.P90 != c.p90 {
 			t.Errorf("%v: p10 %d, median %d, p90 %d; want %d, %d, %d", c.values, d.P10, d.Median, d.P90, c.p10, c.median, c.p90)
+		}
+	}
+}
+
+// TestOutOfSyncReplicasAreLeftOut: the scenario starts the leader and
+// the replicas kafka-topics.sh lists in the ISR; a replica outside it (it
+// cannot start part-way behind) is left out, with a note naming it.
+func TestOutOfSyncReplicasAreLeftOut(t *testing.T) {
+	topics := "Topic: orders\tTopicId: abc\tPartitionCount: 3\tReplicationFactor: 3\tConfigs: remote.storage.enable=true\n" +
+		"\tTopic: orders\tPartition: 2\tLeader: 3\tReplicas: 3,1,2\tIsr: 3,2\n"
+	in := files{offsets: offsetsOf(map[Time]int64{TimeEarliest: 0, TimeEarliestLocal: 20480, TimeLatest: 22528}),
+		configs: topicConfigsWith(nil), topics: topics}.input(t, 2)
+	f, err := gather(&in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &builder{in: &in, f: f}
+	sc, _, err := b.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.st.Leader != 3 || fmt.Sprint(b.st.InSync) != "[3 2]" || sc.Brokers != 3 {
+		t.Errorf("leader %d, in sync %v, %d brokers; want leader 3, in sync [3 2], and the new replica: 3 brokers",
+			b.st.Leader, b.st.InSync, sc.Brokers)
+	}
+	noted := false
+	for _, n := range b.notes {
+		noted = noted || strings.HasPrefix(n, "replica(s) 1 are not in the ISR")
+	}
+	if !noted {
+		t.Errorf("no note names replica 1 as out of the ISR: %q", b.notes)
+	}
+}
+
+// TestRangeMsTakesOneValueForBoth: a MIN,MAX flag (--network-latency-ms)
+// takes MIN == MAX and one value for both; MIN above MAX or below 0 is bad.
+func TestRangeMsTakesOneValueForBoth(t *testing.T) {
+	for in, want := range map[string][2]int64{"5,5": {5, 5}, "5": {5, 5}, "0,0": {0, 0}, "1, 9": {1, 9}} {
+		if got, err := ParseRangeMs(in); err != nil || got != want {
+			t.Errorf("ParseRangeMs(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"9,1", "-1", "-1,2", "x", "1,", ""} {
+		if _, err := ParseRangeMs(bad); err == nil {
+			t.Errorf("ParseRangeMs(%q) accepted", bad)
 		}
 	}
 }
