@@ -13,13 +13,13 @@ import (
 func TestDefaultSweepOnlyInTheDefaultComparison(t *testing.T) {
 	for _, c := range []struct {
 		name  string
-		f     Flags
+		f     Config
 		sweep int
 	}{
-		{"default", Flags{}, 6 * 2},
-		{"--vary", Flags{Vary: "replica_fetch_max_bytes=1MiB,4MiB"}, 0},
-		{"--scenario", Flags{Scenario: "tiering-off"}, 0},
-		{"--generated", Flags{Generated: true}, 0},
+		{"default", Config{}, 6 * 2},
+		{"--vary", Config{Vary: "replica_fetch_max_bytes=1MiB,4MiB"}, 0},
+		{"--scenario", Config{Scenario: "tiering-off"}, 0},
+		{"--generated", Config{Generated: true}, 0},
 	} {
 		if _, sweep, _ := newSetup(t, c.f).Jobs(); sweep != c.sweep {
 			t.Errorf("%s: %d pairs of the default sweep, want %d", c.name, sweep, c.sweep)
@@ -31,7 +31,7 @@ func TestDefaultSweepOnlyInTheDefaultComparison(t *testing.T) {
 // second time with every fix: a finding's scenario fails in the first half
 // and not in the second, whose pairs say they ran with every fix.
 func TestFixedHalfRunsWithEveryFix(t *testing.T) {
-	s := newSetup(t, Flags{Scenario: "finding-reenable-stale-hro", Seeds: "1", Profiles: "kip"})
+	s := newSetup(t, Config{Scenario: "finding-reenable-stale-hro", Seeds: "1", Profiles: "kip"})
 	jobs := s.jobs()
 	if len(jobs) != 2 || jobs[0].fixed || !jobs[1].fixed {
 		t.Fatalf("jobs %+v, want the pair without fixes, then with every fix", jobs)
