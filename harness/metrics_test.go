@@ -134,3 +134,75 @@ func TestMetricsOfALogThatStartsAbove0(t *testing.T) {
 		}
 	}
 }
+
+// TestPriceCountsAPartSegmentAsARead: the price's added latency is the
+// mean remote fetch time for every segment the remote part of the read
+// touches, a part segment too: a log starting inside its first remote
+// segment (deleteRecords) leaves 500 or 1500 records' worth of remote
+// bytes for the new replica to price, one or two segment reads.
+func TestPriceCountsAPartSegmentAsARead(t *testing.T) {
+	sc, err := scenarios.Parse([]byte(`{"brokers": 3, "replicas": [1], "duration_ms": 60000, "heal_ms": 60000,
+	  "config": {"segment_bytes": 1024000, "record_bytes": 1024, "remote_storage_enable": true, "remote_fetch_ms": [10, 30]},
+	  "initial": {"log_start_offset": 1500, "high_watermark": 5000, "highest_remote_offset": 2999,
+	    "remote_segments": [{"base_offset": 1000, "end_offset": 1999, "epoch": 0}, {"base_offset": 2000, "end_offset": 2999, "epoch": 0}],
+	    "local_segments": [{"base_offset": 2000, "end_offset": 2999, "epoch": 0}, {"base_offset": 3000, "end_offset": 3999, "epoch": 0},
+	      {"base_offset": 4000, "end_offset": 4999, "epoch": 0}]},
+	  "events": [{"at_ms": 0, "type": "add_replica", "broker": 2}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range Strategies {
+		m, res := Measure(sc, Options{Seed: 1, Strategy: st})
+		b := res.Cluster.Brokers[2]
+		remote := (b.Log.LocalLogStart - 1500) * 1024
+		reads := (remote + 1024000 - 1) / 1024000 // a part segment is a whole read
+		if !m.PriceKnown || m.PriceRemoteBytes != remote || remote%1024000 == 0 || m.PriceExtraLatencyMs != float64(reads)*20 {
+			t.Errorf("%s: price remote %d bytes (local log start %d), extra latency %v ms; want %d bytes, %d reads of 20 ms",
+				st, m.PriceRemoteBytes, b.Log.LocalLogStart, m.PriceExtraLatencyMs, remote, reads)
+		}
+	}
+}
+
+// TestRedundancyFromTheFirstCrash: with two crashes, redundancy is
+// measured from the first (to the ISR first whole again after it), not
+// from a later one.
+func TestRedundancyFromTheFirstCrash(t *testing.T) {
+	sc, err := scenarios.Parse([]byte(`{"brokers": 3, "replicas": [0, 1, 2], "duration_ms": 40000, "heal_ms": 40000,
+	  "events": [{"at_ms": 0, "type": "produce", "records": 1000, "over_ms": 10000},
+	             {"at_ms": 2000, "type": "crash", "broker": 2},
+	             {"at_ms": 6000, "type": "restart", "broker": 2},
+	             {"at_ms": 30000, "type": "crash", "broker": 1},
+	             {"at_ms": 31000, "type": "restart", "broker": 1}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, res := Measure(sc, Options{Seed: 1, Strategy: LastTiered})
+	var rejoin int64 = -1
+	for _, ch := range res.ISRChanges {
+		if ch.At.Ms() > 2000 && len(ch.ISR) == 3 && rejoin < 0 {
+			rejoin = ch.At.Ms() - 2000
+		}
+	}
+	if res.Outcome != OutcomeOK || rejoin < 0 || rejoin >= 28_000 || !m.RedundancyKnown || m.RedundancyMs != rejoin {
+		t.Errorf("outcome %s, redundancy %d ms (known %v); the ISR history says whole again %d ms after the first crash",
+			res.Outcome, m.RedundancyMs, m.RedundancyKnown, rejoin)
+	}
+}
+
+// TestAFallbackIsNoStall: a KIP-1023 follower that finds EPUO below the
+// log start falls back to the log start at once: stalled_ms counts the
+// retries' backoffs only (retries x replica_fetch_backoff_ms), not the
+// fallback.
+func TestAFallbackIsNoStall(t *testing.T) {
+	for _, name := range []string{"tiering-toggle-epuo-below-lso", "hazard-log-start-above-tiered-copy-disabled"} {
+		sc, ok := scenarios.Lookup(name)
+		if !ok {
+			t.Fatalf("no scenario %s", name)
+		}
+		m, _ := Measure(sc, Options{Seed: 1, Strategy: LastTiered})
+		if m.Fallbacks == 0 || m.StalledMs != int64(m.Retries)*sc.Config.ReplicaFetchBackoffMs {
+			t.Errorf("%s: %d fallbacks, %d retries, stalled %d ms; want a fallback and %d ms per retry only",
+				name, m.Fallbacks, m.Retries, m.StalledMs, sc.Config.ReplicaFetchBackoffMs)
+		}
+	}
+}

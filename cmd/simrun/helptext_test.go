@@ -32,3 +32,23 @@ func TestHelpSaysOneDefault(t *testing.T) {
 	}
 	walk(root)
 }
+
+// TestShrinkDefaultIsOneBudget: --shrink, the runs allowed to shrink one
+// failure, defaults to the same 200 (docs/guide/sweep.md) wherever a
+// failure is shrunk: simrun shrink, sweep and merge.
+func TestShrinkDefaultIsOneBudget(t *testing.T) {
+	root := newRoot(&cli{stdout: io.Discard, stderr: io.Discard})
+	for _, name := range []string{"shrink", "sweep", "merge"} {
+		cmd, _, err := root.Find([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := cmd.Flags().Lookup("shrink")
+		if f == nil {
+			t.Fatalf("simrun %s has no --shrink", name)
+		}
+		if f.DefValue != "200" {
+			t.Errorf("simrun %s --shrink defaults to %s, want 200", name, f.DefValue)
+		}
+	}
+}
