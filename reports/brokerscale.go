@@ -33,6 +33,9 @@ func BrokerScaleSummary(w io.Writer, res harness.Result, runs []*harness.RunResu
 	if len(res.Runs) > 0 {
 		fmt.Fprintf(w, "  %s\n", movedLine(&res.Runs[0], sc))
 	}
+	if l := limitsLine(sc); l != "" {
+		fmt.Fprintf(w, "  limits: %s\n", l)
+	}
 	for i := range res.Runs {
 		r := &res.Runs[i]
 		fmt.Fprintf(w, "  %-16s %-18s steps=%d sim=%.1fs %s digest=%s\n", r.Strategy, r.Outcome, r.Steps, float64(r.SimMs)/1000,
@@ -297,4 +300,41 @@ func sortedInts(m map[int]int) []int {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// limitsLine names the shared resources and replication throttles the file
+// limits ("" when none: every one unlimited), so a reader sees what slowed
+// the restore.
+func limitsLine(sc *scenarios.Scenario) string {
+	c := &sc.Config
+	var l []string
+	if c.BrokerNetworkBytesPerSec >= 0 {
+		l = append(l, fmt.Sprintf("network %s/s a broker each way", bytes(c.BrokerNetworkBytesPerSec)))
+	}
+	if c.BrokerDiskBytesPerSec >= 0 {
+		l = append(l, fmt.Sprintf("disk %s/s a broker", bytes(c.BrokerDiskBytesPerSec)))
+	}
+	if c.RemoteFetchConcurrency >= 0 {
+		l = append(l, fmt.Sprintf("remote reads %d at once a broker", c.RemoteFetchConcurrency))
+	}
+	listed := func(top string, entry func(*scenarios.TopicConfig) *string) bool {
+		if top != "" {
+			return true
+		}
+		for _, p := range sc.Partitions {
+			if p.Config != nil && entry(p.Config) != nil && *entry(p.Config) != "" {
+				return true
+			}
+		}
+		return false
+	}
+	if c.FollowerReplicationThrottledRate >= 0 && listed(c.FollowerReplicationThrottledReplicas,
+		func(t *scenarios.TopicConfig) *string { return t.FollowerReplicationThrottledReplicas }) {
+		l = append(l, fmt.Sprintf("follower throttle %s/s on the listed replicas", bytes(c.FollowerReplicationThrottledRate)))
+	}
+	if c.LeaderReplicationThrottledRate >= 0 && listed(c.LeaderReplicationThrottledReplicas,
+		func(t *scenarios.TopicConfig) *string { return t.LeaderReplicationThrottledReplicas }) {
+		l = append(l, fmt.Sprintf("leader throttle %s/s on the listed replicas", bytes(c.LeaderReplicationThrottledRate)))
+	}
+	return strings.Join(l, ", ")
 }
