@@ -7,17 +7,6 @@ import (
 	"tierfetch/sim"
 )
 
-// replaceSixFile is six tiered partitions on six brokers, broker 2 replaced
-// empty at 0 (it holds orders-0, -1 and -2), healed for 10 minutes.
-const replaceSixFile = `{"name": "replace-six", "seed": 1, "brokers": 6,
- "config": {"segment_bytes": 1048576, "record_bytes": 1024},
- "partitions": [{"topic": "orders", "partition": 0, "count": 6, "replicas": [0, 1, 2],
-   "initial": {"high_watermark": 4096, "highest_remote_offset": 3071,
-     "remote_segments": [{"base_offset": 0, "end_offset": 1023, "epoch": 0, "count": 3}],
-     "local_segments": [{"base_offset": 1024, "end_offset": 2047, "epoch": 0, "count": 3}]}}],
- "events": [{"at_ms": 0, "type": "replace_broker", "broker": 2}],
- "duration_ms": 10000, "heal_ms": 600000}`
-
 // TestMeasureUntilRestoredIsTheWholeRun: stopping a run once the replaced
 // broker is restored (plus a tail) gives the statistics of the run to the
 // scenario's end, in less simulated time; the file's metrics are the
@@ -25,7 +14,7 @@ const replaceSixFile = `{"name": "replace-six", "seed": 1, "brokers": 6,
 // its restored time, the bytes all its replicas' (3 re-added, each copying
 // [LLSO, LEO) = 3072 records of 1 KiB flag off, [EPUO, LEO) = 1024 flag on).
 func TestMeasureUntilRestoredIsTheWholeRun(t *testing.T) {
-	sc, err := scenarios.Parse([]byte(replaceSixFile))
+	sc, err := scenarios.Load("testdata/replace-six.json") // six tiered partitions on six brokers, b2 replaced at 0
 	if err != nil {
 		t.Fatal(err)
 	}

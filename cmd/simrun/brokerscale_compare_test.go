@@ -18,7 +18,7 @@ import (
 // explains its catch-up time as the restored time and the sweep chart is
 // drawn.
 func TestCompareVaryPartitionCount(t *testing.T) {
-	path := writeTemp(t, "six.json", replaceSix)
+	path := replaceSixPath
 	out := filepath.Join(t.TempDir(), "cmp")
 	code, _, stderr := simrun(t, "compare", "--scenario", path, "--vary", "partition_count=6,12", "--seeds", "1..1", "--profiles", "kip", "--out", out)
 	if code != exitOK {
@@ -78,7 +78,7 @@ func TestCompareVaryPartitionCount(t *testing.T) {
 // on a file without one partitions entry, is refused (exit 2) naming the
 // key, before anything runs.
 func TestCompareVaryPartitionCountBadInput(t *testing.T) {
-	six := writeTemp(t, "six.json", replaceSix)
+	six := replaceSixPath
 	for _, c := range []struct {
 		scenario, vary, want string
 	}{

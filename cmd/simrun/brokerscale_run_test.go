@@ -7,20 +7,13 @@ import (
 	"testing"
 )
 
-// replaceSix is a broker-scale file: six tiered partitions of 3 replicas on
-// six brokers, broker 2 replaced empty at 0. By the file's rule partition i
+// replaceSixPath is a broker-scale file, shared with the harness tests: six
+// tiered partitions of 3 replicas on six brokers, broker 2 replaced empty at 0. By the file's rule partition i
 // has replicas (r+i) mod 6 for r in [0,1,2], so b2 holds orders-0 (leader
 // b0), orders-1 (b1) and orders-2 (b2 led it: b3, the next in its ISR, leads
 // after the replace). Each leader holds offsets [0, 4096) in 1024-record
 // segments, the last three local and [0, 3072) in remote storage.
-const replaceSix = `{"name": "replace-six", "seed": 1, "brokers": 6,
- "config": {"segment_bytes": 1048576, "record_bytes": 1024},
- "partitions": [{"topic": "orders", "partition": 0, "count": 6, "replicas": [0, 1, 2],
-   "initial": {"high_watermark": 4096, "highest_remote_offset": 3071,
-     "remote_segments": [{"base_offset": 0, "end_offset": 1023, "epoch": 0, "count": 3}],
-     "local_segments": [{"base_offset": 1024, "end_offset": 2047, "epoch": 0, "count": 3}]}}],
- "events": [{"at_ms": 0, "type": "replace_broker", "broker": 2}],
- "duration_ms": 10000, "heal_ms": 120000}`
+const replaceSixPath = "../../harness/testdata/replace-six.json"
 
 // TestRunBrokerScaleFirstScreen: simrun run of a replaced broker says, per
 // strategy, when the broker was back, the percentiles, the bytes from each
@@ -30,7 +23,7 @@ const replaceSix = `{"name": "replace-six", "seed": 1, "brokers": 6,
 // 3072 records, flag on [EPUO, LEO) = 1024 records, of 1 KiB, per re-added
 // replica.
 func TestRunBrokerScaleFirstScreen(t *testing.T) {
-	path := writeTemp(t, "six.json", replaceSix)
+	path := replaceSixPath
 	code, out, stderr := simrun(t, "run", "--scenario", path, "--profile", "kip,kafka-4.3")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -112,7 +105,7 @@ func fmtMiB(n int64) string { return fmt.Sprintf("%.2f MiB", float64(n)/(1<<20))
 // says which partition it is about. Bad names and one-partition files are
 // bad input naming the flag.
 func TestRunTracePartition(t *testing.T) {
-	path := writeTemp(t, "six.json", replaceSix)
+	path := replaceSixPath
 	code, all, stderr := simrun(t, "run", "--scenario", path, "--strategy", "last-tiered", "--trace")
 	if code != exitOK {
 		t.Fatalf("--trace: exit %d: %s", code, stderr)

@@ -12,7 +12,7 @@ import (
 
 // TestCompareVaryResourcesAndThrottles: compare sweeps the shared
 // resources, the remote latency and the follower throttle on a replaced
-// broker (replaceSix, its partitions throttled "*"), one point per value,
+// broker (replaceSixPath, its partitions throttled "*"), one point per value,
 // and the restore time moves as each rule says: at 1 MiB/s of network or
 // disk the re-added replicas' bytes take at least bytes / 1 MiB/s; at a
 // follower quota of 1 MiB/s at least that less one response a fetcher
@@ -21,9 +21,13 @@ import (
 // and a 1 s remote read makes each bootstrap's two reads take 2 s.
 func TestCompareVaryResourcesAndThrottles(t *testing.T) {
 	const mib = 1 << 20
-	file := strings.Replace(replaceSix, `"record_bytes": 1024}`, `"record_bytes": 1024, "follower_replication_throttled_replicas": "*"}`, 1)
-	if file == replaceSix {
-		t.Fatal("replaceSix's config changed: the test cannot add its throttled list")
+	six, err := os.ReadFile(replaceSixPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := strings.Replace(string(six), `"record_bytes": 1024}`, `"record_bytes": 1024, "follower_replication_throttled_replicas": "*"}`, 1)
+	if file == string(six) {
+		t.Fatal("replace-six.json's config changed: the test cannot add its throttled list")
 	}
 	path := writeTemp(t, "six.json", file)
 	type row struct{ restored, bytes int64 }
