@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,22 +22,7 @@ func TestCompareVaryPartitionCount(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	f, err := os.Open(filepath.Join(out, "runs.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := func(name string) int {
-		i := slices.Index(rows[0], name)
-		if i < 0 {
-			t.Fatalf("runs.csv has no column %s: %v", name, rows[0])
-		}
-		return i
-	}
+	rows, col := runsCSV(t, out)
 	perReplica := map[string]int64{"local-log-start": 3072 * 1024, "last-tiered": 1024 * 1024}
 	if len(rows) != 1+2*2 {
 		t.Fatalf("want 4 rows (2 values x 2 strategies), got %d", len(rows)-1)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,6 +38,25 @@ func csvRows(t *testing.T, data []byte) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// runsCSV reads a comparison's runs.csv in directory out: its rows (the
+// header first) and the index of a named column (the test fails on a
+// missing one).
+func runsCSV(t *testing.T, out string) ([][]string, func(name string) int) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "runs.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := csvRows(t, data)
+	return rows, func(name string) int {
+		i := slices.Index(rows[0], name)
+		if i < 0 {
+			t.Fatalf("%s/runs.csv has no column %s: %v", out, name, rows[0])
+		}
+		return i
+	}
 }
 
 // nDefaultProfiles is how many profiles a comparison runs without --profiles.

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"encoding/csv"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,16 +36,7 @@ func TestCompareVaryResourcesAndThrottles(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("--vary %s: exit %d: %s", vary, code, stderr)
 		}
-		f, err := os.Open(filepath.Join(out, "runs.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		rows, err := csv.NewReader(f).ReadAll()
-		if err != nil {
-			t.Fatal(err)
-		}
-		col := func(name string) int { return slices.Index(rows[0], name) }
+		rows, col := runsCSV(t, out)
 		got := map[string]map[string]row{}
 		for _, r := range rows[1:] {
 			restored, err1 := strconv.ParseInt(r[col("restored_ms")], 10, 64)
