@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -112,7 +113,7 @@ func movedLine(r *harness.RunJSON, sc *scenarios.Scenario) string {
 		}
 	}
 	var from []string
-	for _, b := range sortedInts(bySource) {
+	for _, b := range slices.Sorted(maps.Keys(bySource)) {
 		from = append(from, fmt.Sprintf("b%d %d", b, bySource[b]))
 	}
 	verb := "added"
@@ -142,7 +143,7 @@ func brokerRunLines(w io.Writer, r *harness.RunJSON, st *harness.BrokerScaleStat
 	}
 	if outcomes[harness.OutcomeOK] != len(r.Partitions) {
 		var parts []string
-		for _, o := range sortedKeys(outcomes) {
+		for _, o := range slices.Sorted(maps.Keys(outcomes)) {
 			parts = append(parts, fmt.Sprintf("%d %s", outcomes[o], o))
 		}
 		fmt.Fprintf(w, "    partitions: %s\n", strings.Join(parts, ", "))
@@ -242,7 +243,7 @@ func slowest(r *harness.RunJSON, st *harness.BrokerScaleStats) []string {
 		why := fmt.Sprintf("%s from %d, %s", f.Bootstrap.Path, f.Bootstrap.StartOffset, bytes(f.BytesFromLeader))
 		if f.Bootstrap.Retries > 0 {
 			var rs []string
-			for _, name := range sortedKeys(f.Bootstrap.RetriesByReason) {
+			for _, name := range slices.Sorted(maps.Keys(f.Bootstrap.RetriesByReason)) {
 				rs = append(rs, fmt.Sprintf("%s %d", name, f.Bootstrap.RetriesByReason[name]))
 			}
 			why += fmt.Sprintf(", %d retries (%s)", f.Bootstrap.Retries, strings.Join(rs, ", "))
@@ -291,15 +292,6 @@ func optMs(v *int64) string {
 		return "never"
 	}
 	return ms(*v)
-}
-
-func sortedInts(m map[int]int) []int {
-	keys := make([]int, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // limitsLine names the shared resources and replication throttles the file

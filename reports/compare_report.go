@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -289,7 +290,7 @@ func commonPath(ps []*ComparePair, side func(*ComparePair) *harness.RunMetrics) 
 		counts[side(p).Path]++
 	}
 	best, n := "", 0
-	for _, k := range sortedKeys(counts) {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		if counts[k] > n {
 			best, n = k, counts[k]
 		}

@@ -2,7 +2,6 @@ package reports
 
 import (
 	"fmt"
-	"sort"
 )
 
 func short(digest string) string {
@@ -29,13 +28,4 @@ func bytes(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-func sortedKeys(m map[string]int) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

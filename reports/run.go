@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"tierfetch/harness"
 )
@@ -55,7 +57,7 @@ func followerLine(f harness.FollowerJSON) string {
 		b.Path, b.StartOffset, caught, bytes(f.BytesFromLeader), b.Retries, b.AuxStateBuilds, f.LocalLogStartOffset, f.LogEndOffset)
 	if len(b.RetriesByReason) > 0 {
 		var parts []string
-		for _, name := range sortedKeys(b.RetriesByReason) {
+		for _, name := range slices.Sorted(maps.Keys(b.RetriesByReason)) {
 			parts = append(parts, fmt.Sprintf("%s=%d", name, b.RetriesByReason[name]))
 		}
 		s += " (" + strings.Join(parts, " ") + ")"
