@@ -18,3 +18,23 @@ func TestLogAxisOfOneValue(t *testing.T) {
 		t.Errorf("ticks of an empty range: %v", ticks)
 	}
 }
+
+// TestAxisFormatsRates: a varied rate reads in bytes per second, as the user
+// wrote it (1MiB is "1.00 MiB/s", not 1.049e+06), and -1 as unlimited.
+func TestAxisFormatsRates(t *testing.T) {
+	for _, c := range []struct {
+		key  string
+		v    float64
+		want string
+	}{
+		{"follower_replication_throttled_rate", 1 << 20, "1.00 MiB/s"},
+		{"leader_replication_throttled_rate", -1, "-1 (unlimited)"},
+		{"broker_network_bytes_per_sec", 10 << 20, "10.00 MiB/s"},
+		{"broker_disk_bytes_per_sec", -1, "-1 (unlimited)"},
+		{"remote_fetch_concurrency", 4, "4"},
+	} {
+		if got := SweepAxis(c.key, []string{"1", "2"}).Format(c.v); got != c.want {
+			t.Errorf("%s = %v: %q, want %q", c.key, c.v, got, c.want)
+		}
+	}
+}

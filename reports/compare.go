@@ -552,7 +552,8 @@ func (ax Axis) Divider() (float64, bool) {
 }
 
 // Format writes a value of the varied parameter for people: bytes in
-// KiB/MiB/GiB for *_bytes keys, times in ms or s for *_ms keys.
+// KiB/MiB/GiB for *_bytes keys and per second for rates (*_bytes_per_sec,
+// *_throttled_rate; -1 unlimited), times in ms or s for *_ms keys.
 func (ax Axis) Format(v float64) string {
 	retention := strings.Contains(ax.key, "retention_")
 	switch {
@@ -562,7 +563,9 @@ func (ax Axis) Format(v float64) string {
 		return "-1 (unlimited)"
 	case strings.HasSuffix(ax.key, "_bytes"):
 		return bytes(int64(math.Round(v)))
-	case strings.HasSuffix(ax.key, "_bytes_per_sec"):
+	case (strings.HasSuffix(ax.key, "_bytes_per_sec") || strings.HasSuffix(ax.key, "_throttled_rate")) && v == -1:
+		return "-1 (unlimited)"
+	case strings.HasSuffix(ax.key, "_bytes_per_sec") || strings.HasSuffix(ax.key, "_throttled_rate"):
 		return bytes(int64(v)) + "/s"
 	case strings.HasSuffix(ax.key, "_ms"):
 		return fms(v)
