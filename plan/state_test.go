@@ -13,6 +13,13 @@ import (
 // them (the first half of Make).
 func buildState(t *testing.T, in Input) (State, *scenarios.Scenario) {
 	t.Helper()
+	b, sc := buildOnly(t, in)
+	return b.st, sc
+}
+
+// buildOnly is buildState with the builder itself (its notes too).
+func buildOnly(t *testing.T, in Input) (*builder, *scenarios.Scenario) {
+	t.Helper()
 	f, err := gather(&in)
 	if err != nil {
 		t.Fatal(err)
@@ -22,7 +29,7 @@ func buildState(t *testing.T, in Input) (State, *scenarios.Scenario) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b.st, sc
+	return b, sc
 }
 
 // TestSteadyStateUploadsEveryInactiveSegment: without latest-tiered (-5)
@@ -125,15 +132,7 @@ func TestOutOfSyncReplicasAreLeftOut(t *testing.T) {
 		"\tTopic: orders\tPartition: 2\tLeader: 3\tReplicas: 3,1,2\tIsr: 3,2\n"
 	in := files{offsets: offsetsOf(map[Time]int64{TimeEarliest: 0, TimeEarliestLocal: 20480, TimeLatest: 22528}),
 		configs: topicConfigsWith(nil), topics: topics}.input(t, 2)
-	f, err := gather(&in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := &builder{in: &in, f: f}
-	sc, _, err := b.build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, sc := buildOnly(t, in)
 	if b.st.Leader != 3 || fmt.Sprint(b.st.InSync) != "[3 2]" || sc.Brokers != 3 {
 		t.Errorf("leader %d, in sync %v, %d brokers; want leader 3, in sync [3 2], and the new replica: 3 brokers",
 			b.st.Leader, b.st.InSync, sc.Brokers)
