@@ -211,12 +211,7 @@ func firstDiff(a, b []byte) string {
 // stops, they stay at its last request.
 func TestIdleSessionStaysInSync(t *testing.T) {
 	cfg := testConfig()
-	fx := tieredFixture()
-	var parts []PartitionInit
-	for p := int32(0); p < 3; p++ {
-		parts = append(parts, PartitionInit{TP: TopicPartition{"t", p}, Cfg: cfg, Replicas: []int{0, 1}, Init: fx.initial(cfg.RecordBytes)})
-	}
-	h := newFleetHarness(t, NewFleet(FleetConfig{}, KIP, 2, true, parts))
+	h := newTieredPairFleet(t, 3)
 	h.runUntil(sim.Time(300 * sim.Second))
 	var fetches, named, answered int
 	for _, x := range h.events {
@@ -241,7 +236,7 @@ func TestIdleSessionStaysInSync(t *testing.T) {
 			t.Fatalf("t-%d's ISR shrank at %v while its follower fetched", x.e.Part, x.at)
 		}
 	}
-	for p := range parts {
+	for p := range h.f.Parts {
 		c := h.f.Parts[p]
 		if !c.Ctrl.InISR(1) {
 			t.Fatalf("t-%d's ISR is %v", p, c.Ctrl.ISR)

@@ -25,6 +25,18 @@ type timed struct {
 	e  Event
 }
 
+// newTieredPairFleet is a fleet harness of n partitions t-0.. of the tiered
+// fixture, each led by b0 with b1 following (one fetcher thread), the
+// flag on, under the test config.
+func newTieredPairFleet(t *testing.T, n int) *fleetHarness {
+	cfg, fx := testConfig(), tieredFixture()
+	var parts []PartitionInit
+	for p := range int32(n) {
+		parts = append(parts, PartitionInit{TP: TopicPartition{"t", p}, Cfg: cfg, Replicas: []int{0, 1}, Init: fx.initial(cfg.RecordBytes)})
+	}
+	return newFleetHarness(t, NewFleet(FleetConfig{}, KIP, 2, true, parts))
+}
+
 func newFleetHarness(t *testing.T, f *Fleet) *fleetHarness {
 	h := &fleetHarness{t: t, f: f, netLat: sim.Millisecond, remLat: 100 * sim.Millisecond}
 	h.drain()
@@ -275,13 +287,7 @@ func TestResponseCapRotates(t *testing.T) {
 // of its partitions answers it at once; with no produce it is answered
 // after replica.fetch.wait.max.ms.
 func TestDelayedFetchWakesOnProduce(t *testing.T) {
-	cfg := testConfig()
-	fx := tieredFixture()
-	var parts []PartitionInit
-	for p := int32(0); p < 2; p++ {
-		parts = append(parts, PartitionInit{TP: TopicPartition{"t", p}, Cfg: cfg, Replicas: []int{0, 1}, Init: fx.initial(cfg.RecordBytes)})
-	}
-	h := newFleetHarness(t, NewFleet(FleetConfig{}, KIP, 2, true, parts))
+	cfg, h := testConfig(), newTieredPairFleet(t, 2)
 	h.runUntil(sim.Time(3 * sim.Second)) // idle long polls
 	answers := func(from sim.Time) []sim.Time {
 		var at []sim.Time
@@ -319,13 +325,7 @@ func TestDelayedFetchWakesOnProduce(t *testing.T) {
 // a partition that got records goes to the end, and so does one that left
 // and joined again (PartitionStates.updateAndMoveToEnd).
 func TestFetcherThreadOrder(t *testing.T) {
-	cfg := testConfig()
-	fx := tieredFixture()
-	var parts []PartitionInit
-	for p := int32(0); p < 3; p++ {
-		parts = append(parts, PartitionInit{TP: TopicPartition{"t", p}, Cfg: cfg, Replicas: []int{0, 1}, Init: fx.initial(cfg.RecordBytes)})
-	}
-	h := newFleetHarness(t, NewFleet(FleetConfig{}, KIP, 2, true, parts))
+	h := newTieredPairFleet(t, 3)
 	th := h.f.threadOf(1, 0, 0)
 	if th == nil || !slices.Equal(h.f.orderOf(th), []PartID{0, 1, 2}) {
 		t.Fatalf("thread b1<-b0#0 %v, want order [0 1 2]", th)
