@@ -22,8 +22,19 @@ func TestShardedCompareMergesToTheWholeComparison(t *testing.T) {
 			[]string{"report.md", "runs.csv", "timeline.svg"}},
 		{"vary", []string{"--scenario", "local-retention-sweep", "--seeds", "1..3", "--vary", "local_retention_bytes=1048576,10485760"},
 			[]string{"report.md", "runs.csv", "sweep.svg", "timeline.svg"}},
+		// A broker-scale file shards the same way: a sweep of a fleet's
+		// seeds and knob values split across machines.
+		{"broker", []string{"--scenario", "", "--seeds", "1..2", "--profiles", "kip", "--vary", "num_replica_fetchers=1,2"},
+			[]string{"report.md", "runs.csv", "sweep.svg"}},
+	}
+	broker, err := filepath.Abs(replaceSixPath)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, c := range cases {
+		if c.args[1] == "" {
+			c.args[1] = broker
+		}
 		t.Run(c.name, func(t *testing.T) {
 			t.Chdir(t.TempDir())
 			code, wholeOut, stderr := simrun(t, append([]string{"compare", "--out", "out", "--workers", "2"}, c.args...)...)
@@ -122,7 +133,14 @@ func TestCompareMergeRejectsBadShardSets(t *testing.T) {
 		{"compare among sweep", []string{sweep, s0}, true, ""},
 		{"shrink", []string{"--shrink", "5", s0, s1, s2}, false, "--shrink"},
 	}
+	broker, err := filepath.Abs(replaceSixPath)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range cases {
+		if c.args[1] == "" {
+			c.args[1] = broker
+		}
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := simrun(t, append([]string{"merge", "--out", out}, c.args...)...)
 			if code != exitBadInput || !strings.Contains(stderr, c.want) {
