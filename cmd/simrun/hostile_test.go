@@ -189,6 +189,8 @@ func TestSignalEndsABlockedWrite(t *testing.T) {
 		os.Mkdir(filepath.Join(dir, "out"), 0o755)
 		written := stalledReader(t, filepath.Join(dir, c.pipe))
 		cmd := simrunCmd(t, dir, c.args...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -196,6 +198,11 @@ func TestSignalEndsABlockedWrite(t *testing.T) {
 		cmd.Process.Signal(c.sig)
 		if code := waitDeadline(t, cmd, 10*time.Second); code != c.code {
 			t.Errorf("simrun %v blocked writing, then %v: exit %d, want %d", c.args, c.sig, code, c.code)
+		}
+		// The user learns why nothing came: the command was past its
+		// work (compare) or never catches signals (run).
+		if want := "simrun: stopped by " + cliutil.SignalName(c.sig) + "\n"; !strings.HasSuffix(errb.String(), want) {
+			t.Errorf("simrun %v stopped by %v: stderr %q, want it to end with %q", c.args, c.sig, errb.String(), want)
 		}
 		for _, d := range []string{dir, filepath.Join(dir, "out")} {
 			entries, _ := os.ReadDir(d)

@@ -59,6 +59,7 @@ func installSignals() {
 			catching := signals.catching
 			signals.Unlock()
 			if !catching {
+				sayStopped(sig)
 				exitOnSignal(sig)
 			}
 		}
@@ -70,6 +71,25 @@ func exitOnSignal(sig os.Signal) {
 	outfile.Abort()
 	os.Exit(cliutil.SignalExit(sig))
 }
+
+// sayStopped tells a user whose command a signal ends at once (one that
+// saves nothing at a boundary: run, plan, replay...) why it printed
+// nothing, unless that write blocks: a standard error nobody reads waits
+// at most signalSayWait.
+func sayStopped(sig os.Signal) {
+	said := make(chan struct{})
+	go func() {
+		os.Stderr.WriteString("simrun: stopped by " + cliutil.SignalName(sig) + "\n")
+		close(said)
+	}()
+	select {
+	case <-said:
+	case <-time.After(signalSayWait):
+	}
+}
+
+// signalSayWait bounds sayStopped's wait for its line on standard error.
+const signalSayWait = 200 * time.Millisecond
 
 // caught is the cause of the context catchSignals cancels.
 type caught struct{ sig os.Signal }
