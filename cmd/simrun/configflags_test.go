@@ -12,6 +12,7 @@ import (
 	"tierfetch/compare"
 	"tierfetch/explore"
 	"tierfetch/fuzz"
+	"tierfetch/plan"
 )
 
 // TestConfigFieldsAreFlags: every field a user sets of a domain package's
@@ -37,6 +38,8 @@ func TestConfigFieldsAreFlags(t *testing.T) {
 		{"compare", compare.Config{}, []string{"Changed", "Args", "Version"}},
 		{"sweep", fuzz.SweepArgs{}, nil},
 		{"explore", explore.Args{}, nil},
+		{"plan", plan.Files{}, []string{"Env"}},
+		{"plan", plan.Env{}, []string{"Given"}},
 	} {
 		fs := command(c.command)
 		typ := reflect.TypeOf(c.config)
@@ -67,6 +70,35 @@ func TestConfigFieldsAreFlags(t *testing.T) {
 		}
 		if !defined {
 			t.Errorf("fieldFlag[%s] = %q: no command defines it", field, flag)
+		}
+	}
+}
+
+// TestEnvFlagsSetTheirFields: each flag of plan's environment sets the
+// plan.Env field fieldFlag says it does and records it as given.
+func TestEnvFlagsSetTheirFields(t *testing.T) {
+	for _, c := range []struct {
+		field, value string
+		got          func(e *plan.Env) bool
+	}{
+		{plan.FieldProduce, "2MiB", func(e *plan.Env) bool { return e.ProduceBytesPerSec == 2<<20 }},
+		{plan.FieldReplication, "3MiB", func(e *plan.Env) bool { return e.ReplicationBytesPerSec == 3<<20 }},
+		{plan.FieldRecordBytes, "100", func(e *plan.Env) bool { return e.RecordBytes == 100 }},
+		{plan.FieldNetworkLatency, "2,9", func(e *plan.Env) bool { return e.NetworkLatencyMs == [2]int64{2, 9} }},
+		{plan.FieldRemoteFetch, "3,8", func(e *plan.Env) bool { return e.RemoteFetchMs == [2]int64{3, 8} }},
+		{plan.FieldRemoteUpload, "4,7", func(e *plan.Env) bool { return e.RemoteUploadMs == [2]int64{4, 7} }},
+		{plan.FieldMetadataReady, "1500", func(e *plan.Env) bool { return e.RemoteMetadataReadyMs == 1500 }},
+		{plan.FieldReplicationFactor, "4", func(e *plan.Env) bool { return e.ReplicationFactor == 4 }},
+	} {
+		var f planFlags
+		fs := pflag.NewFlagSet("plan", pflag.ContinueOnError)
+		planFlagSet(fs, &f)
+		if err := fs.Parse([]string{"--" + fieldFlag[c.field] + "=" + c.value}); err != nil {
+			t.Errorf("%s: %v", c.field, err)
+			continue
+		}
+		if !c.got(&f.Env) || !f.Env.Given[c.field] || len(f.Env.Given) != 1 {
+			t.Errorf("--%s %s: Env %+v", fieldFlag[c.field], c.value, f.Env)
 		}
 	}
 }

@@ -28,53 +28,76 @@ func maxInputVar(fs *pflag.FlagSet, f *scenarios.InputFlag) {
 }
 
 // fieldFlag maps the fields of the domain packages' configs (compare.Config,
-// fuzz.SweepArgs, explore.Args) to the flags that set them: every command
+// fuzz.SweepArgs, explore.Args, plan's Files, Input, BrokerInput and Env) to
+// the flags that set them: every command
 // spells a setting's flag the same way, so one map serves them all
 // (TestConfigFieldsAreFlags checks each config against its command).
 var fieldFlag = map[string]string{
-	"All":              "all",
-	"CheckDeterminism": "check-determinism",
-	"Depth":            "depth",
-	"FaultMs":          "fault-ms",
-	"Faults":           "faults",
-	"Fix":              "fix",
-	"FromMs":           "from-ms",
-	"Generated":        "generated",
-	"JSONL":            "jsonl",
-	"Lost":             "lost",
-	"MaxInput":         "max-input-bytes",
-	"MaxMemory":        "max-memory",
-	"MaxSaved":         "max-saved",
-	"MaxShrunk":        "max-shrunk",
-	"MaxStates":        "max-states",
-	"MaxSteps":         "max-steps",
-	"Mutant":           "mutant",
-	"NoLiveness":       "no-liveness",
-	"NoReduce":         "no-reduction",
-	"Out":              "out",
-	"Profile":          "profile",
-	"Profiles":         "profiles",
-	"Reexecute":        "reexecute",
-	"ResumeFrom":       "resume-from",
-	"Scenario":         "scenario",
-	"Seeds":            "seeds",
-	"Shard":            "shard",
-	"Shrink":           "shrink",
-	"Strategy":         "strategy",
-	"Trace":            "trace",
-	"TracePartition":   "trace-partition",
-	"Vary":             "vary",
-	"Workers":          "workers",
+	"All":                    "all",
+	"Broker":                 "broker",
+	"Configs":                "configs",
+	"CheckDeterminism":       "check-determinism",
+	"Depth":                  "depth",
+	"FaultMs":                "fault-ms",
+	"Faults":                 "faults",
+	"Fix":                    "fix",
+	"FromMs":                 "from-ms",
+	"Generated":              "generated",
+	"JSONL":                  "jsonl",
+	"LogDirs":                "log-dirs",
+	"Lost":                   "lost",
+	"MaxInput":               "max-input-bytes",
+	"MaxMemory":              "max-memory",
+	"MaxSaved":               "max-saved",
+	"MaxShrunk":              "max-shrunk",
+	"MaxStates":              "max-states",
+	"MaxSteps":               "max-steps",
+	"Mutant":                 "mutant",
+	"NoLiveness":             "no-liveness",
+	"NetworkLatencyMs":       "network-latency-ms",
+	"NoReduce":               "no-reduction",
+	"Offsets":                "offsets",
+	"Out":                    "out",
+	"Partition":              "partition",
+	"ProduceBytesPerSec":     "produce-bytes-per-sec",
+	"Profile":                "profile",
+	"Profiles":               "profiles",
+	"RecordBytes":            "record-bytes",
+	"Reexecute":              "reexecute",
+	"RemoteFetchMs":          "remote-fetch-ms",
+	"RemoteMetadataReadyMs":  "remote-metadata-ready-ms",
+	"RemoteUploadMs":         "remote-upload-ms",
+	"ReplicationBytesPerSec": "replication-bytes-per-sec",
+	"ReplicationFactor":      "replication-factor",
+	"ResumeFrom":             "resume-from",
+	"SavePath":               "save",
+	"Scenario":               "scenario",
+	"Seed":                   "seed",
+	"Seeds":                  "seeds",
+	"Shard":                  "shard",
+	"Shrink":                 "shrink",
+	"Strategy":               "strategy",
+	"Topic":                  "topic",
+	"Topics":                 "topics",
+	"Trace":                  "trace",
+	"TracePartition":         "trace-partition",
+	"Vary":                   "vary",
+	"Workers":                "workers",
+}
+
+// flagNames spells a config field as the flag that sets it (fieldFlag):
+// "Seeds" -> "--seeds"; "" (the text keeps "{Field}") for a field no flag
+// sets. The domain packages print their texts through it (config.Names).
+func flagNames(field string) string {
+	if flag, ok := fieldFlag[field]; ok {
+		return "--" + flag
+	}
+	return ""
 }
 
 // fieldFlags is err with the config field it names (config.Error) named as
 // the flag that sets it (fieldFlag), so the user reads "--seeds: ...".
 // Other errors are unchanged.
 func fieldFlags(err error) error {
-	return config.Rename(err, func(field string) string {
-		if flag, ok := fieldFlag[field]; ok {
-			return "--" + flag
-		}
-		return ""
-	})
+	return config.Rename(err, flagNames)
 }
