@@ -147,7 +147,6 @@ var flagDebt = map[string]int{
 	"compare": 25,
 	"explore": 11,
 	"fuzz":    17,
-	"harness": 2,
 	"reports": 73,
 }
 

@@ -36,7 +36,7 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Config) {
 	fs.StringVar(&f.Shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write the pairs (of the shard, with --shard) to this file as JSON Lines instead of a report;\n'simrun merge' renders the report")
 	fs.IntVar(&f.ResumeFrom, "resume-from", 0, "with --jsonl: run only the jobs from this one on (the rest of an interrupted comparison)")
-	maxStepsVar(fs, (*harness.StepsFlag)(&f.MaxSteps))
+	maxStepsVar(fs, (*stepsFlag)(&f.MaxSteps))
 	maxInputVar(fs, (*scenarios.InputFlag)(&f.MaxInput))
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"reflect"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"tierfetch/compare"
 	"tierfetch/explore"
 	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/plan"
 )
 
@@ -197,6 +199,21 @@ func TestDomainErrorsNameFlags(t *testing.T) {
 		code, stdout, stderr := simrun(t, args...)
 		if code != exitBadInput || !strings.HasPrefix(stderr, c.want) || stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2, %q", c.args, code, stderr, stdout, c.want)
+		}
+	}
+}
+
+// TestParseMaxSteps: --max-steps takes 1..MaxStepsLimit in decimal digits
+// and nothing else.
+func TestParseMaxSteps(t *testing.T) {
+	for s, want := range map[string]int64{"1": 1, "100": 100, "5000000": 5_000_000, fmt.Sprint(int64(harness.MaxStepsLimit)): harness.MaxStepsLimit} {
+		if n, err := parseMaxSteps(s); err != nil || n != want {
+			t.Errorf("%q: %d %v", s, n, err)
+		}
+	}
+	for _, s := range []string{"0", "-1", "+5", fmt.Sprint(int64(harness.MaxStepsLimit) + 1), "4294967296", "1e6", "1e3", "", "5 "} {
+		if _, err := parseMaxSteps(s); err == nil || !strings.Contains(err.Error(), "want a number of steps in 1..") {
+			t.Errorf("%q: %v", s, err)
 		}
 	}
 }

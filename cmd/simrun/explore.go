@@ -20,7 +20,7 @@ import (
 
 type exploreFlags struct {
 	explore.Args
-	maxSteps harness.StepsFlag
+	maxSteps stepsFlag
 	maxInput scenarios.InputFlag
 }
 

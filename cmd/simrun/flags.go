@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/spf13/pflag"
 
 	"tierfetch/config"
@@ -9,8 +12,36 @@ import (
 	"tierfetch/scenarios"
 )
 
+// stepsFlag is --max-steps (a pflag.Value): the work budget of every run,
+// strictly decimal (parseMaxSteps).
+type stepsFlag int64
+
+func (f *stepsFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
+
+// Type names the flag's value in help.
+func (f *stepsFlag) Type() string { return "steps" }
+
+// Set parses s.
+func (f *stepsFlag) Set(s string) error {
+	n, err := parseMaxSteps(s)
+	if err == nil {
+		*f = stepsFlag(n)
+	}
+	return err
+}
+
+// parseMaxSteps reads a work budget as --max-steps takes it: a decimal
+// number of steps in 1..harness.MaxStepsLimit, nothing else.
+func parseMaxSteps(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 1 || n > harness.MaxStepsLimit || s[0] == '+' {
+		return 0, fmt.Errorf("want a number of steps in 1..%d, got %q", int64(harness.MaxStepsLimit), s)
+	}
+	return n, nil
+}
+
 // maxStepsVar adds --max-steps to fs.
-func maxStepsVar(fs *pflag.FlagSet, f *harness.StepsFlag) {
+func maxStepsVar(fs *pflag.FlagSet, f *stepsFlag) {
 	*f = harness.DefaultMaxSteps
 	fs.Var(f, "max-steps", "the work budget of each run, in steps (simulation events): a run that reaches it stops\n(outcome budget-exceeded, exit 4), a scenario predicted to exceed it is refused (exit 4)")
 }

@@ -9,7 +9,6 @@ import (
 
 	"tierfetch/campaign"
 	"tierfetch/fuzz"
-	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
 	"tierfetch/reports"
@@ -40,7 +39,7 @@ func newMutantsCmd(c *cli) *cobra.Command {
 type mutantsFlags struct {
 	seeds, out, profileName, fix string
 	shrinkRuns                   int
-	maxSteps                     harness.StepsFlag
+	maxSteps                     stepsFlag
 	explicitProfile              bool
 }
 

@@ -25,7 +25,7 @@ type runFlags struct {
 	scenario string
 	all      bool
 	seed     campaign.SeedFlag
-	maxSteps harness.StepsFlag
+	maxSteps stepsFlag
 	maxInput scenarios.InputFlag
 	strategy string
 	profile  string
@@ -278,7 +278,7 @@ func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Stra
 	if given("max-steps") {
 		overridden = append(overridden, "--max-steps "+f.maxSteps.String())
 	} else if r.MaxSteps != 0 {
-		f.maxSteps = harness.StepsFlag(r.MaxSteps)
+		f.maxSteps = stepsFlag(r.MaxSteps)
 	}
 	reports.RecordHeader(note, f.scenario, sc.Failure, overridden)
 	return sc.Failure, nil

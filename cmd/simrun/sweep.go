@@ -12,7 +12,6 @@ import (
 	"tierfetch/campaign"
 	"tierfetch/cliutil"
 	"tierfetch/fuzz"
-	"tierfetch/harness"
 	"tierfetch/reports"
 )
 
@@ -45,7 +44,7 @@ func newSweepCmd(c *cli) *cobra.Command {
 	fixFlag(fs, &f.Fix)
 	fs.StringVar(&f.Shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
-	maxStepsVar(fs, (*harness.StepsFlag)(&f.MaxSteps))
+	maxStepsVar(fs, (*stepsFlag)(&f.MaxSteps))
 	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
 	return cmd
 }
