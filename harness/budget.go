@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 
 	"tierfetch/config"
@@ -110,6 +111,22 @@ func Budget(s *scenarios.Scenario, maxSteps int64) (Budgeted, error) {
 		return Budgeted{}, err
 	}
 	return Budgeted{s: s, maxSteps: maxSteps}, nil
+}
+
+// Scheduled is b for s when s is a copy of b's scenario that differs only
+// in its explore schedule and failure record, which the prediction does not
+// read (simrun explore runs its scenario under schedules of its own);
+// otherwise the zero Budgeted, and a run of s checks.
+func (b Budgeted) Scheduled(s *scenarios.Scenario) Budgeted {
+	if b.s == nil || s == nil {
+		return Budgeted{}
+	}
+	c := *s
+	c.Explore, c.Failure = b.s.Explore, b.s.Failure
+	if !reflect.DeepEqual(&c, b.s) {
+		return Budgeted{}
+	}
+	return Budgeted{s: s, maxSteps: b.maxSteps}
 }
 
 // covers reports whether b is the passed check of s with the budget

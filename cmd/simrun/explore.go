@@ -73,7 +73,7 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	if err := checkExploreOutputs(f); err != nil {
 		return exitBadInput, err
 	}
-	if err := harness.CheckBudget(cfg.Scenario, int64(f.maxSteps)); err != nil {
+	if cfg.Budget, err = harness.Budget(cfg.Scenario, int64(f.maxSteps)); err != nil {
 		return exitBudget, err
 	}
 	fmt.Fprint(stderr, explore.IgnoredScheduleWarning(f.Scenario, cfg.Scenario, flagNames))
