@@ -145,7 +145,6 @@ func TestFlagNamesStayInTheCommand(t *testing.T) {
 // (issue 22 section 3: 276 outside cmd/simrun when this test came).
 var flagDebt = map[string]int{
 	"compare": 25,
-	"fuzz":    17,
 	"reports": 73,
 }
 

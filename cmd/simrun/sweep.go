@@ -106,9 +106,10 @@ type sweep struct {
 }
 
 // newSweep makes the sweeper of cfg, with the replay flags its failures
-// need.
+// need and its texts naming the flags.
 func newSweep(cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
 	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second, cliutil.IsTerminal(stderr))}
+	cfg.Names = flagNames
 	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.Fix, cfg.MaxSteps)
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
 	cfg.OnFold = func(uint64) { s.showProgress(false) }
