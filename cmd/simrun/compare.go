@@ -63,7 +63,7 @@ func newCompareCmd(c *cli) *cobra.Command {
 // newCompare makes the comparison of the flags fs parsed into f.
 func newCompare(f compare.Config, fs *pflag.FlagSet) (*compare.Setup, error) {
 	fs.Visit(func(fl *pflag.Flag) { compareGiven(&f, fl.Name, fl.Value.String()) })
-	f.Version = cliutil.Version()
+	f.Version, f.Names = cliutil.Version(), flagNames
 	s, err := compare.New(f)
 	if err != nil {
 		return nil, badInput("%v", err)

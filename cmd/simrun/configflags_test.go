@@ -37,7 +37,7 @@ func TestConfigFieldsAreFlags(t *testing.T) {
 		config  any
 		skip    []string // set by the command, no flag of their own
 	}{
-		{"compare", compare.Config{}, []string{"Changed", "Args", "Version"}},
+		{"compare", compare.Config{}, []string{"Changed", "Args", "Version", "Names"}},
 		{"sweep", fuzz.SweepArgs{}, nil},
 		{"explore", explore.Args{}, nil},
 		{"plan", plan.Files{}, []string{"Env"}},
