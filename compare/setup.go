@@ -168,7 +168,7 @@ func (s *Setup) ReportSummary(w io.Writer, pairs, sweepPairs []reports.ComparePa
 	}
 	budgetRuns = BudgetRuns(pairs) + BudgetRuns(sweepPairs)
 	reports.CompareSummary(w, a, reports.CompareSummaryInput{SweepKey: s.SweepKey(), SweepScenario: DefaultSweepScenario,
-		Jobs: s.JobsText(), ReportPath: filepath.Join(s.Out(), "report.md"), BudgetRuns: budgetRuns, MaxSteps: s.MaxSteps()})
+		Jobs: s.JobsText(), ReportPath: filepath.Join(s.Out(), "report.md"), BudgetRuns: budgetRuns, MaxSteps: s.MaxSteps(), Names: s.f.names})
 	return budgetRuns, nil
 }
 
@@ -189,7 +189,7 @@ func BudgetRuns(pairs []reports.ComparePair) int {
 // first profile's pairs for the statistics, the others' beside them.
 func (s *Setup) input(pairs []reports.ComparePair) *reports.CompareInput {
 	in := &reports.CompareInput{Command: s.command(), Version: s.version, Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
-		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues, BrokerScale: s.brokerScale()}
+		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues, BrokerScale: s.brokerScale(), Names: s.f.names}
 	for _, sc := range s.scenarios {
 		in.Scenarios = append(in.Scenarios, sc.Name)
 	}

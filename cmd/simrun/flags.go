@@ -68,6 +68,7 @@ var fieldFlag = map[string]string{
 	"Broker":                 "broker",
 	"Configs":                "configs",
 	"CheckDeterminism":       "check-determinism",
+	"ChromeTrace":            "chrome-trace",
 	"Depth":                  "depth",
 	"FaultMs":                "fault-ms",
 	"Faults":                 "faults",

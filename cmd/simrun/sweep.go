@@ -110,7 +110,7 @@ type sweep struct {
 func newSweep(cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
 	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second, cliutil.IsTerminal(stderr))}
 	cfg.Names = flagNames
-	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.Fix, cfg.MaxSteps)
+	cfg.ReplayFlags = reports.ReplayFlags(flagNames, cfg.Profile.Name(), cfg.Mutant, cfg.Fix, cfg.MaxSteps)
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
 	cfg.OnFold = func(uint64) { s.showProgress(false) }
 	s.Sweeper = fuzz.NewSweeper(cfg)
