@@ -2,9 +2,15 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,6 +79,44 @@ func TestConfigFieldsAreFlags(t *testing.T) {
 		if !defined {
 			t.Errorf("fieldFlag[%s] = %q: no command defines it", field, flag)
 		}
+	}
+}
+
+// TestTextFieldsAreFlags: every {Field} a domain package's string
+// literals write (config.Errorf's formats, config.Names' texts) is a field
+// fieldFlag spells, so no user reads "{Timeline}" where a flag belongs.
+func TestTextFieldsAreFlags(t *testing.T) {
+	field := regexp.MustCompile(`\{([A-Z][A-Za-z0-9]*)\}`)
+	seen := 0
+	for _, dir := range []string{"config", "plan", "harness", "explore", "fuzz", "compare", "reports", "scenarios", "campaign", "outfile"} {
+		files, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, _ := strconv.Unquote(lit.Value)
+				for _, m := range field.FindAllStringSubmatch(s, -1) {
+					seen++
+					if _, ok := fieldFlag[m[1]]; !ok {
+						t.Errorf("%v: {%s} has no flag in fieldFlag", fset.Position(lit.Pos()), m[1])
+					}
+				}
+				return true
+			})
+		}
+	}
+	if seen < 100 {
+		t.Errorf("found only %d {Field} names in the domain packages' strings", seen)
 	}
 }
 

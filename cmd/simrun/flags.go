@@ -109,10 +109,12 @@ var fieldFlag = map[string]string{
 	"Shard":                  "shard",
 	"Shrink":                 "shrink",
 	"Strategy":               "strategy",
+	"Timeline":               "timeline",
 	"Topic":                  "topic",
 	"Topics":                 "topics",
 	"Trace":                  "trace",
 	"TracePartition":         "trace-partition",
+	"Verbose":                "verbose",
 	"Vary":                   "vary",
 	"Workers":                "workers",
 }
