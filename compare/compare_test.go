@@ -17,7 +17,7 @@ func newSetup(t *testing.T, f Config) *Setup {
 	if f.Profiles == "" {
 		f.Profiles = DefaultProfiles
 	}
-	f.Workers, f.Out, f.MaxSteps, f.MaxInput = 1, "out", harness.DefaultMaxSteps, scenarios.DefaultMaxInputBytes
+	f.Workers, f.Out, f.MaxSteps, f.MaxInput, f.Names = 1, "out", harness.DefaultMaxSteps, scenarios.DefaultMaxInputBytes, flagNames
 	s, err := New(f)
 	if err != nil {
 		t.Fatal(err)

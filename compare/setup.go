@@ -51,6 +51,9 @@ type Config struct {
 	Args    []string
 	// Version is the simrun version the report records.
 	Version string
+	// Names spells the settings the comparison's texts name (the
+	// command's flags; nil: the fields' names).
+	Names config.Names
 }
 
 // flags is Config, as the comparison reads them.
@@ -69,6 +72,7 @@ type flags struct {
 	maxSteps   int64
 	maxInput   int64
 	resumeFrom int
+	names      config.Names
 }
 
 // ProduceScaleKey is the --vary key that scales every produce event's record
@@ -164,7 +168,7 @@ func (s *Setup) ReportSummary(w io.Writer, pairs, sweepPairs []reports.ComparePa
 	}
 	budgetRuns = BudgetRuns(pairs) + BudgetRuns(sweepPairs)
 	reports.CompareSummary(w, a, reports.CompareSummaryInput{SweepKey: s.SweepKey(), SweepScenario: DefaultSweepScenario,
-		Jobs: s.JobsText(), ReportPath: filepath.Join(s.Out(), "report.md"), BudgetRuns: budgetRuns, MaxSteps: s.MaxSteps()})
+		Jobs: s.JobsText(), ReportPath: filepath.Join(s.Out(), "report.md"), BudgetRuns: budgetRuns, MaxSteps: s.MaxSteps(), Names: s.f.names})
 	return budgetRuns, nil
 }
 
@@ -185,7 +189,7 @@ func BudgetRuns(pairs []reports.ComparePair) int {
 // first profile's pairs for the statistics, the others' beside them.
 func (s *Setup) input(pairs []reports.ComparePair) *reports.CompareInput {
 	in := &reports.CompareInput{Command: s.command(), Version: s.version, Generated: s.f.generated, Seeds: fmt.Sprintf("%d..%d", s.from, s.to),
-		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues, BrokerScale: s.brokerScale()}
+		Profile: s.profiles[0].Name(), VaryKey: s.varyKey, VaryValues: s.varyValues, BrokerScale: s.brokerScale(), Names: s.f.names}
 	for _, sc := range s.scenarios {
 		in.Scenarios = append(in.Scenarios, sc.Name)
 	}
@@ -249,7 +253,7 @@ func (s *Setup) checkPairs() error {
 func New(fl Config) (s *Setup, err error) {
 	s = &Setup{args: fl.Args, version: fl.Version, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
 		out: fl.Out, vary: fl.Vary, workers: fl.Workers, profile: fl.Profile, profiles: fl.Profiles, fix: fl.Fix, shard: fl.Shard, jsonl: fl.JSONL,
-		maxSteps: fl.MaxSteps, maxInput: fl.MaxInput, resumeFrom: fl.ResumeFrom}}
+		maxSteps: fl.MaxSteps, maxInput: fl.MaxInput, resumeFrom: fl.ResumeFrom, names: fl.Names}}
 	if err := s.setup(fl.Changed); err != nil {
 		return nil, err
 	}
@@ -666,24 +670,25 @@ func (s *Setup) pairScenario(v, i int, seed uint64) (*scenarios.Scenario, harnes
 
 // command is the command that regenerates the report.
 func (s *Setup) command() string {
+	n := s.f.names
 	parts := []string{"go run ./cmd/simrun compare"}
 	switch {
 	case s.f.generated:
-		parts = append(parts, "--generated")
+		parts = append(parts, n.Of("Generated"))
 	case s.f.scenario != "":
-		parts = append(parts, "--scenario "+s.f.scenario)
+		parts = append(parts, n.Sprintf("{Scenario} %s", s.f.scenario))
 	}
-	parts = append(parts, fmt.Sprintf("--seeds %d..%d", s.from, s.to))
+	parts = append(parts, n.Sprintf("{Seeds} %d..%d", s.from, s.to))
 	if s.varyKey != "" {
-		parts = append(parts, "--vary "+s.varyKey+"="+strings.Join(s.varyValues, ","))
+		parts = append(parts, n.Sprintf("{Vary} %s=%s", s.varyKey, strings.Join(s.varyValues, ",")))
 	}
 	if s.f.profiles != DefaultProfiles {
-		parts = append(parts, "--profiles "+s.f.profiles)
+		parts = append(parts, n.Sprintf("{Profiles} %s", s.f.profiles))
 	}
 	if s.f.fix != "" {
-		parts = append(parts, "--fix "+s.f.fix)
+		parts = append(parts, n.Sprintf("{Fix} %s", s.f.fix))
 	}
-	return strings.Join(append(parts, "--out "+s.f.out), " ")
+	return strings.Join(append(parts, n.Sprintf("{Out} %s", s.f.out)), " ")
 }
 
 // job is one pair to run: a profile, a varied value, a scenario, a
@@ -837,19 +842,20 @@ func (s *Setup) timelineCommand(p *reports.ComparePair) string {
 	if s.varyKey != "" {
 		return ""
 	}
+	n := s.f.names
 	profile := ""
 	if name := s.profiles[0].Name(); name != "kip" {
-		profile = " --profile " + name
+		profile = n.Sprintf(" {Profile} %s", name)
 	}
 	if s.f.generated {
-		return fmt.Sprintf("go run ./cmd/simrun gen --seed %d --out gen-%d.json\ngo run ./cmd/simrun run --scenario gen-%d.json --seed %d%s --timeline timeline.svg",
+		return n.Sprintf("go run ./cmd/simrun gen {Seed} %d {Out} gen-%d.json\ngo run ./cmd/simrun run {Scenario} gen-%d.json {Seed} %d%s {Timeline} timeline.svg",
 			p.Seed, p.Seed, p.Seed, p.Seed, profile)
 	}
 	arg := p.Scenario
 	if s.f.scenario != "" {
 		arg = s.f.scenario
 	}
-	return fmt.Sprintf("go run ./cmd/simrun run --scenario %s --seed %d%s --timeline timeline.svg", arg, p.Seed, profile)
+	return n.Sprintf("go run ./cmd/simrun run {Scenario} %s {Seed} %d%s {Timeline} timeline.svg", arg, p.Seed, profile)
 }
 
 // drawTimeline runs sc with each strategy, sampling a timeline, and draws

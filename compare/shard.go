@@ -145,7 +145,7 @@ func (s *Setup) JobsText() string {
 		text += fmt.Sprintf(" x %d profiles", len(s.profiles))
 	}
 	if s.withFixes {
-		text += " x 2 (without fixes, and with --fix all)"
+		text += s.f.names.Sprintf(" x 2 (without fixes, and with {Fix} all)")
 	}
 	if sweepPairs > 0 {
 		text += fmt.Sprintf(" + %d of the default sweep", sweepPairs)
@@ -222,15 +222,16 @@ func (s *Setup) WritePart(path string, r Run) error {
 func (s *Setup) ResumeText(sig string, r Run, part string) string {
 	next := campaign.PartFile(part, uint64(r.StoppedAt))
 	args := append([]string{"simrun", "compare"}, s.args...)
+	n := s.f.names
 	if s.shard != campaign.Whole {
-		args = append(args, "--shard="+s.shard.String())
+		args = append(args, n.Sprintf("{Shard}=%s", s.shard.String()))
 	}
-	args = append(args, "--out="+s.f.out, fmt.Sprintf("--workers=%d", s.f.workers), fmt.Sprintf("--resume-from=%d", r.StoppedAt), "--jsonl="+next)
+	args = append(args, n.Sprintf("{Out}=%s", s.f.out), n.Sprintf("{Workers}=%d", s.f.workers), n.Sprintf("{ResumeFrom}=%d", r.StoppedAt), n.Sprintf("{JSONL}=%s", next))
 	for i, a := range args {
 		args[i] = cliutil.ShellQuote(a)
 	}
-	return fmt.Sprintf("interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n"+
-		"resume with: %s\nthen the report: simrun merge --out %s %s %s (with the files of the other shards, if any)\n",
+	return n.Sprintf("interrupted by %s before job %d of %d: %s holds the pairs before it (its header says so); no report written\n"+
+		"resume with: %s\nthen the report: simrun merge {Out} %s %s %s (with the files of the other shards, if any)\n",
 		sig, r.StoppedAt, len(r.Pairs)+len(r.SweepPairs), part, strings.Join(args, " "), cliutil.ShellQuote(s.f.out), cliutil.ShellQuote(part), cliutil.ShellQuote(next))
 }
 
@@ -262,10 +263,10 @@ func (s *Setup) SavePart(r Run) (string, error) {
 // runs stopped by their work budget (also returned).
 func (s *Setup) ShardText(r Run) (text string, budgetRuns int) {
 	_, _, held := s.Jobs()
-	text = fmt.Sprintf("compare shard %s: %d of %s written to %s; 'simrun merge --out DIR' the files of every shard for the report\n",
+	text = s.f.names.Sprintf("compare shard %s: %d of %s written to %s; 'simrun merge {Out} DIR' the files of every shard for the report\n",
 		s.shard, held, s.JobsText(), s.f.jsonl)
 	if budgetRuns = BudgetRuns(r.Pairs) + BudgetRuns(r.SweepPairs); budgetRuns > 0 {
-		text += fmt.Sprintf("%d runs reached the work budget of %d steps: raise --max-steps\n", budgetRuns, s.f.maxSteps)
+		text += s.f.names.Sprintf("%d runs reached the work budget of %d steps: raise {MaxSteps}\n", budgetRuns, s.f.maxSteps)
 	}
 	return text, budgetRuns
 }

@@ -35,7 +35,7 @@ func parseArgs(out string, extra Config) func(args []string) (*Setup, error) {
 		if f.Fix == "" {
 			f.Fix = oneFix
 		}
-		f.MaxSteps, f.MaxInput = harness.DefaultMaxSteps, scenarios.DefaultMaxInputBytes
+		f.MaxSteps, f.MaxInput, f.Names = harness.DefaultMaxSteps, scenarios.DefaultMaxInputBytes, flagNames
 		for _, a := range args {
 			name, v, ok := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 			if !ok {
@@ -1081,6 +1081,18 @@ func TestDefaultComparisonCountsItsSweep(t *testing.T) {
 	if _, n := sh.ShardText(sh.Run(context.Background(), func(int, int) {})); n != 2*(pairs+sweep) {
 		t.Errorf("ShardText counts %d budget runs, want %d", n, 2*(pairs+sweep))
 	}
+}
+
+// flagNames spells a field as cmd/simrun's flag for it (its fieldFlag), so
+// that these tests read the texts a user reads.
+func flagNames(field string) string {
+	flag, ok := map[string]string{"Scenario": "scenario", "Generated": "generated", "Seeds": "seeds", "Seed": "seed", "Vary": "vary",
+		"Profiles": "profiles", "Profile": "profile", "MaxSteps": "max-steps", "Fix": "fix", "Out": "out", "Shard": "shard",
+		"Workers": "workers", "ResumeFrom": "resume-from", "JSONL": "jsonl", "Timeline": "timeline"}[field]
+	if !ok {
+		return ""
+	}
+	return "--" + flag
 }
 
 // given records a flag as the command line gives it (cmd/simrun's

@@ -131,8 +131,8 @@ func TestShardFilesMerge(t *testing.T) {
 	if err != nil || h.Shard != "0/1" || !m.Exhausted || m.States == 0 || m.Depth != 5 {
 		t.Fatalf("merge: %v, %+v, %+v", err, h, m)
 	}
-	if !strings.Contains(Text(h, m, 0), "exhausted to --depth 5, not to the scenario's end: every state of the first 5 steps") {
-		t.Errorf("text:\n%s", Text(h, m, 0))
+	if !strings.Contains(Text(h, m, 0, nil), "exhausted to Depth 5, not to the scenario's end: every state of the first 5 steps") {
+		t.Errorf("text:\n%s", Text(h, m, 0, nil))
 	}
 	if _, _, err := MergeFiles(names[:1]); err == nil || !strings.Contains(err.Error(), "shard 1/2 missing") {
 		t.Errorf("one shard: %v", err)

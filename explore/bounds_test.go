@@ -98,7 +98,7 @@ func TestFromMsStopsAtTheFirstStepThere(t *testing.T) {
 // it names is (prefix + covered) of the run's.
 func TestFromMsShareCountsThePrefix(t *testing.T) {
 	r := Report{Covered: 10, BaseSteps: 760, BaseMs: 30_000, ScenarioSteps: 1101, ScenarioMs: 60_000, Exhausted: true, Stop: StopDepth}
-	text := Text(Header{Depth: 10, MaxStates: 1000}, r, 0)
+	text := Text(Header{Depth: 10, MaxStates: 1000}, r, 0, nil)
 	if want := "every state of 10 steps from step 760 (770 of the 1101 steps of a seeded run: 69.9%) visited"; !strings.Contains(text, want) {
 		t.Errorf("lacks %q:\n%s", want, text)
 	}

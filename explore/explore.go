@@ -62,6 +62,11 @@ type Config struct {
 	Shard campaign.Shard
 	// MaxSteps is each run's work budget (0: the harness default).
 	MaxSteps int64
+	// Budget is the caller's passed check of Scenario against MaxSteps
+	// (harness.Budget): the runs under the search's schedules take it
+	// rather than predicting their cost again. The zero value: each run
+	// checks.
+	Budget harness.Budgeted
 	// FromMs, when > 0, starts the search at the first step at or after
 	// that simulated time, reached by taking alternative 0 at every choice
 	// before (no fault, fast network, the event scheduled first): the
@@ -324,5 +329,5 @@ func (x *explorer) counterexample(picks []int, r *harness.RunResult, pts []harne
 // Replay runs a counterexample's scenario the way simrun run does.
 func Replay(cx *Counterexample, cfg Config) *harness.RunResult {
 	return harness.Execute(cx.Scenario, harness.Options{Strategy: cfg.Strategy, Profile: cfg.Profile, Mutants: cfg.Mutants,
-		Fixes: cfg.Fixes, MaxSteps: cfg.MaxSteps})
+		Fixes: cfg.Fixes, MaxSteps: cfg.MaxSteps, Budget: cfg.Budget.Scheduled(cx.Scenario)})
 }

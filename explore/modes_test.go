@@ -195,8 +195,8 @@ func TestContinuationBudget(t *testing.T) {
 			cfg.MaxStates*continuationSteps, res.LivenessChecked, res.LivenessCut, res.Frontier, res.Exhausted)
 	}
 	rep, _ := ReportOf(res)
-	if text := Text(Header{Liveness: true, MaxStates: cfg.MaxStates}, rep, 0); !strings.Contains(text,
-		fmt.Sprintf("%d cut states NOT checked (the continuations' budget, --max-states x 64 steps, ran out)", res.LivenessCut)) {
+	if text := Text(Header{Liveness: true, MaxStates: cfg.MaxStates}, rep, 0, nil); !strings.Contains(text,
+		fmt.Sprintf("%d cut states NOT checked (the continuations' budget, MaxStates x 64 steps, ran out)", res.LivenessCut)) {
 		t.Errorf("text:\n%s", text)
 	}
 }

@@ -33,6 +33,8 @@ type node struct {
 type explorer struct {
 	cfg Config
 	sc  *scenarios.Scenario // with the candidate faults in its schedule
+	// budget is the caller's passed budget check, for sc (Config.Budget).
+	budget harness.Budgeted
 	// seen maps a visited state's hash to its stored sleep set (a
 	// reference into sleeps: offset<<24 | length).
 	seen   map[uint64]uint64
@@ -151,6 +153,7 @@ func Run(cfg Config) (*Result, error) {
 	sc.Explore = &scenarios.Schedule{Faults: faults, Lost: cfg.Lost, Choices: []int{}}
 	x := &explorer{cfg: cfg, sc: &sc, seen: map[uint64]uint64{}, sleeps: []uint64{0}, memo: map[uint64]int{},
 		mem: memory{budget: searchBudget(cfg.MaxMemoryMiB)}, depth: -1}
+	x.budget = cfg.Budget.Scheduled(x.sc)
 	x.measureScenario()
 	x.search()
 	if auditReduction {
@@ -180,14 +183,14 @@ func (x *explorer) measureScenario() {
 	sc := *x.cfg.Scenario
 	sc.Explore = nil
 	r := harness.Execute(&sc, harness.Options{Seed: sc.Seed, Strategy: x.cfg.Strategy, Profile: x.cfg.Profile,
-		Mutants: x.cfg.Mutants, Fixes: x.cfg.Fixes, MaxSteps: x.cfg.MaxSteps})
+		Mutants: x.cfg.Mutants, Fixes: x.cfg.Fixes, MaxSteps: x.cfg.MaxSteps, Budget: x.cfg.Budget.Scheduled(&sc)})
 	x.res.ScenarioSteps, x.res.SeededOutcome = r.Steps, r.Outcome
 	x.res.ScenarioMs = sc.DurationMs + sc.HealMs
 }
 
 func (x *explorer) options(ch harness.Chooser, stop int64) harness.Options {
 	return harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants, Fixes: x.cfg.Fixes,
-		Chooser: ch, StopAfter: stop, StateHash: true, MaxSteps: x.cfg.MaxSteps}
+		Chooser: ch, StopAfter: stop, StateHash: true, MaxSteps: x.cfg.MaxSteps, Budget: x.budget}
 }
 
 // run re-executes the path picks from the start for stop steps (-1: the

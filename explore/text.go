@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"tierfetch/config"
 	"tierfetch/harness"
 	"tierfetch/outfile"
 	"tierfetch/scenarios"
@@ -13,8 +14,8 @@ import (
 // Text is what simrun explore (and merge) print of a search named h:
 // settings, the scenario's length, figures, what the search covered and
 // why it stopped, the findings. seconds > 0 adds the time taken and the
-// rate.
-func Text(h Header, r Report, seconds float64) string {
+// rate. names spells the settings it names (the command's flags).
+func Text(h Header, r Report, seconds float64, names config.Names) string {
 	var w strings.Builder
 	faults := "none"
 	if len(h.Faults) > 0 {
@@ -33,23 +34,23 @@ func Text(h Header, r Report, seconds float64) string {
 		fmt.Fprintf(&w, "  fix %s", h.Fix)
 	}
 	fmt.Fprintln(&w)
-	fmt.Fprintf(&w, "  scenario: %s\n", scenarioLength(r))
+	fmt.Fprintf(&w, "  scenario: %s\n", scenarioLength(r, names))
 	fmt.Fprintf(&w, "  states %d  transitions %d  inputs skipped by the reduction %d  depth reached %d  frontier %d  ended %d\n",
 		r.States, r.Transitions, r.Skipped, r.Depth, r.Frontier, r.Ended)
 	if h.Liveness {
 		fmt.Fprintf(&w, "  liveness: %d continuations from the states the bound cut, %d took a memoized verdict, %d steps",
 			r.LivenessChecked, r.MemoHits, r.ContSteps)
 		if r.LivenessCut > 0 {
-			fmt.Fprintf(&w, "; %d cut states NOT checked (the continuations' budget, --max-states x %d steps, ran out)",
+			names.Fprintf(&w, "; %d cut states NOT checked (the continuations' budget, {MaxStates} x %d steps, ran out)",
 				r.LivenessCut, continuationSteps)
 		}
 		fmt.Fprintln(&w)
 	}
 	if seconds > 0 {
-		fmt.Fprintf(&w, "  %.2f s, %.0f states/s, memory estimate %.0f of the search's %.0f MiB (--max-memory %d)\n", seconds,
+		names.Fprintf(&w, "  %.2f s, %.0f states/s, memory estimate %.0f of the search's %.0f MiB ({MaxMemory} %d)\n", seconds,
 			float64(r.States)/seconds, r.MemoryMiB, float64(searchBudget(h.MaxMemory))/(1<<20), h.MaxMemory)
 	}
-	fmt.Fprintf(&w, "  %s\n", stopText(h, r))
+	fmt.Fprintf(&w, "  %s\n", stopText(h, r, names))
 	for _, k := range r.Known {
 		fmt.Fprintf(&w, "  known finding %s: %s %s at step %d (t=%d ms), %d choices\n", k.Kind, k.Outcome, k.Invariant, k.Step, k.AtMs, k.Choices)
 	}
@@ -76,13 +77,13 @@ func onOff(b bool) string {
 
 // scenarioLength says how long the scenario is: a seeded run's steps and
 // the simulated time.
-func scenarioLength(r Report) string {
+func scenarioLength(r Report, names config.Names) string {
 	s := fmt.Sprintf("a seeded run takes %s; %s simulated", plural(r.ScenarioSteps, "step"), seconds(r.ScenarioMs))
 	if r.SeededOutcome != "" && r.SeededOutcome != harness.OutcomeOK {
 		s = fmt.Sprintf("a seeded run stops at step %d (%s); %s simulated", r.ScenarioSteps, r.SeededOutcome, seconds(r.ScenarioMs))
 	}
 	if r.BaseSteps > 0 {
-		s += fmt.Sprintf("; the search starts at step %d (t=%s, --from-ms)", r.BaseSteps, seconds(r.BaseMs))
+		s += names.Sprintf("; the search starts at step %d (t=%s, {FromMs})", r.BaseSteps, seconds(r.BaseMs))
 	}
 	return s
 }
@@ -106,22 +107,22 @@ func covered(r Report) string {
 
 // stopText says why the search stopped and what that covered:
 // "exhausted" only for the end of every path or the depth bound asked for.
-func stopText(h Header, r Report) string {
+func stopText(h Header, r Report, names config.Names) string {
 	switch r.Stop {
 	case StopComplete:
 		return "exhausted: every reachable state visited, to the end of the scenario (every path ended, at the end or at a violation)"
 	case StopDepth:
-		return fmt.Sprintf("exhausted to --depth %d, not to the scenario's end: %s", h.Depth, covered(r))
+		return names.Sprintf("exhausted to {Depth} %d, not to the scenario's end: %s", h.Depth, covered(r))
 	case StopViolation:
 		return "search stopped at a violation: " + covered(r)
 	case StopInterrupted:
 		return fmt.Sprintf("NOT exhausted: stopped at depth %d: %s", r.Depth, covered(r))
 	case StopSteps:
-		return fmt.Sprintf("NOT exhausted: --max-steps cut %d paths: %s", r.BudgetCut, covered(r))
+		return names.Sprintf("NOT exhausted: {MaxSteps} cut %d paths: %s", r.BudgetCut, covered(r))
 	case StopMemory:
-		return fmt.Sprintf("NOT exhausted: --max-memory %d MiB reached at depth %d: %s", h.MaxMemory, r.Depth, covered(r))
+		return names.Sprintf("NOT exhausted: {MaxMemory} %d MiB reached at depth %d: %s", h.MaxMemory, r.Depth, covered(r))
 	}
-	return fmt.Sprintf("NOT exhausted: --max-states %d reached at depth %d: %s", h.MaxStates, r.Depth, covered(r))
+	return names.Sprintf("NOT exhausted: {MaxStates} %d reached at depth %d: %s", h.MaxStates, r.Depth, covered(r))
 }
 
 // plural prints n things, e.g. "1 step", "186 steps".
@@ -200,25 +201,26 @@ func CheckOut(out string) error {
 
 // IgnoredScheduleWarning is the warning line simrun explore prints when the
 // scenario sc (given as arg) has an explore schedule, which the search
-// ignores; "" when it has none.
-func IgnoredScheduleWarning(arg string, sc *scenarios.Scenario) string {
+// ignores; "" when it has none. names spells the settings it names.
+func IgnoredScheduleWarning(arg string, sc *scenarios.Scenario, names config.Names) string {
 	e := sc.Explore
 	if e == nil {
 		return ""
 	}
-	return fmt.Sprintf("simrun: warning: %s already has an explore schedule (%d faults, %d picks): explore ignores it "+
-		"and searches from the scenario's start with --faults and --lost as given (--from-ms starts further in)\n",
+	return names.Sprintf("simrun: warning: %s already has an explore schedule (%d faults, %d picks): explore ignores it "+
+		"and searches from the scenario's start with {Faults} and {Lost} as given ({FromMs} starts further in)\n",
 		arg, len(e.Faults), len(e.Choices))
 }
 
 // InterruptedText is the line simrun explore prints when the signal named
 // sig stopped the search r: what it cut short, and that the figures are of
-// the part done; jsonl is the shard file not written ("" none).
-func InterruptedText(sig string, r Report, jsonl string) string {
+// the part done; jsonl is the shard file not written ("" none). names
+// spells the settings it names.
+func InterruptedText(sig string, r Report, jsonl string, names config.Names) string {
 	var what string
 	switch r.InterruptedIn {
 	case PartPrefix:
-		what = "the run to --from-ms, before the search began"
+		what = names.Sprintf("the run to {FromMs}, before the search began")
 	case PartLiveness:
 		what = fmt.Sprintf("the liveness continuations from the %s the bound cut (%d run)", plural(int64(r.Frontier), "state"),
 			r.LivenessChecked)

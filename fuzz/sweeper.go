@@ -51,6 +51,9 @@ type SweepConfig struct {
 	// ReplayFlags are the flags a saved failure's replay command needs
 	// beyond the file and strategy.
 	ReplayFlags string
+	// Names spells the settings the sweep's texts name (the command's
+	// flags; nil: the fields' names).
+	Names config.Names
 	// OnFold, when set, is called after each seed is folded, with the
 	// number folded so far (for progress).
 	OnFold func(folded uint64)
@@ -442,33 +445,33 @@ func (s *Sweeper) Worst() string {
 // from seed next, with every flag that shapes the results, and the shard
 // file of that part ("" without one).
 func (s *Sweeper) ResumeArgs(next uint64) (args []string, part string) {
-	c := s.cfg
-	args = []string{"simrun sweep", fmt.Sprintf("--seeds %d..%d", c.From, c.To)}
+	c, n := s.cfg, s.cfg.Names
+	args = []string{"simrun sweep", n.Sprintf("{Seeds} %d..%d", c.From, c.To)}
 	if c.Shard != campaign.Whole {
-		args = append(args, "--shard "+c.Shard.String())
+		args = append(args, n.Sprintf("{Shard} %s", c.Shard.String()))
 	}
 	strategy := "both"
 	if len(c.Strategies) == 1 {
 		strategy = string(c.Strategies[0])
 	}
-	args = append(args, fmt.Sprintf("--resume-from %d", next), "--strategy "+strategy, "--profile "+c.Profile.Name(),
-		"--out "+c.Out, fmt.Sprintf("--shrink %d", c.Shrink), fmt.Sprintf("--workers %d", c.Workers))
+	args = append(args, n.Sprintf("{ResumeFrom} %d", next), n.Sprintf("{Strategy} %s", strategy), n.Sprintf("{Profile} %s", c.Profile.Name()),
+		n.Sprintf("{Out} %s", c.Out), n.Sprintf("{Shrink} %d", c.Shrink), n.Sprintf("{Workers} %d", c.Workers))
 	args = append(args, c.capFlags()...)
 	if c.Mutant != "" {
-		args = append(args, "--mutant "+c.Mutant)
+		args = append(args, n.Sprintf("{Mutant} %s", c.Mutant))
 	}
 	if c.Fix != "" {
-		args = append(args, "--fix "+c.Fix)
+		args = append(args, n.Sprintf("{Fix} %s", c.Fix))
 	}
 	if c.CheckDeterminism {
-		args = append(args, "--check-determinism")
+		args = append(args, n.Of("CheckDeterminism"))
 	}
 	if c.MaxSteps != harness.DefaultMaxSteps {
-		args = append(args, fmt.Sprintf("--max-steps %d", c.MaxSteps))
+		args = append(args, n.Sprintf("{MaxSteps} %d", c.MaxSteps))
 	}
 	if c.JSONL != "" {
 		part = campaign.PartFile(c.JSONL, next)
-		args = append(args, "--jsonl "+part)
+		args = append(args, n.Sprintf("{JSONL} %s", part))
 	}
 	return args, part
 }
@@ -487,7 +490,7 @@ func (s *Sweeper) ResumeText(sig string, next uint64) string {
 	fmt.Fprintf(&b, "\nresume with: %s\n", strings.Join(args, " "))
 	if jsonl != "" {
 		caps := strings.Join(append([]string{""}, s.cfg.capFlags()...), " ")
-		fmt.Fprintf(&b, "then the whole sweep's summary: simrun merge --out %s --shrink %d%s %s %s\n", s.cfg.Out, s.cfg.Shrink, caps, jsonl, part)
+		s.cfg.Names.Fprintf(&b, "then the whole sweep's summary: simrun merge {Out} %s {Shrink} %d%s %s %s\n", s.cfg.Out, s.cfg.Shrink, caps, jsonl, part)
 	}
 	return b.String()
 }
@@ -541,15 +544,15 @@ func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
 		MaxSaved: DefaultMaxSaved, MaxShrunk: DefaultMaxShrunk, Fresh: true}, nil
 }
 
-// capFlags are the --max-saved and --max-shrunk flags that differ from
-// their defaults.
+// capFlags are the MaxSaved and MaxShrunk settings that differ from their
+// defaults, as flags (Names).
 func (c SweepConfig) capFlags() []string {
 	var flags []string
 	if c.MaxSaved != DefaultMaxSaved {
-		flags = append(flags, fmt.Sprintf("--max-saved %d", c.MaxSaved))
+		flags = append(flags, c.Names.Sprintf("{MaxSaved} %d", c.MaxSaved))
 	}
 	if c.MaxShrunk != DefaultMaxShrunk {
-		flags = append(flags, fmt.Sprintf("--max-shrunk %d", c.MaxShrunk))
+		flags = append(flags, c.Names.Sprintf("{MaxShrunk} %d", c.MaxShrunk))
 	}
 	return flags
 }

@@ -128,7 +128,7 @@ func TestSweeperShardsFoldToTheWholeSweep(t *testing.T) {
 			t.Fatalf("interrupted shard: complete %v next %d, %q", complete, next, s.RangeText(next, complete))
 		}
 		args, part := s.ResumeArgs(next)
-		if part != campaign.PartFile(jsonl, next) || !strings.Contains(strings.Join(args, " "), "--resume-from "+itoa(next)+" --strategy both --profile kip") {
+		if part != campaign.PartFile(jsonl, next) || !strings.Contains(strings.Join(args, " "), "ResumeFrom "+itoa(next)+" Strategy both Profile kip") {
 			t.Errorf("ResumeArgs %v, %s", args, part)
 		}
 		rest := mutantSweep(t, filepath.Join(dir, "shards"), func(a *SweepArgs) { a.Shard, a.JSONL, a.ResumeFrom = shard, part, &next })

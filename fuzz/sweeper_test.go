@@ -57,8 +57,8 @@ func TestResumeText(t *testing.T) {
 	s := NewSweeper(SweepConfig{From: 1, To: 100, Resume: 1, Shard: campaign.Whole, Profile: mustProfile(t, "kip"), Out: "o", Shrink: 5,
 		Workers: 2, MaxSteps: 100, JSONL: "s.jsonl", MaxSaved: 7, MaxShrunk: DefaultMaxShrunk})
 	text := s.ResumeText("SIGTERM", 42)
-	for _, want := range []string{"interrupted by SIGTERM before seed 42 (s.jsonl holds", "resume with: simrun sweep --seeds 1..100 --resume-from 42",
-		"--workers 2 --max-saved 7 --max-steps 100 --jsonl s.from-42.jsonl", "simrun merge --out o --shrink 5 --max-saved 7 s.jsonl s.from-42.jsonl"} {
+	for _, want := range []string{"interrupted by SIGTERM before seed 42 (s.jsonl holds", "resume with: simrun sweep Seeds 1..100 ResumeFrom 42",
+		"Workers 2 MaxSaved 7 MaxSteps 100 JSONL s.from-42.jsonl", "simrun merge Out o Shrink 5 MaxSaved 7 s.jsonl s.from-42.jsonl"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("ResumeText lacks %q:\n%s", want, text)
 		}

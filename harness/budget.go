@@ -2,9 +2,10 @@ package harness
 
 import (
 	"fmt"
-	"strconv"
+	"reflect"
 	"strings"
 
+	"tierfetch/config"
 	"tierfetch/scenarios"
 	"tierfetch/sim"
 )
@@ -17,20 +18,10 @@ import (
 // so the default also keeps a run's memory well under 1 GiB.
 const (
 	DefaultMaxSteps = 5_000_000
-	// MaxStepsLimit bounds --max-steps: a fetch answer is at most 2^31
+	// MaxStepsLimit bounds a work budget: a fetch answer is at most 2^31
 	// bytes, so byte counters stay below 2^62 within it.
 	MaxStepsLimit = 1 << 31
 )
-
-// ParseMaxSteps reads a work budget as --max-steps takes it: a decimal
-// number of steps in 1..MaxStepsLimit, nothing else.
-func ParseMaxSteps(s string) (int64, error) {
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 1 || n > MaxStepsLimit || s[0] == '+' {
-		return 0, fmt.Errorf("want a number of steps in 1..%d, got %q", int64(MaxStepsLimit), s)
-	}
-	return n, nil
-}
 
 // OutcomeBudget is the outcome of a run stopped by its work budget (or
 // refused before its first step because its predicted cost exceeds it); its
@@ -66,10 +57,26 @@ type BudgetError struct {
 	Why       string
 }
 
-// Error names the scenario, the prediction, what drives it and the budget.
-func (e *BudgetError) Error() string {
-	return fmt.Sprintf("scenario %s: predicted %d steps (%s), more than the work budget of %d: raise --max-steps or make the scenario smaller",
-		e.Scenario, e.Predicted, e.Why, e.MaxSteps)
+// Error names the scenario, the prediction, what drives it and the budget,
+// and says to raise Options.MaxSteps ({MaxSteps}: a command renames it to
+// its flag, config.Rename).
+func (e *BudgetError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap is the *config.Error naming MaxSteps that Error prints.
+func (e *BudgetError) Unwrap() error {
+	return config.Errorf("MaxSteps", "%s: raise {MaxSteps} or make the scenario smaller", e.prediction())
+}
+
+// prediction names the scenario, the prediction, what drives it and the
+// budget.
+func (e *BudgetError) prediction() string {
+	return fmt.Sprintf("scenario %s: predicted %d steps (%s), more than the work budget of %d", e.Scenario, e.Predicted, e.Why, e.MaxSteps)
+}
+
+// violation is the message of a run refused by e (the result object's,
+// which names no flag).
+func (e *BudgetError) violation() string {
+	return e.prediction() + ": raise the work budget or make the scenario smaller"
 }
 
 // CheckBudget returns a *BudgetError when the steps s predictably takes
@@ -104,6 +111,22 @@ func Budget(s *scenarios.Scenario, maxSteps int64) (Budgeted, error) {
 		return Budgeted{}, err
 	}
 	return Budgeted{s: s, maxSteps: maxSteps}, nil
+}
+
+// Scheduled is b for s when s is a copy of b's scenario that differs only
+// in its explore schedule and failure record, which the prediction does not
+// read (simrun explore runs its scenario under schedules of its own);
+// otherwise the zero Budgeted, and a run of s checks.
+func (b Budgeted) Scheduled(s *scenarios.Scenario) Budgeted {
+	if b.s == nil || s == nil {
+		return Budgeted{}
+	}
+	c := *s
+	c.Explore, c.Failure = b.s.Explore, b.s.Failure
+	if !reflect.DeepEqual(&c, b.s) {
+		return Budgeted{}
+	}
+	return Budgeted{s: s, maxSteps: b.maxSteps}
 }
 
 // covers reports whether b is the passed check of s with the budget
@@ -178,22 +201,4 @@ func (r *runner) budgetFailure(msg string) *Failure {
 		Event: string(r.appendLine(nil, r.s.input.at, &r.s.input.e))}
 	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(r.appendLine(nil, t.at, &t.e))) })
 	return f
-}
-
-// StepsFlag is --max-steps (a pflag.Value): the work budget of every run,
-// strictly decimal (ParseMaxSteps).
-type StepsFlag int64
-
-func (f *StepsFlag) String() string { return strconv.FormatInt(int64(*f), 10) }
-
-// Type names the flag's value in help.
-func (f *StepsFlag) Type() string { return "steps" }
-
-// Set parses s.
-func (f *StepsFlag) Set(s string) error {
-	n, err := ParseMaxSteps(s)
-	if err == nil {
-		*f = StepsFlag(n)
-	}
-	return err
 }

@@ -111,7 +111,7 @@ func TestWorkBudgetRefusesBeforeTheFirstStep(t *testing.T) {
 	}
 	err := harness.CheckBudget(sc, predicted-1)
 	var be *harness.BudgetError
-	if err == nil || !asBudget(err, &be) || be.Predicted != predicted || be.MaxSteps != predicted-1 || !strings.Contains(err.Error(), "--max-steps") {
+	if err == nil || !asBudget(err, &be) || be.Predicted != predicted || be.MaxSteps != predicted-1 || !strings.Contains(err.Error(), "raise MaxSteps or make the scenario smaller") {
 		t.Errorf("CheckBudget(%d) = %v, want a BudgetError naming the prediction %d", predicted-1, err, predicted)
 	}
 	if err := harness.CheckBudget(sc, predicted); err != nil {

@@ -301,21 +301,6 @@ func TestRefusedFaultIsReported(t *testing.T) {
 	}
 }
 
-// TestParseMaxSteps: --max-steps takes 1..MaxStepsLimit in decimal digits
-// and nothing else.
-func TestParseMaxSteps(t *testing.T) {
-	for s, want := range map[string]int64{"1": 1, "5000000": 5_000_000, fmt.Sprint(int64(harness.MaxStepsLimit)): harness.MaxStepsLimit} {
-		if n, err := harness.ParseMaxSteps(s); err != nil || n != want {
-			t.Errorf("%q: %d %v", s, n, err)
-		}
-	}
-	for _, s := range []string{"0", "-1", "+5", fmt.Sprint(int64(harness.MaxStepsLimit) + 1), "1e6", "", "5 "} {
-		if _, err := harness.ParseMaxSteps(s); err == nil || !strings.Contains(err.Error(), "want a number of steps in 1..") {
-			t.Errorf("%q: %v", s, err)
-		}
-	}
-}
-
 // TestCheckBudgetDefault: a budget of 0 is the default one, not none.
 func TestCheckBudgetDefault(t *testing.T) {
 	sc, _ := scenarios.Lookup("leader-knows-hro")

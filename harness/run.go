@@ -386,7 +386,7 @@ func newRun(sc *scenarios.Scenario, opt Options, keepTail bool) *Run {
 	x := &Run{r: r, res: &RunResult{Strategy: opt.Strategy, Outcome: OutcomeOK, Fleet: r.f, Cluster: r.c}, maxSteps: opt.maxStepsFor(sc)}
 	if !opt.Budget.covers(sc, x.maxSteps) {
 		if err := CheckBudget(sc, x.maxSteps); err != nil {
-			x.done = r.finish(x.res, r.budgetFailure(err.Error()), OutcomeBudget)
+			x.done = r.finish(x.res, r.budgetFailure(err.(*BudgetError).violation()), OutcomeBudget)
 			return x
 		}
 	}

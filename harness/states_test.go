@@ -194,14 +194,3 @@ func TestWorseOutcome(t *testing.T) {
 		}
 	}
 }
-
-func TestParseMaxSteps(t *testing.T) {
-	if n, err := ParseMaxSteps("100"); n != 100 || err != nil {
-		t.Errorf("ParseMaxSteps(100) = %d, %v", n, err)
-	}
-	for _, bad := range []string{"0", "+5", "1e3", "-1", "4294967296", ""} {
-		if _, err := ParseMaxSteps(bad); err == nil {
-			t.Errorf("ParseMaxSteps(%q): no error", bad)
-		}
-	}
-}

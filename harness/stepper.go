@@ -73,7 +73,7 @@ func (x *Run) Step() {
 	}
 	if r.steps == x.maxSteps {
 		left := sim.AtMs(r.sc.DurationMs + r.sc.HealMs).Sub(r.sched.Now()).Ms()
-		x.done = r.finish(x.res, r.budgetFailure(fmt.Sprintf("stopped after %d steps at %s with %d ms of simulated time left: the work budget (raise it with --max-steps)",
+		x.done = r.finish(x.res, r.budgetFailure(fmt.Sprintf("stopped after %d steps at %s with %d ms of simulated time left: the work budget",
 			r.steps, r.sched.Now(), left)), OutcomeBudget)
 		return
 	}

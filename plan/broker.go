@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"tierfetch/config"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 )
@@ -30,6 +31,8 @@ type BrokerInput struct {
 	// SavePath is where the caller saves the scenario, for the commands the
 	// plan prints ("" when it does not).
 	SavePath string
+	// Names spells the fields the plan's texts name (its caller's flags).
+	Names config.Names
 }
 
 // Defaults of a broker plan.
@@ -72,7 +75,7 @@ type brokerBuilder struct {
 }
 
 func (b *brokerBuilder) assumef(format string, args ...any) {
-	b.assume = append(b.assume, fmt.Sprintf(format, args...))
+	b.assume = append(b.assume, b.in.Names.Sprintf(format, args...))
 }
 
 // index is the scenario's id of cluster broker id: the same id when every
@@ -101,10 +104,10 @@ func buildBroker(in *BrokerInput) (*brokerBuilder, *scenarios.Scenario, []byte, 
 func (b *brokerBuilder) partitions() error {
 	in := b.in
 	if in.Topics == nil {
-		return inputErr("--topics", "simrun plan --broker needs kafka-topics.sh --describe output for every topic (the replicas and leaders)")
+		return inputErr("Topics", "simrun plan {Broker} needs kafka-topics.sh --describe output for every topic (the replicas and leaders)")
 	}
 	if in.LogDirs == nil {
-		return inputErr("--log-dirs", "simrun plan --broker needs kafka-log-dirs.sh --describe output for the cluster (each replica's size)")
+		return inputErr("LogDirs", "simrun plan {Broker} needs kafka-log-dirs.sh --describe output for the cluster (each replica's size)")
 	}
 	ids := map[int32]bool{}
 	for _, topic := range brokerSortedKeys(in.Topics.Topics) {
@@ -123,14 +126,14 @@ func (b *brokerBuilder) partitions() error {
 		}
 	}
 	if len(b.parts) == 0 {
-		return inputErr("--broker", "broker %d holds no replica in %s (its brokers: %s)", in.Broker, in.Topics.Name, idList(brokerSortedKeys(ids)))
+		return inputErr("Broker", "broker %d holds no replica in %s (its brokers: %s)", in.Broker, in.Topics.Name, idList(brokerSortedKeys(ids)))
 	}
 	if len(b.parts) > brokerPartitionsMax {
-		return inputErr("--broker", "broker %d holds %d partitions; a plan takes at most %d", in.Broker, len(b.parts), brokerPartitionsMax)
+		return inputErr("Broker", "broker %d holds %d partitions; a plan takes at most %d", in.Broker, len(b.parts), brokerPartitionsMax)
 	}
 	b.ids = brokerSortedKeys(ids)
 	if len(b.ids) > brokersMax {
-		return inputErr("--topics", "%s names %d brokers; a scenario holds at most %d", in.Topics.Name, len(b.ids), brokersMax)
+		return inputErr("Topics", "%s names %d brokers; a scenario holds at most %d", in.Topics.Name, len(b.ids), brokersMax)
 	}
 	if last := b.ids[len(b.ids)-1]; last < brokersMax {
 		// The scenario's ids are the cluster's (the ones no replica names
@@ -216,7 +219,7 @@ func (b *brokerBuilder) brokerConfigs() error {
 		}
 	}
 	if blk == nil {
-		b.assumef("broker configs not given: Kafka's defaults (num.replica.fetchers=1, replica.fetch.max.bytes=1048576, replica.fetch.response.max.bytes=10485760, ...); add kafka-configs.sh --describe --all --entity-type brokers --entity-name %d to --configs", b.in.Broker)
+		b.assumef("broker configs not given: Kafka's defaults (num.replica.fetchers=1, replica.fetch.max.bytes=1048576, replica.fetch.response.max.bytes=10485760, ...); add kafka-configs.sh --describe --all --entity-type brokers --entity-name %d to {Configs}", b.in.Broker)
 	} else {
 		for _, k := range brokerPlanKeys {
 			e, ok := blk.Entries[k.key]
@@ -284,20 +287,20 @@ func (b *brokerBuilder) environment() error {
 	if err := env.validate(); err != nil {
 		return err
 	}
-	if env.Given[FlagProduce] {
-		return inputErr("--"+FlagProduce, "not read with --broker in this build: the broker plan models the replacement without produce")
+	if env.Given[FieldProduce] {
+		return inputErr(FieldProduce, "not read with {Broker} in this build: the broker plan models the replacement without produce")
 	}
 	b.cfg.RecordBytes = DefaultRecordBytes
-	if env.Given[FlagRecordBytes] {
+	if env.Given[FieldRecordBytes] {
 		b.cfg.RecordBytes = env.RecordBytes
 	} else {
-		b.assumef("records of %d bytes (--%s): the copy moves the same bytes whatever the record size", DefaultRecordBytes, FlagRecordBytes)
+		b.assumef("records of %d bytes ({RecordBytes}): the copy moves the same bytes whatever the record size", DefaultRecordBytes)
 	}
 	b.cfg.ReplicationBytesPerSec = env.ReplicationBytesPerSec
 	b.cfg.NetworkLatencyMs, b.cfg.RemoteFetchMs, b.cfg.RemoteUploadMs = env.NetworkLatencyMs, env.RemoteFetchMs, env.RemoteUploadMs
 	b.cfg.RemoteMetadataReadyMs = env.RemoteMetadataReadyMs
-	if !env.Given[FlagReplication] {
-		b.assumef("each leader sends %s/s of replication traffic (--%s)", formatBytes(env.ReplicationBytesPerSec), FlagReplication)
+	if !env.Given[FieldReplication] {
+		b.assumef("each leader sends %s/s of replication traffic ({ReplicationBytesPerSec})", formatBytes(env.ReplicationBytesPerSec))
 	}
 	b.assumef("no records produced during the replacement (the tools do not tell the rate)")
 	b.assumef("on a tiered partition every inactive local segment is uploaded and the active one holds what is left of the leader's local size; remote storage holds one more segment below the local log (the tools do not tell its size: it changes the auxiliary state read, not the bytes copied)")
@@ -337,7 +340,7 @@ func (b *brokerBuilder) initial(p *brokerPart) *scenarios.Initial {
 func (b *brokerBuilder) scenario() (*scenarios.Scenario, []byte, error) {
 	sc := &scenarios.Scenario{Name: fmt.Sprintf("replace-broker-%d", b.in.Broker), Seed: 1, Brokers: len(b.ids), Config: b.cfg,
 		DurationMs: 60_000}
-	sc.Description = fmt.Sprintf("broker %d replaced by an empty one: its %d partitions, built by simrun plan --broker from the saved output of Kafka's tools",
+	sc.Description = b.in.Names.Sprintf("broker %d replaced by an empty one: its %d partitions, built by simrun plan {Broker} from the saved output of Kafka's tools",
 		b.in.Broker, len(b.parts))
 	if b.index(b.in.Broker) != int(b.in.Broker) {
 		sc.Description += fmt.Sprintf(" (scenario broker b%d is cluster broker i's i-th id: %s)", b.index(b.in.Broker), idList(b.ids))

@@ -76,7 +76,7 @@ func (r *BrokerResult) WriteText(w io.Writer) error {
 	if r.SavePath != "" {
 		scen = r.SavePath
 	}
-	fmt.Fprintf(&b, "\nReplay a run (save the scenario with --save FILE): simrun run --scenario %s --profile %s\n", scen, r.VariantProfile)
+	r.names.Fprintf(&b, "\nReplay a run (save the scenario with {SavePath} FILE): simrun run {Scenario} %s {Profile} %s\n", scen, r.VariantProfile)
 	var out strings.Builder
 	for _, l := range strings.SplitAfter(b.String(), "\n") {
 		out.WriteString(strings.TrimRight(l, " \n"))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"tierfetch/config"
 
 	"tierfetch/campaign"
 	"tierfetch/harness"
@@ -42,6 +43,7 @@ type BrokerResult struct {
 	SavePath       string      `json:"-"`
 	scenarioBroker int         // the replaced broker's scenario id
 	scenario       *scenarios.Scenario
+	names          config.Names // spells the fields WriteText names (BrokerInput.Names)
 }
 
 // BrokerRow is one profile's or variant's runs, both strategies: the
@@ -119,7 +121,7 @@ func MakeBroker(in BrokerInput) (*BrokerResult, *scenarios.Scenario, []byte, err
 		in.SeedFrom, in.SeedTo = DefaultBrokerSeedFrom, DefaultBrokerSeedTo
 	}
 	if in.SeedTo < in.SeedFrom || in.SeedTo-in.SeedFrom >= 100 {
-		return nil, nil, nil, inputErr("--"+FlagSeeds, "want A..B with A <= B and at most 100 seeds for a broker plan, got %d..%d", in.SeedFrom, in.SeedTo)
+		return nil, nil, nil, inputErr("Seeds", "want A..B with A <= B and at most 100 seeds for a broker plan, got %d..%d", in.SeedFrom, in.SeedTo)
 	}
 	b, sc, data, err := buildBroker(&in)
 	if err != nil {
@@ -190,7 +192,7 @@ func runBrokerJobs(scs []*scenarios.Scenario, jobs []brokerJob, workers int) []*
 func (b *brokerBuilder) result(sc *scenarios.Scenario, in BrokerInput) *BrokerResult {
 	r := &BrokerResult{Broker: in.Broker, Partitions: len(b.parts), Topics: b.topics, LocalBytes: b.localBytes,
 		NumReplicaFetchers: sc.Config.NumReplicaFetchers, Seeds: fmt.Sprintf("%d..%d", in.SeedFrom, in.SeedTo),
-		Assumptions: b.assume, Notes: b.notes, Scenario: sc.Name, SavePath: in.SavePath, scenarioBroker: b.index(in.Broker), scenario: sc}
+		Assumptions: b.assume, Notes: b.notes, Scenario: sc.Name, SavePath: in.SavePath, scenarioBroker: b.index(in.Broker), scenario: sc, names: in.Names}
 	src := map[int32]bool{}
 	for _, p := range b.parts {
 		if p.tiered {

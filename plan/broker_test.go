@@ -132,13 +132,13 @@ func TestBrokerPlanBadInput(t *testing.T) {
 		change func(in *BrokerInput)
 		want   string
 	}{
-		{"no topics", func(in *BrokerInput) { in.Topics = nil }, "--topics: simrun plan --broker needs kafka-topics.sh"},
-		{"no log dirs", func(in *BrokerInput) { in.LogDirs = nil }, "--log-dirs: simrun plan --broker needs kafka-log-dirs.sh"},
-		{"unknown broker", func(in *BrokerInput) { in.Broker = 9 }, "--broker: broker 9 holds no replica in topics.txt (its brokers: 1,2,3,4,5,6)"},
+		{"no topics", func(in *BrokerInput) { in.Topics = nil }, "Topics: simrun plan Broker needs kafka-topics.sh"},
+		{"no log dirs", func(in *BrokerInput) { in.LogDirs = nil }, "LogDirs: simrun plan Broker needs kafka-log-dirs.sh"},
+		{"unknown broker", func(in *BrokerInput) { in.Broker = 9 }, "Broker: broker 9 holds no replica in topics.txt (its brokers: 1,2,3,4,5,6)"},
 		{"a partition missing from log dirs", func(in *BrokerInput) {
 			delete(in.LogDirs.Replicas, TopicPartition{Topic: "orders", Partition: 0})
 		}, "no replica of orders-0"},
-		{"seeds", func(in *BrokerInput) { in.SeedFrom, in.SeedTo = 5, 2 }, "--seeds: want A..B"},
+		{"seeds", func(in *BrokerInput) { in.SeedFrom, in.SeedTo = 5, 2 }, "Seeds: want A..B"},
 	} {
 		in := brokerInput(t)
 		c.change(&in)

@@ -86,7 +86,7 @@ type builder struct {
 }
 
 func (b *builder) assumef(format string, args ...any) {
-	b.assume = append(b.assume, fmt.Sprintf(format, args...))
+	b.assume = append(b.assume, b.in.Names.Sprintf(format, args...))
 }
 func (b *builder) notef(format string, args ...any) {
 	b.notes = append(b.notes, fmt.Sprintf(format, args...))
@@ -254,7 +254,7 @@ func (b *builder) topicConfigs() error {
 	case !b.f.HasConfigs && b.f.Configs == nil:
 		b.assumef("kafka-configs.sh output not given: the topic has Kafka's defaults (%s)", strings.Join(defaulted, ", "))
 	case len(defaulted) > 0:
-		b.assumef("configs not listed in %s (not --all?) take Kafka's defaults: %s", b.f.ConfigsFrom, strings.Join(defaulted, ", "))
+		b.assumef("configs not listed in %s (not kafka-configs.sh --all?) take Kafka's defaults: %s", b.f.ConfigsFrom, strings.Join(defaulted, ", "))
 	}
 	return nil
 }
@@ -300,29 +300,29 @@ func (b *builder) brokerConfigs() error {
 	return nil
 }
 
-// recordBytes takes the record size from --record-bytes, or the leader's
+// recordBytes takes the record size from Env.RecordBytes, or the leader's
 // local log size (kafka-log-dirs.sh) over its local records, or the default.
 func (b *builder) recordBytes() error {
 	env := &b.in.Env
 	b.st.RecordBytes = DefaultRecordBytes
 	records := b.st.HighWatermark - b.st.LocalLogStartOffset
-	b.recordFrom = fmt.Sprintf("the default record size (--%s not given)", FlagRecordBytes)
+	b.recordFrom = b.in.Names.Sprintf("the default record size ({RecordBytes} not given)")
 	switch {
-	case env.Given[FlagRecordBytes]:
+	case env.Given[FieldRecordBytes]:
 		b.st.RecordBytes = env.RecordBytes
-		b.recordFrom = "--" + FlagRecordBytes
+		b.recordFrom = b.in.Names.Of(FieldRecordBytes)
 	case len(b.f.LocalSizes) == 0:
-		b.assumef("kafka-log-dirs.sh output not given: records of %d bytes (--%s)", DefaultRecordBytes, FlagRecordBytes)
+		b.assumef("kafka-log-dirs.sh output not given: records of %d bytes ({RecordBytes})", DefaultRecordBytes)
 	case records <= 0:
-		b.assumef("the leader holds no records locally, so its log size tells no record size: %d bytes (--%s)", DefaultRecordBytes, FlagRecordBytes)
+		b.assumef("the leader holds no records locally, so its log size tells no record size: %d bytes ({RecordBytes})", DefaultRecordBytes)
 	default:
 		r, guessed := b.leaderReplica()
 		if r.Size == 0 {
-			b.assumef("kafka-log-dirs.sh shows 0 bytes for the leader's %d local records: records of %d bytes (--%s)", records, DefaultRecordBytes, FlagRecordBytes)
+			b.assumef("kafka-log-dirs.sh shows 0 bytes for the leader's %d local records: records of %d bytes ({RecordBytes})", records, DefaultRecordBytes)
 			break
 		}
 		b.st.RecordBytes = max(1, int64(math.Round(float64(r.Size)/float64(records))))
-		b.recordFrom = fmt.Sprintf("--log-dirs (%s: broker %d's local size, %d bytes, over its %d records)", b.f.LogDirsFrom, r.Broker, r.Size, records)
+		b.recordFrom = b.in.Names.Sprintf("{LogDirs} (%s: broker %d's local size, %d bytes, over its %d records)", b.f.LogDirsFrom, r.Broker, r.Size, records)
 		what := "the leader's"
 		switch {
 		case guessed && b.f.Leader < 0:

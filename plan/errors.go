@@ -1,6 +1,10 @@
 package plan
 
-import "fmt"
+import (
+	"fmt"
+
+	"tierfetch/config"
+)
 
 // ToolError is bad tool output: the file, the line (0 when the problem is
 // the file as a whole) and what was expected there.
@@ -22,16 +26,12 @@ func toolErr(file string, line int, format string, args ...any) error {
 	return &ToolError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
-// InputError is a bad choice or value in the plan's input (a flag, in the
-// CLI): Field names it.
-type InputError struct {
-	Field string
-	Msg   string
-}
+// InputError is a bad choice or value in the plan's input: its Field is
+// the Input, Files, BrokerInput or Env field at fault (a command renames it
+// to the flag that sets it).
+type InputError = config.Error
 
-// Error returns "FIELD: MSG".
-func (e *InputError) Error() string { return e.Field + ": " + e.Msg }
-
+// inputErr is the *InputError "{field}: " and the text of format and args.
 func inputErr(field, format string, args ...any) error {
-	return &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	return config.Errorf(field, "{"+field+"}: "+format, args...)
 }

@@ -45,13 +45,13 @@ func gather(in *Input) (*Facts, error) {
 	for i, of := range in.Offsets {
 		for _, prev := range in.Offsets[:i] {
 			if prev.Time == of.Time {
-				return nil, inputErr("--offsets", "%s given twice (%s and %s)", of.Time, prev.Name, of.Name)
+				return nil, inputErr("Offsets", "%s given twice (%s and %s)", of.Time, prev.Name, of.Name)
 			}
 		}
 	}
 	for _, t := range []Time{TimeEarliest, TimeLatest} {
 		if !slices.ContainsFunc(in.Offsets, func(of *OffsetsFile) bool { return of.Time == t }) {
-			return nil, inputErr("--offsets", "%s=FILE is required (kafka-get-offsets.sh --time %s)", t, t)
+			return nil, inputErr("Offsets", "%s=FILE is required (kafka-get-offsets.sh --time %s)", t, t)
 		}
 	}
 	tp, err := choosePartition(in)
@@ -146,30 +146,30 @@ func choosePartition(in *Input) (TopicPartition, error) {
 	}
 	switch {
 	case len(all) == 0:
-		return TopicPartition{}, inputErr("--offsets", "the offsets files hold no partition")
+		return TopicPartition{}, inputErr("Offsets", "the offsets files hold no partition")
 	case len(match) == 1:
 		return match[0], nil
 	case len(match) == 0:
 		return TopicPartition{}, inputErr(wanted(in), "no such partition in the offsets files (they hold %s)", listTPs(all))
 	}
-	field := "--partition"
+	field := "Partition"
 	if in.Topic == "" && len(topicsOf(match)) > 1 {
-		field = "--topic"
+		field = "Topic"
 	}
-	return TopicPartition{}, inputErr(field, "the offsets files hold %s: choose one with --topic and --partition", listTPs(match))
+	return TopicPartition{}, inputErr(field, "the offsets files hold %s: choose one with {Topic} and {Partition}", listTPs(match))
 }
 
-// wanted names the flag that chose nothing: --topic when no partition of
+// wanted names the field that chose nothing: Topic when no partition of
 // the topic is in the files.
 func wanted(in *Input) string {
 	for _, of := range in.Offsets {
 		for tp := range of.Answers {
 			if tp.Topic == in.Topic {
-				return "--partition"
+				return "Partition"
 			}
 		}
 	}
-	return "--topic"
+	return "Topic"
 }
 
 func topicsOf(tps []TopicPartition) []string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tierfetch/campaign"
+	"tierfetch/config"
 	"tierfetch/fuzz"
 	"tierfetch/model"
 )
@@ -18,8 +19,8 @@ type Files struct {
 	Topic                    string
 	Partition                int32
 	Seeds                    string // A..B
-	Profiles                 string // comma-separated, "" for all
-	Fix                      string // --fix: fixes of Kafka's code every run has on
+	Profile                  string // comma-separated, "" for all
+	Fix                      string // fixes of Kafka's code every run has on
 	Env                      Env
 	Workers                  int
 	SavePath                 string
@@ -35,17 +36,17 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 	in := &Input{Topic: f.Topic, Partition: f.Partition, Env: f.Env, Workers: max(1, f.Workers), SavePath: f.SavePath}
 	from, to, err := campaign.ParseSeeds(f.Seeds)
 	if err != nil {
-		return nil, fmt.Errorf("--seeds: %v", err)
+		return nil, config.Errorf("Seeds", "{Seeds}: %v", err)
 	}
 	if to-from >= maxPlanSeeds {
-		return nil, fmt.Errorf("--seeds: at most %d seeds for a plan, got %q", maxPlanSeeds, f.Seeds)
+		return nil, config.Errorf("Seeds", "{Seeds}: at most %d seeds for a plan, got %q", maxPlanSeeds, f.Seeds)
 	}
 	in.SeedFrom, in.SeedTo = from, to
-	if f.Profiles != "" {
-		for _, name := range strings.Split(f.Profiles, ",") {
+	if f.Profile != "" {
+		for _, name := range strings.Split(f.Profile, ",") {
 			p, ok := model.Profiles[strings.TrimSpace(name)]
 			if !ok {
-				return nil, fmt.Errorf("--profile: want one of %s, got %q", strings.Join(slices.Sorted(slices.Values(model.ProfileNames())), ", "), strings.TrimSpace(name))
+				return nil, config.Errorf("Profile", "{Profile}: want one of %s, got %q", strings.Join(slices.Sorted(slices.Values(model.ProfileNames())), ", "), strings.TrimSpace(name))
 			}
 			in.Profiles = append(in.Profiles, p)
 		}
@@ -54,16 +55,16 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 		return nil, err
 	}
 	if len(f.Offsets) == 0 {
-		return nil, fmt.Errorf("plan: --offsets earliest=FILE and --offsets latest=FILE are required (kafka-get-offsets.sh output); see simrun plan --help")
+		return nil, config.Errorf("Offsets", "plan: {Offsets} earliest=FILE and {Offsets} latest=FILE are required (kafka-get-offsets.sh output); see simrun plan --help")
 	}
 	seen := map[Time]string{}
 	for _, arg := range f.Offsets {
 		t, name, err := ParseOffsetsArg(arg)
 		if err != nil {
-			return nil, fmt.Errorf("plan: --offsets: %v", err)
+			return nil, config.Errorf("Offsets", "plan: {Offsets}: %v", err)
 		}
 		if prev, dup := seen[t]; dup {
-			return nil, fmt.Errorf("plan: --offsets: %s given twice (%s and %s)", t, prev, name)
+			return nil, config.Errorf("Offsets", "plan: {Offsets}: %s given twice (%s and %s)", t, prev, name)
 		}
 		seen[t] = name
 	}
@@ -71,7 +72,7 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 		t, name, _ := ParseOffsetsArg(arg)
 		data, err := read(name)
 		if err != nil {
-			return nil, fmt.Errorf("plan: --offsets %s: %w", arg, err)
+			return nil, config.Errorf("Offsets", "plan: {Offsets} %s: %v", arg, err)
 		}
 		of, err := ParseOffsets(name, t, data)
 		if err != nil {
@@ -82,26 +83,26 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 	return in, f.readOthers(in, read)
 }
 
-// readOthers reads --configs, --log-dirs and --topics.
+// readOthers reads the Configs, LogDirs and Topics files.
 func (f Files) readOthers(in *Input, read func(string) ([]byte, error)) error {
-	readOne := func(flagName, name string, parse func(string, []byte) error) error {
+	readOne := func(field, name string, parse func(string, []byte) error) error {
 		if name == "" {
 			return nil
 		}
 		data, err := read(name)
 		if err != nil {
-			return fmt.Errorf("plan: --%s: %w", flagName, err)
+			return config.Errorf(field, "plan: {"+field+"}: %v", err)
 		}
 		if err := parse(name, data); err != nil {
 			return fmt.Errorf("plan: %v", err)
 		}
 		return nil
 	}
-	if err := readOne("configs", f.Configs, func(n string, d []byte) (err error) { in.Configs, err = ParseConfigs(n, d); return }); err != nil {
+	if err := readOne("Configs", f.Configs, func(n string, d []byte) (err error) { in.Configs, err = ParseConfigs(n, d); return }); err != nil {
 		return err
 	}
-	if err := readOne("log-dirs", f.LogDirs, func(n string, d []byte) (err error) { in.LogDirs, err = ParseLogDirs(n, d); return }); err != nil {
+	if err := readOne("LogDirs", f.LogDirs, func(n string, d []byte) (err error) { in.LogDirs, err = ParseLogDirs(n, d); return }); err != nil {
 		return err
 	}
-	return readOne("topics", f.Topics, func(n string, d []byte) (err error) { in.Topics, err = ParseTopics(n, d); return })
+	return readOne("Topics", f.Topics, func(n string, d []byte) (err error) { in.Topics, err = ParseTopics(n, d); return })
 }

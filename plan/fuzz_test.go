@@ -74,9 +74,9 @@ func FuzzMake(f *testing.F) {
 			t.Fatal(err)
 		}
 		in.Configs = cf
-		in.Env.ProduceBytesPerSec, in.Env.Given[FlagProduce] = produce, true
+		in.Env.ProduceBytesPerSec, in.Env.Given[FieldProduce] = produce, true
 		if bits&64 != 0 {
-			in.Env.RecordBytes, in.Env.Given[FlagRecordBytes] = recordBytes, true
+			in.Env.RecordBytes, in.Env.Given[FieldRecordBytes] = recordBytes, true
 		}
 		_, _, _, err = Make(in)
 		var te *ToolError

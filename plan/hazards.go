@@ -74,7 +74,7 @@ func (h *hazardCheck) add(id, severity, reason, command, explanation string) {
 	if reason != "" || severity == "stall" {
 		hz.Seen = h.seen(reason)
 		if h.saved != "" {
-			hz.Replay = fmt.Sprintf("simrun run --scenario %s --profile %s%s --seed %d --strategy last-tiered --trace", h.saved, h.p.Name(),
+			hz.Replay = h.spell("simrun run {Scenario} %s {Profile} %s%s {Seed} %d {Strategy} last-tiered {Trace}", h.saved, h.p.Name(),
 				h.fixFlag(), h.seedShowing(reason))
 		}
 	}
@@ -114,13 +114,19 @@ func (h *hazardCheck) seedShowing(reason string) uint64 {
 // replay is the command that replays this partition's scenario.
 func (h *hazardCheck) replay(extra string) string {
 	if h.saved != "" {
-		return fmt.Sprintf("simrun run --scenario %s --profile %s%s%s", h.saved, h.p.Name(), h.fixFlag(), extra)
+		return h.spell("simrun run {Scenario} %s {Profile} %s%s%s", h.saved, h.p.Name(), h.fixFlag(), extra)
 	}
-	return fmt.Sprintf("simrun plan ... --save plan.json, then simrun run --scenario plan.json --profile %s%s%s", h.p.Name(), h.fixFlag(), extra)
+	return h.spell("simrun plan ... {SavePath} plan.json, then simrun run {Scenario} plan.json {Profile} %s%s%s", h.p.Name(), h.fixFlag(), extra)
 }
 
 func (h *hazardCheck) named(name string) string {
-	return fmt.Sprintf("simrun run --scenario %s --profile %s%s", name, h.p.Name(), h.fixFlag())
+	return h.spell("simrun run {Scenario} %s {Profile} %s%s", name, h.p.Name(), h.fixFlag())
+}
+
+// spell is the text of format and args with each {Field} as the caller
+// names it (Input.Names).
+func (h *hazardCheck) spell(format string, args ...any) string {
+	return h.b.in.Names.Sprintf(format, args...)
 }
 
 // seededCopyDisabled reports whether an RLM task seeds an unknown highest
@@ -131,17 +137,17 @@ func (h *hazardCheck) seededCopyDisabled() bool {
 	return h.p.SeedWhenCopyDisabled() || h.c.ExpirationSeedsHighestRemote()
 }
 
-// fixFlag is " --fix F" for the plan's fixes, "" without.
+// fixFlag is " {Fix} F" (as spelled) for the plan's fixes, "" without.
 func (h *hazardCheck) fixFlag() string {
 	if h.b.in.Fixes == 0 {
 		return ""
 	}
-	return " --fix " + h.b.in.Fixes.String()
+	return h.spell(" {Fix} %s", h.b.in.Fixes.String())
 }
 
 func (h *hazardCheck) tieringOff() {
 	if !h.b.st.RemoteStorageEnable {
-		h.add(HazardTieringOff, "info", "", "simrun run --scenario tiering-off",
+		h.add(HazardTieringOff, "info", "", h.spell("simrun run {Scenario} tiering-off"),
 			"tiering is off (remote.storage.enable=false): the flag changes nothing; a new replica copies the leader's whole log either way")
 	}
 }
@@ -235,7 +241,7 @@ func (h *hazardCheck) copyDisabled() {
 
 func (h *hazardCheck) metadataNotReady() {
 	if h.on.RetriesByReason["metadata-not-ready"] > 0 {
-		h.add(HazardMetadataNotReady, "slower", "metadata-not-ready", "simrun gen --seed 177 --out s.json && "+fmt.Sprintf("simrun run --scenario s.json --profile %s", h.p.Name()),
+		h.add(HazardMetadataNotReady, "slower", "metadata-not-ready", h.spell("simrun gen {Seed} 177 {Out} s.json && simrun run {Scenario} s.json {Profile} %s", h.p.Name()),
 			fmt.Sprintf("the flag-on bootstrap builds auxiliary state from remote storage, so it waits for the new replica's own remote log metadata (%d ms after it is assigned; KAFKA-19523)",
 				h.b.cfg.RemoteMetadataReadyMs))
 	}
@@ -252,7 +258,7 @@ func (h *hazardCheck) broken() {
 		if o.Kind != "" {
 			what = "known finding " + o.Kind + " (FINDINGS.md)"
 		}
-		h.add(HazardInvariantBroken, "stall", "", h.replay(fmt.Sprintf(" --seed %d --strategy last-tiered --trace", o.Seed)),
+		h.add(HazardInvariantBroken, "stall", "", h.replay(h.spell(" {Seed} %d {Strategy} last-tiered {Trace}", o.Seed)),
 			fmt.Sprintf("the flag-on run of seed %d broke invariant %s: %s", o.Seed, o.Invariant, what))
 		return
 	}
@@ -269,13 +275,13 @@ func (h *hazardCheck) notJoined() {
 			return
 		}
 	}
-	h.add(HazardNotJoined, "stall", "", h.replay(fmt.Sprintf(" --seed %d --strategy last-tiered --trace", h.seedShowing(""))),
-		fmt.Sprintf("the flag-on replica did not join in %d of %d seeds, for no reason the plan knows: replay one with --trace", h.on.Seeds-h.on.Joined, h.on.Seeds))
+	h.add(HazardNotJoined, "stall", "", h.replay(h.spell(" {Seed} %d {Strategy} last-tiered {Trace}", h.seedShowing(""))),
+		h.spell("the flag-on replica did not join in %d of %d seeds, for no reason the plan knows: replay one with {Trace}", h.on.Seeds-h.on.Joined, h.on.Seeds))
 }
 
 func (h *hazardCheck) disableLater() {
 	if h.b.st.RemoteStorageEnable {
-		h.add(HazardDisableTieringLater, "later", "", "simrun run --scenario finding-tiered-follower-after-disable",
+		h.add(HazardDisableTieringLater, "later", "", h.spell("simrun run {Scenario} finding-tiered-follower-after-disable"),
 			"if tiering is later disabled (remote.storage.enable=false with remote.log.delete.on.disable=true), the records between the leader's local log start and a flag-on replica's start are on the leader's disk only: keep leadership off flag-on replicas until they hold the leader's local log")
 	}
 }

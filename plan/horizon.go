@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"tierfetch/config"
 	"tierfetch/scenarios"
 )
 
@@ -19,7 +20,7 @@ func (b *builder) retention() error {
 	c := &b.cfg
 	rb := st.RecordBytes
 	if n := st.HighWatermark - st.LogStartOffset; n > math.MaxInt64/rb {
-		return inputErr(b.recordFrom, "%d records of %d bytes overflow the simulator's byte counts", n, rb)
+		return config.Errorf(FieldRecordBytes, "%s: %d records of %d bytes overflow the simulator's byte counts", b.recordFrom, n, rb)
 	}
 	st.sizes()
 	total, local := st.LogBytes, st.LocalBytes
@@ -79,14 +80,14 @@ func (b *builder) environment() error {
 	c.NetworkLatencyMs, c.RemoteFetchMs, c.RemoteUploadMs = env.NetworkLatencyMs, env.RemoteFetchMs, env.RemoteUploadMs
 	c.RemoteMetadataReadyMs = env.RemoteMetadataReadyMs
 	st := &b.st
-	if st.RemoteStorageEnable && st.HighestRemoteOffset < 0 && st.RemoteEndOffset >= 0 && !c.RemoteLogCopyDisable && !env.Given[FlagMetadataReady] {
+	if st.RemoteStorageEnable && st.HighestRemoteOffset < 0 && st.RemoteEndOffset >= 0 && !c.RemoteLogCopyDisable && !env.Given[FieldMetadataReady] {
 		// A leader with tiered data that still reports no highest uploaded
 		// offset has not had a copy-task run with its remote metadata ready
 		// (the task runs at once on a new leader, then every interval).
 		c.RemoteMetadataReadyMs = c.RemoteLogManagerTaskIntervalMs
 		b.metadataAssumed = true
-		b.assumef("the leader reports no highest uploaded offset although data is tiered: its remote log metadata is taken as not ready yet, ready %d ms from now (one copy-task interval; --%s)",
-			c.RemoteMetadataReadyMs, FlagMetadataReady)
+		b.assumef("the leader reports no highest uploaded offset although data is tiered: its remote log metadata is taken as not ready yet, ready %d ms from now (one copy-task interval; {RemoteMetadataReadyMs})",
+			c.RemoteMetadataReadyMs)
 	}
 	b.environmentAssumptions()
 	fetch := float64(c.ReplicaFetchMaxBytes)
@@ -117,11 +118,11 @@ func (b *builder) environment() error {
 	h := waitMs + max(copyMs, rollMs) + 60_000
 	b.horizonMs = min(max(h, 120_000), horizonMaxMs)
 	if records := float64(env.ProduceBytesPerSec) / float64(b.st.RecordBytes) * float64(b.horizonMs) / 1000; records > produceEventsMax*produceRecordsMax {
-		field := "--" + FlagProduce
-		if !env.Given[FlagProduce] {
-			field = fmt.Sprintf("the default --%s", FlagProduce)
+		format := "{ProduceBytesPerSec}: "
+		if !env.Given[FieldProduce] {
+			format = "the default {ProduceBytesPerSec}: "
 		}
-		return inputErr(field, "%s/s of %d-byte records (record size from %s) over the %s the scenario needs is more than scenario files can produce (%d events of %d records)",
+		return config.Errorf(FieldProduce, format+"%s/s of %d-byte records (record size from %s) over the %s the scenario needs is more than scenario files can produce (%d events of %d records)",
 			formatBytes(env.ProduceBytesPerSec), b.st.RecordBytes, b.recordFrom, formatMs(b.horizonMs), produceEventsMax, produceRecordsMax)
 	}
 	b.horizonMs = (b.horizonMs + 999) / 1000 * 1000
@@ -131,18 +132,18 @@ func (b *builder) environment() error {
 func (b *builder) environmentAssumptions() {
 	env := &b.in.Env
 	var d []string
-	add := func(flag, text string) {
-		if !env.Given[flag] {
-			d = append(d, fmt.Sprintf("%s (--%s)", text, flag))
+	add := func(field, text string) {
+		if !env.Given[field] {
+			d = append(d, fmt.Sprintf("%s (%s)", text, b.in.Names.Of(field)))
 		}
 	}
-	add(FlagProduce, fmt.Sprintf("%s/s produced, evenly, for the whole run", formatBytes(env.ProduceBytesPerSec)))
-	add(FlagReplication, fmt.Sprintf("%s/s of replication bandwidth out of the leader, shared by its followers", formatBytes(env.ReplicationBytesPerSec)))
-	add(FlagNetworkLatency, fmt.Sprintf("%d-%d ms of network latency", env.NetworkLatencyMs[0], env.NetworkLatencyMs[1]))
-	add(FlagRemoteFetch, fmt.Sprintf("%d-%d ms a remote storage read", env.RemoteFetchMs[0], env.RemoteFetchMs[1]))
-	add(FlagRemoteUpload, fmt.Sprintf("%d-%d ms a segment upload", env.RemoteUploadMs[0], env.RemoteUploadMs[1]))
+	add(FieldProduce, fmt.Sprintf("%s/s produced, evenly, for the whole run", formatBytes(env.ProduceBytesPerSec)))
+	add(FieldReplication, fmt.Sprintf("%s/s of replication bandwidth out of the leader, shared by its followers", formatBytes(env.ReplicationBytesPerSec)))
+	add(FieldNetworkLatency, fmt.Sprintf("%d-%d ms of network latency", env.NetworkLatencyMs[0], env.NetworkLatencyMs[1]))
+	add(FieldRemoteFetch, fmt.Sprintf("%d-%d ms a remote storage read", env.RemoteFetchMs[0], env.RemoteFetchMs[1]))
+	add(FieldRemoteUpload, fmt.Sprintf("%d-%d ms a segment upload", env.RemoteUploadMs[0], env.RemoteUploadMs[1]))
 	if !b.metadataAssumed {
-		add(FlagMetadataReady, fmt.Sprintf("remote log metadata ready %d ms after a broker starts, leads or is assigned the partition", env.RemoteMetadataReadyMs))
+		add(FieldMetadataReady, fmt.Sprintf("remote log metadata ready %d ms after a broker starts, leads or is assigned the partition", env.RemoteMetadataReadyMs))
 	}
 	if len(d) > 0 {
 		b.assumef("not in the tools' output, defaults: %s", strings.Join(d, "; "))

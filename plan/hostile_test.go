@@ -18,11 +18,11 @@ func TestNeverCatchesUpIsAVerdict(t *testing.T) {
 		configs func(string) string
 		env     func(*Env)
 	}{
-		{"produce above replication", nil, func(e *Env) { e.ProduceBytesPerSec, e.Given[FlagProduce] = 150<<20, true }},
+		{"produce above replication", nil, func(e *Env) { e.ProduceBytesPerSec, e.Given[FieldProduce] = 150<<20, true }},
 		{"small replica.fetch.max.bytes", func(s string) string {
 			return strings.Replace(s, "replica.fetch.max.bytes=1048576 ", "replica.fetch.max.bytes=1 ", 1)
 		}, nil},
-		{"low replication bandwidth", nil, func(e *Env) { e.ReplicationBytesPerSec, e.Given[FlagReplication] = 1024, true }},
+		{"low replication bandwidth", nil, func(e *Env) { e.ReplicationBytesPerSec, e.Given[FieldReplication] = 1024, true }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fs := clusterFiles(t)
@@ -117,7 +117,7 @@ func TestToolOutputMessages(t *testing.T) {
 	}
 	fs.logDirs = huge
 	_, _, _, err := Make(fs.input(t, 2))
-	if err == nil || strings.Contains(err.Error(), "--record-bytes") || !strings.Contains(err.Error(), "--log-dirs (log-dirs.txt: broker 1's local size, 9000000000000000000 bytes") {
-		t.Errorf("%v: want the record size blamed on --log-dirs", err)
+	if err == nil || strings.Contains(err.Error(), "RecordBytes") || !strings.Contains(err.Error(), "LogDirs (log-dirs.txt: broker 1's local size, 9000000000000000000 bytes") {
+		t.Errorf("%v: want the record size blamed on LogDirs", err)
 	}
 }

@@ -1,6 +1,9 @@
 package plan
 
-import "tierfetch/model"
+import (
+	"tierfetch/config"
+	"tierfetch/model"
+)
 
 // Input is everything a plan is made from: the tools' saved output, the
 // partition to plan for, what the tools cannot tell, and how to run.
@@ -26,11 +29,13 @@ type Input struct {
 	// SavePath is where the caller saves the scenario ("" when it does not),
 	// for the commands the plan prints.
 	SavePath string
+	// Names spells the fields the plan's texts name (its caller's flags).
+	Names config.Names
 }
 
 // Env is what Kafka's tools cannot tell: the workload and the environment.
-// Flag names (the CLI's) are in the Flag* constants; Given holds the ones the
-// user set, and every other value is listed as an assumption.
+// Given holds the fields the user set (by name, the Field* constants), and
+// every other value is listed as an assumption.
 type Env struct {
 	ProduceBytesPerSec     int64
 	ReplicationBytesPerSec int64
@@ -43,17 +48,17 @@ type Env struct {
 	Given                  map[string]bool
 }
 
-// Flag names of the Env fields.
+// The Env fields a user sets (Set's names, Given's keys; a text names one
+// as {ProduceBytesPerSec}).
 const (
-	FlagProduce           = "produce-bytes-per-sec"
-	FlagReplication       = "replication-bytes-per-sec"
-	FlagRecordBytes       = "record-bytes"
-	FlagNetworkLatency    = "network-latency-ms"
-	FlagRemoteFetch       = "remote-fetch-ms"
-	FlagRemoteUpload      = "remote-upload-ms"
-	FlagMetadataReady     = "remote-metadata-ready-ms"
-	FlagReplicationFactor = "replication-factor"
-	FlagSeeds             = "seeds"
+	FieldProduce           = "ProduceBytesPerSec"
+	FieldReplication       = "ReplicationBytesPerSec"
+	FieldRecordBytes       = "RecordBytes"
+	FieldNetworkLatency    = "NetworkLatencyMs"
+	FieldRemoteFetch       = "RemoteFetchMs"
+	FieldRemoteUpload      = "RemoteUploadMs"
+	FieldMetadataReady     = "RemoteMetadataReadyMs"
+	FieldReplicationFactor = "ReplicationFactor"
 )
 
 // Defaults of what the tools cannot tell.
@@ -87,22 +92,22 @@ func DefaultEnv() Env {
 func (e *Env) validate() error {
 	switch {
 	case e.ProduceBytesPerSec < 0 || e.ProduceBytesPerSec > 1<<40:
-		return inputErr("--"+FlagProduce, "must be in 0..%d, got %d", int64(1)<<40, e.ProduceBytesPerSec)
+		return inputErr(FieldProduce, "must be in 0..%d, got %d", int64(1)<<40, e.ProduceBytesPerSec)
 	case e.ReplicationBytesPerSec < 1 || e.ReplicationBytesPerSec > 1<<40:
-		return inputErr("--"+FlagReplication, "must be in 1..%d, got %d", int64(1)<<40, e.ReplicationBytesPerSec)
-	case e.RecordBytes < 0 || e.RecordBytes > 1<<30 || e.Given[FlagRecordBytes] && e.RecordBytes == 0:
-		return inputErr("--"+FlagRecordBytes, "must be in 1..%d, got %d", 1<<30, e.RecordBytes)
+		return inputErr(FieldReplication, "must be in 1..%d, got %d", int64(1)<<40, e.ReplicationBytesPerSec)
+	case e.RecordBytes < 0 || e.RecordBytes > 1<<30 || e.Given[FieldRecordBytes] && e.RecordBytes == 0:
+		return inputErr(FieldRecordBytes, "must be in 1..%d, got %d", 1<<30, e.RecordBytes)
 	case e.RemoteMetadataReadyMs < 0 || e.RemoteMetadataReadyMs > 86_400_000:
-		return inputErr("--"+FlagMetadataReady, "must be in 0..86400000, got %d", e.RemoteMetadataReadyMs)
+		return inputErr(FieldMetadataReady, "must be in 0..86400000, got %d", e.RemoteMetadataReadyMs)
 	case e.ReplicationFactor < 1 || e.ReplicationFactor > 32:
-		return inputErr("--"+FlagReplicationFactor, "must be in 1..32, got %d", e.ReplicationFactor)
+		return inputErr(FieldReplicationFactor, "must be in 1..32, got %d", e.ReplicationFactor)
 	}
 	for _, r := range []struct {
 		flag string
 		v    [2]int64
-	}{{FlagNetworkLatency, e.NetworkLatencyMs}, {FlagRemoteFetch, e.RemoteFetchMs}, {FlagRemoteUpload, e.RemoteUploadMs}} {
+	}{{FieldNetworkLatency, e.NetworkLatencyMs}, {FieldRemoteFetch, e.RemoteFetchMs}, {FieldRemoteUpload, e.RemoteUploadMs}} {
 		if r.v[0] < 0 || r.v[0] > r.v[1] || r.v[1] > 3_600_000 {
-			return inputErr("--"+r.flag, "must be MIN,MAX with 0 <= MIN <= MAX <= 3600000, got %d,%d", r.v[0], r.v[1])
+			return inputErr(r.flag, "must be MIN,MAX with 0 <= MIN <= MAX <= 3600000, got %d,%d", r.v[0], r.v[1])
 		}
 	}
 	return nil

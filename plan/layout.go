@@ -18,8 +18,8 @@ func (b *builder) topology() error {
 			st.InSync = append(st.InSync, int32(i))
 		}
 		st.Brokers = append(slices.Clone(st.InSync), -1)
-		if !b.in.Env.Given[FlagReplicationFactor] {
-			b.assumef("kafka-topics.sh output not given: %d replicas, all in sync (--%s); brokers are numbered 0..%d", rf, FlagReplicationFactor, rf-1)
+		if !b.in.Env.Given[FieldReplicationFactor] {
+			b.assumef("kafka-topics.sh output not given: %d replicas, all in sync ({ReplicationFactor}); brokers are numbered 0..%d", rf, rf-1)
 		}
 		return nil
 	}

@@ -155,7 +155,7 @@ func TestPlanHighestUploadedUnknown(t *testing.T) {
 // KIP text starts it at the log end.
 func TestPlanFullyTieredIdle(t *testing.T) {
 	in := smallInput(t, map[Time]int64{TimeEarliest: 0, TimeEarliestLocal: 70656, TimeLatestTiered: 71679, TimeLatest: 71680}, nil)
-	in.Env.ProduceBytesPerSec, in.Env.Given[FlagProduce] = 0, true
+	in.Env.ProduceBytesPerSec, in.Env.Given[FieldProduce] = 0, true
 	r, _ := mustPlan(t, in)
 	k43, kip := profilePlan(t, r, "kafka-4.3"), profilePlan(t, r, "kip")
 	if !slices.Contains(hazardIDs(k43), HazardFullyTieredIdle) || k43.Strategies[1].Joined != 0 || k43.Verdict != "off" {

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"slices"
+	"tierfetch/config"
 
 	"tierfetch/campaign"
 	"tierfetch/harness"
@@ -24,6 +25,8 @@ type Result struct {
 	Recommendation string   `json:"recommendation"`
 	Assumptions    []string `json:"assumptions"`
 	Notes          []string `json:"notes"`
+	// names spells the fields WriteText names (Input.Names).
+	names config.Names
 }
 
 // ScenarioInfo says what was simulated.
@@ -55,7 +58,7 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 		in.SeedFrom, in.SeedTo = DefaultSeedFrom, DefaultSeedTo
 	}
 	if in.SeedTo < in.SeedFrom || in.SeedTo-in.SeedFrom >= 10_000 {
-		return nil, nil, nil, inputErr("--"+FlagSeeds, "want A..B with A <= B and at most 10000 seeds, got %d..%d", in.SeedFrom, in.SeedTo)
+		return nil, nil, nil, inputErr("Seeds", "want A..B with A <= B and at most 10000 seeds, got %d..%d", in.SeedFrom, in.SeedTo)
 	}
 	f, err := gather(&in)
 	if err != nil {
@@ -92,7 +95,7 @@ func Make(in Input) (*Result, *scenarios.Scenario, []byte, error) {
 	for _, o := range outcomes {
 		r.Scenario.Steps += o.Steps
 	}
-	r.Fixes = in.Fixes.Names()
+	r.Fixes, r.names = in.Fixes.Names(), in.Names
 	r.Profiles = summarize(b, sc, profiles, jobs, outcomes, map[harness.Strategy]int64{harness.LastTiered: runOn.DurationMs, harness.LocalLogStart: runOff.DurationMs})
 	r.Recommendation = recommend(b, r)
 	r.Assumptions, r.Notes = nonNil(b.assume), nonNil(b.notes)

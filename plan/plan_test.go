@@ -112,7 +112,7 @@ func anyContains(list []string, part string) bool {
 // starts at the earliest pending upload offset and joins far sooner.
 func TestPlanFromCluster(t *testing.T) {
 	in := clusterFiles(t).input(t, 2)
-	in.Env.ProduceBytesPerSec, in.Env.Given[FlagProduce] = 5<<20, true
+	in.Env.ProduceBytesPerSec, in.Env.Given[FieldProduce] = 5<<20, true
 	r, _ := mustPlan(t, in)
 	st := r.State
 	if r.Topic != "orders" || r.Partition != 2 || st.LogStartOffset != 47972352 || st.LocalLogStartOffset != 257687552 ||
@@ -144,7 +144,7 @@ func TestPlanFromCluster(t *testing.T) {
 			t.Errorf("%s: hazards %v, want only %s", pp.Profile, ids, HazardDisableTieringLater)
 		}
 	}
-	if !strings.Contains(r.Recommendation, "turn the flag on") || !strings.Contains(r.Recommendation, "replication bandwidth (a default: --replication-bytes-per-sec)") {
+	if !strings.Contains(r.Recommendation, "turn the flag on") || !strings.Contains(r.Recommendation, "replication bandwidth (a default: ReplicationBytesPerSec)") {
 		t.Errorf("recommendation: %s", r.Recommendation)
 	}
 	if !anyContains(r.Notes, "records of 1024 bytes: the leader's local log (broker 1") || !anyContains(r.Notes, "local.retention.ms=3600000 is modelled as local.retention.bytes") {
@@ -212,7 +212,7 @@ func TestPlanChoosesAPartition(t *testing.T) {
 	in := fs.input(t, -1)
 	_, _, _, err := Make(in)
 	var ie *InputError
-	if !errors.As(err, &ie) || ie.Field != "--partition" || !strings.Contains(err.Error(), "orders-0, orders-1, orders-2") {
+	if !errors.As(err, &ie) || ie.Field != "Partition" || !strings.Contains(err.Error(), "orders-0, orders-1, orders-2") {
 		t.Errorf("no --partition: %v, want an InputError on --partition listing the partitions", err)
 	}
 	in = fs.input(t, 7)

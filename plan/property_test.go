@@ -90,7 +90,7 @@ func planInput(t *rapid.T, values map[Time]int64, segRecords, produce int64, pro
 		t.Fatal(err)
 	}
 	in.Configs = cf
-	in.Env.ProduceBytesPerSec, in.Env.Given[FlagProduce] = produce, true
+	in.Env.ProduceBytesPerSec, in.Env.Given[FieldProduce] = produce, true
 	return in
 }
 

@@ -187,13 +187,13 @@ func kipAdvice(r *Result) string {
 // assumedText says in a sentence what the plan assumed.
 func assumedText(b *builder) string {
 	env := &b.in.Env
-	part := func(flag, text string) string {
-		if env.Given[flag] {
+	part := func(field, text string) string {
+		if env.Given[field] {
 			return text
 		}
-		return text + " (a default: --" + flag + ")"
+		return text + " (a default: " + b.in.Names.Of(field) + ")"
 	}
-	s := fmt.Sprintf("This assumes %s, %s", part(FlagProduce, formatBytes(env.ProduceBytesPerSec)+"/s produced"),
-		part(FlagReplication, formatBytes(env.ReplicationBytesPerSec)+"/s of replication bandwidth"))
+	s := fmt.Sprintf("This assumes %s, %s", part(FieldProduce, formatBytes(env.ProduceBytesPerSec)+"/s produced"),
+		part(FieldReplication, formatBytes(env.ReplicationBytesPerSec)+"/s of replication bandwidth"))
 	return s + fmt.Sprintf(" and the %s listed below.", plural(len(b.assume), "assumption"))
 }

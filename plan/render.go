@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+	"tierfetch/config"
 )
 
 // WriteJSON writes the result object, indented, with a trailing newline.
@@ -37,7 +38,7 @@ func (r *Result) writeHeader(w io.Writer) {
 	st := &r.State
 	fmt.Fprintf(w, "plan for %s-%d\n", r.Topic, r.Partition)
 	if len(r.Fixes) > 0 {
-		fmt.Fprintf(w, "  every run with fixes of Kafka's code not in any release (--fix): %s\n", strings.Join(r.Fixes, ", "))
+		r.names.Fprintf(w, "  every run with fixes of Kafka's code not in any release ({Fix}): %s\n", strings.Join(r.Fixes, ", "))
 	}
 	leader := "unknown"
 	if st.Leader >= 0 {
@@ -60,7 +61,7 @@ func (r *Result) writeHeader(w io.Writer) {
 	}
 	fmt.Fprintf(w, "  scenario %s: %s, seeds %d..%d, %d runs, %d events\n", r.Scenario.Name, sim, r.Scenario.SeedFrom, r.Scenario.SeedTo, r.Scenario.Runs, r.Scenario.Steps)
 	if r.Scenario.SavedTo != "" {
-		fmt.Fprintf(w, "  saved to %s (simrun run --scenario %s --profile PROFILE --seed N replays a run)\n", r.Scenario.SavedTo, r.Scenario.SavedTo)
+		r.names.Fprintf(w, "  saved to %s (simrun run {Scenario} %s {Profile} PROFILE {Seed} N replays a run)\n", r.Scenario.SavedTo, r.Scenario.SavedTo)
 	}
 }
 
@@ -95,7 +96,7 @@ func (r *Result) profileGroups() [][]*ProfilePlan {
 	var keys []string
 	for i := range r.Profiles {
 		pp := &r.Profiles[i]
-		k := agreementKey(pp)
+		k := agreementKey(pp, r.names)
 		if j := slices.Index(keys, k); j >= 0 {
 			groups[j] = append(groups[j], pp)
 			continue
@@ -105,7 +106,7 @@ func (r *Result) profileGroups() [][]*ProfilePlan {
 	return groups
 }
 
-func agreementKey(pp *ProfilePlan) string {
+func agreementKey(pp *ProfilePlan, names config.Names) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n", pp.Verdict)
 	for i := range pp.Strategies {
@@ -113,7 +114,7 @@ func agreementKey(pp *ProfilePlan) string {
 		fmt.Fprintf(&b, "%s|%s|%s|%s\n", joinText(sp), distBytes(sp.BytesFromLeader), distBytes(sp.PriceRemoteBytes), pathText(sp))
 	}
 	for _, h := range pp.Hazards {
-		h.Replay = strings.Replace(h.Replay, " --profile "+pp.Profile+" ", " --profile P ", 1)
+		h.Replay = strings.Replace(h.Replay, names.Sprintf(" {Profile} %s ", pp.Profile), names.Sprintf(" {Profile} P "), 1)
 		fmt.Fprintf(&b, "%+v\n", h)
 	}
 	return b.String()
@@ -196,7 +197,7 @@ func (r *Result) writeProfiles(w io.Writer, g []*ProfilePlan) {
 		if h.Replay != "" {
 			fmt.Fprintf(w, "      replay: %s\n", h.Replay)
 			if len(g) > 1 {
-				fmt.Fprintf(w, "      (the same with --profile %s)\n", strings.ReplaceAll(profileNames(g[1:]), ", ", " or "))
+				r.names.Fprintf(w, "      (the same with {Profile} %s)\n", strings.ReplaceAll(profileNames(g[1:]), ", ", " or "))
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"tierfetch/config"
 	"tierfetch/harness"
 )
 
@@ -103,6 +104,9 @@ type CompareInput struct {
 	// time is the time until the broker was restored, and the report and
 	// runs.csv add the broker-scale statistics.
 	BrokerScale bool
+	// Names spells the settings the report names (the command's flags;
+	// nil: the fields' names).
+	Names config.Names
 }
 
 // Bootstrap settings: resamples and the fixed seed of the PCG generator, so

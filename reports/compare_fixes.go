@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"tierfetch/config"
 
 	"tierfetch/harness"
 )
 
-// FixedTitle is the heading of the report's section on the pairs run
+// fixedTitle is the heading of the report's section on the pairs run
 // again with every fix of Kafka's code (CompareInput.Fixed).
-const FixedTitle = "Once Kafka is fixed: --fix all"
+func fixedTitle(names config.Names) string { return names.Sprintf("Once Kafka is fixed: {Fix} all") }
 
 // FixedProfile is one profile's pairs without fixes and again with every
 // fix: what the flag costs once Kafka is fixed.
@@ -43,7 +44,7 @@ func CompareFixes(in *CompareInput) []FixedProfile {
 	for i, set := range sets {
 		fixed := in.Fixed[i]
 		both := &CompareInput{Profile: set.Profile, Pairs: set.Pairs,
-			Others: []ProfilePairs{{Profile: set.Profile + " --fix all", Pairs: fixed.Pairs}}}
+			Others: []ProfilePairs{{Profile: in.Names.Sprintf("%s {Fix} all", set.Profile), Pairs: fixed.Pairs}}}
 		out = append(out, FixedProfile{Profile: set.Profile, Without: fixedStats(set.Profile, set.Pairs),
 			With: fixedStats(set.Profile, fixed.Pairs), Changes: CompareProfiles(both)})
 	}
@@ -87,7 +88,7 @@ func leftOut(s FixedStats) string {
 }
 
 // writeFixedHeadline is the headline's line on the pairs with every fix.
-func writeFixedHeadline(w io.Writer, fixes []FixedProfile) {
+func writeFixedHeadline(w io.Writer, fixes []FixedProfile, names config.Names) {
 	var parts []string
 	for _, f := range fixes {
 		with := ""
@@ -97,21 +98,21 @@ func writeFixedHeadline(w io.Writer, fixes []FixedProfile) {
 		parts = append(parts, fmt.Sprintf("%s under `%s`%s (without them %s%s)", fixedRatio(f.With), f.Profile, with,
 			fixedRatio(f.Without), leftOut(f.Without)))
 	}
-	fmt.Fprintf(w, "- **Once Kafka is fixed** ([the same pairs with `--fix all`](#%s), every fix the upstream reports suggest): "+
-		"the catch-up ratio is %s.\n", anchor(FixedTitle), strings.Join(parts, "; "))
+	names.Fprintf(w, "- **Once Kafka is fixed** ([the same pairs with `{Fix} all`](#%s), every fix the upstream reports suggest): "+
+		"the catch-up ratio is %s.\n", anchor(fixedTitle(names)), strings.Join(parts, "; "))
 }
 
 // writeFixed writes the section on the pairs run again with every fix.
 func writeFixed(w io.Writer, in *CompareInput, fixes []FixedProfile) {
-	fmt.Fprintf(w, "## %s\n\n", FixedTitle)
-	fmt.Fprintf(w, "The same pairs again, with every fix of Kafka's code that the upstream reports suggest switched on "+
-		"(`--fix all`; `simrun fixes` lists them, and each report in docs/upstream/ shows its evidence): what the flag costs once "+
+	fmt.Fprintf(w, "## %s\n\n", fixedTitle(in.Names))
+	in.Names.Fprintf(w, "The same pairs again, with every fix of Kafka's code that the upstream reports suggest switched on "+
+		"(`{Fix} all`; `simrun fixes` lists them, and each report in docs/upstream/ shows its evidence): what the flag costs once "+
 		"Kafka is fixed. The catch-up ratio is the geometric mean of last-tiered's catch-up time over local-log-start's, over the "+
 		"pairs where both runs passed every invariant and both new followers joined the ISR; the runs that broke an invariant and "+
 		"the followers that never joined are counted beside it, not hidden. `runs.csv` holds the pairs without fixes; "+
-		"`simrun compare --fix all` makes a comparison of these alone, with their rows.\n\n")
-	fmt.Fprintf(w, "| profile | catch-up ratio | pairs compared | runs that broke an invariant | followers that never joined "+
-		"| with `--fix all`: catch-up ratio | pairs compared | runs that broke an invariant | followers that never joined |\n")
+		"`simrun compare {Fix} all` makes a comparison of these alone, with their rows.\n\n")
+	in.Names.Fprintf(w, "| profile | catch-up ratio | pairs compared | runs that broke an invariant | followers that never joined "+
+		"| with `{Fix} all`: catch-up ratio | pairs compared | runs that broke an invariant | followers that never joined |\n")
 	fmt.Fprintf(w, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, f := range fixes {
 		row := func(s FixedStats) string {

@@ -13,6 +13,7 @@ import (
 // passed and b's last-tiered back to kip's time.
 func fixedInput() *CompareInput {
 	in := profilesInput()
+	in.Names = flagNames
 	for s, set := range append([]ProfilePairs{{Profile: "kip", Pairs: in.Pairs}}, in.Others...) {
 		fixed := make([]ComparePair, len(set.Pairs))
 		for i, p := range set.Pairs {

@@ -426,9 +426,9 @@ func writeProfileFailures(w io.Writer, in *CompareInput, pc *ProfileComparison) 
 		}
 		fmt.Fprintf(w, "| `%s` | %s | %s | %d | %s |\n", f.Profile, f.Strategy, f.Reason, len(f.Runs), strings.Join(parts, "; "))
 	}
-	fmt.Fprintf(w, "\nReplay one with `simrun run --scenario NAME --seed N --profile P --strategy S --trace`")
+	in.Names.Fprintf(w, "\nReplay one with `simrun run {Scenario} NAME {Seed} N {Profile} P {Strategy} S {Trace}`")
 	if in.Generated {
-		fmt.Fprintf(w, " (for generated scenarios, `simrun gen --seed N --out s.json` first)")
+		in.Names.Fprintf(w, " (for generated scenarios, `simrun gen {Seed} N {Out} s.json` first)")
 	}
 	fmt.Fprintf(w, ".\n\n")
 }

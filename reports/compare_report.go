@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"tierfetch/config"
 
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -37,9 +38,9 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 	fmt.Fprintf(w, "# Follower fetch from the tiered offset: how much sooner, at what cost\n\n")
 	fmt.Fprintf(w, "Regenerate this report (the same binary gives the same bytes):\n\n```sh\n%s\n```\n\n", in.Command)
 	if in.Version != "" {
-		fmt.Fprintf(w, "Made by simrun `%s` (`simrun --version`: the module version and VCS revision from the build info; "+
+		in.Names.Fprintf(w, "Made by simrun `%s` (`simrun --version`: the module version and VCS revision from the build info; "+
 			"`(devel)` is a build without a VCS stamp, as `go test` and `go run -buildvcs=false` make) with the command above: "+
-			"its flags in a canonical order; `--workers`, `--shard` and `simrun merge` change no byte.\n\n", in.Version)
+			"its flags in a canonical order; `{Workers}`, `{Shard}` and `simrun merge` change no byte.\n\n", in.Version)
 	}
 	if sw := in.Sweep; sw != nil {
 		fmt.Fprintf(w, "That one command also runs the [parameter sweep](#%s) beside the statistics (`%s` and the sweep's rows "+
@@ -76,7 +77,7 @@ func CompareReport(w io.Writer, in *CompareInput, a *Analysis, charts []string) 
 		writeTimeline(w, in)
 	}
 	writeExclusions(w, in, a)
-	writeMethod(w)
+	writeMethod(w, in.Names)
 }
 
 // writeCopyChart links the chart of the catch-up ratio against the copy
@@ -111,7 +112,7 @@ func writeSetup(w io.Writer, in *CompareInput, a *Analysis) {
 		"and **last-tiered** (KIP-1023, the flag on: start at the earliest pending upload offset and rebuild only the auxiliary state "+
 		"for what lies in remote storage). Both runs of a pair get the same exogenous events. ")
 	if in.Generated {
-		fmt.Fprintf(w, "Each seed generates its own scenario (`simrun gen --seed N`): cluster, log, retention, produce bursts and faults.\n\n")
+		in.Names.Fprintf(w, "Each seed generates its own scenario (`simrun gen {Seed} N`): cluster, log, retention, produce bursts and faults.\n\n")
 	} else {
 		fmt.Fprintf(w, "The scenario's events are fixed; the seed changes only the network and remote-storage latency draws and which producer writes each batch.\n\n")
 	}
@@ -130,11 +131,11 @@ func writeSetup(w io.Writer, in *CompareInput, a *Analysis) {
 			ProfilesTitle(a.Profiles.Profiles), anchor(ProfilesTitle(a.Profiles.Profiles)))
 	}
 	if len(in.Fixed) > 0 {
-		fmt.Fprintf(w, "- the same pairs again under each profile with every fix of Kafka's code the upstream reports suggest "+
-			"(`--fix all`): only in [%s](#%s) and the headline\n", FixedTitle, anchor(FixedTitle))
+		in.Names.Fprintf(w, "- the same pairs again under each profile with every fix of Kafka's code the upstream reports suggest "+
+			"(`{Fix} all`): only in [%s](#%s) and the headline\n", fixedTitle(in.Names), anchor(fixedTitle(in.Names)))
 	}
 	if in.Fix != "" {
-		fmt.Fprintf(w, "- every run with the fixes `--fix %s` of Kafka's code (`simrun fixes`)\n", in.Fix)
+		in.Names.Fprintf(w, "- every run with the fixes `{Fix} %s` of Kafka's code (`simrun fixes`)\n", in.Fix)
 	}
 	if sw := in.Sweep; sw != nil {
 		fmt.Fprintf(w, "- beside them, a parameter sweep: `%s` = %s on `%s`, the same seeds, profile `%s` (see [%s](#%s))\n",
@@ -207,7 +208,7 @@ func writeHeadlineRest(w io.Writer, in *CompareInput, a *Analysis, ps []*Compare
 		writeProfilesHeadline(w, a.Profiles)
 	}
 	if a.Fixes != nil {
-		writeFixedHeadline(w, a.Fixes)
+		writeFixedHeadline(w, a.Fixes, in.Names)
 	}
 	g := a.All
 	col := "catch-up time"
@@ -480,7 +481,7 @@ func writeTimeline(w io.Writer, in *CompareInput) {
 		"lines are the current leader's offsets, dashed lines the new follower's, the band the offsets held in remote storage.",
 		ratio(r), sharedZoomFactor)
 	if in.TimelineCommand != "" {
-		fmt.Fprintf(w, " Draw it alone (or add `--chrome-trace FILE.json` for a trace to open in Perfetto):\n\n```sh\n%s\n```\n\n", in.TimelineCommand)
+		in.Names.Fprintf(w, " Draw it alone (or add `{ChromeTrace} FILE.json` for a trace to open in Perfetto):\n\n```sh\n%s\n```\n\n", in.TimelineCommand)
 	} else {
 		fmt.Fprintf(w, "\n\n")
 	}
@@ -511,23 +512,23 @@ func writeExclusions(w io.Writer, in *CompareInput, a *Analysis) {
 		}
 		fmt.Fprintf(w, "| %s | %d | %s |\n", e.Reason, len(e.Pairs), strings.Join(ex, ", "))
 	}
-	fmt.Fprintf(w, "\nReplay one with `simrun run --scenario NAME --seed N --trace` (for generated scenarios, `simrun gen --seed N --out s.json` first).\n\n")
+	in.Names.Fprintf(w, "\nReplay one with `simrun run {Scenario} NAME {Seed} N {Trace}` (for generated scenarios, `simrun gen {Seed} N {Out} s.json` first).\n\n")
 }
 
-func writeMethod(w io.Writer) {
+func writeMethod(w io.Writer, names config.Names) {
 	fmt.Fprintf(w, "## How the numbers are computed\n\n")
 	for _, line := range []string{
 		"**Follower**: the first replica added by an `add_replica` event. **Catch-up time**: from its add_replica to its first ISR join, in whole ms (the result object's `caught_up_ms`).",
 		"**Percentiles**: nearest rank (the smallest value with at least p% of the values at or below it).",
 		fmt.Sprintf("**Ratio**: per pair, last-tiered catch-up time / local-log-start catch-up time (pairs with a 0 ms time have none). The summary is the geometric mean of the ratios with a 95%% percentile bootstrap interval (%d resamples of the pairs, a PCG generator with a fixed seed: the same pairs give the same interval). **Win rate**: the share of pairs where last-tiered joined the ISR strictly sooner.", BootstrapResamples),
 		"**Leader local fraction**: right after the add_replica, the leader's (LEO - LLSO) / (LEO - LSO): how much of the log it still holds locally (a scenario's figure is its median).",
-		"**Break-even** (only for `--vary` on one scenario): where the geometric-mean ratio crosses 1 along the numeric values swept, by linear interpolation in log ratio (and in log value on a log axis) between the two values on either side; special values such as -1 and -2 are not on that scale and are left out, and resting at 1 (ties) is not crossing.",
+		names.Sprintf("**Break-even** (only for `{Vary}` on one scenario): where the geometric-mean ratio crosses 1 along the numeric values swept, by linear interpolation in log ratio (and in log value on a log axis) between the two values on either side; special values such as -1 and -2 are not on that scale and are left out, and resting at 1 (ties) is not crossing."),
 		"**Bytes from the leader**: record bytes the follower appended from fetch responses. **Egress**: every byte a broker sent to other brokers (fetch responses to every follower, requests), over the whole run.",
 		"**Stalled**: backoff retries before the first records times `replica_fetch_backoff_ms`, by reason (`epuo-unknown`: the leader did not know its highest uploaded offset; `aux-unavailable`: no remote segment held the offset before the start; `metadata-not-ready`; `remote-error`; `leader-error`; `timeout`).",
 		"**Price**: at the end of the run, if the follower led, a consumer reading from the leader's log start offset up to HW reads `[LSO, follower's LLSO)` from remote storage and the rest from the follower's disk (record bytes). Its extra latency: " + harness.PriceModel + ".",
 		"**Redundancy**: from the first `crash` event to the first moment the ISR again holds every replica assigned at the end of the run (NA without a crash).",
 		"**Exclusions**: a pair enters the statistics only when both runs passed every invariant (safety after every step, liveness at the end).",
-		"**Profiles** (`--profiles`, default `kip,kafka-4.3,kafka-trunk`): the statistics are the first profile's; each further profile runs the same pairs and enters only the section comparing the profiles, where each run counts on its own: a run that broke an invariant is out of its profile's medians but counted and named, and \"never joined\" counts the seeds whose added follower was never in the ISR by the end of the run (or by the violation that stopped it).",
+		names.Sprintf("**Profiles** (`{Profiles}`, default `kip,kafka-4.3,kafka-trunk`): the statistics are the first profile's; each further profile runs the same pairs and enters only the section comparing the profiles, where each run counts on its own: a run that broke an invariant is out of its profile's medians but counted and named, and \"never joined\" counts the seeds whose added follower was never in the ISR by the end of the run (or by the violation that stopped it)."),
 	} {
 		fmt.Fprintf(w, "- %s\n", line)
 	}
@@ -668,6 +669,7 @@ type CompareSummaryInput struct {
 	ReportPath              string
 	BudgetRuns              int   // runs stopped by their work budget
 	MaxSteps                int64 // that budget
+	Names                   config.Names
 }
 
 // CompareSummary writes the few lines 'simrun compare' (and 'simrun merge'
@@ -693,6 +695,6 @@ func CompareSummary(w io.Writer, a *Analysis, in CompareSummaryInput) {
 	fmt.Fprintf(w, "ran %s (progress counts these)\n", in.Jobs)
 	fmt.Fprintf(w, "report: %s\n", in.ReportPath)
 	if in.BudgetRuns > 0 {
-		fmt.Fprintf(w, "%d runs reached the work budget of %d steps (excluded, named in the report): raise --max-steps\n", in.BudgetRuns, in.MaxSteps)
+		in.Names.Fprintf(w, "%d runs reached the work budget of %d steps (excluded, named in the report): raise {MaxSteps}\n", in.BudgetRuns, in.MaxSteps)
 	}
 }

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"tierfetch/config"
 
 	"tierfetch/fuzz"
 )
@@ -15,14 +16,14 @@ func MutantsHeader(w io.Writer) {
 // MutantRow writes one mutant's row of that table: where it was caught,
 // with the replay command of its shrunk case saved in file (run under
 // profile, with the fixes fix as --fix takes them); or why it is harmless;
-// or that seeds from..to did not catch it.
-func MutantRow(w io.Writer, h fuzz.MutantHunt, profile, fix, file string, from, to uint64) {
+// or that seeds from..to did not catch it. names spells the flags it names.
+func MutantRow(w io.Writer, h fuzz.MutantHunt, profile, fix, file string, from, to uint64, names config.Names) {
 	m := h.Mutant
 	switch {
 	case h.Caught:
 		fmt.Fprintf(w, "%-24s %-8s %-6d %-16s %-20s %s -> %s\n", m, "yes", h.Seed, h.Strategy, h.Run.Invariant, h.Before, h.After)
-		fmt.Fprintf(w, "%24s replay: simrun replay %s   (it records --strategy %s --profile %s --mutant %s%s)\n", "", file, h.Strategy,
-			profile, m, FixFlag(fix))
+		names.Fprintf(w, "%24s replay: simrun replay %s   (it records {Strategy} %s {Profile} %s {Mutant} %s%s)\n", "", file, h.Strategy,
+			profile, m, FixFlag(names, fix))
 	case h.Harmless != "":
 		fmt.Fprintf(w, "%-24s %-8s harmless (a finding): %s\n", m, "no", h.Harmless)
 	default:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"tierfetch/config"
 
 	"tierfetch/harness"
 	"tierfetch/scenarios"
@@ -39,7 +40,7 @@ func recordedRun(f *scenarios.Failure) string {
 // RecordVerdict says, after the run, whether the recorded strategy's run
 // failed as the file records (outcome, invariant and kind; the step is
 // named when it moved), as a Go fuzz corpus entry does.
-func RecordVerdict(w io.Writer, file string, f *scenarios.Failure, res harness.Result) {
+func RecordVerdict(w io.Writer, file string, f *scenarios.Failure, res harness.Result, names config.Names) {
 	for _, r := range res.Runs {
 		if r.Strategy != f.Strategy {
 			continue
@@ -47,7 +48,7 @@ func RecordVerdict(w io.Writer, file string, f *scenarios.Failure, res harness.R
 		fmt.Fprintf(w, "%s\n", recordVerdict(f, r))
 		return
 	}
-	fmt.Fprintf(w, "%s: the recorded strategy %s was not run (--strategy)\n", file, f.Strategy)
+	names.Fprintf(w, "%s: the recorded strategy %s was not run ({Strategy})\n", file, f.Strategy)
 }
 
 func recordVerdict(f *scenarios.Failure, r harness.RunJSON) string {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"tierfetch/config"
 
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -46,6 +47,8 @@ type AllInput struct {
 	// order of Profiles: the first screen's note on what --fix all changes.
 	Fix   string
 	Fixed []AllProfile
+	// Names spells the flags the screen names (the command's).
+	Names config.Names
 }
 
 // DefaultWidth is the first screen's width when standard output is not a
@@ -109,7 +112,7 @@ func AllSummary(w io.Writer, in AllInput) AllTally {
 	writeHeadlines(w, in, tables, width)
 	writeAllTable(w, in.Profiles[0].Profile, tables[0])
 	writeDifferences(w, in, tables, width)
-	writeLegend(w, width)
+	writeLegend(w, width, in.Names)
 	writeKnown(w, in, width)
 	fmt.Fprintln(w)
 	writeTally(w, in, total)
@@ -148,9 +151,9 @@ func writeAllTitle(w io.Writer, in AllInput, width int) {
 	}
 	fixes := ""
 	if in.Fix != "" {
-		fixes = ", with --fix " + in.Fix
+		fixes = in.Names.Sprintf(", with {Fix} %s", in.Fix)
 	}
-	fmt.Fprintln(w, wrap(fmt.Sprintf("simrun run --all: the %d named scenarios, %s, under %s%s", len(in.Profiles[0].Runs), seed, what, fixes),
+	fmt.Fprintln(w, wrap(in.Names.Sprintf("simrun run {All}: the %d named scenarios, %s, under %s%s", len(in.Profiles[0].Runs), seed, what, fixes),
 		"", width))
 }
 

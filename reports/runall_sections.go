@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"tierfetch/config"
 
 	"tierfetch/harness"
 )
@@ -83,12 +84,12 @@ func writeHeadlines(w io.Writer, in AllInput, tables [][]allRow, width int) {
 	}
 	if len(in.Fixed) > 0 {
 		line := wrap(fixedNote(in, tables), strings.Repeat(" ", 2+nameWidth+2), width)
-		fmt.Fprintf(w, "  %-*s  %s\n", nameWidth, fixedLabel, strings.TrimLeft(line, " "))
+		fmt.Fprintf(w, "  %-*s  %s\n", nameWidth, fixedLabel(in.Names), strings.TrimLeft(line, " "))
 	}
 }
 
 // fixedLabel names the first screen's line on what --fix all changes.
-const fixedLabel = "--fix all"
+func fixedLabel(names config.Names) string { return names.Sprintf("{Fix} all") }
 
 // fixedNote says what --fix all changes (AllInput.Fixed): in how many
 // scenarios the flag-on follower never joins under each profile, and how
@@ -132,13 +133,13 @@ func writeAllTable(w io.Writer, profile string, rows []allRow) {
 }
 
 // writeLegend says what the columns of the tables mean.
-func writeLegend(w io.Writer, width int) {
+func writeLegend(w io.Writer, width int, names config.Names) {
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, wrap("flag off/on: follower.fetch.last.tiered.offset.enable=false (KIP-405, --strategy local-log-start) or true "+
-		"(KIP-1023, --strategy last-tiered). path: how the first new follower started (+N: N more were added): from-0 (fetched "+
+	fmt.Fprintln(w, wrap(names.Sprintf("flag off/on: follower.fetch.last.tiered.offset.enable=false (KIP-405, {Strategy} local-log-start) or true "+
+		"(KIP-1023, {Strategy} last-tiered). path: how the first new follower started (+N: N more were added): from-0 (fetched "+
 		"from offset 0), trunc@LSO (OUT_OF_RANGE: truncated to the leader's log start), aux@LLSO or aux@EPUO (auxiliary state "+
 		"built up to the leader's local log start, or to its earliest pending upload offset). joins: the slowest new follower's "+
-		"time to the ISR. MiB: what they copied from the leader. ratio: flag on's time over flag off's.", "", width))
+		"time to the ISR. MiB: what they copied from the leader. ratio: flag on's time over flag off's."), "", width))
 	fmt.Fprintln(w, wrap(fmt.Sprintf("outcome: ok = every invariant held, however long it took; SLOW = a ratio of %.0fx or more; "+
 		"STALL = a follower never joined the ISR; known = a known finding (below); UNKNOWN = a failure no finding explains "+
 		"(it fails the exit code).", SlowRatio), "", width))
@@ -230,7 +231,7 @@ func failureGroups(in AllInput) (known, unknown []*failureGroup) {
 	}
 	for _, p := range in.Profiles {
 		for _, r := range p.Runs {
-			for _, g := range scenarioFailures(r) {
+			for _, g := range scenarioFailures(r, in.Names) {
 				list := &known
 				if g.label == "" {
 					list = &unknown
@@ -248,8 +249,9 @@ func failureGroups(in AllInput) (known, unknown []*failureGroup) {
 }
 
 // scenarioFailures are a scenario's failed runs, one group per known kind
-// or, for failures no finding explains, per outcome.
-func scenarioFailures(r AllRun) []*failureGroup {
+// or, for failures no finding explains, per outcome; names spells the
+// replay command's flags.
+func scenarioFailures(r AllRun, names config.Names) []*failureGroup {
 	var groups []*failureGroup
 	for _, run := range r.Result.Runs {
 		v := run.Violation
@@ -274,7 +276,7 @@ func scenarioFailures(r AllRun) []*failureGroup {
 	}
 	for _, g := range groups {
 		if len(g.strategies) > 1 {
-			g.replay = strings.Replace(g.replay, " --strategy "+g.strategies[0], "", 1)
+			g.replay = strings.Replace(g.replay, names.Sprintf(" {Strategy} %s", g.strategies[0]), "", 1)
 		}
 	}
 	return groups
@@ -321,14 +323,14 @@ func writeKnown(w io.Writer, in AllInput, width int) {
 	}
 	fmt.Fprintln(w)
 	t.write(w)
-	profile := " --profile PROFILE"
+	profile := in.Names.Sprintf(" {Profile} PROFILE")
 	if len(all) == 1 {
-		profile = ReplayFlags(all[0], "", "", harness.DefaultMaxSteps)
+		profile = ReplayFlags(in.Names, all[0], "", "", harness.DefaultMaxSteps)
 	}
-	fmt.Fprintln(w, wrap(fmt.Sprintf("A known finding is a real protocol failure its scenario exists to show (FINDINGS.md explains "+
-		"each kind): under --all it is the expected result and does not fail the exit code, while 'simrun run --scenario NAME' "+
-		"alone exits 1 for it. Its full report: simrun run --scenario SCENARIO --strategy STRATEGY%s%s --trace (without "+
-		"--strategy when both showed it), or every one: simrun run --all --verbose.", profile, in.ReplayFlags), "", width))
+	fmt.Fprintln(w, wrap(in.Names.Sprintf("A known finding is a real protocol failure its scenario exists to show (FINDINGS.md explains "+
+		"each kind): under {All} it is the expected result and does not fail the exit code, while 'simrun run {Scenario} NAME' "+
+		"alone exits 1 for it. Its full report: simrun run {Scenario} SCENARIO {Strategy} STRATEGY%s%s {Trace} (without "+
+		"{Strategy} when both showed it), or every one: simrun run {All} {Verbose}.", profile, in.ReplayFlags), "", width))
 }
 
 // writeNext ends the screen with the commands to run next: the first
@@ -345,15 +347,15 @@ func writeNext(w io.Writer, in AllInput, tables [][]allRow, width int) {
 	if scenario != "" {
 		flag := ""
 		if profile != "kip" {
-			flag = " --profile " + profile
+			flag = in.Names.Sprintf(" {Profile} %s", profile)
 		}
 		list = append(list,
-			next{fmt.Sprintf("simrun run --scenario %s%s%s", scenario, flag, in.ReplayFlags), "that row in full, follower by follower"},
-			next{fmt.Sprintf("simrun compare --scenario %s --seeds 1..10 --out cmp", scenario), "10 seeds, 3 profiles, charts"})
+			next{in.Names.Sprintf("simrun run {Scenario} %s%s%s", scenario, flag, in.ReplayFlags), "that row in full, follower by follower"},
+			next{in.Names.Sprintf("simrun compare {Scenario} %s {Seeds} 1..10 {Out} cmp", scenario), "10 seeds, 3 profiles, charts"})
 	}
 	list = append(list, next{"simrun plan --help", "for a partition of your own"})
 	if len(in.Profiles) == 1 {
-		list = append(list, next{"simrun run --all", "every profile side by side"})
+		list = append(list, next{in.Names.Sprintf("simrun run {All}"), "every profile side by side"})
 	}
 	cmdWidth := 0
 	for _, n := range list {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"tierfetch/config"
 
 	"tierfetch/harness"
 )
@@ -20,6 +21,8 @@ type RunInput struct {
 	Mutant                string // --mutant as given
 	Fix                   string // --fix as given
 	MaxSteps              int64
+	// Names spells the flags the reports name (the command's).
+	Names config.Names
 	// All: 'run --all', where a known finding is the expected result and
 	// its report is printed only with Verbose. JSON: no reports at all.
 	All, Verbose, JSON bool
@@ -44,14 +47,15 @@ func RunFailures(w io.Writer, in RunInput) (worst string, replay map[string]stri
 		default:
 			worst = harness.WorseOutcome(worst, r.Outcome)
 		}
-		repro := fmt.Sprintf("simrun run --scenario %s --seed %d --strategy %s --profile %s%s%s",
-			in.ScenarioArg, in.Seed, r.Strategy, in.Profile, MutantFlag(in.Mutant), FixFlag(in.Fix))
-		replay[string(r.Strategy)] = repro + MaxStepsFlag(in.MaxSteps) + " --trace"
+		n := in.Names
+		repro := n.Sprintf("simrun run {Scenario} %s {Seed} %d {Strategy} %s {Profile} %s%s%s",
+			in.ScenarioArg, in.Seed, r.Strategy, in.Profile, MutantFlag(n, in.Mutant), FixFlag(n, in.Fix))
+		replay[string(r.Strategy)] = repro + MaxStepsFlag(n, in.MaxSteps) + n.Sprintf(" {Trace}")
 		if in.JSON || (in.All && known && !in.Verbose) {
 			continue
 		}
 		if r.Outcome == harness.OutcomeBudget {
-			fmt.Fprintf(w, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s --max-steps %d\n",
+			n.Fprintf(w, "WORK BUDGET %s: %s\n  reproduce with a larger budget: %s {MaxSteps} %d\n",
 				r.Strategy, r.Violation.Message, repro, min(2*in.MaxSteps, harness.MaxStepsLimit))
 			continue
 		}
@@ -59,8 +63,8 @@ func RunFailures(w io.Writer, in RunInput) (worst string, replay map[string]stri
 		Failure(w, FailureInput{Seed: in.Seed, Scenario: in.Scenario, Strategy: string(r.Strategy), Profile: in.Profile,
 			Failure: r.Violation, Before: before, After: after, Repro: replay[string(r.Strategy)]})
 		if known && !in.All {
-			fmt.Fprintf(w, "  known finding %s: a real protocol failure this scenario exists to show; alone it exits 1 like any\n"+
-				"  violation, under 'simrun run --all' it is the expected result and does not fail the exit code\n", r.Violation.Kind)
+			n.Fprintf(w, "  known finding %s: a real protocol failure this scenario exists to show; alone it exits 1 like any\n"+
+				"  violation, under 'simrun run {All}' it is the expected result and does not fail the exit code\n", r.Violation.Kind)
 		}
 	}
 	return worst, replay
@@ -68,37 +72,40 @@ func RunFailures(w io.Writer, in RunInput) (worst string, replay map[string]stri
 
 // ReplayFlags are the flags a replay command needs beyond the scenario and
 // strategy: the profile (unless the default, kip), any mutant, any fix and
-// the work budget (unless the default).
-func ReplayFlags(profile, mutant, fix string, maxSteps int64) string {
-	flags := MutantFlag(mutant) + FixFlag(fix) + MaxStepsFlag(maxSteps)
+// the work budget (unless the default), spelled by names.
+func ReplayFlags(names config.Names, profile, mutant, fix string, maxSteps int64) string {
+	flags := MutantFlag(names, mutant) + FixFlag(names, fix) + MaxStepsFlag(names, maxSteps)
 	if profile != "kip" {
-		flags = " --profile " + profile + flags
+		flags = names.Sprintf(" {Profile} %s", profile) + flags
 	}
 	return flags
 }
 
-// MutantFlag is " --mutant M" for the mutants m as given, "" for none.
-func MutantFlag(m string) string {
+// MutantFlag is " --mutant M" (as names spells Mutant) for the mutants m
+// as given, "" for none.
+func MutantFlag(names config.Names, m string) string {
 	if m == "" {
 		return ""
 	}
-	return " --mutant " + m
+	return names.Sprintf(" {Mutant} %s", m)
 }
 
-// FixFlag is " --fix F" for the fixes f as given, "" for none.
-func FixFlag(f string) string {
+// FixFlag is " --fix F" (as names spells Fix) for the fixes f as given, ""
+// for none.
+func FixFlag(names config.Names, f string) string {
 	if f == "" {
 		return ""
 	}
-	return " --fix " + f
+	return names.Sprintf(" {Fix} %s", f)
 }
 
-// MaxStepsFlag is " --max-steps N" when n is not the default budget.
-func MaxStepsFlag(n int64) string {
+// MaxStepsFlag is " --max-steps N" (as names spells MaxSteps) when n is
+// not the default budget.
+func MaxStepsFlag(names config.Names, n int64) string {
 	if n == harness.DefaultMaxSteps {
 		return ""
 	}
-	return fmt.Sprintf(" --max-steps %d", n)
+	return names.Sprintf(" {MaxSteps} %d", n)
 }
 
 // ClaimedResult is a result object with what made it (additive fields):

@@ -17,7 +17,7 @@ func TestRunFailures(t *testing.T) {
 		Violation: &harness.Failure{Invariant: harness.InvariantBudget, Message: "stopped after 100 steps"}}
 	ok := &harness.RunResult{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}
 	statesAsked := 0
-	in := RunInput{Scenario: "s", ScenarioArg: "s.json", Seed: 3, Profile: "kip", Mutant: "hw-not-reset", MaxSteps: 100,
+	in := RunInput{Names: flagNames, Scenario: "s", ScenarioArg: "s.json", Seed: 3, Profile: "kip", Mutant: "hw-not-reset", MaxSteps: 100,
 		States: func(harness.Strategy, int64) (before, after harness.State) { statesAsked++; return }}
 
 	in.Runs = []*harness.RunResult{known, ok}
@@ -52,7 +52,7 @@ func TestReplayFlags(t *testing.T) {
 		want                 string
 	}{{"kip", "", "", harness.DefaultMaxSteps, ""}, {"kafka-trunk", "a,b", "", 5, " --profile kafka-trunk --mutant a,b --max-steps 5"},
 		{"kip", "", "stale-hro", harness.DefaultMaxSteps, " --fix stale-hro"}} {
-		if got := ReplayFlags(c.profile, c.mutant, c.fix, c.steps); got != c.want {
+		if got := ReplayFlags(flagNames, c.profile, c.mutant, c.fix, c.steps); got != c.want {
 			t.Errorf("ReplayFlags(%q, %q, %q, %d) = %q, want %q", c.profile, c.mutant, c.fix, c.steps, got, c.want)
 		}
 	}

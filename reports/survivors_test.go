@@ -89,7 +89,7 @@ func TestUnknownFailureReplaysItsStrategy(t *testing.T) {
 		return AllRun{Result: res, Replay: replay}
 	}
 	in := AllInput{Profiles: []AllProfile{{Profile: "kip", Runs: []AllRun{
-		run("one", harness.LastTiered), run("two", harness.LocalLogStart, harness.LastTiered)}}}, Width: 200}
+		run("one", harness.LastTiered), run("two", harness.LocalLogStart, harness.LastTiered)}}}, Width: 200, Names: flagNames}
 	var b bytespkg.Buffer
 	AllSummary(&b, in)
 	out := b.String()

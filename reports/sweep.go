@@ -47,21 +47,22 @@ func replayLine(s *fuzz.Sweeper, f fuzz.Failed) string {
 		return "replay: " + ReplayCommand(s.Config().Out, f)
 	}
 	cfg := s.Config()
-	return fmt.Sprintf("not saved (--max-saved %d); its scenario: simrun gen --seed %d --out FILE, then simrun run --scenario FILE --strategy %s%s",
+	return cfg.Names.Sprintf("not saved ({MaxSaved} %d); its scenario: simrun gen {Seed} %d {Out} FILE, then simrun run {Scenario} FILE {Strategy} %s%s",
 		cfg.MaxSaved, f.Seed, f.Run.Strategy, cfg.ReplayFlags)
 }
 
-// writeSaved says what the sweep saved in --out and what it shrunk, with
+// writeSaved says what the sweep saved in its Out and what it shrunk, with
 // the caps that decided it.
 func writeSaved(w io.Writer, s *fuzz.Sweeper, unknown int64) {
 	cfg, saved := s.Config(), s.Saved()
+	n := cfg.Names
 	var parts []string
 	switch unsaved := unknown - int64(saved.Unknown); {
 	case unknown == 0:
 	case unsaved == 0:
-		parts = append(parts, fmt.Sprintf("every unknown failure (%d; --max-saved %d)", unknown, cfg.MaxSaved))
+		parts = append(parts, n.Sprintf("every unknown failure (%d; {MaxSaved} %d)", unknown, cfg.MaxSaved))
 	default:
-		parts = append(parts, fmt.Sprintf("the first %d of the %d unknown failures (--max-saved %d; %d not saved)", saved.Unknown, unknown,
+		parts = append(parts, n.Sprintf("the first %d of the %d unknown failures ({MaxSaved} %d; %d not saved)", saved.Unknown, unknown,
 			cfg.MaxSaved, unsaved))
 	}
 	if saved.Known > 0 {
@@ -71,10 +72,10 @@ func writeSaved(w io.Writer, s *fuzz.Sweeper, unknown int64) {
 		fmt.Fprintf(w, "\nsaved in %s: nothing (no run failed)\n", cfg.Out)
 		return
 	}
-	how := fmt.Sprintf("shrunk: %d of the %d saved (--max-shrunk %d, at most %d runs each: --shrink), each to a -min.json beside it",
+	how := n.Sprintf("shrunk: %d of the %d saved ({MaxShrunk} %d, at most %d runs each: {Shrink}), each to a -min.json beside it",
 		len(s.Shrunk()), saved.Unknown+saved.Known, cfg.MaxShrunk, cfg.Shrink)
 	if cfg.Shrink == 0 {
-		how = "shrunk: none (--shrink 0)"
+		how = n.Sprintf("shrunk: none ({Shrink} 0)")
 	}
 	text := fmt.Sprintf("saved in %s: %s, each file recording how its run failed (simrun replay FILE reruns it); %s.", cfg.Out,
 		strings.Join(parts, " and "), how)

@@ -20,7 +20,7 @@ func TestSweepSummaryPastTheCaps(t *testing.T) {
 	const failures, maxSaved = 25, 3
 	out := t.TempDir()
 	s := fuzz.NewSweeper(fuzz.SweepConfig{From: 1, To: failures + 1, Resume: 1, Shard: campaign.Whole, Strategies: harness.Strategies,
-		Profile: model.KIP, Out: out, MaxSaved: maxSaved, MaxShrunk: 1, Shrink: 0, Fresh: true})
+		Profile: model.KIP, Out: out, MaxSaved: maxSaved, MaxShrunk: 1, Shrink: 0, Fresh: true, Names: flagNames})
 	if err := s.PrepareOut(); err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Config) {
 	fs.StringVar(&f.Shard, "shard", "", "run only shard K of N: the pairs whose index in the job list is K modulo N\n(with --jsonl; 'simrun merge' renders the report)")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write the pairs (of the shard, with --shard) to this file as JSON Lines instead of a report;\n'simrun merge' renders the report")
 	fs.IntVar(&f.ResumeFrom, "resume-from", 0, "with --jsonl: run only the jobs from this one on (the rest of an interrupted comparison)")
-	maxStepsVar(fs, (*harness.StepsFlag)(&f.MaxSteps))
+	maxStepsVar(fs, (*stepsFlag)(&f.MaxSteps))
 	maxInputVar(fs, (*scenarios.InputFlag)(&f.MaxInput))
 }
 
@@ -63,7 +63,7 @@ func newCompareCmd(c *cli) *cobra.Command {
 // newCompare makes the comparison of the flags fs parsed into f.
 func newCompare(f compare.Config, fs *pflag.FlagSet) (*compare.Setup, error) {
 	fs.Visit(func(fl *pflag.Flag) { compareGiven(&f, fl.Name, fl.Value.String()) })
-	f.Version = cliutil.Version()
+	f.Version, f.Names = cliutil.Version(), flagNames
 	s, err := compare.New(f)
 	if err != nil {
 		return nil, badInput("%v", err)

@@ -1,9 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,6 +19,8 @@ import (
 	"tierfetch/compare"
 	"tierfetch/explore"
 	"tierfetch/fuzz"
+	"tierfetch/harness"
+	"tierfetch/plan"
 )
 
 // TestConfigFieldsAreFlags: every field a user sets of a domain package's
@@ -34,9 +43,11 @@ func TestConfigFieldsAreFlags(t *testing.T) {
 		config  any
 		skip    []string // set by the command, no flag of their own
 	}{
-		{"compare", compare.Config{}, []string{"Changed", "Args", "Version"}},
+		{"compare", compare.Config{}, []string{"Changed", "Args", "Version", "Names"}},
 		{"sweep", fuzz.SweepArgs{}, nil},
 		{"explore", explore.Args{}, nil},
+		{"plan", plan.Files{}, []string{"Env"}},
+		{"plan", plan.Env{}, []string{"Given"}},
 	} {
 		fs := command(c.command)
 		typ := reflect.TypeOf(c.config)
@@ -67,6 +78,73 @@ func TestConfigFieldsAreFlags(t *testing.T) {
 		}
 		if !defined {
 			t.Errorf("fieldFlag[%s] = %q: no command defines it", field, flag)
+		}
+	}
+}
+
+// TestTextFieldsAreFlags: every {Field} a domain package's string
+// literals write (config.Errorf's formats, config.Names' texts) is a field
+// fieldFlag spells, so no user reads "{Timeline}" where a flag belongs.
+func TestTextFieldsAreFlags(t *testing.T) {
+	field := regexp.MustCompile(`\{([A-Z][A-Za-z0-9]*)\}`)
+	seen := 0
+	for _, dir := range []string{"config", "plan", "harness", "explore", "fuzz", "compare", "reports", "scenarios", "campaign", "outfile"} {
+		files, _ := filepath.Glob(filepath.Join("..", "..", dir, "*.go"))
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, _ := strconv.Unquote(lit.Value)
+				for _, m := range field.FindAllStringSubmatch(s, -1) {
+					seen++
+					if _, ok := fieldFlag[m[1]]; !ok {
+						t.Errorf("%v: {%s} has no flag in fieldFlag", fset.Position(lit.Pos()), m[1])
+					}
+				}
+				return true
+			})
+		}
+	}
+	if seen < 100 {
+		t.Errorf("found only %d {Field} names in the domain packages' strings", seen)
+	}
+}
+
+// TestEnvFlagsSetTheirFields: each flag of plan's environment sets the
+// plan.Env field fieldFlag says it does and records it as given.
+func TestEnvFlagsSetTheirFields(t *testing.T) {
+	for _, c := range []struct {
+		field, value string
+		got          func(e *plan.Env) bool
+	}{
+		{plan.FieldProduce, "2MiB", func(e *plan.Env) bool { return e.ProduceBytesPerSec == 2<<20 }},
+		{plan.FieldReplication, "3MiB", func(e *plan.Env) bool { return e.ReplicationBytesPerSec == 3<<20 }},
+		{plan.FieldRecordBytes, "100", func(e *plan.Env) bool { return e.RecordBytes == 100 }},
+		{plan.FieldNetworkLatency, "2,9", func(e *plan.Env) bool { return e.NetworkLatencyMs == [2]int64{2, 9} }},
+		{plan.FieldRemoteFetch, "3,8", func(e *plan.Env) bool { return e.RemoteFetchMs == [2]int64{3, 8} }},
+		{plan.FieldRemoteUpload, "4,7", func(e *plan.Env) bool { return e.RemoteUploadMs == [2]int64{4, 7} }},
+		{plan.FieldMetadataReady, "1500", func(e *plan.Env) bool { return e.RemoteMetadataReadyMs == 1500 }},
+		{plan.FieldReplicationFactor, "4", func(e *plan.Env) bool { return e.ReplicationFactor == 4 }},
+	} {
+		var f planFlags
+		fs := pflag.NewFlagSet("plan", pflag.ContinueOnError)
+		planFlagSet(fs, &f)
+		if err := fs.Parse([]string{"--" + fieldFlag[c.field] + "=" + c.value}); err != nil {
+			t.Errorf("%s: %v", c.field, err)
+			continue
+		}
+		if !c.got(&f.Env) || !f.Env.Given[c.field] || len(f.Env.Given) != 1 {
+			t.Errorf("--%s %s: Env %+v", fieldFlag[c.field], c.value, f.Env)
 		}
 	}
 }
@@ -165,6 +243,21 @@ func TestDomainErrorsNameFlags(t *testing.T) {
 		code, stdout, stderr := simrun(t, args...)
 		if code != exitBadInput || !strings.HasPrefix(stderr, c.want) || stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %q; want exit 2, %q", c.args, code, stderr, stdout, c.want)
+		}
+	}
+}
+
+// TestParseMaxSteps: --max-steps takes 1..MaxStepsLimit in decimal digits
+// and nothing else.
+func TestParseMaxSteps(t *testing.T) {
+	for s, want := range map[string]int64{"1": 1, "100": 100, "5000000": 5_000_000, fmt.Sprint(int64(harness.MaxStepsLimit)): harness.MaxStepsLimit} {
+		if n, err := parseMaxSteps(s); err != nil || n != want {
+			t.Errorf("%q: %d %v", s, n, err)
+		}
+	}
+	for _, s := range []string{"0", "-1", "+5", fmt.Sprint(int64(harness.MaxStepsLimit) + 1), "4294967296", "1e6", "1e3", "", "5 "} {
+		if _, err := parseMaxSteps(s); err == nil || !strings.Contains(err.Error(), "want a number of steps in 1..") {
+			t.Errorf("%q: %v", s, err)
 		}
 	}
 }

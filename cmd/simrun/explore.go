@@ -20,7 +20,7 @@ import (
 
 type exploreFlags struct {
 	explore.Args
-	maxSteps harness.StepsFlag
+	maxSteps stepsFlag
 	maxInput scenarios.InputFlag
 }
 
@@ -73,10 +73,10 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 	if err := checkExploreOutputs(f); err != nil {
 		return exitBadInput, err
 	}
-	if err := harness.CheckBudget(cfg.Scenario, int64(f.maxSteps)); err != nil {
+	if cfg.Budget, err = harness.Budget(cfg.Scenario, int64(f.maxSteps)); err != nil {
 		return exitBudget, err
 	}
-	fmt.Fprint(stderr, explore.IgnoredScheduleWarning(f.Scenario, cfg.Scenario))
+	fmt.Fprint(stderr, explore.IgnoredScheduleWarning(f.Scenario, cfg.Scenario, flagNames))
 	cliutil.TuneGC(gcPercent) // as run and sweep: about a third more states/s (docs/history.md)
 	// --max-memory bounds the process: the runtime is limited to it (less
 	// the binary), the search's estimate to three quarters of that, the
@@ -125,7 +125,7 @@ func cmdExplore(f exploreFlags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if rep.Interrupted {
-		fmt.Fprint(stdout, explore.InterruptedText(cliutil.SignalName(received()), rep, f.JSONL))
+		fmt.Fprint(stdout, explore.InterruptedText(cliutil.SignalName(received()), rep, f.JSONL, flagNames))
 		return cliutil.SignalExit(received()), nil
 	}
 	if f.JSONL != "" {
@@ -168,7 +168,7 @@ func checkExploreOutputs(f exploreFlags) error {
 // findings' scenario files (--out, and beside it); a file it could not
 // write is printed instead, and the error returned.
 func printExplore(stdout io.Writer, out string, h explore.Header, rep explore.Report, seconds float64) error {
-	fmt.Fprint(stdout, explore.Text(h, rep, seconds))
+	fmt.Fprint(stdout, explore.Text(h, rep, seconds, flagNames))
 	saved, err := explore.SaveFindings(out, h, rep)
 	fmt.Fprint(stdout, saved)
 	return err

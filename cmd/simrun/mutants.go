@@ -9,7 +9,6 @@ import (
 
 	"tierfetch/campaign"
 	"tierfetch/fuzz"
-	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
 	"tierfetch/reports"
@@ -40,7 +39,7 @@ func newMutantsCmd(c *cli) *cobra.Command {
 type mutantsFlags struct {
 	seeds, out, profileName, fix string
 	shrinkRuns                   int
-	maxSteps                     harness.StepsFlag
+	maxSteps                     stepsFlag
 	explicitProfile              bool
 }
 
@@ -83,7 +82,7 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 		} else if h.Harmless == "" {
 			code = exitSafety
 		}
-		reports.MutantRow(stdout, h, p.Name(), f.fix, h.SaveFile(f.out), from, to)
+		reports.MutantRow(stdout, h, p.Name(), f.fix, h.SaveFile(f.out), from, to, flagNames)
 	})
 	if saveErr != nil {
 		return exitBadInput, badInput("--out: the shrunk cases could not all be saved (the replay commands above name missing files): %v", saveErr)

@@ -45,7 +45,7 @@ func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
 		return nil
 	})
 	fs.StringVar(&f.Seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
-	fs.StringVar(&f.Profiles, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+fuzz.ProfileNames()+")")
+	fs.StringVar(&f.Profile, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+fuzz.ProfileNames()+")")
 	fixFlag(fs, &f.Fix)
 	fs.StringVar(&f.SavePath, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
 	maxInputVar(fs, &f.maxInput)
@@ -72,12 +72,20 @@ func newPlanCmd(c *cli) *cobra.Command {
 	return cmd
 }
 
-// envFlags registers what the tools cannot tell (plan.EnvFlags); a flag
-// the user sets is recorded in env.Given.
+// envFlags registers what the tools cannot tell (plan.Env's fields, each
+// named in fieldFlag); a flag the user sets is recorded in env.Given.
 func envFlags(fs *pflag.FlagSet, env *plan.Env) {
-	for _, f := range plan.EnvFlags {
-		fs.Func(f.Name, f.Usage, func(s string) error { return env.Set(f.Name, s) })
+	set := func(field string) func(string) error {
+		return func(s string) error { return env.Set(field, s) }
 	}
+	fs.Func("produce-bytes-per-sec", "bytes produced to the partition a second (default 1MiB)", set(plan.FieldProduce))
+	fs.Func("replication-bytes-per-sec", "replication bandwidth out of the leader, bytes a second (default 100MiB)", set(plan.FieldReplication))
+	fs.Func("record-bytes", "bytes a record (default: from --log-dirs, else 1024)", set(plan.FieldRecordBytes))
+	fs.Func("network-latency-ms", "network latency MIN,MAX in ms (default 1,5)", set(plan.FieldNetworkLatency))
+	fs.Func("remote-fetch-ms", "remote storage read latency MIN,MAX in ms (default 20,200)", set(plan.FieldRemoteFetch))
+	fs.Func("remote-upload-ms", "segment upload time MIN,MAX in ms (default 50,500)", set(plan.FieldRemoteUpload))
+	fs.Func("remote-metadata-ready-ms", "ms until remote log metadata is ready after a broker starts, leads or is assigned (default 0)", set(plan.FieldMetadataReady))
+	fs.Func("replication-factor", "replicas, all in sync, when --topics is not given (default 3)", set(plan.FieldReplicationFactor))
 }
 
 func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
@@ -93,21 +101,28 @@ func cmdPlan(f *planFlags, stdout io.Writer) (int, error) {
 	if err := checkOutputs([]outfile.Named{{Flag: "--save", Path: f.SavePath}}, f.inputs()); err != nil {
 		return exitBadInput, err
 	}
+	in.Names = flagNames
 	r, _, data, err := plan.Make(*in)
 	if err != nil {
 		return exitBadInput, badInput("plan: %v", err)
 	}
+	return printPlan(f, r, data, stdout)
+}
+
+// printPlan saves the scenario a plan made (--save) and prints the plan.
+func printPlan(f *planFlags, r interface {
+	WriteJSON(io.Writer) error
+	WriteText(io.Writer) error
+}, data []byte, stdout io.Writer) (int, error) {
 	if f.SavePath != "" {
 		if err := outfile.WriteAtomic(f.SavePath, data); err != nil {
 			return exitBadInput, badInput("plan: --save: %v", err)
 		}
 	}
 	if f.json {
-		err = r.WriteJSON(stdout)
-	} else {
-		err = r.WriteText(stdout)
+		return exitOK, r.WriteJSON(stdout)
 	}
-	return exitOK, err
+	return exitOK, r.WriteText(stdout)
 }
 
 // inputs are the files the flags name, to keep --save from.

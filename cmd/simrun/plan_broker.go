@@ -42,7 +42,7 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 			return exitBadInput, badInput("plan: --%s is not read with --broker (the broker plan reads --log-dirs, --topics and --configs for the whole cluster)", name)
 		}
 	}
-	in := plan.BrokerInput{Broker: f.broker, Env: f.Env, Workers: max(1, f.Workers), SavePath: f.SavePath}
+	in := plan.BrokerInput{Broker: f.broker, Env: f.Env, Workers: max(1, f.Workers), SavePath: f.SavePath, Names: flagNames}
 	if f.changed != nil && f.changed("seeds") {
 		from, to, err := campaign.ParseSeeds(f.Seeds)
 		if err != nil {
@@ -50,8 +50,8 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 		}
 		in.SeedFrom, in.SeedTo = from, to
 	}
-	if f.Profiles != "" {
-		for _, name := range strings.Split(f.Profiles, ",") {
+	if f.Profile != "" {
+		for _, name := range strings.Split(f.Profile, ",") {
 			p, err := fuzz.ParseProfile(strings.TrimSpace(name))
 			if err != nil {
 				return exitBadInput, badInput("plan: %v", err)
@@ -88,13 +88,5 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("plan: %v", err)
 	}
-	if f.SavePath != "" {
-		if err := outfile.WriteAtomic(f.SavePath, data); err != nil {
-			return exitBadInput, badInput("plan: --save: %v", err)
-		}
-	}
-	if f.json {
-		return exitOK, r.WriteJSON(stdout)
-	}
-	return exitOK, r.WriteText(stdout)
+	return printPlan(f, r, data, stdout)
 }

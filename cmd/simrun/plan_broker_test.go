@@ -64,20 +64,5 @@ func TestREADMEBrokerPlanExample(t *testing.T) {
 	if !ok {
 		t.Fatalf("README.md: the block's first line is not a simrun command: %q", blocks[i].body[0])
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.Symlink(filepath.Join(root, "plan"), filepath.Join(dir, "plan")); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(dir)
-	code, stdout, stderr := simrun(t, args...)
-	if code != exitOK {
-		t.Fatalf("simrun %s: exit %d: %s", strings.Join(args, " "), code, stderr)
-	}
-	if want := strings.Join(blocks[i+1].body, "\n") + "\n"; stdout != want {
-		t.Errorf("README.md's broker plan example is not the output of 'simrun %s'; paste this:\n%s", strings.Join(args, " "), stdout)
-	}
+	planExampleIsCurrent(t, "README.md's broker plan example", args, strings.Join(blocks[i+1].body, "\n")+"\n")
 }

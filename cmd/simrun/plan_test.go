@@ -172,9 +172,15 @@ func TestPlanGuideExample(t *testing.T) {
 			}
 		}
 	}
-	want := strings.Join(blocks[i+1].body, "\n") + "\n"
-	// Run from a directory that shows the repository's plan/ as plan/, so
-	// the paths print as from the root and --save writes a scratch file.
+	planExampleIsCurrent(t, "docs/guide/plan.md's plan example", args, strings.Join(blocks[i+1].body, "\n")+"\n")
+}
+
+// planExampleIsCurrent runs simrun args from a scratch directory that
+// shows the repository's plan/ as plan/ (the paths print as from the root,
+// --save writes a scratch file) and fails unless it prints want, the
+// output the example shows.
+func planExampleIsCurrent(t *testing.T, example string, args []string, want string) {
+	t.Helper()
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
@@ -189,6 +195,6 @@ func TestPlanGuideExample(t *testing.T) {
 		t.Fatalf("simrun %s: exit %d: %s", strings.Join(args, " "), code, stderr)
 	}
 	if stdout != want {
-		t.Errorf("docs/guide/plan.md's plan example is not the output of 'simrun %s'; paste this:\n%s", strings.Join(args, " "), stdout)
+		t.Errorf("%s is not the output of 'simrun %s'; paste this:\n%s", example, strings.Join(args, " "), stdout)
 	}
 }

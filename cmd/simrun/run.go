@@ -25,7 +25,7 @@ type runFlags struct {
 	scenario string
 	all      bool
 	seed     campaign.SeedFlag
-	maxSteps harness.StepsFlag
+	maxSteps stepsFlag
 	maxInput scenarios.InputFlag
 	strategy string
 	profile  string
@@ -179,14 +179,14 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	if recorded != nil {
-		reports.RecordVerdict(note, f.scenario, recorded, results[0])
+		reports.RecordVerdict(note, f.scenario, recorded, results[0], flagNames)
 	}
 	if err := writeRunFiles(rec, f.timeline, f.chrome); err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
 	if f.all && !f.json {
-		in := reports.AllInput{Profiles: all, Fix: f.fixes, Fixed: fixed, Width: cliutil.TerminalWidth(stdout),
-			ReplayFlags: reports.MutantFlag(f.mutants) + reports.FixFlag(f.fixes) + reports.MaxStepsFlag(int64(f.maxSteps))}
+		in := reports.AllInput{Profiles: all, Fix: f.fixes, Fixed: fixed, Width: cliutil.TerminalWidth(stdout), Names: flagNames,
+			ReplayFlags: reports.MutantFlag(flagNames, f.mutants) + reports.FixFlag(flagNames, f.fixes) + reports.MaxStepsFlag(flagNames, int64(f.maxSteps))}
 		if f.seed.Given {
 			in.Seed = fmt.Sprint(f.seed.N)
 			in.ReplayFlags = " --seed " + in.Seed + in.ReplayFlags
@@ -278,7 +278,7 @@ func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Stra
 	if given("max-steps") {
 		overridden = append(overridden, "--max-steps "+f.maxSteps.String())
 	} else if r.MaxSteps != 0 {
-		f.maxSteps = harness.StepsFlag(r.MaxSteps)
+		f.maxSteps = stepsFlag(r.MaxSteps)
 	}
 	reports.RecordHeader(note, f.scenario, sc.Failure, overridden)
 	return sc.Failure, nil
@@ -321,7 +321,7 @@ func runOne(sc *scenarios.Scenario, f runFlags, seed uint64, strategies []harnes
 		}
 	}
 	scenarioArg := cmp.Or(f.scenario, sc.Name) // as the user named it
-	worst, replay := reports.RunFailures(out, reports.RunInput{Runs: runs, Scenario: sc.Name, ScenarioArg: scenarioArg, Seed: seed,
+	worst, replay := reports.RunFailures(out, reports.RunInput{Names: flagNames, Runs: runs, Scenario: sc.Name, ScenarioArg: scenarioArg, Seed: seed,
 		Profile: p.Name(), Mutant: f.mutants, Fix: f.fixes, MaxSteps: int64(f.maxSteps), All: f.all, Verbose: f.verbose, JSON: f.json,
 		States: func(st harness.Strategy, step int64) (before, after harness.State) {
 			opt := harness.Options{Seed: seed, Strategy: st, Profile: p, Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.maxSteps),

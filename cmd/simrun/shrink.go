@@ -106,10 +106,13 @@ func cmdShrink(f shrinkFlags, stdout, stderr io.Writer) (int, error) {
 	if err := outfile.CheckFile(out); err != nil {
 		return exitBadInput, badInput("--out: %v", err)
 	}
-	if err := harness.CheckBudget(sc, int64(f.run.maxSteps)); err != nil {
+	budget, err := harness.Budget(sc, int64(f.run.maxSteps))
+	if err != nil {
 		return exitBudget, err
 	}
-	opt := harness.Options{Seed: sc.Seed, Profile: profiles[0], Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.run.maxSteps)}
+	// The runs of sc take the passed check (the candidates, other
+	// scenarios, check their own).
+	opt := harness.Options{Seed: sc.Seed, Profile: profiles[0], Mutants: mutants, Fixes: fixes, MaxSteps: int64(f.run.maxSteps), Budget: budget}
 	run, ok := firstFailing(sc, opt, strategies)
 	if !ok {
 		fmt.Fprintf(stdout, "nothing to shrink: %s passes under %s, profile %s (seed %d); no file written\n", f.run.scenario,

@@ -12,7 +12,6 @@ import (
 	"tierfetch/campaign"
 	"tierfetch/cliutil"
 	"tierfetch/fuzz"
-	"tierfetch/harness"
 	"tierfetch/reports"
 )
 
@@ -45,7 +44,7 @@ func newSweepCmd(c *cli) *cobra.Command {
 	fixFlag(fs, &f.Fix)
 	fs.StringVar(&f.Shard, "shard", "0/1", "run only shard K of N: the seeds s with (s-A) % N == K")
 	fs.StringVar(&f.JSONL, "jsonl", "", "write every seed's results to this file as JSON Lines, for 'simrun merge'")
-	maxStepsVar(fs, (*harness.StepsFlag)(&f.MaxSteps))
+	maxStepsVar(fs, (*stepsFlag)(&f.MaxSteps))
 	fs.Var(&f.resumeFrom, "resume-from", "run only the seeds >= this one of A..B (and of the shard): the rest of an interrupted sweep;\nits --jsonl file's header says so, and 'simrun merge' folds it with the interrupted one")
 	return cmd
 }
@@ -107,10 +106,11 @@ type sweep struct {
 }
 
 // newSweep makes the sweeper of cfg, with the replay flags its failures
-// need.
+// need and its texts naming the flags.
 func newSweep(cfg fuzz.SweepConfig, stderr io.Writer) *sweep {
 	s := &sweep{stderr: stderr, progress: cliutil.NewProgress(time.Now, time.Second, cliutil.IsTerminal(stderr))}
-	cfg.ReplayFlags = reports.ReplayFlags(cfg.Profile.Name(), cfg.Mutant, cfg.Fix, cfg.MaxSteps)
+	cfg.Names = flagNames
+	cfg.ReplayFlags = reports.ReplayFlags(flagNames, cfg.Profile.Name(), cfg.Mutant, cfg.Fix, cfg.MaxSteps)
 	cfg.Warn = func(msg string) { fmt.Fprintf(stderr, "simrun: %s\n", msg) }
 	cfg.OnFold = func(uint64) { s.showProgress(false) }
 	s.Sweeper = fuzz.NewSweeper(cfg)

@@ -1,0 +1,39 @@
+package harness
+
+import (
+	"testing"
+
+	"tierfetch/scenarios"
+)
+
+// TestScheduledCoversOnlyACopy: a passed check carries over to a copy of
+// its scenario with another explore schedule and failure record, which the
+// prediction does not read, and to nothing else.
+func TestScheduledCoversOnlyACopy(t *testing.T) {
+	sc, ok := scenarios.Lookup("local-retention-sweep")
+	if !ok {
+		t.Fatal("no named scenario local-retention-sweep")
+	}
+	b, err := Budget(sc, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scheduled := *sc
+	scheduled.Explore = &scenarios.Schedule{Choices: []int{1, 0, 2}}
+	scheduled.Failure = &scenarios.Failure{Strategy: string(LastTiered)}
+	if got := b.Scheduled(&scheduled); !got.covers(&scheduled, b.maxSteps) {
+		t.Error("the check does not carry over to a copy with a schedule")
+	}
+	longer := scheduled
+	longer.DurationMs *= 100
+	more := scheduled
+	more.Events = append(append([]scenarios.Event{}, sc.Events...), sc.Events[0])
+	for name, other := range map[string]*scenarios.Scenario{"longer": &longer, "more events": &more} {
+		if b.Scheduled(other).s != nil {
+			t.Errorf("%s: the check carried over to a scenario whose prediction differs", name)
+		}
+	}
+	if (Budgeted{}).Scheduled(&scheduled).s != nil {
+		t.Error("no check carried over as one")
+	}
+}
