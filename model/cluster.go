@@ -63,6 +63,12 @@ type Broker struct {
 
 	lead  leaderState
 	fetch fetcher
+	// In a fleet of many partitions (ticks.go): the first instant the
+	// broker's ISR-expiry and retention checks of the partition act
+	// (noDue: none; -1: to be noted), and its idle RLM tasks (copy,
+	// expiration, follower).
+	isrAt, retAt sim.Time
+	idle         [3]idleTask
 }
 
 // copyInFlight is an upload a cancelled copy task left running.
@@ -185,7 +191,7 @@ func newCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	c.producers = []producerClient{{id: 1}, {id: 2}, {id: 3}}
 	for i := 0; i < n; i++ {
 		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
-			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady)})
+			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady), isrAt: noDue, retAt: noDue})
 	}
 	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas)),
 		LastKnownLeader: -1}
@@ -260,6 +266,12 @@ func (c *Cluster) send(m Message) {
 
 // setTimer arms b's timer (k, peer) to fire after d, replacing any pending.
 func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
+	b.unidle(k)
+	c.armTimer(b, k, peer, d)
+}
+
+// armTimer is setTimer leaving an idle task's record as it is.
+func (c *Cluster) armTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
 	if d < 0 || !b.Up || peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
 		panic(fmt.Sprintf("model: b%d (up %v) arms timer %s peer %d %v from now", b.ID, b.Up, k, peer, d))
 	}
@@ -271,7 +283,16 @@ func (c *Cluster) cancelTimer(b *Broker, k TimerKind, peer int) {
 	if peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
 		panic(fmt.Sprintf("model: b%d cancels timer %s peer %d", b.ID, k, peer))
 	}
+	b.unidle(k)
 	c.out.effects = append(c.out.effects, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Part: c.part, Peer: peer}})
+}
+
+// unidle forgets that RLM task k of b is idle: its timer is set or
+// cancelled anew.
+func (b *Broker) unidle(k TimerKind) {
+	if k >= TimerRLMCopy && k <= TimerRLMFollower {
+		b.idle[k-TimerRLMCopy] = idleTask{}
+	}
 }
 
 // startRemote starts remote operation op on behalf of its broker and
@@ -338,12 +359,9 @@ func (c *Cluster) fire(k TimerKey) {
 		c.answerParked(b, k.Peer)
 	case TimerISRExpire:
 		c.onISRExpire(b)
-	case TimerRLMCopy:
-		c.onRLMCopy(b)
-	case TimerRLMExpire:
-		c.onRLMExpire(b)
-	case TimerRLMFollower:
-		c.onRLMFollower(b)
+	case TimerRLMCopy, TimerRLMExpire, TimerRLMFollower:
+		b.unidle(k.Kind)
+		c.fireRLM(b, k.Kind)
 	case TimerRetention:
 		c.onRetentionCheck(b)
 	default:

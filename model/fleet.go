@@ -101,6 +101,17 @@ type Fleet struct {
 	// minRecord is a lower bound of a record's bytes in any log of the
 	// fleet (minRecordBytes).
 	minRecord int64
+	// The brokers' ticks (ticks.go): the due checks by broker, whether
+	// each broker's ticks run; noElision visits every partition at a tick
+	// and never idles an RLM task (the reference for tests). inTask and
+	// inRank: the step's input is the RLM task timer of that TaskRank;
+	// idled: the step was its run, which did nothing.
+	isrHeap, retHeap []dueHeap
+	idled            bool
+	ticking          []bool
+	noElision        bool
+	inTask           bool
+	inRank           uint64
 }
 
 // NewFleet builds a fleet of n brokers holding parts; lastTiered is the
@@ -121,7 +132,12 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	}
 	if f.multi {
 		f.minRecord = f.minRecordBytes()
+		f.isrHeap, f.retHeap, f.ticking = make([]dueHeap, n), make([]dueHeap, n), make([]bool, n)
+		for b := range n {
+			f.startTicks(b)
+		}
 		f.settle()
+		f.afterStep()
 	}
 	return f
 }
@@ -175,6 +191,10 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 		c.step(in)
 		return
 	}
+	f.inTask = false
+	if in.Kind == EvTimer {
+		f.inRank, f.inTask = in.Timer.TaskRank(f.nbrokers)
+	}
 	switch p := in.target(); {
 	case int(p) >= len(f.Parts):
 		panic(fmt.Sprintf("model: Fleet.Step(%s) of partition %d of %d", in.Kind, p, len(f.Parts)))
@@ -193,6 +213,7 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 		}
 	}
 	f.settle()
+	f.afterStep()
 }
 
 // target is the partition an input is for: a message's, a timer's, a
@@ -245,6 +266,7 @@ func (f *Fleet) fanOut(in *Input) {
 	if in.Kind == EvCrash || in.Kind == EvReplaceBroker {
 		f.brokerDown(in.Broker)
 	}
+	f.followTicks(in)
 }
 
 // Clone returns an independent copy of the fleet (Cluster.Clone); the
@@ -279,6 +301,12 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 		x := *t
 		x.order, x.held, x.sess = slices.Clone(t.order), slices.Clone(t.held), t.sess.clone()
 		n.threads[i] = &x
+	}
+	if f.ticking != nil {
+		n.ticking, n.isrHeap, n.retHeap = slices.Clone(f.ticking), make([]dueHeap, len(f.isrHeap)), make([]dueHeap, len(f.retHeap))
+		for b := range f.isrHeap {
+			n.isrHeap[b], n.retHeap[b] = slices.Clone(f.isrHeap[b]), slices.Clone(f.retHeap[b])
+		}
 	}
 	if f.sessOf != nil {
 		n.sessOf, n.lsnap = make([][]sessRef, len(f.sessOf)), slices.Clone(f.lsnap)
