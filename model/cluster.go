@@ -69,6 +69,7 @@ type Broker struct {
 	// expiration, follower).
 	isrAt, retAt sim.Time
 	idle         [3]idleTask
+	sig          taskSig // what they read when last noted
 }
 
 // copyInFlight is an upload a cancelled copy task left running.
@@ -151,6 +152,8 @@ type Cluster struct {
 	// metaLog holds the published metadata events some lagging broker has
 	// not folded yet (metadata.go).
 	metaLog []metaEvent
+	// cfgVer counts config changes (idle RLM tasks read it: ticks.go).
+	cfgVer uint64
 }
 
 type producerClient struct {

@@ -34,6 +34,7 @@ var DynamicConfigs = map[string]ConfigKind{
 // broker when broker < 0); topic configs apply to the partition. It returns
 // why a change was refused, as Kafka refuses it.
 func (c *Cluster) setConfig(key string, boolVal bool, intVal int64, broker int) error {
+	c.cfgVer++
 	switch key {
 	case "follower_fetch_last_tiered_offset_enable":
 		for _, b := range c.Brokers {

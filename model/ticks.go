@@ -68,6 +68,52 @@ type idleTask struct {
 	every         sim.Duration
 }
 
+// taskSig is what a broker's retention check and RLM tasks of a partition
+// read, but time and the leader's views of its followers: a step that
+// touched the partition and left it as it was cannot make them act
+// sooner.
+type taskSig struct {
+	up                                    bool
+	role                                  Role
+	epoch                                 int32
+	logStart, localStart, logEnd, hw, hro int64
+	gen                                   uint64
+	segs                                  int
+	firstBase, activeBase                 int64
+	epochs                                int
+	lastEpoch                             EpochEntry
+	copied                                int64
+	copyOp                                uint64
+	cancelled, deleting, expiring         int
+	seeded, checked, task, valid, unref   bool
+	readyAt                               sim.Time
+	remote, cacheVer, cfgVer              uint64
+	outage                                int64
+	seen, metaLog                         int
+	deleteOp                              uint64
+}
+
+// taskSigOf returns b's taskSig.
+func (c *Cluster) taskSigOf(b *Broker) taskSig {
+	l, ld := &b.Log, &b.lead
+	s := taskSig{up: b.Up, role: b.Role, epoch: b.LeaderEpoch, logStart: l.LogStart, localStart: l.LocalLogStart, logEnd: l.LogEnd,
+		hw: l.HighWatermark, hro: b.HighestRemote, gen: l.Gen, segs: len(l.Segments), epochs: len(l.Epochs),
+		copied: ld.copiedOffset, copyOp: b.copyOp, cancelled: len(b.cancelledCopies), deleting: len(b.deleteOps),
+		expiring: len(ld.expiring), seeded: ld.copySeeded, checked: ld.logStartChecked, task: ld.copyTask,
+		valid: ld.allSegmentsValid, unref: ld.unrefPending, readyAt: b.MetadataReadyAt, remote: c.Remote.Version,
+		cfgVer: c.cfgVer, outage: c.Remote.OutageUntilUs, seen: b.seen, metaLog: len(c.metaLog), deleteOp: ld.deleteOp}
+	if n := len(l.Segments); n > 0 {
+		s.firstBase, s.activeBase = l.Segments[0].Base, l.Segments[n-1].Base
+	}
+	if n := len(l.Epochs); n > 0 {
+		s.lastEpoch = l.Epochs[n-1]
+	}
+	if b.cache != nil {
+		s.cacheVer = b.cache.Version
+	}
+	return s
+}
+
 // dueEntry is one replica's due check in its broker's heap.
 type dueEntry struct {
 	at   sim.Time
@@ -159,7 +205,7 @@ func (f *Fleet) onBrokerTick(k TimerKey) {
 		if len(f.out.events) != n {
 			f.touch(p)
 		} else if !f.noElision {
-			f.noteDue(p)
+			f.noteDue(p, true)
 		}
 	}
 }
@@ -174,28 +220,40 @@ func (b *Broker) duePtr(k TimerKind) *sim.Time {
 	return &b.retAt
 }
 
-// noteDue recomputes when partition p's ISR-expiry and retention checks
-// can act next on each of its brokers, and puts a changed one on its
-// broker's heap.
-func (f *Fleet) noteDue(p PartID) {
+// noteDue notes what the step changed of partition p on each broker:
+// when its ISR-expiry check can act next (a leader's), and, when what its
+// retention check and RLM tasks read changed (or force), when its
+// retention check can act next, and its idle RLM tasks woken. A changed
+// due check goes on its broker's heap.
+func (f *Fleet) noteDue(p PartID, force bool) {
 	c := f.At(p)
 	for _, b := range c.Brokers {
-		ret, isr := noDue, noDue
-		if b.Up && b.Role != RoleNone {
-			ret = c.retentionDue(b)
+		if !b.Up || b.Role == RoleNone {
+			b.isrAt, b.retAt, b.idle = noDue, noDue, [3]idleTask{}
+			continue
 		}
-		if b.Up && b.Role == RoleLeader {
+		isr := noDue
+		if b.Role == RoleLeader {
 			isr = c.isrExpiryDue(b)
-		}
-		if ret != b.retAt {
-			if b.retAt = ret; ret != noDue {
-				heap.Push(&f.retHeap[b.ID], dueEntry{ret, p})
-			}
 		}
 		if isr != b.isrAt {
 			if b.isrAt = isr; isr != noDue {
 				heap.Push(&f.isrHeap[b.ID], dueEntry{isr, p})
 			}
+		}
+		sig := c.taskSigOf(b)
+		changed := sig != b.sig
+		if !changed && !force && b.retAt >= 0 {
+			continue
+		}
+		b.sig = sig
+		if ret := c.retentionDue(b); ret != b.retAt {
+			if b.retAt = ret; ret != noDue {
+				heap.Push(&f.retHeap[b.ID], dueEntry{ret, p})
+			}
+		}
+		if changed {
+			f.wakeRLM(c, b)
 		}
 	}
 }
@@ -276,6 +334,7 @@ func (c *Cluster) fireRLM(b *Broker, k TimerKind) {
 	f.idled = true
 	t := &b.idle[k-TimerRLMCopy]
 	*t = idleTask{on: true, anchor: c.Now, every: every}
+	b.sig = c.taskSigOf(b) // the run may have folded metadata, which only RLM tasks read
 	if due := c.rlmTimeDue(b, k); due < noDue && every > 0 {
 		n := (due.Sub(c.Now) + every - 1) / every
 		t.armed = c.Now.Add(max(n, 1) * every)
@@ -327,37 +386,33 @@ func (c *Cluster) rlmTimeDue(b *Broker, k TimerKind) sim.Time {
 	return due
 }
 
-// wakeRLM arms the idle RLM tasks of partition p, which the step touched,
-// for the first point of their grid at which they can see the change: a
-// point at this instant only when the harness runs it after the step's own
-// input (a task timer of lower rank), else the next.
-func (f *Fleet) wakeRLM(p PartID) {
-	c := f.At(p)
-	for _, b := range c.Brokers {
-		for i := range b.idle {
-			t := &b.idle[i]
-			if !t.on {
-				continue
-			}
-			k := TimerRLMCopy + TimerKind(i)
-			if !b.Up || !c.Tiered() || (k == TimerRLMFollower) != (b.Role == RoleFollower) || b.Role == RoleNone ||
-				k == TimerRLMCopy && !b.lead.copyTask {
-				*t = idleTask{}
-				continue
-			}
-			n := max((c.Now.Sub(t.anchor)+t.every-1)/t.every, 1)
-			g := t.anchor.Add(n * t.every)
-			if g == c.Now {
-				rank, _ := TimerKey{Broker: b.ID, Kind: k, Part: p}.TaskRank(f.nbrokers)
-				if !f.inTask || rank < f.inRank {
-					g = g.Add(t.every)
-				}
-			}
-			if t.armed == 0 || g < t.armed {
-				c.armTimer(b, k, 0, g.Sub(c.Now))
-			}
-			*t = idleTask{}
+// wakeRLM arms b's idle RLM tasks of partition c, which changed, for the
+// first point of their grid at which they can see the change: a point at
+// this instant only when the harness runs it after the step's own input (a
+// task timer of lower rank), else the next.
+func (f *Fleet) wakeRLM(c *Cluster, b *Broker) {
+	for i := range b.idle {
+		t := &b.idle[i]
+		if !t.on {
+			continue
 		}
+		k := TimerRLMCopy + TimerKind(i)
+		if !c.Tiered() || (k == TimerRLMFollower) != (b.Role == RoleFollower) || k == TimerRLMCopy && !b.lead.copyTask {
+			*t = idleTask{}
+			continue
+		}
+		n := max((c.Now.Sub(t.anchor)+t.every-1)/t.every, 1)
+		g := t.anchor.Add(n * t.every)
+		if g == c.Now {
+			rank, _ := TimerKey{Broker: b.ID, Kind: k, Part: c.part}.TaskRank(f.nbrokers)
+			if !f.inTask || rank < f.inRank {
+				g = g.Add(t.every)
+			}
+		}
+		if t.armed == 0 || g < t.armed {
+			c.armTimer(b, k, 0, g.Sub(c.Now))
+		}
+		*t = idleTask{}
 	}
 }
 
@@ -369,7 +424,6 @@ func (f *Fleet) afterStep() {
 		return
 	}
 	for _, p := range f.touched {
-		f.noteDue(p)
-		f.wakeRLM(p)
+		f.noteDue(p, false)
 	}
 }
