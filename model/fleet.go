@@ -49,6 +49,10 @@ type FleetConfig struct {
 	// follower.replication.throttled.rate in bytes/s (-1: unlimited); a
 	// rate throttles only the replicas a partition lists (quota.go).
 	LeaderThrottledRate, FollowerThrottledRate int64
+	// NoElision, for tests, has every broker tick visit every partition
+	// and every RLM task run at every point of its grid: the reference a
+	// run with elision must equal (ticks.go).
+	NoElision bool
 }
 
 // Fleet is the model the harness drives: every partition's Cluster, and
@@ -121,7 +125,7 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	if len(parts) == 0 {
 		panic("model: a fleet of no partitions")
 	}
-	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n}
+	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n, noElision: cfg.NoElision}
 	f.Parts, f.TPs, f.dirty = make([]*Cluster, len(parts)), make([]TopicPartition, len(parts)), make([]bool, len(parts))
 	f.quota = newQuotas(cfg, n, parts)
 	for i := range parts {
