@@ -63,13 +63,6 @@ type Broker struct {
 
 	lead  leaderState
 	fetch fetcher
-	// In a fleet of many partitions (ticks.go): the first instant the
-	// broker's ISR-expiry and retention checks of the partition act
-	// (noDue: none; -1: to be noted), and its idle RLM tasks (copy,
-	// expiration, follower).
-	isrAt, retAt sim.Time
-	idle         [3]idleTask
-	sig          taskSig // what they read when last noted
 }
 
 // copyInFlight is an upload a cancelled copy task left running.
@@ -152,8 +145,6 @@ type Cluster struct {
 	// metaLog holds the published metadata events some lagging broker has
 	// not folded yet (metadata.go).
 	metaLog []metaEvent
-	// cfgVer counts config changes (idle RLM tasks read it: ticks.go).
-	cfgVer uint64
 }
 
 type producerClient struct {
@@ -194,7 +185,7 @@ func newCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	c.producers = []producerClient{{id: 1}, {id: 2}, {id: 3}}
 	for i := 0; i < n; i++ {
 		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
-			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady), isrAt: noDue, retAt: noDue})
+			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady)})
 	}
 	c.Ctrl = Controller{Replicas: slices.Clone(replicas), Leader: replicas[0], LeaderEpoch: init.LeaderEpoch, ISR: slices.Sorted(slices.Values(replicas)),
 		LastKnownLeader: -1}
@@ -269,7 +260,7 @@ func (c *Cluster) send(m Message) {
 
 // setTimer arms b's timer (k, peer) to fire after d, replacing any pending.
 func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
-	b.unidle(k)
+	c.unidle(b, k)
 	c.armTimer(b, k, peer, d)
 }
 
@@ -286,15 +277,15 @@ func (c *Cluster) cancelTimer(b *Broker, k TimerKind, peer int) {
 	if peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
 		panic(fmt.Sprintf("model: b%d cancels timer %s peer %d", b.ID, k, peer))
 	}
-	b.unidle(k)
+	c.unidle(b, k)
 	c.out.effects = append(c.out.effects, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Part: c.part, Peer: peer}})
 }
 
 // unidle forgets that RLM task k of b is idle: its timer is set or
 // cancelled anew.
-func (b *Broker) unidle(k TimerKind) {
-	if k >= TimerRLMCopy && k <= TimerRLMFollower {
-		b.idle[k-TimerRLMCopy] = idleTask{}
+func (c *Cluster) unidle(b *Broker, k TimerKind) {
+	if rt := c.ticksOf(b); rt != nil && k >= TimerRLMCopy && k <= TimerRLMFollower {
+		rt.idle[k-TimerRLMCopy] = idleTask{}
 	}
 }
 
@@ -363,7 +354,7 @@ func (c *Cluster) fire(k TimerKey) {
 	case TimerISRExpire:
 		c.onISRExpire(b)
 	case TimerRLMCopy, TimerRLMExpire, TimerRLMFollower:
-		b.unidle(k.Kind)
+		c.unidle(b, k.Kind)
 		c.fireRLM(b, k.Kind)
 	case TimerRetention:
 		c.onRetentionCheck(b)

@@ -105,17 +105,9 @@ type Fleet struct {
 	// minRecord is a lower bound of a record's bytes in any log of the
 	// fleet (minRecordBytes).
 	minRecord int64
-	// The brokers' ticks (ticks.go): the due checks by broker, whether
-	// each broker's ticks run; noElision visits every partition at a tick
-	// and never idles an RLM task (the reference for tests). inTask and
-	// inRank: the step's input is the RLM task timer of that TaskRank;
-	// idled: the step was its run, which did nothing.
-	isrHeap, retHeap []dueHeap
-	idled            bool
-	ticking          []bool
-	noElision        bool
-	inTask           bool
-	inRank           uint64
+	// tk is the brokers' ticks and the idle RLM tasks (ticks.go; nil
+	// with one partition).
+	tk *fleetTicks
 }
 
 // NewFleet builds a fleet of n brokers holding parts; lastTiered is the
@@ -125,9 +117,12 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	if len(parts) == 0 {
 		panic("model: a fleet of no partitions")
 	}
-	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n, noElision: cfg.NoElision}
+	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n}
 	f.Parts, f.TPs, f.dirty = make([]*Cluster, len(parts)), make([]TopicPartition, len(parts)), make([]bool, len(parts))
 	f.quota = newQuotas(cfg, n, parts)
+	if f.multi {
+		f.tk = newFleetTicks(len(parts), n, cfg.NoElision)
+	}
 	for i := range parts {
 		x := &parts[i]
 		f.TPs[i] = x.TP
@@ -136,7 +131,6 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	}
 	if f.multi {
 		f.minRecord = f.minRecordBytes()
-		f.isrHeap, f.retHeap, f.ticking = make([]dueHeap, n), make([]dueHeap, n), make([]bool, n)
 		for b := range n {
 			f.startTicks(b)
 		}
@@ -195,9 +189,9 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 		c.step(in)
 		return
 	}
-	f.inTask = false
+	f.tk.inTask = false
 	if in.Kind == EvTimer {
-		f.inRank, f.inTask = in.Timer.TaskRank(f.nbrokers)
+		f.tk.inRank, f.tk.inTask = in.Timer.TaskRank(f.nbrokers)
 	}
 	switch p := in.target(); {
 	case int(p) >= len(f.Parts):
@@ -306,12 +300,7 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 		x.order, x.held, x.sess = slices.Clone(t.order), slices.Clone(t.held), t.sess.clone()
 		n.threads[i] = &x
 	}
-	if f.ticking != nil {
-		n.ticking, n.isrHeap, n.retHeap = slices.Clone(f.ticking), make([]dueHeap, len(f.isrHeap)), make([]dueHeap, len(f.retHeap))
-		for b := range f.isrHeap {
-			n.isrHeap[b], n.retHeap[b] = slices.Clone(f.isrHeap[b]), slices.Clone(f.retHeap[b])
-		}
-	}
+	n.tk = f.tk.clone()
 	if f.sessOf != nil {
 		n.sessOf, n.lsnap = make([][]sessRef, len(f.sessOf)), slices.Clone(f.lsnap)
 		for i, r := range f.sessOf {

@@ -23,7 +23,7 @@ import (
 // deleteOldSegments on every log (core/src/main/scala/kafka/log/
 // LogManager.scala:630-633, 1406-1428; ServerLogConfigs.java:190). A tick
 // here visits only the partitions whose check can act at its time: each
-// replica keeps the first instant its check acts (Broker.isrAt, retAt),
+// replica keeps the first instant its check acts (replicaTicks.isrAt, retAt),
 // recomputed at the end of every step that touched its partition, and its
 // broker a min-heap of them.
 //
@@ -101,7 +101,7 @@ func (c *Cluster) taskSigOf(b *Broker) taskSig {
 		copied: ld.copiedOffset, copyOp: b.copyOp, cancelled: len(b.cancelledCopies), deleting: len(b.deleteOps),
 		expiring: len(ld.expiring), seeded: ld.copySeeded, checked: ld.logStartChecked, task: ld.copyTask,
 		valid: ld.allSegmentsValid, unref: ld.unrefPending, readyAt: b.MetadataReadyAt, remote: c.Remote.Version,
-		cfgVer: c.cfgVer, outage: c.Remote.OutageUntilUs, seen: b.seen, metaLog: len(c.metaLog), deleteOp: ld.deleteOp}
+		cfgVer: c.fleet.tk.cfgVer[c.part], outage: c.Remote.OutageUntilUs, seen: b.seen, metaLog: len(c.metaLog), deleteOp: ld.deleteOp}
 	if n := len(l.Segments); n > 0 {
 		s.firstBase, s.activeBase = l.Segments[0].Base, l.Segments[n-1].Base
 	}
@@ -112,6 +112,67 @@ func (c *Cluster) taskSigOf(b *Broker) taskSig {
 		s.cacheVer = b.cache.Version
 	}
 	return s
+}
+
+// replicaTicks is what a fleet of many partitions keeps of one replica
+// (partition, broker) for its ticks and RLM tasks: the first instant its
+// ISR-expiry (a leader's) and retention checks act (noDue: never; -1: to
+// be noted), its idle RLM tasks (copy, expiration, follower) and what
+// they read when last noted. Kept beside the clusters, not in Broker, so
+// that a one-partition run's states stay as small as they were.
+type replicaTicks struct {
+	isrAt, retAt sim.Time
+	idle         [3]idleTask
+	sig          taskSig
+}
+
+// ticksOf returns b's replicaTicks of the cluster's partition (nil: the
+// fleet holds one partition).
+func (c *Cluster) ticksOf(b *Broker) *replicaTicks {
+	if !c.multi() {
+		return nil
+	}
+	return &c.fleet.tk.rt[int(c.part)*c.fleet.nbrokers+b.ID]
+}
+
+// fleetTicks is a fleet's ticks and idle RLM tasks: the due checks by
+// broker, each replica's replicaTicks (by part*brokers+broker), whether
+// each broker's ticks run, each partition's config changes (taskSig reads
+// them). noElision visits every partition at a tick and never idles an RLM
+// task (FleetConfig.NoElision). inTask and inRank: the step's input is the
+// RLM task timer of that TaskRank; idled: the step was its run, which did
+// nothing.
+type fleetTicks struct {
+	isrHeap, retHeap []dueHeap
+	rt               []replicaTicks
+	ticking          []bool
+	cfgVer           []uint64
+	noElision        bool
+	inTask, idled    bool
+	inRank           uint64
+}
+
+func newFleetTicks(parts, brokers int, noElision bool) *fleetTicks {
+	t := &fleetTicks{isrHeap: make([]dueHeap, brokers), retHeap: make([]dueHeap, brokers), rt: make([]replicaTicks, parts*brokers),
+		ticking: make([]bool, brokers), cfgVer: make([]uint64, parts), noElision: noElision}
+	for i := range t.rt {
+		t.rt[i].isrAt, t.rt[i].retAt = noDue, noDue
+	}
+	return t
+}
+
+// clone returns a copy of t that shares nothing t writes (nil: nil).
+func (t *fleetTicks) clone() *fleetTicks {
+	if t == nil {
+		return nil
+	}
+	n := *t
+	n.isrHeap, n.retHeap = make([]dueHeap, len(t.isrHeap)), make([]dueHeap, len(t.retHeap))
+	for b := range t.isrHeap {
+		n.isrHeap[b], n.retHeap[b] = slices.Clone(t.isrHeap[b]), slices.Clone(t.retHeap[b])
+	}
+	n.rt, n.ticking, n.cfgVer = slices.Clone(t.rt), slices.Clone(t.ticking), slices.Clone(t.cfgVer)
+	return &n
 }
 
 // dueEntry is one replica's due check in its broker's heap.
@@ -142,14 +203,14 @@ func (c *Cluster) multi() bool { return c.fleet != nil && c.fleet.multi }
 // startTicks arms broker b's ISR-expiry and retention ticks, as its start
 // schedules them.
 func (f *Fleet) startTicks(b int) {
-	f.ticking[b] = true
+	f.tk.ticking[b] = true
 	f.setTimer(TimerKey{Broker: b, Kind: TimerISRExpire, Part: -1}, 0)
 	f.setTimer(TimerKey{Broker: b, Kind: TimerRetention, Part: -1}, logInitialTaskDelay)
 }
 
 // stopTicks cancels broker b's ticks (it is down).
 func (f *Fleet) stopTicks(b int) {
-	f.ticking[b] = false
+	f.tk.ticking[b] = false
 	f.cancelTimer(TimerKey{Broker: b, Kind: TimerISRExpire, Part: -1})
 	f.cancelTimer(TimerKey{Broker: b, Kind: TimerRetention, Part: -1})
 }
@@ -157,11 +218,11 @@ func (f *Fleet) stopTicks(b int) {
 // followTicks starts or stops the ticks of the brokers a broker-wide
 // input started or stopped (a replaced broker starts anew).
 func (f *Fleet) followTicks(in *Input) {
-	for b := range f.ticking {
+	for b := range f.tk.ticking {
 		switch up := f.up(b); {
-		case up && (!f.ticking[b] || in.Kind == EvReplaceBroker && in.Broker == b):
+		case up && (!f.tk.ticking[b] || in.Kind == EvReplaceBroker && in.Broker == b):
 			f.startTicks(b)
-		case !up && f.ticking[b]:
+		case !up && f.tk.ticking[b]:
 			f.stopTicks(b)
 		}
 	}
@@ -171,13 +232,13 @@ func (f *Fleet) followTicks(in *Input) {
 // next (a fixed rate: Kafka's scheduler runs periodic tasks at one).
 func (f *Fleet) onBrokerTick(k TimerKey) {
 	cfg := &f.Parts[0].Cfg
-	every, due := cfg.RetentionCheckInterval, f.retHeap
+	every, due := cfg.RetentionCheckInterval, f.tk.retHeap
 	if k.Kind == TimerISRExpire {
-		every, due = cfg.ReplicaLagTimeMax/2, f.isrHeap
+		every, due = cfg.ReplicaLagTimeMax/2, f.tk.isrHeap
 	}
 	f.setTimer(k, every)
 	var parts []PartID
-	if f.noElision {
+	if f.tk.noElision {
 		for p := range f.Parts {
 			parts = append(parts, PartID(p))
 		}
@@ -185,8 +246,8 @@ func (f *Fleet) onBrokerTick(k TimerKey) {
 		h := &due[k.Broker]
 		for h.Len() > 0 && (*h)[0].at <= f.Now {
 			x := heap.Pop(h).(dueEntry)
-			if b := f.Parts[x.part].Brokers[k.Broker]; b.dueAt(k.Kind) == x.at {
-				*b.duePtr(k.Kind) = -1 // visited: noted again below
+			if due := f.tk.rt[int(x.part)*f.nbrokers+k.Broker].duePtr(k.Kind); *due == x.at {
+				*due = -1 // visited: noted again below
 				parts = append(parts, x.part)
 			}
 		}
@@ -204,20 +265,18 @@ func (f *Fleet) onBrokerTick(k TimerKey) {
 		}
 		if len(f.out.events) != n {
 			f.touch(p)
-		} else if !f.noElision {
+		} else if !f.tk.noElision {
 			f.noteDue(p, true)
 		}
 	}
 }
 
-// dueAt returns b's due check of tick kind k; duePtr where it is kept.
-func (b *Broker) dueAt(k TimerKind) sim.Time { return *b.duePtr(k) }
-
-func (b *Broker) duePtr(k TimerKind) *sim.Time {
+// duePtr returns where rt keeps its due check of tick kind k.
+func (rt *replicaTicks) duePtr(k TimerKind) *sim.Time {
 	if k == TimerISRExpire {
-		return &b.isrAt
+		return &rt.isrAt
 	}
-	return &b.retAt
+	return &rt.retAt
 }
 
 // noteDue notes what the step changed of partition p on each broker:
@@ -228,32 +287,33 @@ func (b *Broker) duePtr(k TimerKind) *sim.Time {
 func (f *Fleet) noteDue(p PartID, force bool) {
 	c := f.At(p)
 	for _, b := range c.Brokers {
+		rt := c.ticksOf(b)
 		if !b.Up || b.Role == RoleNone {
-			b.isrAt, b.retAt, b.idle = noDue, noDue, [3]idleTask{}
+			rt.isrAt, rt.retAt, rt.idle = noDue, noDue, [3]idleTask{}
 			continue
 		}
 		isr := noDue
 		if b.Role == RoleLeader {
 			isr = c.isrExpiryDue(b)
 		}
-		if isr != b.isrAt {
-			if b.isrAt = isr; isr != noDue {
-				heap.Push(&f.isrHeap[b.ID], dueEntry{isr, p})
+		if isr != rt.isrAt {
+			if rt.isrAt = isr; isr != noDue {
+				heap.Push(&f.tk.isrHeap[b.ID], dueEntry{isr, p})
 			}
 		}
 		sig := c.taskSigOf(b)
-		changed := sig != b.sig
-		if !changed && !force && b.retAt >= 0 {
+		changed := sig != rt.sig
+		if !changed && !force && rt.retAt >= 0 {
 			continue
 		}
-		b.sig = sig
-		if ret := c.retentionDue(b); ret != b.retAt {
-			if b.retAt = ret; ret != noDue {
-				heap.Push(&f.retHeap[b.ID], dueEntry{ret, p})
+		rt.sig = sig
+		if ret := c.retentionDue(b); ret != rt.retAt {
+			if rt.retAt = ret; ret != noDue {
+				heap.Push(&f.tk.retHeap[b.ID], dueEntry{ret, p})
 			}
 		}
 		if changed {
-			f.wakeRLM(c, b)
+			f.wakeRLM(c, b, rt)
 		}
 	}
 }
@@ -318,7 +378,7 @@ func (c *Cluster) rlmSnapOf(b *Broker) rlmSnap {
 // it idle when the run did nothing.
 func (c *Cluster) fireRLM(b *Broker, k TimerKind) {
 	f := c.fleet
-	if !c.multi() || f.noElision {
+	if !c.multi() || f.tk.noElision {
 		c.runRLM(b, k)
 		return
 	}
@@ -331,10 +391,11 @@ func (c *Cluster) fireRLM(b *Broker, k TimerKind) {
 	}
 	every := ef[0].After
 	c.out.effects = c.out.effects[:ef0]
-	f.idled = true
-	t := &b.idle[k-TimerRLMCopy]
+	f.tk.idled = true
+	rt := c.ticksOf(b)
+	t := &rt.idle[k-TimerRLMCopy]
 	*t = idleTask{on: true, anchor: c.Now, every: every}
-	b.sig = c.taskSigOf(b) // the run may have folded metadata, which only RLM tasks read
+	rt.sig = c.taskSigOf(b) // the run may have folded metadata, which only RLM tasks read
 	if due := c.rlmTimeDue(b, k); due < noDue && every > 0 {
 		n := (due.Sub(c.Now) + every - 1) / every
 		t.armed = c.Now.Add(max(n, 1) * every)
@@ -390,9 +451,9 @@ func (c *Cluster) rlmTimeDue(b *Broker, k TimerKind) sim.Time {
 // first point of their grid at which they can see the change: a point at
 // this instant only when the harness runs it after the step's own input (a
 // task timer of lower rank), else the next.
-func (f *Fleet) wakeRLM(c *Cluster, b *Broker) {
-	for i := range b.idle {
-		t := &b.idle[i]
+func (f *Fleet) wakeRLM(c *Cluster, b *Broker, rt *replicaTicks) {
+	for i := range rt.idle {
+		t := &rt.idle[i]
 		if !t.on {
 			continue
 		}
@@ -405,7 +466,7 @@ func (f *Fleet) wakeRLM(c *Cluster, b *Broker) {
 		g := t.anchor.Add(n * t.every)
 		if g == c.Now {
 			rank, _ := TimerKey{Broker: b.ID, Kind: k, Part: c.part}.TaskRank(f.nbrokers)
-			if !f.inTask || rank < f.inRank {
+			if !f.tk.inTask || rank < f.tk.inRank {
 				g = g.Add(t.every)
 			}
 		}
@@ -419,8 +480,8 @@ func (f *Fleet) wakeRLM(c *Cluster, b *Broker) {
 // afterStep notes what the step changed of the touched partitions: their
 // due checks and their idle RLM tasks.
 func (f *Fleet) afterStep() {
-	if f.noElision || f.idled {
-		f.idled = false // the step was a task's run that changed nothing
+	if f.tk.noElision || f.tk.idled {
+		f.tk.idled = false // the step was a task's run that changed nothing
 		return
 	}
 	for _, p := range f.touched {

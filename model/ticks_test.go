@@ -44,7 +44,7 @@ func drawTickFleet(seed uint64) (sf sessionFleet, remLat sim.Duration) {
 // runTicks runs the fleet to end, with or without elision.
 func (sf *sessionFleet) runTicks(t *testing.T, noElision bool, remLat sim.Duration, end sim.Time) *fleetHarness {
 	f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
-	f.noElision = noElision
+	f.tk.noElision = noElision
 	h := newFleetHarness(t, f)
 	h.remLat = remLat
 	for _, x := range sf.inputs {
