@@ -219,7 +219,16 @@ func (r *runner) effect(e *model.Effect) {
 	case model.EffSetTimer:
 		i := r.timerSlot(e.Timer)
 		r.sched.Cancel(r.timers[i]) // a no-op when none is pending
-		r.timers[i] = r.sched.After(e.After, event{kind: evTimer, timer: e.Timer})
+		ev := event{kind: evTimer, timer: e.Timer}
+		// A broker-scale run's RLM task timers go first at their instant,
+		// by rank, whenever they were set: the model leaves idle tasks
+		// without a timer and wakes them for the same instant
+		// (model/ticks.go).
+		if rank, ok := e.Timer.TaskRank(r.sc.Brokers); ok && r.mp != nil {
+			r.timers[i] = r.sched.AtKey(r.sched.Now().Add(e.After), rank, ev)
+		} else {
+			r.timers[i] = r.sched.After(e.After, ev)
+		}
 	case model.EffCancelTimer:
 		i := r.timerSlot(e.Timer)
 		r.sched.Cancel(r.timers[i])

@@ -84,7 +84,8 @@ func (r *runner) newMulti(sc *scenarios.Scenario, opt Options, lastTiered bool) 
 	r.begin(start)
 	fc := model.FleetConfig{NumReplicaFetchers: int(sc.Config.NumReplicaFetchers),
 		ReplicaFetchResponseMaxBytes: sc.Config.ReplicaFetchResponseMaxBytes, ReplicaFetchMinBytes: sc.Config.ReplicaFetchMinBytes,
-		LeaderThrottledRate: sc.Config.LeaderReplicationThrottledRate, FollowerThrottledRate: sc.Config.FollowerReplicationThrottledRate}
+		LeaderThrottledRate: sc.Config.LeaderReplicationThrottledRate, FollowerThrottledRate: sc.Config.FollowerReplicationThrottledRate,
+		NoElision: opt.noElision}
 	r.f = model.NewFleet(fc, opt.Profile, sc.Brokers, lastTiered, parts)
 	r.c = r.f.Parts[0]
 	for _, c := range r.f.Parts {

@@ -88,6 +88,9 @@ type Options struct {
 	// (harness.Budget): with the same scenario and MaxSteps the run does
 	// not predict its cost again. The zero value: the run checks.
 	Budget Budgeted
+	// noElision (tests) runs a broker-scale file without the model's
+	// elision of idle checks (model.FleetConfig.NoElision).
+	noElision bool
 }
 
 // RunResult is what one run of one strategy gives.

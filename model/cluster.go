@@ -260,6 +260,12 @@ func (c *Cluster) send(m Message) {
 
 // setTimer arms b's timer (k, peer) to fire after d, replacing any pending.
 func (c *Cluster) setTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
+	c.unidle(b, k)
+	c.armTimer(b, k, peer, d)
+}
+
+// armTimer is setTimer leaving an idle task's record as it is.
+func (c *Cluster) armTimer(b *Broker, k TimerKind, peer int, d sim.Duration) {
 	if d < 0 || !b.Up || peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
 		panic(fmt.Sprintf("model: b%d (up %v) arms timer %s peer %d %v from now", b.ID, b.Up, k, peer, d))
 	}
@@ -271,7 +277,16 @@ func (c *Cluster) cancelTimer(b *Broker, k TimerKind, peer int) {
 	if peer < 0 || peer >= len(c.Brokers) || k >= NumTimerKinds {
 		panic(fmt.Sprintf("model: b%d cancels timer %s peer %d", b.ID, k, peer))
 	}
+	c.unidle(b, k)
 	c.out.effects = append(c.out.effects, Effect{Kind: EffCancelTimer, Timer: TimerKey{Broker: b.ID, Kind: k, Part: c.part, Peer: peer}})
+}
+
+// unidle forgets that RLM task k of b is idle: its timer is set or
+// cancelled anew.
+func (c *Cluster) unidle(b *Broker, k TimerKind) {
+	if rt := c.ticksOf(b); rt != nil && k >= TimerRLMCopy && k <= TimerRLMFollower {
+		rt.idle[k-TimerRLMCopy] = idleTask{}
+	}
 }
 
 // startRemote starts remote operation op on behalf of its broker and
@@ -338,12 +353,9 @@ func (c *Cluster) fire(k TimerKey) {
 		c.answerParked(b, k.Peer)
 	case TimerISRExpire:
 		c.onISRExpire(b)
-	case TimerRLMCopy:
-		c.onRLMCopy(b)
-	case TimerRLMExpire:
-		c.onRLMExpire(b)
-	case TimerRLMFollower:
-		c.onRLMFollower(b)
+	case TimerRLMCopy, TimerRLMExpire, TimerRLMFollower:
+		c.unidle(b, k.Kind)
+		c.fireRLM(b, k.Kind)
 	case TimerRetention:
 		c.onRetentionCheck(b)
 	default:

@@ -34,6 +34,9 @@ var DynamicConfigs = map[string]ConfigKind{
 // broker when broker < 0); topic configs apply to the partition. It returns
 // why a change was refused, as Kafka refuses it.
 func (c *Cluster) setConfig(key string, boolVal bool, intVal int64, broker int) error {
+	if c.multi() {
+		c.fleet.tk.cfgVer[c.part]++
+	}
 	switch key {
 	case "follower_fetch_last_tiered_offset_enable":
 		for _, b := range c.Brokers {

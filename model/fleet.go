@@ -49,6 +49,10 @@ type FleetConfig struct {
 	// follower.replication.throttled.rate in bytes/s (-1: unlimited); a
 	// rate throttles only the replicas a partition lists (quota.go).
 	LeaderThrottledRate, FollowerThrottledRate int64
+	// NoElision, for tests, has every broker tick visit every partition
+	// and every RLM task run at every point of its grid: the reference a
+	// run with elision must equal (ticks.go).
+	NoElision bool
 }
 
 // Fleet is the model the harness drives: every partition's Cluster, and
@@ -101,6 +105,9 @@ type Fleet struct {
 	// minRecord is a lower bound of a record's bytes in any log of the
 	// fleet (minRecordBytes).
 	minRecord int64
+	// tk is the brokers' ticks and the idle RLM tasks (ticks.go; nil
+	// with one partition).
+	tk *fleetTicks
 }
 
 // NewFleet builds a fleet of n brokers holding parts; lastTiered is the
@@ -113,6 +120,9 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n}
 	f.Parts, f.TPs, f.dirty = make([]*Cluster, len(parts)), make([]TopicPartition, len(parts)), make([]bool, len(parts))
 	f.quota = newQuotas(cfg, n, parts)
+	if f.multi {
+		f.tk = newFleetTicks(len(parts), n, cfg.NoElision)
+	}
 	for i := range parts {
 		x := &parts[i]
 		f.TPs[i] = x.TP
@@ -121,7 +131,11 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	}
 	if f.multi {
 		f.minRecord = f.minRecordBytes()
+		for b := range n {
+			f.startTicks(b)
+		}
 		f.settle()
+		f.afterStep()
 	}
 	return f
 }
@@ -175,6 +189,10 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 		c.step(in)
 		return
 	}
+	f.tk.inTask = false
+	if in.Kind == EvTimer {
+		f.tk.inRank, f.tk.inTask = in.Timer.TaskRank(f.nbrokers)
+	}
 	switch p := in.target(); {
 	case int(p) >= len(f.Parts):
 		panic(fmt.Sprintf("model: Fleet.Step(%s) of partition %d of %d", in.Kind, p, len(f.Parts)))
@@ -193,6 +211,7 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 		}
 	}
 	f.settle()
+	f.afterStep()
 }
 
 // target is the partition an input is for: a message's, a timer's, a
@@ -245,6 +264,7 @@ func (f *Fleet) fanOut(in *Input) {
 	if in.Kind == EvCrash || in.Kind == EvReplaceBroker {
 		f.brokerDown(in.Broker)
 	}
+	f.followTicks(in)
 }
 
 // Clone returns an independent copy of the fleet (Cluster.Clone); the
@@ -280,6 +300,7 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 		x.order, x.held, x.sess = slices.Clone(t.order), slices.Clone(t.held), t.sess.clone()
 		n.threads[i] = &x
 	}
+	n.tk = f.tk.clone()
 	if f.sessOf != nil {
 		n.sessOf, n.lsnap = make([][]sessRef, len(f.sessOf)), slices.Clone(f.lsnap)
 		for i, r := range f.sessOf {

@@ -151,7 +151,9 @@ func (c *Cluster) becomeFollower(b *Broker) {
 	if c.Tiered() {
 		c.setTimer(b, TimerRLMFollower, 0, 0)
 	}
-	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
+	if !c.multi() { // else the broker's retention tick (ticks.go)
+		c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
+	}
 	c.sendFetch(b)
 }
 

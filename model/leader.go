@@ -88,9 +88,13 @@ func (c *Cluster) becomeLeader(b *Broker) {
 	e.Epoch, e.Log, e.HRO = b.LeaderEpoch, OffsetsOf(&b.Log), b.HighestRemote
 	c.emit(e)
 	c.cancelTimer(b, TimerRLMFollower, 0)
-	c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
+	if !c.multi() { // else the broker's ticks (ticks.go)
+		c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
+	}
 	c.startTieringTasks(b)
-	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
+	if !c.multi() {
+		c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
+	}
 	c.maybeAdvanceHighWatermark(b)
 }
 
@@ -387,6 +391,12 @@ func (c *Cluster) onISRExpire(b *Broker) {
 		panic(fmt.Sprintf("model: b%d (%s) runs the ISR expiry with %d follower views", b.ID, b.Role, len(b.lead.followers)))
 	}
 	c.setTimer(b, TimerISRExpire, 0, c.Cfg.ReplicaLagTimeMax/2)
+	c.maybeShrinkISR(b)
+}
+
+// maybeShrinkISR is the check of one ISR expiry (Partition.maybeShrinkIsr):
+// it drops the followers that lag.
+func (c *Cluster) maybeShrinkISR(b *Broker) {
 	var out []int
 	for _, id := range c.Ctrl.ISR {
 		v := &b.lead.followers[id]

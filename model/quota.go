@@ -267,6 +267,16 @@ func (f *Fleet) tookPart(p PartID, b *Broker, part *FetchPart) {
 
 // joined forgets follower b's lag of partition p: it joined a thread
 // (addPartitions starts with no lag, AbstractFetcherThread.scala:497-500).
+//
+// A simplification: a tiered bootstrap ends with Kafka setting the lag to
+// the leader's log end offset minus the offset to fetch
+// (TierStateMachine.java:123-125 @1eb7644349cb); the model leaves the lag
+// as it was (unknown, since the partition joined) until the first answer.
+// Both read as "not in sync" (isReplicaInSync: defined and at most 0,
+// AbstractFetcherThread.scala:962; shouldFollowerThrottle,
+// RemoteLeaderEndPoint.scala:234-236) but for one case: a leader holding
+// no record past the offset to fetch, whose first fetch after the
+// bootstrap Kafka does not throttle and the model may.
 func (f *Fleet) joined(p PartID, b int) {
 	if q := f.quota; q != nil && q.lag != nil {
 		q.lag[int(p)*f.nbrokers+b] = lagUnknown

@@ -240,8 +240,13 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 		return
 	}
 	c.setTimer(b, TimerRetention, 0, c.Cfg.RetentionCheckInterval)
+	c.applyRetention(b)
+}
+
+// applyRetention is one retention check of b's log (UnifiedLog.deleteOldSegments).
+func (c *Cluster) applyRetention(b *Broker) {
 	l := &b.Log
-	newStart, localOnly, roll := c.deletableSegments(b)
+	newStart, localOnly, roll := c.deletableSegmentsAt(b, c.Now.Ms())
 	if roll {
 		a := l.active()
 		c.emit(Event{Kind: EvRollForRetention, Broker: b.ID, Peer: -1, Segment: SegmentRef{Base: a.Base, End: a.End, Bytes: a.Bytes}})
@@ -263,15 +268,11 @@ func (c *Cluster) onRetentionCheck(b *Broker) {
 	c.emit(e)
 }
 
-// deletableSegments walks the local segments from the oldest while they
-// breach retention and may go, and returns the new local log start offset
-// (-1: none goes), whether only the local log start offset moves, and
-// whether the active segment must roll.
-func (c *Cluster) deletableSegments(b *Broker) (newStart int64, localOnly, roll bool) {
-	l := &b.Log
-	copying := c.Tiered() && !c.Cfg.RemoteLogCopyDisable
-	limitBytes, limitMs := c.Cfg.RetentionBytes, c.Cfg.RetentionMs
-	if copying {
+// retentionLimits returns the local log's retention limits: local.retention.*
+// when copying to remote storage, else retention.* (-1: none).
+func (c *Cluster) retentionLimits() (limitBytes, limitMs int64) {
+	limitBytes, limitMs = c.Cfg.RetentionBytes, c.Cfg.RetentionMs
+	if c.Tiered() && !c.Cfg.RemoteLogCopyDisable {
 		if c.Cfg.LocalRetentionBytes != -2 {
 			limitBytes = c.Cfg.LocalRetentionBytes
 		}
@@ -279,8 +280,18 @@ func (c *Cluster) deletableSegments(b *Broker) (newStart int64, localOnly, roll 
 			limitMs = c.Cfg.LocalRetentionMs
 		}
 	}
+	return limitBytes, limitMs
+}
+
+// deletableSegmentsAt walks the local segments from the oldest while they
+// breach retention at nowMs and may go, and returns the new local log start
+// offset (-1: none goes), whether only the local log start offset moves,
+// and whether the active segment must roll.
+func (c *Cluster) deletableSegmentsAt(b *Broker, nowMs int64) (newStart int64, localOnly, roll bool) {
+	l := &b.Log
+	copying := c.Tiered() && !c.Cfg.RemoteLogCopyDisable
+	limitBytes, limitMs := c.retentionLimits()
 	size := l.LocalBytes()
-	nowMs := c.Now.Ms()
 	// Kafka moves only the local log start offset when copying is on
 	// (remoteLogEnabledAndRemoteCopyEnabled), else the log start offset
 	// (maybeIncrementLogStartOffset, which raises the local one with it):

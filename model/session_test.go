@@ -159,7 +159,10 @@ func TestSessionsMatchEager(t *testing.T) {
 	fewer := 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		sf := drawSessionFleet(seed)
-		eager, incr := summarize(sf.run(t, true, end)), summarize(sf.run(t, false, end))
+		he, hi := sf.run(t, true, end), sf.run(t, false, end)
+		taskFirings(he) // idle RLM tasks wake on the partitions a request touched, which differ
+		taskFirings(hi)
+		eager, incr := summarize(he), summarize(hi)
 		for p := range eager.parts {
 			if !bytes.Equal(eager.parts[p], incr.parts[p]) {
 				t.Fatalf("seed %d: t-%d's events differ:\neager:\n%s\nsessions:\n%s", seed, p, firstDiff(eager.parts[p], incr.parts[p]),

@@ -45,7 +45,10 @@ func newFleetHarness(t *testing.T, f *Fleet) *fleetHarness {
 
 func (h *fleetHarness) push(e hEvent) {
 	h.seq++
-	e.seq = h.seq
+	e.seq = h.seq | 1<<62
+	if rank, ok := e.timer.TaskRank(h.f.nbrokers); ok && e.kind == hTimer && h.f.multi {
+		e.seq = rank // first at its instant, as the harness orders it
+	}
 	i, _ := slices.BinarySearchFunc(h.queue, e, func(a, b hEvent) int {
 		if a.at != b.at {
 			return int(min(max(a.at-b.at, -1), 1))

@@ -80,6 +80,10 @@ func (f *Fleet) stepThread(in *Input) {
 		if !f.up(k.Broker) {
 			return
 		}
+		if k.Kind == TimerISRExpire || k.Kind == TimerRetention {
+			f.onBrokerTick(k)
+			return
+		}
 		if k.Kind == TimerParkedFetch {
 			if t := f.threadOf(k.Peer, k.Broker, int(k.Fetcher)); t != nil && t.isParked {
 				f.answerParked(t)

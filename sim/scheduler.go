@@ -3,6 +3,10 @@ package sim
 // Scheduler is a single-threaded event queue over virtual time. Events are
 // popped in (time, seq) order, where seq is the insertion counter, so events
 // scheduled for the same instant come out in the order they were scheduled.
+// An event scheduled with a key (AtKey) instead comes out before every
+// event At scheduled for its instant, and among keyed events by key: its
+// place among its instant's events does not depend on when it was
+// scheduled.
 //
 // The queue is an indexed binary heap over a slot table: a Timer names its
 // slot, so Cancel removes the entry at once (no tombstones, no leak), and
@@ -73,6 +77,29 @@ func (s *Scheduler[E]) At(at Time, ev E) Timer {
 	if at < s.now {
 		panic("sim: event scheduled in the past")
 	}
+	s.seq++
+	return s.insert(at, s.seq|unkeyed, ev)
+}
+
+// unkeyed marks the seq of an event At scheduled: it orders after every
+// keyed one at the same time.
+const unkeyed = 1 << 63
+
+// AtKey schedules ev at time at with key (below 1<<63): it comes out
+// before the events At scheduled for that instant and after those of
+// smaller key.
+func (s *Scheduler[E]) AtKey(at Time, key uint64, ev E) Timer {
+	if at < s.now {
+		panic("sim: event scheduled in the past")
+	}
+	if key >= unkeyed {
+		panic("sim: a key of 1<<63 or more")
+	}
+	return s.insert(at, key, ev)
+}
+
+// insert puts ev in a free slot and its entry (at, seq) in the heap.
+func (s *Scheduler[E]) insert(at Time, seq uint64, ev E) Timer {
 	var i int32
 	if n := len(s.free); n > 0 {
 		i = s.free[n-1]
@@ -81,7 +108,6 @@ func (s *Scheduler[E]) At(at Time, ev E) Timer {
 		s.slots = append(s.slots, slot[E]{})
 		i = int32(len(s.slots) - 1)
 	}
-	s.seq++
 	sl := &s.slots[i]
 	sl.ev = ev
 	sl.gen++
@@ -89,7 +115,7 @@ func (s *Scheduler[E]) At(at Time, ev E) Timer {
 		sl.gen = 1
 	}
 	s.heap = append(s.heap, entry{})
-	s.up(len(s.heap)-1, entry{at: at, seq: s.seq, slot: i})
+	s.up(len(s.heap)-1, entry{at: at, seq: seq, slot: i})
 	switch {
 	case len(s.heap) == 1 || s.tiesN > 0 && at < s.tiesAt:
 		s.tiesAt, s.tiesN = at, 1 // the only event at the new earliest time

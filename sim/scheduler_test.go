@@ -2,6 +2,7 @@ package sim
 
 import (
 	"container/heap"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -167,5 +168,30 @@ func TestSchedulerSteadyStateAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("%.1f allocations per event, want 0", allocs)
+	}
+}
+
+// TestAtKeyGoesFirstAtItsInstant: an event scheduled with a key comes out
+// before every event At scheduled for its instant, whenever it was
+// scheduled, and keyed events come out by key.
+func TestAtKeyGoesFirstAtItsInstant(t *testing.T) {
+	var s Scheduler[string]
+	s.At(10, "a")
+	s.At(5, "early")
+	s.AtKey(10, 7, "k7")
+	s.At(10, "b")
+	s.AtKey(10, 3, "k3")
+	s.AtKey(11, 0, "k0-later")
+	var got []string
+	for {
+		ev, ok := s.Next()
+		if !ok {
+			break
+		}
+		got = append(got, ev)
+	}
+	want := []string{"early", "k3", "k7", "a", "b", "k0-later"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
 	}
 }

@@ -1,0 +1,125 @@
+package harness
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"reflect"
+	"testing"
+
+	"tierfetch/model"
+	"tierfetch/scenarios"
+	"tierfetch/sim"
+)
+
+// elisionFleet is a broker-scale file where retention, copies, remote
+// deletions, ISR changes and a slow remote storage all happen: 12 tiered
+// partitions on 4 brokers with short local and remote retention, records
+// coming in, a broker crashed and restarted, another replaced empty.
+const elisionFleet = `{"name": "elision-fleet", "seed": 1, "brokers": 4,
+ "config": {"segment_bytes": 65536, "record_bytes": 1024, "remote_storage_enable": true,
+   "local_retention_ms": 20000, "retention_ms": 90000, "remote_log_manager_task_interval_ms": 5000,
+   "log_retention_check_interval_ms": 7000, "replica_lag_time_max_ms": 10000, "remote_fetch_ms": [200, 9000]},
+ "partitions": [{"topic": "t", "partition": 0, "count": 12, "replicas": [0, 1, 2],
+   "initial": {"high_watermark": 512, "highest_remote_offset": 255,
+     "remote_segments": [{"base_offset": 0, "end_offset": 63, "epoch": 0, "count": 4}],
+     "local_segments": [{"base_offset": 256, "end_offset": 319, "epoch": 0, "count": 4}]}}],
+ "events": [
+   {"at_ms": 0, "type": "produce", "records": 600, "over_ms": 120000},
+   {"at_ms": 15000, "type": "crash", "broker": 1},
+   {"at_ms": 40000, "type": "restart", "broker": 1},
+   {"at_ms": 60000, "type": "replace_broker", "broker": 3}],
+ "duration_ms": 150000, "heal_ms": 60000}`
+
+// elisionRun is what TestElisionMatchesReference compares of a run.
+type elisionRun struct {
+	res    *RunResult
+	events []byte // every event but the RLM task timers' inputs, with its time
+	states [][]byte
+}
+
+func runElision(t *testing.T, sc *scenarios.Scenario, seed uint64, st Strategy, noElision bool) elisionRun {
+	var out elisionRun
+	obs := model.ObserverFunc(func(at sim.Time, e *model.Event) {
+		if e.Kind == model.EvTimer && e.Part >= 0 {
+			return // an RLM task's run: elision leaves out those that do nothing
+		}
+		out.events = fmt.Appendf(out.events, "%d:", at)
+		out.events = append(e.AppendBinaryPart(out.events, at), '\n')
+	})
+	out.res = Execute(sc, Options{Seed: seed, Strategy: st, Observers: []model.Observer{obs}, noElision: noElision})
+	for p := range out.res.Fleet.Parts {
+		out.states = append(out.states, out.res.Fleet.At(model.PartID(p)).AppendState(nil, out.res.End))
+	}
+	return out
+}
+
+// TestElisionMatchesReference runs broker-scale files (the named ones, the
+// replace-six fixture and elisionFleet) over seeds and both strategies with
+// the model's elision of idle checks and without (every partition visited
+// at every broker tick, every RLM task run at every point of its grid):
+// every event but the task timers' own inputs, with its time, the
+// per-partition results, the broker-scale statistics, the bytes sent and
+// every partition's final state must be equal, and elision must take fewer
+// steps.
+func TestElisionMatchesReference(t *testing.T) {
+	fixture, err := os.ReadFile("testdata/replace-six.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := scenarios.NamedBrokerScale()
+	for _, text := range [][]byte{fixture, []byte(elisionFleet)} {
+		sc, err := scenarios.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, sc)
+	}
+	fewer := 0
+	for _, sc := range files {
+		for seed := uint64(1); seed <= 3; seed++ {
+			for _, st := range Strategies {
+				ref, opt := runElision(t, sc, seed, st, true), runElision(t, sc, seed, st, false)
+				name := fmt.Sprintf("%s seed %d %s", sc.Name, seed, st)
+				if i := firstByteDiff(ref.events, opt.events); i >= 0 {
+					t.Fatalf("%s: events differ from byte %d:\nreference: %q\nelided:    %q", name, i, around(ref.events, i), around(opt.events, i))
+				}
+				a, b := ref.res, opt.res
+				if a.Outcome != b.Outcome || !reflect.DeepEqual(a.Partitions, b.Partitions) || !reflect.DeepEqual(a.BrokerScale, b.BrokerScale) ||
+					!reflect.DeepEqual(a.EgressBytes, b.EgressBytes) || !reflect.DeepEqual(a.Skipped, b.Skipped) || a.End != b.End {
+					t.Fatalf("%s: results differ: %s/%s, end %v/%v", name, a.Outcome, b.Outcome, a.End, b.End)
+				}
+				for p := range ref.states {
+					if !bytes.Equal(ref.states[p], opt.states[p]) {
+						t.Fatalf("%s: partition %d's final state differs", name, p)
+					}
+				}
+				if b.Steps > a.Steps {
+					t.Fatalf("%s: %d steps with elision, %d without", name, b.Steps, a.Steps)
+				}
+				if b.Steps < a.Steps {
+					fewer++
+				}
+				t.Logf("%s: %s, %d steps, %d with elision", name, a.Outcome, a.Steps, b.Steps)
+			}
+		}
+	}
+	if fewer < len(files)*3 {
+		t.Fatalf("elision took fewer steps in %d runs of %d", fewer, len(files)*6)
+	}
+}
+
+// firstByteDiff returns the first index where a and b differ, -1 if equal.
+func firstByteDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+func around(b []byte, i int) []byte { return b[max(0, i-80):min(len(b), i+80)] }

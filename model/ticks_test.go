@@ -1,0 +1,122 @@
+package model
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"tierfetch/sim"
+)
+
+// drawTickFleet is drawSessionFleet with retention that acts (local
+// retention by time or size, remote retention by time), a metadata fold
+// lag on some partitions and a shorter replica lag on some fleets, so that
+// ISR expiry, local retention, copies, remote deletions and the metadata's
+// readiness all happen while tasks idle.
+func drawTickFleet(seed uint64) (sf sessionFleet, remLat sim.Duration) {
+	sf = drawSessionFleet(seed)
+	r := rand.New(rand.NewPCG(seed, 94))
+	lag := []sim.Duration{10 * sim.Second, 30 * sim.Second}[r.IntN(2)]
+	for i := range sf.parts {
+		cfg := &sf.parts[i].Cfg
+		cfg.ReplicaLagTimeMax = lag
+		cfg.LocalRetentionMs = []int64{-2, 20_000, 45_000}[r.IntN(3)]
+		cfg.LocalRetentionBytes = []int64{-2, 1_500}[r.IntN(2)]
+		cfg.RetentionMs = []int64{-1, 60_000, 120_000}[r.IntN(3)]
+		cfg.RemoteMetadataLag = []sim.Duration{0, 0, 2 * sim.Second}[r.IntN(3)]
+		cfg.RemoteMetadataReady = []sim.Duration{0, 7 * sim.Second}[r.IntN(2)]
+		cfg.RLMTaskInterval = []sim.Duration{5 * sim.Second, 3 * sim.Second}[r.IntN(2)]
+	}
+	// A broker down long enough for its partitions' leaders to drop it
+	// while records come in.
+	b := r.IntN(sf.n)
+	at := func(s int) sim.Time { return sim.Time(sim.Duration(s*1000+r.IntN(1000)) * sim.Millisecond) }
+	sf.inputs = append(sf.inputs, timedInput{at(100), Input{Kind: EvCrash, Broker: b, Part: -1}},
+		timedInput{at(110), Input{Kind: EvProduce, Part: -1, Count: 5, Records: 5}},
+		timedInput{at(170), Input{Kind: EvRestart, Broker: b, Part: -1}})
+	slices.SortStableFunc(sf.inputs, func(a, b timedInput) int { return int(min(max(a.at-b.at, -1), 1)) })
+	// Slow remote reads on some: a thread blocked in a tiered bootstrap
+	// holds its other partitions' fetches past the replica lag.
+	return sf, []sim.Duration{100 * sim.Millisecond, 12 * sim.Second, 25 * sim.Second}[r.IntN(3)]
+}
+
+// runTicks runs the fleet to end, with or without elision.
+func (sf *sessionFleet) runTicks(t *testing.T, noElision bool, remLat sim.Duration, end sim.Time) *fleetHarness {
+	f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
+	f.tk.noElision = noElision
+	h := newFleetHarness(t, f)
+	h.remLat = remLat
+	for _, x := range sf.inputs {
+		h.runUntil(x.at)
+		in := x.in
+		h.f.Step(max(x.at, h.f.Now), &in)
+		h.drain()
+	}
+	h.runUntil(end)
+	return h
+}
+
+// taskFirings counts the RLM task timers that fired and drops their input
+// events from h (what elision may leave out).
+func taskFirings(h *fleetHarness) int {
+	n := len(h.events)
+	h.events = slices.DeleteFunc(h.events, func(x timed) bool { return x.e.Kind == EvTimer && x.e.Part >= 0 })
+	return n - len(h.events)
+}
+
+// TestElisionIsInvisible is the reference test of the broker ticks' due
+// checks and of idle RLM tasks. The rule: a tick visits only the
+// partitions whose check can act at its time, and an RLM task that ran
+// and did nothing is left without a timer until the first point of its
+// grid at which its partition changed or time alone can make it act;
+// every run left out would have done nothing. So over random fleets run
+// with every partition visited at every tick and every task run at every
+// point of its grid (noElision) and with elision, each partition's events
+// but the task timers' own inputs (with their times), the threads'
+// events, the requests and each partition's final state and views must be
+// equal, and elision must leave task runs out.
+func TestElisionIsInvisible(t *testing.T) {
+	end := sim.Time(240 * sim.Second)
+	elided, shrinks := 0, 0
+	for seed := uint64(1); seed <= 40; seed++ {
+		sf, remLat := drawTickFleet(seed)
+		hr, he := sf.runTicks(t, true, remLat, end), sf.runTicks(t, false, remLat, end)
+		nr, ne := taskFirings(hr), taskFirings(he)
+		ref, opt := summarize(hr), summarize(he)
+		for _, x := range he.events {
+			if x.e.Kind == EvISRShrink {
+				shrinks++
+			}
+		}
+		for p := range ref.parts {
+			if !bytes.Equal(ref.parts[p], opt.parts[p]) {
+				t.Fatalf("seed %d: t-%d's events differ:\nreference:\n%s\nelided:\n%s", seed, p, firstDiff(ref.parts[p], opt.parts[p]),
+					firstDiff(opt.parts[p], ref.parts[p]))
+			}
+			if !bytes.Equal(ref.states[p], opt.states[p]) {
+				t.Fatalf("seed %d: t-%d's final state differs", seed, p)
+			}
+		}
+		if !bytes.Equal(ref.views, opt.views) {
+			t.Fatalf("seed %d: the leaders' views differ:\nreference:\n%s\nelided:\n%s", seed, firstDiff(ref.views, opt.views),
+				firstDiff(opt.views, ref.views))
+		}
+		if !bytes.Equal(ref.thread, opt.thread) || ref.requests != opt.requests || ref.answers != opt.answers {
+			t.Fatalf("seed %d: the threads differ: %d/%d requests, %d/%d answers", seed, ref.requests, opt.requests, ref.answers, opt.answers)
+		}
+		t.Logf("seed %d: %d task runs, %d elided", seed, nr, nr-ne)
+		if ne > nr {
+			t.Fatalf("seed %d: %d task runs with elision, %d without", seed, ne, nr)
+		}
+		if ne < nr {
+			elided++
+		}
+	}
+	if shrinks < 10 {
+		t.Fatalf("%d ISR shrinks in 40 runs: the fleets do not exercise the ISR expiry", shrinks)
+	}
+	if elided < 10 {
+		t.Fatalf("elision left task runs out in %d runs of 40: the fleets do not exercise it", elided)
+	}
+}
