@@ -101,6 +101,7 @@ type Report struct {
 	Interrupted     bool      `json:"interrupted,omitempty"`
 	InterruptedIn   string    `json:"-"` // never in a shard file: an interrupted search writes none
 	BudgetCut       int64     `json:"budget_cut"`
+	Collision       float64   `json:"collision_probability"` // CollisionProbability(States)
 	Violation       *Finding  `json:"violation,omitempty"`
 	Known           []Finding `json:"known,omitempty"`
 }
@@ -127,7 +128,7 @@ func ReportOf(res *Result) (Report, error) {
 		Ended: res.Ended, Exhausted: res.Exhausted, Complete: res.Complete, Stop: res.Stop,
 		LivenessChecked: res.LivenessChecked, MemoHits: res.MemoHits, LivenessCut: res.LivenessCut, ContSteps: res.ContinuationSteps,
 		MemoryMiB: res.MemoryMiB, Rebuilt: res.Rebuilt, KnownCount: res.KnownCount, Interrupted: res.Interrupted,
-		InterruptedIn: res.InterruptedIn, BudgetCut: res.BudgetCut}
+		InterruptedIn: res.InterruptedIn, BudgetCut: res.BudgetCut, Collision: CollisionProbability(res.States)}
 	if res.Violation != nil {
 		f, err := FindingOf(res.Violation)
 		if err != nil {
@@ -235,7 +236,19 @@ func Merge(reports []Report, shards []campaign.Shard) (Report, error) {
 		}
 	}
 	slices.SortFunc(m.Known, func(a, b Finding) int { return strings.Compare(a.Kind, b.Kind) })
+	m.Collision = CollisionProbability(m.States)
 	return m, nil
+}
+
+// CollisionProbability is the optimistic estimate of the probability
+// that two of n distinct states share a 64-bit hash, n^2/2^65 (the
+// birthday bound, as TLC states it for its fingerprints): the visited
+// set, the levels and the liveness memo hold hashes only, so such a pair
+// is taken for one state and the second's successors may go unexplored.
+// It assumes the hash spreads states uniformly; it is not a bound.
+func CollisionProbability(n int64) float64 {
+	f := float64(n)
+	return f * f / (1 << 65)
 }
 
 // stopRank orders the reasons a search stopped, from the one that says

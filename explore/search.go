@@ -71,14 +71,23 @@ type explorer struct {
 	audited []uint64
 	// part is the part of the search under way (PartSearch, ...).
 	part string
-	// spare holds a few states the search dropped: the next copies are
-	// made in their memory (fork, drop).
-	spare []*harness.Run
+	// spare holds states the search dropped, at most spareMax: the next
+	// copies are made in their memory (fork, drop).
+	spare    []*harness.Run
+	spareMax int
 }
 
-// spareRuns is how many dropped states the search keeps for reuse: a
-// state's steps are taken, and most of the copies dropped, one at a time.
-const spareRuns = 8
+// spareRuns bounds how many dropped states the search keeps for reuse,
+// between 8 and 256 by the memory budget: one a 4 MiB of the search's
+// budget (a state of omts-local-deleted 40 steps in holds tens of KiB),
+// so that they stay a small part of the collector's quarter
+// (RuntimeLimit). Copies are made and dropped in bursts (a state's
+// steps, the states a level kept, each a copy, then expanded and dropped
+// one by one): of tiny-join's 6,327 copies to depth 24, 8 spares left
+// 2,339 to fresh memory, 256 left 1,587, for a tenth to a fifth less CPU
+// (docs/contributing/BENCHMARKS.md). Which memory a copy is made in
+// never changes the search.
+func spareRuns(budget int64) int { return int(min(256, max(8, budget>>22))) }
 
 // fork copies run for the step s picks, in the memory of a dropped state
 // when there is one.
@@ -94,7 +103,7 @@ func (x *explorer) fork(run *harness.Run, s harness.Chooser) *harness.Run {
 
 // drop gives back a state nothing refers to any more (nil: none).
 func (x *explorer) drop(run *harness.Run) {
-	if run != nil && len(x.spare) < spareRuns {
+	if run != nil && len(x.spare) < x.spareMax {
 		x.spare = append(x.spare, run)
 	}
 }
@@ -154,6 +163,7 @@ func Run(cfg Config) (*Result, error) {
 	x := &explorer{cfg: cfg, sc: &sc, seen: map[uint64]uint64{}, sleeps: []uint64{0}, memo: map[uint64]int{},
 		mem: memory{budget: searchBudget(cfg.MaxMemoryMiB)}, depth: -1}
 	x.budget = cfg.Budget.Scheduled(x.sc)
+	x.spareMax = spareRuns(x.mem.budget)
 	x.measureScenario()
 	x.search()
 	if auditReduction {

@@ -51,6 +51,7 @@ func Text(h Header, r Report, seconds float64, names config.Names) string {
 			float64(r.States)/seconds, r.MemoryMiB, float64(searchBudget(h.MaxMemory))/(1<<20), h.MaxMemory)
 	}
 	fmt.Fprintf(&w, "  %s\n", stopText(h, r, names))
+	fmt.Fprintf(&w, "  %s\n", collisionText(r))
 	for _, k := range r.Known {
 		fmt.Fprintf(&w, "  known finding %s: %s %s at step %d (t=%d ms), %d choices\n", k.Kind, k.Outcome, k.Invariant, k.Step, k.AtMs, k.Choices)
 	}
@@ -66,6 +67,14 @@ func Text(h Header, r Report, seconds float64, names config.Names) string {
 		fmt.Fprintf(&w, "  no unknown violation\n")
 	}
 	return w.String()
+}
+
+// collisionText states the risk of telling states apart by their 64-bit
+// hash alone: the optimistic probability that two of the states visited
+// collided (one taken for the other, its successors perhaps unexplored).
+func collisionText(r Report) string {
+	return fmt.Sprintf("64-bit state hashes: chance two of the %s collided (taken for one, the second's successors "+
+		"perhaps unexplored), optimistically n^2/2^65: %.1e", plural(r.States, "state"), CollisionProbability(r.States))
 }
 
 func onOff(b bool) string {
