@@ -15,7 +15,8 @@ import (
 // to inject replays, written as a file and read back, to the same failure,
 // whether its path injected none of them (its choices then hold none of
 // the fault points, which the replay without faults does not have) or some
-// (its schedule then holds each fault it injected, once, and nothing else).
+// (its schedule then holds each fault it injected, once, and nothing else);
+// its choices end in a pick other than 0.
 // The bug zoo's shrunk scenarios, each with the mutant they were shrunk for,
 // break an invariant within a few thousand states under these faults.
 func TestCounterexamplesWithFaultsReplay(t *testing.T) {
@@ -61,6 +62,11 @@ func TestCounterexamplesWithFaultsReplay(t *testing.T) {
 			if !containsFault(distinct, e) {
 				t.Errorf("%s: the schedule holds %+v, which the path never injected", name, e)
 			}
+		}
+		// Past the end every pick is 0 (docs/reference/scenario-format.md):
+		// a trailing 0 says nothing and is left out.
+		if n := len(sched.Choices); n > 0 && sched.Choices[n-1] == 0 {
+			t.Errorf("%s: the choices %v end in a 0", name, sched.Choices)
 		}
 		if cx.Choices != len(sched.Choices) {
 			t.Errorf("%s: %d choices counted, %d in the schedule", name, cx.Choices, len(sched.Choices))
