@@ -174,6 +174,11 @@ func TestMemoKeepsVerdicts(t *testing.T) {
 			t.Errorf("%s: the memo saved nothing (%d hits, %d steps, %d without)", c.name, memo.MemoHits,
 				memo.ContinuationSteps, plain.ContinuationSteps)
 		}
+		// A hit is a continuation that met an earlier one: never more
+		// than the continuations, none without the memo.
+		if memo.MemoHits < 0 || memo.MemoHits > memo.LivenessChecked || plain.MemoHits != 0 {
+			t.Errorf("%s: %d memo hits of %d continuations, %d without the memo", c.name, memo.MemoHits, memo.LivenessChecked, plain.MemoHits)
+		}
 		t.Logf("%s: %d continuations, %d met an earlier one: %d steps, %d without the memo (%.1fx); known %d, violation %v",
 			c.name, memo.LivenessChecked, memo.MemoHits, memo.ContinuationSteps, plain.ContinuationSteps,
 			float64(plain.ContinuationSteps)/float64(memo.ContinuationSteps), memo.KnownCount, memo.Violation != nil)
