@@ -54,6 +54,14 @@ func TestRebuiltFrontierMatches(t *testing.T) {
 	}
 	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: depth, Faults: FaultKinds, Liveness: true}
 	a, _ := Run(cfg)
+	// The default budget (2 GiB) holds every state whole: none rebuilt, one
+	// run; the peak estimate counts at least each visited state's fixed
+	// cost and the frontier's states kept whole (cloneBytes: 11 KiB each and
+	// more) for their continuations.
+	if floor := float64(a.States*stateBytes+int64(a.Frontier)*(11<<10)) / (1 << 20); a.Rebuilt != 0 || a.Runs != 1 || a.MemoryMiB < floor {
+		t.Fatalf("default budget: %d rebuilt, %d runs, peak %.2f MiB; want none rebuilt, 1 run, at least %.2f MiB", a.Rebuilt, a.Runs,
+			a.MemoryMiB, floor)
+	}
 	// A search budget of about 8 MiB: the visited set and the levels fit
 	// (about 2 MiB), few states kept whole (8 KiB and more each).
 	cfg.MaxMemoryMiB = 27
