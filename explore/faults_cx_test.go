@@ -98,3 +98,23 @@ func zooStrategy(t *testing.T, mutant model.Mutant) harness.Strategy {
 	t.Fatalf("%s is not in the zoo", mutant)
 	return ""
 }
+
+// TestDescribeFault: an injected fault prints as its time in seconds to
+// the millisecond, its type and what it hits (the doc's example: "t=0.010s
+// crash broker 1").
+func TestDescribeFault(t *testing.T) {
+	one := 1
+	for _, c := range []struct {
+		in   Injected
+		want string
+	}{
+		{Injected{AtMs: 10, Event: scenarios.Event{Type: scenarios.EventCrash, Broker: &one}}, "t=0.010s crash broker 1"},
+		{Injected{AtMs: 61_234, Event: scenarios.Event{Type: scenarios.EventNetworkPartition, Brokers: []int{0, 2}, DurationMs: 250}},
+			"t=61.234s network_partition [0 2] for 250 ms"},
+		{Injected{AtMs: 0, Event: scenarios.Event{Type: scenarios.EventRemoteOutage, DurationMs: 500}}, "t=0.000s remote_outage for 500 ms"},
+	} {
+		if got := DescribeFault(c.in); got != c.want {
+			t.Errorf("DescribeFault(%+v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
