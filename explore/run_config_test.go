@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"tierfetch/campaign"
+	"tierfetch/harness"
 	"tierfetch/model"
 )
 
@@ -35,5 +36,44 @@ func TestRunRefusesAShardPastItsSplit(t *testing.T) {
 	}
 	if _, err := Run(Config{Scenario: fixture(t, "tiny-join"), Depth: 1, Shard: campaign.Shard{K: 1, N: 2}}); err != nil {
 		t.Errorf("shard 1/2: %v", err)
+	}
+}
+
+// TestRunSaysWhyItStopped: a search that took every path to the bound
+// is exhausted, complete when no depth bound cut it (from 2000 ms to the
+// end: the heal's steps; ScenarioMs: the
+// scenario's duration_ms + heal_ms, tiny-join's 300 + 2000); one whose
+// runs the work budget cut is not exhausted and says the steps stopped it;
+// a --from-ms at the scenario's end is refused.
+func TestRunSaysWhyItStopped(t *testing.T) {
+	tiny := fixture(t, "tiny-join")
+	for _, c := range []struct {
+		depth    int
+		fromMs   int64
+		maxSteps int64
+		stop     string
+		complete bool
+	}{
+		{0, 2000, 0, StopComplete, true},
+		{3, 0, 0, StopDepth, false},
+		{0, 0, 5, StopSteps, false},
+		{3, 0, 2, StopSteps, false},
+	} {
+		res, err := Run(Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: c.depth, FromMs: c.fromMs, MaxSteps: c.maxSteps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exhausted := c.maxSteps == 0
+		if res.Stop != c.stop || res.Exhausted != exhausted || res.Complete != c.complete || (res.BudgetCut > 0) == exhausted ||
+			res.ScenarioMs != 2300 {
+			t.Errorf("depth %d, max steps %d: stop %s, exhausted %v, complete %v, %d paths cut, scenario %d ms; want %s, %v, %v, 2300 ms",
+				c.depth, c.maxSteps, res.Stop, res.Exhausted, res.Complete, res.BudgetCut, res.ScenarioMs, c.stop, exhausted, c.complete)
+		}
+	}
+	if _, err := Run(Config{Scenario: tiny, FromMs: 2300}); err == nil {
+		t.Error("--from-ms 2300 (the end of tiny-join) accepted")
+	}
+	if _, err := Run(Config{Scenario: tiny, FromMs: 2299, Depth: 1}); err != nil {
+		t.Errorf("--from-ms 2299: %v", err)
 	}
 }
