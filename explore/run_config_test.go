@@ -44,7 +44,8 @@ func TestRunRefusesAShardPastItsSplit(t *testing.T) {
 // end: the heal's steps; ScenarioMs: the
 // scenario's duration_ms + heal_ms, tiny-join's 300 + 2000); one whose
 // runs the work budget cut is not exhausted and says the steps stopped it;
-// a --from-ms at the scenario's end is refused.
+// a --from-ms at the scenario's end is refused. A whole search never
+// splits: no states before a split.
 func TestRunSaysWhyItStopped(t *testing.T) {
 	tiny := fixture(t, "tiny-join")
 	for _, c := range []struct {
@@ -65,9 +66,9 @@ func TestRunSaysWhyItStopped(t *testing.T) {
 		}
 		exhausted := c.maxSteps == 0
 		if res.Stop != c.stop || res.Exhausted != exhausted || res.Complete != c.complete || (res.BudgetCut > 0) == exhausted ||
-			res.ScenarioMs != 2300 {
-			t.Errorf("depth %d, max steps %d: stop %s, exhausted %v, complete %v, %d paths cut, scenario %d ms; want %s, %v, %v, 2300 ms",
-				c.depth, c.maxSteps, res.Stop, res.Exhausted, res.Complete, res.BudgetCut, res.ScenarioMs, c.stop, exhausted, c.complete)
+			res.ScenarioMs != 2300 || res.SharedStates != 0 {
+			t.Errorf("depth %d, max steps %d: stop %s, exhausted %v, complete %v, %d paths cut, scenario %d ms, %d shared; want %s, %v, %v, 2300 ms, 0",
+				c.depth, c.maxSteps, res.Stop, res.Exhausted, res.Complete, res.BudgetCut, res.ScenarioMs, res.SharedStates, c.stop, exhausted, c.complete)
 		}
 	}
 	if _, err := Run(Config{Scenario: tiny, FromMs: 2300}); err == nil {
