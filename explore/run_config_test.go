@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"slices"
 	"testing"
 
 	"tierfetch/campaign"
@@ -76,5 +77,60 @@ func TestRunSaysWhyItStopped(t *testing.T) {
 	}
 	if _, err := Run(Config{Scenario: tiny, FromMs: 2299, Depth: 1}); err != nil {
 		t.Errorf("--from-ms 2299: %v", err)
+	}
+}
+
+// TestShardsSplitAtTheFirstLevelBigEnough: a search in N shards runs
+// together up to the first level holding at least splitStates*N states
+// (Config.Shard's doc) and splits there: its states before the split are
+// those the whole search had visited when that level was complete (what
+// its progress says after each level). Among the N tried, one whose level
+// holds exactly splitStates*N states, where "at least" is "equal".
+func TestShardsSplitAtTheFirstLevelBigEnough(t *testing.T) {
+	type level struct {
+		states int64
+		size   int
+	}
+	exact := false
+	for _, rc := range referenceConfigs(t) {
+		var levels []level
+		whole := rc.Config
+		whole.Progress = func(_ int, states int64, size int) { levels = append(levels, level{states, size}) }
+		if _, err := Run(whole); err != nil {
+			t.Fatal(err)
+		}
+		ns := []uint64{2, 3}
+		for i, l := range levels {
+			if l.size%splitStates == 0 && l.size/splitStates >= 2 &&
+				!slices.ContainsFunc(levels[:i], func(e level) bool { return e.size >= l.size }) {
+				ns, exact = append(ns, uint64(l.size/splitStates)), true
+			}
+		}
+		for _, n := range ns {
+			want := int64(-1)
+			for _, l := range levels {
+				if l.size >= splitStates*int(n) {
+					want = l.states
+					break
+				}
+			}
+			if want < 0 {
+				continue // never splits: checkShards' configurations do
+			}
+			for k := range n {
+				c := rc.Config
+				c.Shard = campaign.Shard{K: k, N: n}
+				res, err := Run(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.SharedStates != want {
+					t.Errorf("%s, shard %d/%d: %d states before the split, want %d (levels %+v)", rc.Name, k, n, res.SharedStates, want, levels)
+				}
+			}
+		}
+	}
+	if !exact {
+		t.Error("no reference configuration has a level of exactly splitStates*N states")
 	}
 }
