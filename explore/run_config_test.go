@@ -134,3 +134,22 @@ func TestShardsSplitAtTheFirstLevelBigEnough(t *testing.T) {
 		t.Error("no reference configuration has a level of exactly splitStates*N states")
 	}
 }
+
+// TestStatesCountWhatTheSearchVisits: the states a search reports are
+// those it visits, from the start or from --from-ms's first step there,
+// each reached by a transition but the first (a search from the start
+// runs its root at least once).
+func TestStatesCountWhatTheSearchVisits(t *testing.T) {
+	for _, from := range []int64{0, 2000} {
+		visited := int64(0)
+		visitHook = func(*harness.Run) { visited++ }
+		res, err := Run(Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 6, FromMs: from})
+		visitHook = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.States != visited || res.Transitions < res.States-1 || from == 0 && res.Runs < 1 {
+			t.Errorf("--from-ms %d: %d states, %d transitions, %d runs; visited %d", from, res.States, res.Transitions, res.Runs, visited)
+		}
+	}
+}
