@@ -46,11 +46,22 @@ func TestCloneMatchesReexecution(t *testing.T) {
 // runs, the rebuilt count, the memory estimate and the memo's hits (it is
 // bounded by the budget too) differ.
 func TestRebuiltFrontierMatches(t *testing.T) {
+	// -short: depth 4 (1,271 states, about 200 rebuilt, under half a
+	// second) in place of 5 (a few seconds).
+	depth := 5
 	if testing.Short() {
-		t.Skip("-short: searches with and without rebuilt frontiers, twice")
+		depth = 4
 	}
-	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: 5, Faults: FaultKinds, Liveness: true}
+	cfg := Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, Depth: depth, Faults: FaultKinds, Liveness: true}
 	a, _ := Run(cfg)
+	// The default budget (2 GiB) holds every state whole: none rebuilt, one
+	// run; the peak estimate counts at least each visited state's fixed
+	// cost and the frontier's states kept whole (cloneBytes: 11 KiB each and
+	// more) for their continuations.
+	if floor := float64(a.States*stateBytes+int64(a.Frontier)*(11<<10)) / (1 << 20); a.Rebuilt != 0 || a.Runs != 1 || a.MemoryMiB < floor {
+		t.Fatalf("default budget: %d rebuilt, %d runs, peak %.2f MiB; want none rebuilt, 1 run, at least %.2f MiB", a.Rebuilt, a.Runs,
+			a.MemoryMiB, floor)
+	}
 	// A search budget of about 8 MiB: the visited set and the levels fit
 	// (about 2 MiB), few states kept whole (8 KiB and more each).
 	cfg.MaxMemoryMiB = 27
@@ -170,6 +181,11 @@ func TestMemoKeepsVerdicts(t *testing.T) {
 		if memo.Violation == nil && (memo.MemoHits == 0 || memo.ContinuationSteps >= plain.ContinuationSteps) {
 			t.Errorf("%s: the memo saved nothing (%d hits, %d steps, %d without)", c.name, memo.MemoHits,
 				memo.ContinuationSteps, plain.ContinuationSteps)
+		}
+		// A hit is a continuation that met an earlier one: never more
+		// than the continuations, none without the memo.
+		if memo.MemoHits < 0 || memo.MemoHits > memo.LivenessChecked || plain.MemoHits != 0 {
+			t.Errorf("%s: %d memo hits of %d continuations, %d without the memo", c.name, memo.MemoHits, memo.LivenessChecked, plain.MemoHits)
 		}
 		t.Logf("%s: %d continuations, %d met an earlier one: %d steps, %d without the memo (%.1fx); known %d, violation %v",
 			c.name, memo.LivenessChecked, memo.MemoHits, memo.ContinuationSteps, plain.ContinuationSteps,

@@ -194,6 +194,8 @@ func Merge(reports []Report, shards []campaign.Shard) (Report, error) {
 	m := Report{Exhausted: true, Complete: true, Covered: reports[0].Covered, ReachedMinMs: reports[0].ReachedMinMs,
 		ScenarioSteps: reports[0].ScenarioSteps, ScenarioMs: reports[0].ScenarioMs, SeededOutcome: reports[0].SeededOutcome,
 		BaseSteps: reports[0].BaseSteps, BaseMs: reports[0].BaseMs, Stop: StopComplete}
+	var violationShard uint64 // the shard of m.Violation
+	var knownShard []uint64   // the shard of each of m.Known
 	for i, r := range reports {
 		m.States += r.States
 		if i > 0 {
@@ -222,16 +224,20 @@ func Merge(reports []Report, shards []campaign.Shard) (Report, error) {
 		m.Rebuilt += r.Rebuilt
 		m.KnownCount += r.KnownCount
 		m.BudgetCut += r.BudgetCut
-		if v := r.Violation; v != nil && (m.Violation == nil || v.Step < m.Violation.Step) {
-			m.Violation = v
+		// Ties go to the lowest shard, whatever the order shards are given in.
+		earlier := func(f Finding, k uint64, than Finding, thanK uint64) bool {
+			return f.Step < than.Step || f.Step == than.Step && k < thanK
+		}
+		if v := r.Violation; v != nil && (m.Violation == nil || earlier(*v, shards[i].K, *m.Violation, violationShard)) {
+			m.Violation, violationShard = v, shards[i].K
 		}
 		for _, k := range r.Known {
 			j := slices.IndexFunc(m.Known, func(f Finding) bool { return f.Kind == k.Kind })
 			switch {
 			case j < 0:
-				m.Known = append(m.Known, k)
-			case k.Step < m.Known[j].Step:
-				m.Known[j] = k
+				m.Known, knownShard = append(m.Known, k), append(knownShard, shards[i].K)
+			case earlier(k, shards[i].K, m.Known[j], knownShard[j]):
+				m.Known[j], knownShard[j] = k, shards[i].K
 			}
 		}
 	}

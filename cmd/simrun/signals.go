@@ -22,11 +22,16 @@ import (
 // which stops at a boundary and saves what was done; once that work is over
 // (its stop), a signal ends the process at once again, and one that came
 // during the work ends it if the command has not ended signalGrace later.
+// One goroutine receives every signal and decides, under the lock, which of
+// the two it does: had the work's catcher a channel of its own, a signal
+// that stopped the work could also reach the process's handler only after
+// the stop and end the process before the work's part was saved (a
+// comparison interrupted under load exited 143 without its pairs.jsonl).
 var signals struct {
 	sync.Mutex
 	installed bool
-	catching  bool      // a command works under catchSignals
-	first     os.Signal // the first signal received
+	cancel    func(os.Signal) // while a command works under catchSignals: stops its work
+	first     os.Signal       // the first signal received
 }
 
 // signalReadyEnv, when set in the environment, makes catchSignals say on
@@ -52,18 +57,27 @@ func installSignals() {
 	signals.Unlock()
 	go func() {
 		for sig := range ch {
-			signals.Lock()
-			if signals.first == nil {
-				signals.first = sig
-			}
-			catching := signals.catching
-			signals.Unlock()
-			if !catching {
+			if !stopWork(sig) {
 				sayStopped(sig)
 				exitOnSignal(sig)
 			}
 		}
 	}()
+}
+
+// stopWork hands sig to the command working under catchSignals, if one
+// is, and reports whether one was: if not, sig ends the process.
+func stopWork(sig os.Signal) bool {
+	signals.Lock()
+	defer signals.Unlock()
+	if signals.first == nil {
+		signals.first = sig
+	}
+	if signals.cancel == nil {
+		return false
+	}
+	signals.cancel(sig)
+	return true
 }
 
 // exitOnSignal ends the process as sig asks.
@@ -101,22 +115,16 @@ func (c caught) Error() string { return "caught " + c.sig.String() }
 // catching: call it when the work is done, before writing what it made, so
 // that a blocked write cannot swallow a signal (see signals). Until stop,
 // later signals are caught too, so the work stops at a boundary and writes
-// whole lines whatever the user presses.
+// whole lines whatever the user presses. The signals come through the
+// process's handler (installSignals); without it nothing is caught.
 func catchSignals() (ctx context.Context, received func() os.Signal, stop func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan os.Signal, 4)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	signals.Lock()
-	signals.catching = true
+	signals.cancel = func(sig os.Signal) { cancel(caught{sig}) } // the first cause stays
 	signals.Unlock()
 	if os.Getenv(signalReadyEnv) != "" {
 		os.Stderr.WriteString(signalReadyLine + "\n")
 	}
-	go func() {
-		for sig := range ch {
-			cancel(caught{sig}) // the first cause stays
-		}
-	}()
 	received = func() os.Signal {
 		var c caught
 		if errors.As(context.Cause(ctx), &c) {
@@ -125,13 +133,11 @@ func catchSignals() (ctx context.Context, received func() os.Signal, stop func()
 		return nil
 	}
 	stop = sync.OnceFunc(func() {
-		signal.Stop(ch) // no signal is sent on ch after it returns
-		close(ch)
-		cancel(nil)
 		signals.Lock()
-		signals.catching = false
+		signals.cancel = nil // a signal from now on ends the process
 		sig, installed := signals.first, signals.installed
 		signals.Unlock()
+		cancel(nil)
 		if sig != nil && installed {
 			time.AfterFunc(signalGrace, func() { exitOnSignal(sig) })
 		}
