@@ -102,6 +102,29 @@ type sessionRun struct {
 	views    []byte   // the leaders' views of their followers at the end, times absolute
 }
 
+// sameRun fails the test unless two runs of one fleet (named a and b in
+// the message) gave every partition the same events and final state, the
+// leaders the same views and the threads the same blocked events.
+func sameRun(t *testing.T, seed uint64, a string, ra sessionRun, b string, rb sessionRun) {
+	t.Helper()
+	for p := range ra.parts {
+		if !bytes.Equal(ra.parts[p], rb.parts[p]) {
+			t.Fatalf("seed %d: t-%d's events differ:\n%s:\n%s\n%s:\n%s", seed, p, a, firstDiff(ra.parts[p], rb.parts[p]),
+				b, firstDiff(rb.parts[p], ra.parts[p]))
+		}
+		if !bytes.Equal(ra.states[p], rb.states[p]) {
+			t.Fatalf("seed %d: t-%d's final state differs", seed, p)
+		}
+	}
+	if !bytes.Equal(ra.views, rb.views) {
+		t.Fatalf("seed %d: the leaders' views differ:\n%s:\n%s\n%s:\n%s", seed, a, firstDiff(ra.views, rb.views),
+			b, firstDiff(rb.views, ra.views))
+	}
+	if !bytes.Equal(ra.thread, rb.thread) {
+		t.Fatalf("seed %d: the threads' blocked events differ", seed)
+	}
+}
+
 func summarize(h *fleetHarness) sessionRun {
 	var s sessionRun
 	s.parts = make([][]byte, len(h.f.Parts))
@@ -163,22 +186,7 @@ func TestSessionsMatchEager(t *testing.T) {
 		taskFirings(he) // idle RLM tasks wake on the partitions a request touched, which differ
 		taskFirings(hi)
 		eager, incr := summarize(he), summarize(hi)
-		for p := range eager.parts {
-			if !bytes.Equal(eager.parts[p], incr.parts[p]) {
-				t.Fatalf("seed %d: t-%d's events differ:\neager:\n%s\nsessions:\n%s", seed, p, firstDiff(eager.parts[p], incr.parts[p]),
-					firstDiff(incr.parts[p], eager.parts[p]))
-			}
-			if !bytes.Equal(eager.states[p], incr.states[p]) {
-				t.Fatalf("seed %d: t-%d's final state differs", seed, p)
-			}
-		}
-		if !bytes.Equal(eager.views, incr.views) {
-			t.Fatalf("seed %d: the leaders' views differ:\neager:\n%s\nsessions:\n%s", seed, firstDiff(eager.views, incr.views),
-				firstDiff(incr.views, eager.views))
-		}
-		if !bytes.Equal(eager.thread, incr.thread) {
-			t.Fatalf("seed %d: the threads' blocked events differ", seed)
-		}
+		sameRun(t, seed, "eager", eager, "sessions", incr)
 		if eager.requests != incr.requests || eager.answers != incr.answers || eager.reqParts != incr.reqParts {
 			t.Fatalf("seed %d: eager sent %d fetches of %d parts and %d answers, sessions %d of %d and %d", seed,
 				eager.requests, eager.reqParts, eager.answers, incr.requests, incr.reqParts, incr.answers)

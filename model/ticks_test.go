@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -89,20 +88,8 @@ func TestElisionIsInvisible(t *testing.T) {
 				shrinks++
 			}
 		}
-		for p := range ref.parts {
-			if !bytes.Equal(ref.parts[p], opt.parts[p]) {
-				t.Fatalf("seed %d: t-%d's events differ:\nreference:\n%s\nelided:\n%s", seed, p, firstDiff(ref.parts[p], opt.parts[p]),
-					firstDiff(opt.parts[p], ref.parts[p]))
-			}
-			if !bytes.Equal(ref.states[p], opt.states[p]) {
-				t.Fatalf("seed %d: t-%d's final state differs", seed, p)
-			}
-		}
-		if !bytes.Equal(ref.views, opt.views) {
-			t.Fatalf("seed %d: the leaders' views differ:\nreference:\n%s\nelided:\n%s", seed, firstDiff(ref.views, opt.views),
-				firstDiff(opt.views, ref.views))
-		}
-		if !bytes.Equal(ref.thread, opt.thread) || ref.requests != opt.requests || ref.answers != opt.answers {
+		sameRun(t, seed, "reference", ref, "elided", opt)
+		if ref.requests != opt.requests || ref.answers != opt.answers {
 			t.Fatalf("seed %d: the threads differ: %d/%d requests, %d/%d answers", seed, ref.requests, opt.requests, ref.answers, opt.answers)
 		}
 		t.Logf("seed %d: %d task runs, %d elided", seed, nr, nr-ne)

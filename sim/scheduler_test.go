@@ -8,6 +8,15 @@ import (
 	"pgregory.net/rapid"
 )
 
+// drain takes every event left in s, in the order Next gives them.
+func drain[E any](s *Scheduler[E]) []E {
+	var got []E
+	for ev, ok := s.Next(); ok; ev, ok = s.Next() {
+		got = append(got, ev)
+	}
+	return got
+}
+
 func TestSchedulerOrdersByTimeThenSeq(t *testing.T) {
 	var s Scheduler[string]
 	s.At(AtMs(5), "c")
@@ -15,14 +24,7 @@ func TestSchedulerOrdersByTimeThenSeq(t *testing.T) {
 	s.At(AtMs(5), "d")
 	s.At(AtMs(1), "b")
 	s.At(AtMs(3), "x")
-	var got []string
-	for {
-		ev, ok := s.Next()
-		if !ok {
-			break
-		}
-		got = append(got, ev)
-	}
+	got := drain(&s)
 	want := []string{"a", "b", "x", "c", "d"}
 	if len(got) != len(want) {
 		t.Fatalf("got %v, want %v", got, want)
@@ -182,14 +184,7 @@ func TestAtKeyGoesFirstAtItsInstant(t *testing.T) {
 	s.At(10, "b")
 	s.AtKey(10, 3, "k3")
 	s.AtKey(11, 0, "k0-later")
-	var got []string
-	for {
-		ev, ok := s.Next()
-		if !ok {
-			break
-		}
-		got = append(got, ev)
-	}
+	got := drain(&s)
 	want := []string{"early", "k3", "k7", "a", "b", "k0-later"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("order %v, want %v", got, want)

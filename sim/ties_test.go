@@ -20,14 +20,7 @@ func TestNextTie(t *testing.T) {
 	if ev, _ := s.NextTie(2); ev != 4 || s.Now() != 3 {
 		t.Fatalf("NextTie(2) = %d at %v, want 4 at 3", ev, s.Now())
 	}
-	var got []int
-	for {
-		ev, ok := s.Next()
-		if !ok {
-			break
-		}
-		got = append(got, ev)
-	}
+	got := drain(&s)
 	if want := []int{1, 2, 0, 3}; !equal(got, want) {
 		t.Fatalf("rest %v, want %v", got, want)
 	}
