@@ -72,18 +72,24 @@ func drawSessionFleet(seed uint64) sessionFleet {
 	return sf
 }
 
-// run runs the fleet to end, eager or with incremental sessions.
-func (sf *sessionFleet) run(t *testing.T, eager bool, end sim.Time) *fleetHarness {
-	f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
-	f.eager = eager
-	h := newFleetHarness(t, f)
-	for _, x := range sf.inputs {
+// play steps the harness's fleet through inputs, each at its time, and
+// then to end.
+func (h *fleetHarness) play(inputs []timedInput, end sim.Time) {
+	for _, x := range inputs {
 		h.runUntil(x.at)
 		in := x.in
 		h.f.Step(max(x.at, h.f.Now), &in)
 		h.drain()
 	}
 	h.runUntil(end)
+}
+
+// run runs the fleet to end, eager or with incremental sessions.
+func (sf *sessionFleet) run(t *testing.T, eager bool, end sim.Time) *fleetHarness {
+	f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
+	f.eager = eager
+	h := newFleetHarness(t, f)
+	h.play(sf.inputs, end)
 	for _, th := range h.f.threads {
 		h.f.checkSession(th)
 	}

@@ -46,13 +46,7 @@ func (sf *sessionFleet) runTicks(t *testing.T, noElision bool, remLat sim.Durati
 	f.tk.noElision = noElision
 	h := newFleetHarness(t, f)
 	h.remLat = remLat
-	for _, x := range sf.inputs {
-		h.runUntil(x.at)
-		in := x.in
-		h.f.Step(max(x.at, h.f.Now), &in)
-		h.drain()
-	}
-	h.runUntil(end)
+	h.play(sf.inputs, end)
 	return h
 }
 
