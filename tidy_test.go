@@ -17,7 +17,7 @@ import (
 // (docs/design/architecture.md: cmd/simrun -> reports -> scenarios -> invariants -> model -> sim,
 // with the run harness, random exploration and the plan split out of the
 // old scenarios package: scenarios is the format, harness runs one scenario,
-// fuzz searches many, plan answers for one real partition, compare runs
+// gen draws a scenario from a seed, fuzz searches many, plan answers for one real partition, compare runs
 // both protocols on many seeds into a report; campaign, under all four and
 // explore, runs many runs as one campaign: shards, the worker pool, the
 // shard files and their merge; outfile, a leaf, writes
@@ -35,12 +35,13 @@ var layers = map[string][]string{
 	"scenarios":  {"config", "model", "sim"},
 	"harness":    {"config", "scenarios", "invariants", "model", "sim"},
 	"campaign":   {"config", "scenarios", "model", "sim"},
-	"fuzz":       {"config", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"explore":    {"config", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"plan":       {"config", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"gen":        {"scenarios", "sim"},
+	"fuzz":       {"config", "gen", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"explore":    {"config", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"plan":       {"config", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 	"reports":    {"config", "plan", "fuzz", "campaign", "harness", "scenarios", "invariants", "model", "sim"},
-	"compare":    {"config", "cliutil", "reports", "plan", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
-	"cmd/simrun": {"config", "explore", "cliutil", "compare", "plan", "reports", "fuzz", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"compare":    {"config", "cliutil", "reports", "plan", "gen", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
+	"cmd/simrun": {"config", "explore", "cliutil", "compare", "plan", "reports", "fuzz", "gen", "campaign", "outfile", "harness", "scenarios", "invariants", "model", "sim"},
 }
 
 // forbidden lists imports that would let wall clocks, shared randomness,

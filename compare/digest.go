@@ -2,11 +2,11 @@ package compare
 
 import (
 	"fmt"
+	"tierfetch/gen"
 
 	"github.com/cespare/xxhash/v2"
 
 	"tierfetch/campaign"
-	"tierfetch/fuzz"
 )
 
 // digestSeeds is how many seeds' generated scenarios a --generated
@@ -44,7 +44,7 @@ func (s *Setup) digestInto(d *xxhash.Digest) {
 			if n++; n > digestSeeds {
 				break
 			}
-			data, err := fuzz.Generate(seed).Marshal()
+			data, err := gen.Generate(seed).Marshal()
 			write(fmt.Sprintf("generated %d", seed), data, err)
 		}
 	}

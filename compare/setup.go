@@ -11,10 +11,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"tierfetch/gen"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -278,7 +278,7 @@ func (s *Setup) setup(changed map[string]bool) (err error) {
 	if err := s.parseProfiles(changed); err != nil {
 		return err
 	}
-	if s.fixes, err = fuzz.ParseFixes(s.f.fix); err != nil {
+	if s.fixes, err = harness.ParseFixes(s.f.fix); err != nil {
 		return err
 	}
 	s.withFixes = s.fixes == 0
@@ -518,7 +518,7 @@ func mapKeysAny(m map[string]any) []string {
 func (s *Setup) scenario(v, i int, seed uint64) (*scenarios.Scenario, error) {
 	var sc *scenarios.Scenario
 	if s.scenarios == nil {
-		sc = fuzz.Generate(seed)
+		sc = gen.Generate(seed)
 	} else {
 		sc = s.scenarios[i]
 	}

@@ -12,7 +12,6 @@ import (
 	"tierfetch/campaign"
 	"tierfetch/cliutil"
 	"tierfetch/config"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
 	"tierfetch/reports"
@@ -485,11 +484,11 @@ func checkPairRuns(l comparePairLine) error {
 		switch {
 		case !slices.Contains([]string{harness.OutcomeOK, harness.OutcomeSafety, harness.OutcomeLiveness, harness.OutcomeBudget}, m.Outcome):
 			return fmt.Errorf("%s.Outcome: unknown outcome %q", r.name, m.Outcome)
-		case m.Invariant != "" && !slices.Contains(fuzz.KnownInvariants, m.Invariant):
+		case m.Invariant != "" && !slices.Contains(harness.KnownInvariants, m.Invariant):
 			return fmt.Errorf("%s.Invariant: unknown invariant %q", r.name, m.Invariant)
-		case m.Kind != "" && !slices.Contains(fuzz.KnownKinds, m.Kind):
+		case m.Kind != "" && !slices.Contains(harness.KnownKinds, m.Kind):
 			return fmt.Errorf("%s.Kind: unknown kind %q", r.name, m.Kind)
-		case !fuzz.ValidDigest(m.Digest):
+		case !harness.ValidDigest(m.Digest):
 			return fmt.Errorf("%s.Digest: want 16 hex digits (a run's digest), got %q", r.name, m.Digest)
 		case m.Steps < 0 || m.SimMs < 0 || m.CatchUpMs < 0 || m.BytesFromLeader < 0 || m.EgressBytes < 0 || m.Retries < 0:
 			return fmt.Errorf("%s: a negative count", r.name)

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"tierfetch/gen"
 
 	"tierfetch/config"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -1002,7 +1002,7 @@ func TestReportCharts(t *testing.T) {
 		seed, _ := strconv.ParseUint(m[2], 10, 64)
 		name := m[1]
 		if name == "generated" {
-			name = fuzz.Generate(seed).Name // the seed's scenario
+			name = gen.Generate(seed).Name // the seed's scenario
 		}
 		title := reports.TimelineTitle(name, profile, seed, also)
 		svg, _ := os.ReadFile(filepath.Join(out, reports.ChartTimeline))

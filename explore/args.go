@@ -7,7 +7,6 @@ import (
 
 	"tierfetch/campaign"
 	"tierfetch/config"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
@@ -46,15 +45,15 @@ func (a Args) Config(maxSteps, maxInput int64) (Config, Header, error) {
 	if a.Strategy != string(harness.LocalLogStart) && a.Strategy != string(harness.LastTiered) {
 		return cfg, Header{}, config.Errorf("Strategy", "{Strategy}: want local-log-start or last-tiered, got %q", a.Strategy)
 	}
-	profile, err := fuzz.ParseProfile(a.Profile)
+	profile, err := harness.ParseProfile(a.Profile)
 	if err != nil {
 		return cfg, Header{}, err
 	}
-	mutants, err := fuzz.ParseMutants(a.Mutant)
+	mutants, err := harness.ParseMutants(a.Mutant)
 	if err != nil {
 		return cfg, Header{}, err
 	}
-	fixes, err := fuzz.ParseFixes(a.Fix)
+	fixes, err := harness.ParseFixes(a.Fix)
 	if err != nil {
 		return cfg, Header{}, err
 	}

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"tierfetch/campaign"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -317,8 +316,8 @@ func (x *explorer) counterexample(picks []int, r *harness.RunResult, pts []harne
 	// The failure record, as sweep's saved failures carry: 'simrun replay
 	// FILE' reruns the path with this strategy, profile, mutants, fixes and
 	// work budget and says whether it failed the same way.
-	sc.Failure = fuzz.Record(harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
-		Fixes: x.cfg.Fixes, MaxSteps: x.cfg.MaxSteps}, fuzz.Summarize(r))
+	sc.Failure = harness.Record(harness.Options{Strategy: x.cfg.Strategy, Profile: x.cfg.Profile, Mutants: x.cfg.Mutants,
+		Fixes: x.cfg.Fixes, MaxSteps: x.cfg.MaxSteps}, harness.Summarize(r))
 	if used == nil {
 		sc.Explore.Faults = []scenarios.Event{}
 	}

@@ -1,77 +1,11 @@
 package fuzz
 
 import (
-	"slices"
-	"strings"
-
 	"tierfetch/campaign"
 	"tierfetch/config"
 	"tierfetch/harness"
-	"tierfetch/model"
 	"tierfetch/outfile"
 )
-
-// ParseProfile returns the behaviour profile called name; the error names
-// the field Profile and the profiles there are.
-func ParseProfile(name string) (model.Profile, error) {
-	p, ok := model.Profiles[name]
-	if !ok {
-		return nil, config.Errorf("Profile", "{Profile}: want one of %s, got %q", ProfileNames(), name)
-	}
-	return p, nil
-}
-
-// ProfileNames lists the behaviour profiles, sorted, comma-separated.
-func ProfileNames() string {
-	return strings.Join(slices.Sorted(slices.Values(model.ProfileNames())), ", ")
-}
-
-// ParseStrategies reads a Strategy setting: local-log-start, last-tiered or both.
-func ParseStrategies(s string) ([]harness.Strategy, error) {
-	switch s {
-	case "both":
-		return harness.Strategies, nil
-	case string(harness.LocalLogStart), string(harness.LastTiered):
-		return []harness.Strategy{harness.Strategy(s)}, nil
-	}
-	return nil, config.Errorf("Strategy", "{Strategy}: want local-log-start, last-tiered or both, got %q", s)
-}
-
-// ParseMutants reads a Mutant setting: comma-separated mutant names ("" for none).
-func ParseMutants(s string) (model.Mutants, error) {
-	var set model.Mutants
-	if s == "" {
-		return set, nil
-	}
-	for _, name := range strings.Split(s, ",") {
-		m, ok := model.MutantByName(strings.TrimSpace(name))
-		if !ok {
-			return 0, config.Errorf("Mutant", "{Mutant}: unknown mutant %q (known: %s)", name, strings.Join(model.MutantNames(), ", "))
-		}
-		set = set.With(m)
-	}
-	return set, nil
-}
-
-// ParseFixes reads a Fix setting: comma-separated fix names, or "all" for every
-// validated fix ("" for none); a replaced fix is accepted by its name.
-func ParseFixes(s string) (model.Fixes, error) {
-	var set model.Fixes
-	switch strings.TrimSpace(s) {
-	case "":
-		return set, nil
-	case "all":
-		return model.AllFixes, nil
-	}
-	for _, name := range strings.Split(s, ",") {
-		f, ok := model.FixByName(strings.TrimSpace(name))
-		if !ok {
-			return 0, config.Errorf("Fix", "{Fix}: unknown fix %q (known: all, %s; see 'simrun fixes')", name, strings.Join(model.FixNames(), ", "))
-		}
-		set = set.With(f)
-	}
-	return set, nil
-}
 
 // SweepArgs are a sweep's settings as 'simrun sweep' takes them.
 type SweepArgs struct {
@@ -96,19 +30,19 @@ func NewSweepConfig(a SweepArgs) (SweepConfig, error) {
 	if c.From, c.To, err = campaign.ParseSeeds(a.Seeds); err != nil {
 		return c, config.Errorf("Seeds", "{Seeds}: %v", err)
 	}
-	if c.Strategies, err = ParseStrategies(a.Strategy); err != nil {
+	if c.Strategies, err = harness.ParseStrategies(a.Strategy); err != nil {
 		return c, err
 	}
-	if c.Profile, err = ParseProfile(a.Profile); err != nil {
+	if c.Profile, err = harness.ParseProfile(a.Profile); err != nil {
 		return c, err
 	}
 	if a.Workers < 1 || a.Workers > 1024 {
 		return c, config.Errorf("Workers", "{Workers}: want 1..1024, got %d", a.Workers)
 	}
-	if c.Mutants, err = ParseMutants(a.Mutant); err != nil {
+	if c.Mutants, err = harness.ParseMutants(a.Mutant); err != nil {
 		return c, err
 	}
-	if c.Fixes, err = ParseFixes(a.Fix); err != nil {
+	if c.Fixes, err = harness.ParseFixes(a.Fix); err != nil {
 		return c, err
 	}
 	if a.Shrink < 0 {

@@ -1,5 +1,5 @@
-// Package fuzz searches for failures with random scenarios: it generates a
-// scenario from a seed, sweeps seed ranges (its jobs and fold on package
+// Package fuzz searches for failures with random scenarios (package gen
+// draws each from its seed): it sweeps seed ranges (its jobs and fold on package
 // campaign's pool, its seed lines in campaign's shard files and merge),
 // shrinks failing scenarios to minimal ones and hunts the bug zoo's mutants.
 //

@@ -28,11 +28,11 @@ func TestFixAgainstPinned(t *testing.T) {
 	if fix == "" || name == "" {
 		t.Skip("set TIERFETCH_FIX and TIERFETCH_FIX_PROFILE (and TIERFETCH_SWEEP_SEEDS or TIERFETCH_FIX_JSONL)")
 	}
-	fixes, err := ParseFixes(fix)
+	fixes, err := harness.ParseFixes(fix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ParseProfile(name)
+	p, err := harness.ParseProfile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,9 +141,9 @@ func or(s, alt string) string {
 func TestFixAccounting(t *testing.T) {
 	pinned := map[finding]bool{{"kip", 1, "last-tiered", "stale-hro"}: true, {"kip", 2, "local-log-start", "unclean-election"}: true}
 	results := []SeedResult{
-		{Seed: 1, Runs: []RunSummary{{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeOK},
+		{Seed: 1, Runs: []harness.RunSummary{{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeOK},
 			{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}}},
-		{Seed: 2, Runs: []RunSummary{{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Kind: "unclean-election"},
+		{Seed: 2, Runs: []harness.RunSummary{{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Kind: "unclean-election"},
 			{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}}},
 	}
 	got, problems := fixAccounting("kip", results, pinned, 2)
@@ -156,8 +156,8 @@ func TestFixAccounting(t *testing.T) {
 			t.Errorf("accounting lacks %q:\n%s", want, got)
 		}
 	}
-	results[1].Runs[1] = RunSummary{Strategy: harness.LastTiered, Outcome: harness.OutcomeLiveness, Kind: "kafka43-aux-state-stall"}
-	results[0].Runs[0] = RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Invariant: "no-hole"}
+	results[1].Runs[1] = harness.RunSummary{Strategy: harness.LastTiered, Outcome: harness.OutcomeLiveness, Kind: "kafka43-aux-state-stall"}
+	results[0].Runs[0] = harness.RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Invariant: "no-hole"}
 	if _, problems := fixAccounting("kip", results, pinned, 2); len(problems) != 2 {
 		t.Errorf("problems %q: want the new kind and the unknown failure", problems)
 	}

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"strings"
 	"testing"
+	"tierfetch/gen"
 
 	"tierfetch/campaign"
 	"tierfetch/harness"
@@ -16,11 +17,11 @@ func TestParseFixes(t *testing.T) {
 	for in, want := range map[string]model.Fixes{"": 0, "all": model.AllFixes,
 		"stale-hro, aux-state-at-log-start": model.Fixes(0).With(model.FixStaleHRO).With(model.FixAuxStateAtLogStart),
 		"stale-hro-reset-only":              model.Fixes(0).With(model.FixStaleHROResetOnly)} {
-		if got, err := ParseFixes(in); err != nil || got != want {
+		if got, err := harness.ParseFixes(in); err != nil || got != want {
 			t.Errorf("ParseFixes(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	if _, err := ParseFixes("stale-hro,nope"); err == nil || !strings.HasPrefix(err.Error(), "Fix: unknown fix \"nope\"") ||
+	if _, err := harness.ParseFixes("stale-hro,nope"); err == nil || !strings.HasPrefix(err.Error(), "Fix: unknown fix \"nope\"") ||
 		!strings.Contains(err.Error(), "simrun fixes") {
 		t.Errorf("ParseFixes(nope): %v", err)
 	}
@@ -32,11 +33,11 @@ func TestRecordKeepsFixes(t *testing.T) {
 	fixes := model.Fixes(0).With(model.FixStaleLocalLogStart)
 	sc, _ := scenarios.Lookup("finding-stale-local-log-start")
 	opt := harness.Options{Seed: sc.Seed, Strategy: harness.LastTiered, Profile: model.Kafka43, Fixes: fixes}
-	f := Record(opt, Summarize(harness.Execute(sc, opt)))
+	f := harness.Record(opt, harness.Summarize(harness.Execute(sc, opt)))
 	if f == nil || strings.Join(f.Fixes, ",") != "stale-local-log-start" || f.Violation.Kind != "kafka43-aux-state-stall" {
 		t.Fatalf("record %+v: want the fix named and the stall it leads to under kafka-4.3", f)
 	}
-	r, err := ReadRecord(f)
+	r, err := harness.ReadRecord(f)
 	if err != nil || r.Fixes != fixes || r.Fix != "stale-local-log-start" {
 		t.Errorf("read back: %+v, %v", r, err)
 	}
@@ -67,7 +68,7 @@ func TestFixHROAfterTruncation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a generated scenario of a few seconds")
 	}
-	sc := Generate(9647)
+	sc := gen.Generate(9647)
 	opt := harness.Options{Seed: 9647, Strategy: harness.LastTiered, Profile: model.KafkaTrunk}
 	if r := harness.Execute(sc, opt); r.Violation == nil || r.Violation.Invariant != "no-hole" || r.Violation.Kind != "hro-after-truncation" {
 		t.Fatalf("without the fix: %s %+v, want no-hole (hro-after-truncation)", r.Outcome, r.Violation)
@@ -92,7 +93,7 @@ func TestFixStaleLogStartSegmentBelowEpoch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a generated scenario of a few seconds")
 	}
-	sc := Generate(8261)
+	sc := gen.Generate(8261)
 	for _, p := range []model.Profile{model.KIP, model.KafkaTrunk} {
 		opt := harness.Options{Seed: 8261, Strategy: harness.LocalLogStart, Profile: p,
 			Fixes: model.Fixes(0).With(model.FixUnfinishedSegmentSkipOnly)}

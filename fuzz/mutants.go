@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"path/filepath"
+	"tierfetch/gen"
 
 	"tierfetch/campaign"
 	"tierfetch/harness"
@@ -40,7 +41,7 @@ type MutantHunt struct {
 	Caught   bool
 	Seed     uint64
 	Strategy harness.Strategy
-	Run      RunSummary
+	Run      harness.RunSummary
 	// Shrunk is the failing scenario reduced, recording how it fails;
 	// Before/After its sizes.
 	Shrunk        *scenarios.Scenario
@@ -97,7 +98,7 @@ func (b *Baseline) OK(sc *scenarios.Scenario, seed uint64, st harness.Strategy, 
 func HuntMutant(m model.Mutant, from, to uint64, strategies []harness.Strategy, p model.Profile, base *Baseline, shrinkRuns int) MutantHunt {
 	h := MutantHunt{Mutant: m, Harmless: HarmlessMutants[m]}
 	for seed := range campaign.SeedRange(from, to) {
-		sc := Generate(seed)
+		sc := gen.Generate(seed)
 		for _, st := range strategies {
 			if !base.OK(sc, seed, st, p) {
 				continue
@@ -107,9 +108,9 @@ func HuntMutant(m model.Mutant, from, to uint64, strategies []harness.Strategy, 
 			if r.Outcome == harness.OutcomeOK || r.Violation.Kind != "" {
 				continue
 			}
-			h.Caught, h.Seed, h.Strategy, h.Run = true, seed, st, Summarize(r)
+			h.Caught, h.Seed, h.Strategy, h.Run = true, seed, st, harness.Summarize(r)
 			h.Before = SizeOf(sc)
-			h.Shrunk, h.After = WithRecord(sc, opt, h.Run), h.Before
+			h.Shrunk, h.After = harness.WithRecord(sc, opt, h.Run), h.Before
 			if shrinkRuns > 0 {
 				s := ShrinkRun(sc, opt, shrinkRuns)
 				h.Shrunk, h.After = s.Scenario, s.After

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"testing"
+	"tierfetch/gen"
 
 	"tierfetch/harness"
 	"tierfetch/invariants"
@@ -17,7 +18,7 @@ import (
 func TestAKnownFindingCatchesNoMutant(t *testing.T) {
 	const seed = 348
 	m := model.MutantLSOAfterRemoteDelete
-	sc := Generate(seed)
+	sc := gen.Generate(seed)
 	base := NewBaseline()
 	for _, st := range harness.Strategies {
 		if !base.OK(sc, seed, st, model.KIP) {

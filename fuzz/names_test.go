@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"tierfetch/harness"
 )
 
 // TestKnownNamesAreComplete: every string constant of package invariants is
@@ -44,9 +45,9 @@ func TestKnownNamesAreComplete(t *testing.T) {
 						continue
 					}
 					v, _ := strconv.Unquote(lit.Value)
-					list, what := KnownInvariants, "KnownInvariants"
+					list, what := harness.KnownInvariants, "KnownInvariants"
 					if strings.HasPrefix(name.Name, "Kind") {
-						list, what = KnownKinds, "KnownKinds"
+						list, what = harness.KnownKinds, "KnownKinds"
 					}
 					if !slices.Contains(list, v) {
 						t.Errorf("invariants.%s = %q is not in %s (scenarios/names.go)", name.Name, v, what)

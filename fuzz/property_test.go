@@ -122,3 +122,6 @@ func containsInt(list []int, v int) bool {
 	}
 	return false
 }
+
+// ptr is a pointer to v, for the scenario fields that take one.
+func ptr(v int) *int { return &v }

@@ -53,7 +53,7 @@ func TestSavedFailuresRecordHowTheyFailed(t *testing.T) {
 		if sc.Failure == nil {
 			t.Fatalf("%s records no failure", f)
 		}
-		r, err := ReadRecord(sc.Failure)
+		r, err := harness.ReadRecord(sc.Failure)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
@@ -75,7 +75,7 @@ func TestSavedFailuresRecordHowTheyFailed(t *testing.T) {
 func TestReadRecordNamesTheMember(t *testing.T) {
 	good := scenarios.Failure{Strategy: "last-tiered", Profile: "kip", Outcome: harness.OutcomeSafety,
 		Violation: scenarios.FailureViolation{Invariant: "no-hole"}}
-	if _, err := ReadRecord(&good); err != nil {
+	if _, err := harness.ReadRecord(&good); err != nil {
 		t.Fatal(err)
 	}
 	for want, mutate := range map[string]func(*scenarios.Failure){
@@ -88,7 +88,7 @@ func TestReadRecordNamesTheMember(t *testing.T) {
 	} {
 		f := good
 		mutate(&f)
-		if _, err := ReadRecord(&f); err == nil || !strings.HasPrefix(err.Error(), want+":") {
+		if _, err := harness.ReadRecord(&f); err == nil || !strings.HasPrefix(err.Error(), want+":") {
 			t.Errorf("%s: error %v", want, err)
 		}
 	}

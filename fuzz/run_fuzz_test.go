@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"testing"
+	"tierfetch/gen"
 
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -41,7 +42,7 @@ func FuzzRun(f *testing.F) {
 		inputs = append(inputs, data)
 	}
 	for seed := uint64(1); seed <= 8; seed++ {
-		data, err := Generate(seed).Marshal()
+		data, err := gen.Generate(seed).Marshal()
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -101,7 +102,7 @@ func edgeValues(lo, hi int64) []int64 {
 // ranges, and events appended; nil when the edits make it invalid.
 func fuzzScenario(data []byte) *scenarios.Scenario {
 	b := &fuzzBytes{data: data}
-	sc := Generate(uint64(b.next())<<8 | uint64(b.next()))
+	sc := gen.Generate(uint64(b.next())<<8 | uint64(b.next()))
 	cfg := map[string]*int64{
 		"segment_bytes": &sc.Config.SegmentBytes, "record_bytes": &sc.Config.RecordBytes,
 		"replica_fetch_max_bytes": &sc.Config.ReplicaFetchMaxBytes, "replica_fetch_backoff_ms": &sc.Config.ReplicaFetchBackoffMs,

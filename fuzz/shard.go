@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"tierfetch/gen"
 
 	"github.com/cespare/xxhash/v2"
 
@@ -74,7 +75,7 @@ func (h *SweepHeader) Digest() string {
 		last = math.MaxUint64
 	}
 	for seed := range campaign.SeedRange(h.From, last) {
-		data, err := Generate(seed).Marshal()
+		data, err := gen.Generate(seed).Marshal()
 		if err != nil {
 			data = []byte(err.Error())
 		}
@@ -252,7 +253,7 @@ func checkHeader(h SweepHeader) error {
 	if h.Mutant != "" && !validMutants(h.Mutant) {
 		return fmt.Errorf("mutant: unknown mutant %q", shortText(h.Mutant))
 	}
-	if _, err := ParseFixes(h.Fix); err != nil {
+	if _, err := harness.ParseFixes(h.Fix); err != nil {
 		return fmt.Errorf("fix: unknown fix in %q", shortText(h.Fix))
 	}
 	if _, err := campaign.ParseShard(h.Shard); err != nil {
@@ -348,9 +349,9 @@ func validMutants(s string) bool {
 
 // result converts the line back to a SeedResult.
 func (sl *seedLine) result() SeedResult {
-	r := SeedResult{Seed: sl.Seed, Runs: make([]RunSummary, len(sl.Runs))}
+	r := SeedResult{Seed: sl.Seed, Runs: make([]harness.RunSummary, len(sl.Runs))}
 	for i, l := range sl.Runs {
-		r.Runs[i] = RunSummary{Strategy: l.Strategy, Outcome: l.Outcome, Invariant: l.Invariant, Kind: l.Kind,
+		r.Runs[i] = harness.RunSummary{Strategy: l.Strategy, Outcome: l.Outcome, Invariant: l.Invariant, Kind: l.Kind,
 			Message: l.Message, Step: l.Step, AtMs: l.AtMs, Steps: l.Steps, Digest: l.Digest}
 		copy(r.Runs[i].Coverage[:], l.Coverage)
 	}

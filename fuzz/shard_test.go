@@ -19,7 +19,7 @@ func TestShardFilesRoundTrip(t *testing.T) {
 	for seed := uint64(5); seed <= 12; seed++ {
 		r := SeedResult{Seed: seed}
 		for i, st := range harness.Strategies {
-			run := RunSummary{Strategy: st, Outcome: harness.OutcomeOK, Steps: int64(seed) * 100, Digest: fmt.Sprintf("%016x", 10*seed+uint64(i))}
+			run := harness.RunSummary{Strategy: st, Outcome: harness.OutcomeOK, Steps: int64(seed) * 100, Digest: fmt.Sprintf("%016x", 10*seed+uint64(i))}
 			run.Coverage[model.Goal(i)] = int64(seed)
 			if seed == 7 && st == harness.LastTiered {
 				run.Outcome, run.Invariant, run.Kind, run.Message, run.Step, run.AtMs = harness.OutcomeSafety, "no-hole", "stale-hro", "a \"quoted\"\nmessage", 42, 1234

@@ -497,7 +497,7 @@ func cloneEvent(e scenarios.Event) scenarios.Event {
 func ShrinkRun(sc *scenarios.Scenario, opt harness.Options, maxRuns int) ShrinkResult {
 	opt.TraceSink, opt.StopAfter = nil, 0
 	res := Shrink(sc, SameFailure(opt, harness.Execute(sc, opt)), maxRuns)
-	res.Scenario = WithRecord(res.Scenario, opt, Summarize(harness.Execute(res.Scenario, opt)))
+	res.Scenario = harness.WithRecord(res.Scenario, opt, harness.Summarize(harness.Execute(res.Scenario, opt)))
 	return res
 }
 

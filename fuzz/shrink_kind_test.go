@@ -73,13 +73,13 @@ func TestSameFailureTellsKindsApart(t *testing.T) {
 // checkShrunkKeeps checks that the shrunk scenario, run as its failure
 // record asks, fails with want's outcome, invariant and kind, and that the
 // record says so.
-func checkShrunkKeeps(t *testing.T, name string, shrunk *scenarios.Scenario, want RunSummary) {
+func checkShrunkKeeps(t *testing.T, name string, shrunk *scenarios.Scenario, want harness.RunSummary) {
 	t.Helper()
 	if shrunk.Failure == nil {
 		t.Errorf("%s: the shrunk scenario records no failure", name)
 		return
 	}
-	rec, err := ReadRecord(shrunk.Failure)
+	rec, err := harness.ReadRecord(shrunk.Failure)
 	if err != nil {
 		t.Errorf("%s: the shrunk scenario's record does not read: %v", name, err)
 		return
@@ -104,7 +104,7 @@ func TestShrinkKeepsTheKindOfEveryFinding(t *testing.T) {
 	}
 	for _, f := range findings(t) {
 		res := ShrinkRun(f.sc, f.opt, shrinkKindRuns)
-		checkShrunkKeeps(t, f.sc.Name+"/"+string(f.opt.Strategy), res.Scenario, Summarize(f.run))
+		checkShrunkKeeps(t, f.sc.Name+"/"+string(f.opt.Strategy), res.Scenario, harness.Summarize(f.run))
 	}
 }
 
@@ -141,7 +141,7 @@ func TestShrinkKeepsAFindingBesideAMutantsFailure(t *testing.T) {
 				t.Fatalf("%s: %s %+v, want no-hole of kind %q (the fixture no longer holds what it is for)", name, r.Outcome, r.Violation, c.kind)
 			}
 			res := ShrinkRun(c.sc, opt, shrinkKindRuns)
-			checkShrunkKeeps(t, name, res.Scenario, Summarize(r))
+			checkShrunkKeeps(t, name, res.Scenario, harness.Summarize(r))
 		}
 	}
 }
@@ -166,7 +166,7 @@ func TestShrinkKeepsTheKindUnderEveryMutant(t *testing.T) {
 			}
 			kinds[r.Violation.Kind]++
 			res := ShrinkRun(f.sc, opt, shrinkKindRuns)
-			checkShrunkKeeps(t, f.sc.Name+"/"+string(opt.Strategy)+"/"+m.String(), res.Scenario, Summarize(r))
+			checkShrunkKeeps(t, f.sc.Name+"/"+string(opt.Strategy)+"/"+m.String(), res.Scenario, harness.Summarize(r))
 		}
 	}
 	t.Logf("failures shrunk, by kind: %v", kinds)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"testing"
+	"tierfetch/gen"
 
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -258,7 +259,7 @@ func TestShrinkNamedFinding(t *testing.T) {
 // model passes.
 func TestShrinkGenerated(t *testing.T) {
 	const seed = 2
-	sc := Generate(seed)
+	sc := gen.Generate(seed)
 	if r := harness.Execute(sc, harness.Options{Seed: seed, Strategy: harness.LocalLogStart}); r.Outcome != harness.OutcomeOK {
 		t.Fatalf("unmutated seed %d: %s %+v, want ok", seed, r.Outcome, r.Violation)
 	}

@@ -1,36 +1,16 @@
 package fuzz
 
 import (
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 )
-
-// RunSummary is what a sweep keeps of one run: enough to count, group and
-// replay it, without the cluster.
-type RunSummary struct {
-	Strategy  harness.Strategy
-	Outcome   string
-	Invariant string
-	Kind      string
-	Message   string
-	Step      int64
-	AtMs      int64
-	Steps     int64
-	Digest    string
-	Coverage  [model.NumGoals]int64
-}
-
-// Known reports whether the run failed with a known finding.
-func (r RunSummary) Known() bool { return r.Outcome != harness.OutcomeOK && r.Kind != "" }
-
-// Unknown reports whether the run failed in a way no known finding explains.
-func (r RunSummary) Unknown() bool { return r.Outcome != harness.OutcomeOK && r.Kind == "" }
 
 // SeedResult is one seed of a sweep: its generated scenario run under each
 // strategy.
 type SeedResult struct {
 	Seed uint64
-	Runs []RunSummary
+	Runs []harness.RunSummary
 }
 
 // SweepSeed generates seed's scenario and runs it under each strategy.
@@ -41,22 +21,13 @@ func SweepSeed(seed uint64, strategies []harness.Strategy, p model.Profile) Seed
 // SweepSeedWith is SweepSeed with base options (profile, mutants); the seed
 // and strategy of opt are set per run.
 func SweepSeedWith(seed uint64, strategies []harness.Strategy, opt harness.Options) SeedResult {
-	sc := Generate(seed)
+	sc := gen.Generate(seed)
 	out := SeedResult{Seed: seed}
 	for _, st := range strategies {
 		opt.Seed, opt.Strategy = seed, st
-		out.Runs = append(out.Runs, Summarize(harness.Execute(sc, opt)))
+		out.Runs = append(out.Runs, harness.Summarize(harness.Execute(sc, opt)))
 	}
 	return out
-}
-
-// Summarize keeps what a sweep needs of a run.
-func Summarize(r *harness.RunResult) RunSummary {
-	s := RunSummary{Strategy: r.Strategy, Outcome: r.Outcome, Steps: r.Steps, Digest: r.Digest, Coverage: r.Coverage}
-	if f := r.Violation; f != nil {
-		s.Invariant, s.Kind, s.Message, s.Step, s.AtMs = f.Invariant, f.Kind, f.Message, f.Step, f.AtMs
-	}
-	return s
 }
 
 // SweepTotals aggregates seed results. Add them in seed order and the totals
@@ -83,7 +54,7 @@ type SweepTotals struct {
 // Failed names one failing run of a sweep.
 type Failed struct {
 	Seed uint64
-	Run  RunSummary
+	Run  harness.RunSummary
 }
 
 // NewSweepTotals returns empty totals for the given strategies.

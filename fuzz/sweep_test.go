@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"tierfetch/gen"
 
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -147,7 +148,7 @@ func TestGeneratedScenariosHaveNoUnknownFailures(t *testing.T) {
 func sweepFindings(t *testing.T, p model.Profile, n uint64) []finding {
 	var out []finding
 	for seed := uint64(1); seed <= n; seed++ {
-		sc := Generate(seed)
+		sc := gen.Generate(seed)
 		for _, st := range harness.Strategies {
 			r := harness.Execute(sc, harness.Options{Seed: seed, Strategy: st, Profile: p})
 			switch {

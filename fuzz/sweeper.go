@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"tierfetch/gen"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
@@ -265,13 +266,13 @@ func (s *Sweeper) one(seed uint64) seedDone {
 	if !s.cfg.CheckDeterminism {
 		return seedDone{res: SweepSeedWith(seed, s.cfg.Strategies, s.options())}
 	}
-	sc := Generate(seed)
+	sc := gen.Generate(seed)
 	d := seedDone{res: SeedResult{Seed: seed}}
 	for _, st := range s.cfg.Strategies {
 		opt := s.options()
 		opt.Seed, opt.Strategy, opt.StateDigests = seed, st, true
 		a, b := harness.Execute(sc, opt), harness.Execute(sc, opt)
-		d.res.Runs = append(d.res.Runs, Summarize(a))
+		d.res.Runs = append(d.res.Runs, harness.Summarize(a))
 		if step, ok := firstDivergence(a.StateDigests, b.StateDigests); ok && d.mismatch == "" {
 			opt.StateDigests = false
 			sa, _ := harness.StatesAround(sc, opt, step)
@@ -351,7 +352,7 @@ func FailureFile(outDir string, f Failed) string {
 func (s *Sweeper) save(f Failed) {
 	opt := s.options()
 	opt.Seed, opt.Strategy = f.Seed, f.Run.Strategy
-	sc := WithRecord(Generate(f.Seed), opt, f.Run)
+	sc := harness.WithRecord(gen.Generate(f.Seed), opt, f.Run)
 	file := FailureFile(s.cfg.Out, f)
 	if err := s.write(file, sc); err != nil {
 		s.noteSaveError(f.Seed, err)
@@ -528,7 +529,7 @@ func MergeConfig(h SweepHeader, out string, shrink int) (SweepConfig, error) {
 			mutants = mutants.With(m)
 		}
 	}
-	fixes, err := ParseFixes(h.Fix)
+	fixes, err := harness.ParseFixes(h.Fix)
 	if err != nil {
 		return SweepConfig{}, fmt.Errorf("the shards' fix: %w", err)
 	}

@@ -265,26 +265,26 @@ func TestMergeConfigRefusesForeignHeaders(t *testing.T) {
 // then an unknown liveness failure, then a run stopped by its budget;
 // known findings are no failure.
 func TestWorstOutcome(t *testing.T) {
-	fold := func(mismatch string, runs ...RunSummary) string {
+	fold := func(mismatch string, runs ...harness.RunSummary) string {
 		s := NewSweeper(SweepConfig{Strategies: harness.Strategies, MaxSaved: 0})
 		s.Fold(SeedResult{Seed: 1, Runs: runs}, mismatch)
 		return s.Worst()
 	}
-	ok := RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeOK}
-	run := func(outcome, kind string) RunSummary {
-		return RunSummary{Strategy: harness.LastTiered, Outcome: outcome, Invariant: "x", Kind: kind}
+	ok := harness.RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeOK}
+	run := func(outcome, kind string) harness.RunSummary {
+		return harness.RunSummary{Strategy: harness.LastTiered, Outcome: outcome, Invariant: "x", Kind: kind}
 	}
 	for _, c := range []struct {
 		mismatch string
-		runs     []RunSummary
+		runs     []harness.RunSummary
 		want     string
 	}{
-		{"", []RunSummary{ok, ok}, ""},
-		{"NONDETERMINISM", []RunSummary{ok, ok}, harness.OutcomeSafety},
-		{"", []RunSummary{ok, run(harness.OutcomeSafety, "")}, harness.OutcomeSafety},
-		{"", []RunSummary{ok, run(harness.OutcomeLiveness, "")}, harness.OutcomeLiveness},
-		{"", []RunSummary{ok, run(harness.OutcomeBudget, "")}, harness.OutcomeBudget},
-		{"", []RunSummary{ok, run(harness.OutcomeSafety, "stale-hro")}, ""},
+		{"", []harness.RunSummary{ok, ok}, ""},
+		{"NONDETERMINISM", []harness.RunSummary{ok, ok}, harness.OutcomeSafety},
+		{"", []harness.RunSummary{ok, run(harness.OutcomeSafety, "")}, harness.OutcomeSafety},
+		{"", []harness.RunSummary{ok, run(harness.OutcomeLiveness, "")}, harness.OutcomeLiveness},
+		{"", []harness.RunSummary{ok, run(harness.OutcomeBudget, "")}, harness.OutcomeBudget},
+		{"", []harness.RunSummary{ok, run(harness.OutcomeSafety, "stale-hro")}, ""},
 	} {
 		if got := fold(c.mismatch, c.runs...); got != c.want {
 			t.Errorf("%q %v: worst %q, want %q", c.mismatch, c.runs, got, c.want)

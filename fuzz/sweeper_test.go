@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"tierfetch/harness"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
@@ -66,7 +67,7 @@ func TestResumeText(t *testing.T) {
 }
 
 func mustProfile(t *testing.T, name string) model.Profile {
-	p, err := ParseProfile(name)
+	p, err := harness.ParseProfile(name)
 	if err != nil {
 		t.Fatal(err)
 	}

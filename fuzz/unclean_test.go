@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"testing"
+	"tierfetch/gen"
 
 	"tierfetch/harness"
 	"tierfetch/model"
@@ -18,7 +19,7 @@ import (
 // unknown remote-agreement failure at 67.2 s before the checker stopped
 // comparing it with the new lineage.
 func TestUncleanSeed6050IsClean(t *testing.T) {
-	sc := Generate(6050)
+	sc := gen.Generate(6050)
 	sc.Config.UncleanLeaderElectionEnable = true
 	for _, p := range []model.Profile{model.KIP, model.Kafka43, model.KafkaTrunk} {
 		for _, st := range []harness.Strategy{harness.LocalLogStart, harness.LastTiered} {

@@ -5,13 +5,12 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
-	"time"
-
-	"tierfetch/fuzz"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 	"tierfetch/sim"
+	"time"
 )
 
 // Benchmarks report speed; no test asserts it. docs/contributing/BENCHMARKS.md holds the
@@ -22,7 +21,7 @@ import (
 func BenchmarkRun(b *testing.B) {
 	var list []*scenarios.Scenario
 	for seed := uint64(1); seed <= 10; seed++ {
-		list = append(list, fuzz.Generate(seed))
+		list = append(list, gen.Generate(seed))
 	}
 	b.ReportAllocs()
 	var steps int64

@@ -4,8 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
-
-	"tierfetch/fuzz"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -55,7 +54,7 @@ func TestDeterminism(t *testing.T) {
 		st harness.Strategy
 	}
 	var jobs []job
-	for _, sc := range append(scenarios.Named(), fuzz.Generate(11), fuzz.Generate(12), fuzz.Generate(13)) {
+	for _, sc := range append(scenarios.Named(), gen.Generate(11), gen.Generate(12), gen.Generate(13)) {
 		for _, st := range harness.Strategies {
 			jobs = append(jobs, job{sc, st})
 		}
@@ -91,7 +90,7 @@ func TestDeterminism(t *testing.T) {
 // ordinary scenario file: parsing its text gives it back.
 func TestGeneratedScenariosRoundTrip(t *testing.T) {
 	for seed := uint64(1); seed <= 50; seed++ {
-		sc := fuzz.Generate(seed)
+		sc := gen.Generate(seed)
 		data, err := sc.Marshal()
 		if err != nil {
 			t.Fatal(err)

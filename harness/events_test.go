@@ -2,8 +2,7 @@ package harness_test
 
 import (
 	"testing"
-
-	"tierfetch/fuzz"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
@@ -44,7 +43,7 @@ func TestRunEventsSetOnlyTheirKindsFields(t *testing.T) {
 		list, seeds, profiles = []*scenarios.Scenario{every}, 3, map[string]model.Profile{"kip": model.KIP}
 	}
 	for seed := uint64(1); seed <= seeds; seed++ {
-		list = append(list, fuzz.Generate(seed))
+		list = append(list, gen.Generate(seed))
 	}
 	seen := make([]int, model.NumEventKinds)
 	for _, p := range profiles {

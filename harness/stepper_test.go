@@ -2,8 +2,7 @@ package harness_test
 
 import (
 	"testing"
-
-	"tierfetch/fuzz"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
@@ -15,7 +14,7 @@ import (
 func TestCloneIsIndependent(t *testing.T) {
 	compared := 0
 	defer func() { t.Logf("%d clones compared", compared) }()
-	scs := append(scenarios.Named(), fuzz.Generate(11), fuzz.Generate(12))
+	scs := append(scenarios.Named(), gen.Generate(11), gen.Generate(12))
 	for _, sc := range scs {
 		for _, st := range harness.Strategies {
 			opt := harness.Options{Strategy: st, Chooser: &harness.Script{}}
@@ -60,7 +59,7 @@ func TestCloneIsIndependent(t *testing.T) {
 // run before it was reused still ends as it would have: the fork writes
 // nothing the dropped run shared.
 func TestForkIntoMatchesClone(t *testing.T) {
-	scs := append(scenarios.Named(), fuzz.Generate(11), fuzz.Generate(12), fuzz.Generate(13))
+	scs := append(scenarios.Named(), gen.Generate(11), gen.Generate(12), gen.Generate(13))
 	compared := 0
 	var spare, keep, ref *harness.Run // the dropped run, a copy of it, how the copy must end
 	for _, sc := range scs {

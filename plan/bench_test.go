@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
-
-	"tierfetch/fuzz"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
@@ -73,7 +72,7 @@ func BenchmarkPlan(b *testing.B) {
 func benchmarkReference(b *testing.B) {
 	var list []*scenarios.Scenario
 	for seed := uint64(1); seed <= 10; seed++ {
-		list = append(list, fuzz.Generate(seed))
+		list = append(list, gen.Generate(seed))
 	}
 	var steps int64
 	for i := 0; i < b.N; i++ {

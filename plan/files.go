@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"tierfetch/harness"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
-	"tierfetch/fuzz"
 	"tierfetch/model"
 )
 
@@ -51,7 +51,7 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 			in.Profiles = append(in.Profiles, p)
 		}
 	}
-	if in.Fixes, err = fuzz.ParseFixes(f.Fix); err != nil {
+	if in.Fixes, err = harness.ParseFixes(f.Fix); err != nil {
 		return nil, err
 	}
 	if len(f.Offsets) == 0 {

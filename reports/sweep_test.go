@@ -24,13 +24,13 @@ func TestSweepSummaryPastTheCaps(t *testing.T) {
 	if err := s.PrepareOut(); err != nil {
 		t.Fatal(err)
 	}
-	ok := fuzz.RunSummary{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}
+	ok := harness.RunSummary{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}
 	for seed := uint64(1); seed <= failures+1; seed++ {
-		bad := fuzz.RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Invariant: "no-hole", Message: "hole"}
+		bad := harness.RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Invariant: "no-hole", Message: "hole"}
 		if seed == failures+1 { // past every cap
 			bad.Outcome, bad.Invariant = harness.OutcomeLiveness, "liveness"
 		}
-		s.Fold(fuzz.SeedResult{Seed: seed, Runs: []fuzz.RunSummary{bad, ok}}, "")
+		s.Fold(fuzz.SeedResult{Seed: seed, Runs: []harness.RunSummary{bad, ok}}, "")
 	}
 	s.CloseOut()
 	var b strings.Builder

@@ -14,7 +14,6 @@ import (
 
 	"tierfetch/cliutil"
 	"tierfetch/compare"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
 	"tierfetch/reports"
@@ -29,7 +28,7 @@ func compareFlagSet(fs *pflag.FlagSet, f *compare.Config) {
 	fs.StringVar(&f.Out, "out", "compare-out", "directory for report.md, runs.csv and the charts")
 	fs.StringVar(&f.Vary, "vary", "", "sweep one parameter: KEY=V1,V2,... where KEY is a config field of the scenario file\n(e.g. local_retention_bytes or Kafka's local.retention.bytes, replication_bytes_per_sec, remote_log_manager_task_interval_ms;\nbyte counts take units: 1MiB) or "+compare.ProduceScaleKey+" (multiplies every produce event's records)")
 	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "pairs run in parallel (the output does not depend on it)")
-	fs.StringVar(&f.Profiles, "profiles", compare.DefaultProfiles, "behaviour profiles, comma-separated: "+fuzz.ProfileNames()+";\nthe statistics use the first, the report compares them all")
+	fs.StringVar(&f.Profiles, "profiles", compare.DefaultProfiles, "behaviour profiles, comma-separated: "+harness.ProfileNames()+";\nthe statistics use the first, the report compares them all")
 	fs.StringVar(&f.Profile, "profile", "", "one behaviour profile: the same as --profiles P")
 	fixFlag(fs, &f.Fix)
 	fs.Lookup("fix").Usage += ";\nunset: each pair runs without fixes and again with every fix, for the report's column \"with fixes\""

@@ -12,7 +12,6 @@ import (
 
 	"tierfetch/cliutil"
 	"tierfetch/explore"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/outfile"
 	"tierfetch/scenarios"
@@ -39,7 +38,7 @@ func newExploreCmd(c *cli) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&f.Scenario, "scenario", "", "a named scenario (see 'simrun scenarios') or a scenario file")
 	fs.StringVar(&f.Strategy, "strategy", string(harness.LastTiered), "local-log-start or last-tiered")
-	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
+	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+harness.ProfileNames())
 	fs.StringVar(&f.Mutant, "mutant", "", "switch on deliberate bugs, comma-separated (see 'simrun mutants')")
 	fixFlag(fs, &f.Fix)
 	fs.IntVar(&f.Depth, "depth", 0, "bound the steps of a path, 1..100000 (0: none, to the scenario's end)")

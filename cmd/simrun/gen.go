@@ -2,9 +2,9 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+	"tierfetch/gen"
 
 	"tierfetch/campaign"
-	"tierfetch/fuzz"
 	"tierfetch/outfile"
 )
 
@@ -17,7 +17,7 @@ func newGenCmd(c *cli) *cobra.Command {
 		Long:  "Writes the random scenario a seed generates, as a scenario file that simrun run replays.",
 		Args:  noArgs,
 		RunE: c.action(func(_ *cobra.Command, _ []string) (int, error) {
-			data, err := fuzz.Generate(seed.N).Marshal()
+			data, err := gen.Generate(seed.N).Marshal()
 			if err != nil {
 				panic(err) // a generated scenario always marshals
 			}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"tierfetch/harness"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +31,7 @@ func newMutantsCmd(c *cli) *cobra.Command {
 	fs.StringVar(&f.seeds, "seeds", "1..300", "seed range to hunt each mutant in")
 	fs.IntVar(&f.shrinkRuns, "shrink", 300, "runs allowed to shrink each caught case (0: no shrinking)")
 	fs.StringVar(&f.out, "out", "mutants-out", "directory for each mutant's shrunk failing scenario")
-	fs.StringVar(&f.profileName, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+"; unset: each mutant's own hunt profile\n(in this build kip for every one)")
+	fs.StringVar(&f.profileName, "profile", "", "behaviour profile: "+harness.ProfileNames()+"; unset: each mutant's own hunt profile\n(in this build kip for every one)")
 	fixFlag(fs, &f.fix)
 	maxStepsVar(fs, &f.maxSteps)
 	return cmd
@@ -48,11 +49,11 @@ func cmdMutants(f *mutantsFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("--seeds: %v", err)
 	}
-	profile, err := fuzz.ParseProfile(cmp.Or(f.profileName, "kip"))
+	profile, err := harness.ParseProfile(cmp.Or(f.profileName, "kip"))
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	fixes, err := fuzz.ParseFixes(f.fix)
+	fixes, err := harness.ParseFixes(f.fix)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}

@@ -5,11 +5,10 @@ import (
 	"io"
 	"runtime"
 	"strconv"
+	"tierfetch/harness"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-
-	"tierfetch/fuzz"
 	"tierfetch/outfile"
 	"tierfetch/plan"
 	"tierfetch/scenarios"
@@ -45,7 +44,7 @@ func planFlagSet(fs *pflag.FlagSet, f *planFlags) {
 		return nil
 	})
 	fs.StringVar(&f.Seeds, "seeds", fmt.Sprintf("%d..%d", plan.DefaultSeedFrom, plan.DefaultSeedTo), "seeds every profile and strategy runs, A..B")
-	fs.StringVar(&f.Profile, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+fuzz.ProfileNames()+")")
+	fs.StringVar(&f.Profile, "profile", "", "behaviour profiles to run, comma-separated (default: all: "+harness.ProfileNames()+")")
 	fixFlag(fs, &f.Fix)
 	fs.StringVar(&f.SavePath, "save", "", "write the scenario the plan built here (simrun run --scenario FILE replays it)")
 	maxInputVar(fs, &f.maxInput)

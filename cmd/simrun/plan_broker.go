@@ -5,11 +5,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"tierfetch/harness"
 
 	"github.com/spf13/pflag"
 
 	"tierfetch/campaign"
-	"tierfetch/fuzz"
 	"tierfetch/outfile"
 	"tierfetch/plan"
 	"tierfetch/scenarios"
@@ -52,7 +52,7 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 	}
 	if f.Profile != "" {
 		for _, name := range strings.Split(f.Profile, ",") {
-			p, err := fuzz.ParseProfile(strings.TrimSpace(name))
+			p, err := harness.ParseProfile(strings.TrimSpace(name))
 			if err != nil {
 				return exitBadInput, badInput("plan: %v", err)
 			}

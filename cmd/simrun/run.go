@@ -13,7 +13,6 @@ import (
 	"tierfetch/campaign"
 	"tierfetch/cliutil"
 	"tierfetch/compare"
-	"tierfetch/fuzz"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
@@ -57,7 +56,7 @@ func runFlagSet(fs *pflag.FlagSet, f *runFlags) {
 	fs.Lookup("max-steps").DefValue += ", or a failure file's recorded budget"
 	maxInputVar(fs, &f.maxInput)
 	fs.StringVar(&f.strategy, "strategy", "", "local-log-start, last-tiered or both; unset: both, or a failure file's recorded strategy")
-	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+", or several comma-separated (each run in turn;\n--json then prints an array); unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
+	fs.StringVar(&f.profile, "profile", "", "behaviour profile: "+harness.ProfileNames()+", or several comma-separated (each run in turn;\n--json then prints an array); unset: kip, a failure file's recorded profile,\nand with --all every profile (the table is kip's, the rows another profile changes follow it)")
 	fs.BoolVar(&f.trace, "trace", false, "print every trace line (with --json: on standard error, so standard output stays one JSON document)")
 	fs.StringVar(&f.tracePart, "trace-partition", "", "with a broker-scale file (partitions): print the trace lines of this partition only\n(topic-partition, as Kafka names it, e.g. orders-3) and of the whole fleet (implies --trace)")
 	fs.BoolVar(&f.verbose, "verbose", false, "with --all: each scenario's summary and the full report of every failure, known findings included,\nafter the table")
@@ -87,7 +86,7 @@ func newRunCmd(c *cli) *cobra.Command {
 
 func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	cliutil.TuneGC(gcPercent)
-	strategies, err := fuzz.ParseStrategies(cmp.Or(f.strategy, "both"))
+	strategies, err := harness.ParseStrategies(cmp.Or(f.strategy, "both"))
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -95,11 +94,11 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	mutants, err := fuzz.ParseMutants(f.mutants)
+	mutants, err := harness.ParseMutants(f.mutants)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	fixes, err := fuzz.ParseFixes(f.fixes)
+	fixes, err := harness.ParseFixes(f.fixes)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -228,7 +227,7 @@ func runProfiles(f runFlags) ([]model.Profile, error) {
 	}
 	var list []model.Profile
 	for _, name := range names {
-		p, err := fuzz.ParseProfile(name)
+		p, err := harness.ParseProfile(name)
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +248,7 @@ func recordedRun(f *runFlags, sc *scenarios.Scenario, strategies *[]harness.Stra
 		}
 		return nil, nil
 	}
-	r, err := fuzz.ReadRecord(sc.Failure)
+	r, err := harness.ReadRecord(sc.Failure)
 	if err != nil {
 		return nil, err
 	}

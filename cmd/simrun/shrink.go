@@ -47,7 +47,7 @@ func newShrinkCmd(c *cli) *cobra.Command {
 	}
 	fs := cmd.Flags()
 	fs.StringVar(&f.run.strategy, "strategy", "", "local-log-start or last-tiered; unset: the recorded one, else the first that fails")
-	fs.StringVar(&f.run.profile, "profile", "", "behaviour profile: "+fuzz.ProfileNames()+" (unset: the recorded one, else kip)")
+	fs.StringVar(&f.run.profile, "profile", "", "behaviour profile: "+harness.ProfileNames()+" (unset: the recorded one, else kip)")
 	fs.StringVar(&f.run.mutants, "mutant", "", "deliberate bugs, comma-separated (unset: the recorded ones, else none)")
 	fixFlag(fs, &f.run.fixes)
 	fs.Lookup("fix").Usage += " (unset: the recorded ones, else none)"
@@ -80,7 +80,7 @@ func cmdShrink(f shrinkFlags, stdout, stderr io.Writer) (int, error) {
 	if f.run.seed.Given {
 		sc.Seed = f.run.seed.N
 	}
-	strategies, err := fuzz.ParseStrategies(cmp.Or(f.run.strategy, "both"))
+	strategies, err := harness.ParseStrategies(cmp.Or(f.run.strategy, "both"))
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
@@ -88,11 +88,11 @@ func cmdShrink(f shrinkFlags, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	mutants, err := fuzz.ParseMutants(f.run.mutants)
+	mutants, err := harness.ParseMutants(f.run.mutants)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
-	fixes, err := fuzz.ParseFixes(f.run.fixes)
+	fixes, err := harness.ParseFixes(f.run.fixes)
 	if err != nil {
 		return exitBadInput, badInput("%v", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"tierfetch/harness"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -34,7 +35,7 @@ func newSweepCmd(c *cli) *cobra.Command {
 	fs := cmd.Flags()
 	fs.StringVar(&f.Seeds, "seeds", "1..1000", "seed range A..B (inclusive), or one seed")
 	fs.StringVar(&f.Strategy, "strategy", "both", "local-log-start, last-tiered or both")
-	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+fuzz.ProfileNames())
+	fs.StringVar(&f.Profile, "profile", "kip", "behaviour profile: "+harness.ProfileNames())
 	fs.IntVar(&f.Workers, "workers", runtime.NumCPU(), "runs in parallel (results do not depend on it)")
 	fs.StringVar(&f.Out, "out", "sweep-out", "directory for the scenario files of failing seeds")
 	fs.BoolVar(&f.CheckDeterminism, "check-determinism", false, "run each seed twice and compare the state after every step")
