@@ -232,9 +232,9 @@ func (f *Fleet) followTicks(in *Input) {
 // next (a fixed rate: Kafka's scheduler runs periodic tasks at one).
 func (f *Fleet) onBrokerTick(k TimerKey) {
 	cfg := &f.Parts[0].Cfg
-	every, due := cfg.RetentionCheckInterval, f.tk.retHeap
+	every, heaps := cfg.RetentionCheckInterval, f.tk.retHeap
 	if k.Kind == TimerISRExpire {
-		every, due = cfg.ReplicaLagTimeMax/2, f.tk.isrHeap
+		every, heaps = cfg.ReplicaLagTimeMax/2, f.tk.isrHeap
 	}
 	f.setTimer(k, every)
 	var parts []PartID
@@ -243,9 +243,10 @@ func (f *Fleet) onBrokerTick(k TimerKey) {
 			parts = append(parts, PartID(p))
 		}
 	} else {
-		h := &due[k.Broker]
+		h := &heaps[k.Broker]
 		for h.Len() > 0 && (*h)[0].at <= f.Now {
 			x := heap.Pop(h).(dueEntry)
+			// An entry whose replica's due time moved since is stale.
 			if due := f.tk.rt[int(x.part)*f.nbrokers+k.Broker].duePtr(k.Kind); *due == x.at {
 				*due = -1 // visited: noted again below
 				parts = append(parts, x.part)
