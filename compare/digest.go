@@ -2,11 +2,11 @@ package compare
 
 import (
 	"fmt"
-	"tierfetch/gen"
 
 	"github.com/cespare/xxhash/v2"
 
 	"tierfetch/campaign"
+	"tierfetch/gen"
 )
 
 // digestSeeds is how many seeds' generated scenarios a --generated

@@ -11,10 +11,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"tierfetch/gen"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"

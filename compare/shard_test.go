@@ -15,9 +15,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"tierfetch/gen"
 
 	"tierfetch/config"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"

@@ -3,9 +3,9 @@ package fuzz
 import (
 	"strings"
 	"testing"
-	"tierfetch/gen"
 
 	"tierfetch/campaign"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"

@@ -2,9 +2,9 @@ package fuzz
 
 import (
 	"path/filepath"
-	"tierfetch/gen"
 
 	"tierfetch/campaign"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"

@@ -2,8 +2,8 @@ package fuzz
 
 import (
 	"testing"
-	"tierfetch/gen"
 
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/invariants"
 	"tierfetch/model"

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
-	"tierfetch/harness"
-	"tierfetch/scenarios"
 
 	"pgregory.net/rapid"
+
+	"tierfetch/harness"
+	"tierfetch/scenarios"
 )
 
 // drawScenario draws a scenario from meaningful choices (cluster, fixture,

@@ -6,8 +6,8 @@ import (
 	"maps"
 	"slices"
 	"testing"
-	"tierfetch/gen"
 
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"

@@ -7,11 +7,11 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"tierfetch/gen"
 
 	"github.com/cespare/xxhash/v2"
 
 	"tierfetch/campaign"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"testing"
-	"tierfetch/gen"
 
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"

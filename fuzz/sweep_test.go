@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"tierfetch/gen"
 
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 )

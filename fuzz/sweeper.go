@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"tierfetch/gen"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
+	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"tierfetch/harness"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
+	"tierfetch/harness"
 	"tierfetch/model"
 )
 

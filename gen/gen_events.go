@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
 	"tierfetch/scenarios"
 )
 

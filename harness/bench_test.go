@@ -5,12 +5,13 @@ import (
 	"runtime"
 	"syscall"
 	"testing"
+	"time"
+
 	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 	"tierfetch/sim"
-	"time"
 )
 
 // Benchmarks report speed; no test asserts it. docs/contributing/BENCHMARKS.md holds the

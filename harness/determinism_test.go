@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
 	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"

@@ -2,6 +2,7 @@ package harness_test
 
 import (
 	"testing"
+
 	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/model"

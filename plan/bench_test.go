@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+
 	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/scenarios"

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"tierfetch/harness"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
+	"tierfetch/harness"
 	"tierfetch/model"
 )
 

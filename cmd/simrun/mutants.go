@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"tierfetch/harness"
 
 	"github.com/spf13/cobra"
 
 	"tierfetch/campaign"
 	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/model"
 	"tierfetch/outfile"
 	"tierfetch/reports"

@@ -5,10 +5,11 @@ import (
 	"io"
 	"runtime"
 	"strconv"
-	"tierfetch/harness"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"tierfetch/harness"
 	"tierfetch/outfile"
 	"tierfetch/plan"
 	"tierfetch/scenarios"

@@ -5,11 +5,11 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"tierfetch/harness"
 
 	"github.com/spf13/pflag"
 
 	"tierfetch/campaign"
+	"tierfetch/harness"
 	"tierfetch/outfile"
 	"tierfetch/plan"
 	"tierfetch/scenarios"

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"tierfetch/harness"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +12,7 @@ import (
 	"tierfetch/campaign"
 	"tierfetch/cliutil"
 	"tierfetch/fuzz"
+	"tierfetch/harness"
 	"tierfetch/reports"
 )
 
