@@ -87,8 +87,9 @@ func exitOnSignal(sig os.Signal) {
 }
 
 // sayStopped tells a user whose command a signal ends at once (one that
-// saves nothing at a boundary: run, plan, replay...) why it printed
-// nothing, unless that write blocks: a standard error nobody reads waits
+// saves nothing at a boundary: run, plan, replay...; or one already
+// writing its outputs, whose unfinished files exitOnSignal removes) why it
+// stopped, unless that write blocks: a standard error nobody reads waits
 // at most signalSayWait.
 func sayStopped(sig os.Signal) {
 	said := make(chan struct{})
