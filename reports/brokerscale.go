@@ -314,7 +314,10 @@ func limitsLine(sc *scenarios.Scenario) string {
 			return true
 		}
 		for _, p := range sc.Partitions {
-			if p.Config != nil && entry(p.Config) != nil && *entry(p.Config) != "" {
+			if p.Config == nil {
+				continue
+			}
+			if v := entry(p.Config); v != nil && *v != "" {
 				return true
 			}
 		}
