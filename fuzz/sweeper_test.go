@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -72,4 +73,50 @@ func mustProfile(t *testing.T, name string) model.Profile {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestNewSweepConfigEdges: each numeric setting is accepted at both ends of
+// its stated range and refused one past it, naming its field; a sweep of
+// exactly MaxSweepSeeds seeds is allowed, one more is not.
+func TestNewSweepConfigEdges(t *testing.T) {
+	base := SweepArgs{Seeds: "5..9", Strategy: "both", Profile: "kip", Shard: "0/1", Out: t.TempDir(), Workers: 2, MaxSteps: 100}
+	at := func(v uint64) *uint64 { return &v }
+	cases := []struct {
+		name  string
+		edit  func(*SweepArgs)
+		field string // "" when the setting is accepted
+	}{
+		{"one worker", func(a *SweepArgs) { a.Workers = 1 }, ""},
+		{"1024 workers", func(a *SweepArgs) { a.Workers = 1024 }, ""},
+		{"1025 workers", func(a *SweepArgs) { a.Workers = 1025 }, "Workers"},
+		{"no shrinking", func(a *SweepArgs) { a.Shrink = 0 }, ""},
+		{"resume at the first seed", func(a *SweepArgs) { a.ResumeFrom = at(5) }, ""},
+		{"resume at the last seed", func(a *SweepArgs) { a.ResumeFrom = at(9) }, ""},
+		{"resume before the first seed", func(a *SweepArgs) { a.ResumeFrom = at(4) }, "ResumeFrom"},
+		{"resume after the last seed", func(a *SweepArgs) { a.ResumeFrom = at(10) }, "ResumeFrom"},
+		{"MaxSweepSeeds seeds", func(a *SweepArgs) { a.Seeds = fmt.Sprintf("1..%d", MaxSweepSeeds) }, ""},
+		{"one seed more", func(a *SweepArgs) { a.Seeds = fmt.Sprintf("1..%d", MaxSweepSeeds+1) }, "Seeds"},
+		{"saved and shrunk at their limit", func(a *SweepArgs) { a.MaxSaved, a.MaxShrunk = MaxSavedLimit, MaxSavedLimit }, ""},
+		{"saved past its limit", func(a *SweepArgs) { a.MaxSaved = MaxSavedLimit + 1 }, "MaxSaved"},
+		{"shrunk past its limit", func(a *SweepArgs) { a.MaxShrunk = MaxSavedLimit + 1 }, "MaxShrunk"},
+		{"negative saved", func(a *SweepArgs) { a.MaxSaved = -1 }, "MaxSaved"},
+		{"negative shrunk", func(a *SweepArgs) { a.MaxShrunk = -1 }, "MaxShrunk"},
+	}
+	for _, c := range cases {
+		a := base
+		c.edit(&a)
+		cfg, err := NewSweepConfig(a)
+		if c.field == "" {
+			if err != nil {
+				t.Errorf("%s: refused: %v", c.name, err)
+			} else if a.ResumeFrom != nil && cfg.Resume != *a.ResumeFrom {
+				t.Errorf("%s: resumes at %d", c.name, cfg.Resume)
+			}
+			continue
+		}
+		var e *config.Error
+		if !errors.As(err, &e) || e.Field != c.field {
+			t.Errorf("%s: error %v, want one naming %s", c.name, err, c.field)
+		}
+	}
 }
