@@ -63,12 +63,12 @@ func TestKnownNamesAreComplete(t *testing.T) {
 }
 
 func TestSafeName(t *testing.T) {
-	for _, ok := range []string{"no-hole", "stale-hro", "kafka43-aux-state-stall", "a"} {
+	for _, ok := range []string{"no-hole", "stale-hro", "kafka43-aux-state-stall", "a", "z", "0", "9", "a-z-0-9", strings.Repeat("a", 64)} {
 		if !SafeName(ok) {
 			t.Errorf("SafeName(%q) = false", ok)
 		}
 	}
-	for _, bad := range []string{"", "../x", "a/b", "a..b", ".", "-a", "a-", "a--b", "A", "a b", "a\x00", strings.Repeat("a", 65)} {
+	for _, bad := range []string{"", "../x", "a/b", "a..b", ".", "-a", "a-", "a--b", "A", "a b", "a\x00", strings.Repeat("a", 65), "a`", "a{", "a/", "a:", "a.", "é"} {
 		if SafeName(bad) {
 			t.Errorf("SafeName(%q) = true", bad)
 		}
