@@ -80,3 +80,78 @@ func ExampleShard() {
 	fmt.Println(seeds)
 	// Output: [42 46 50 54 58]
 }
+
+// TestMergeRefusesAnotherSweepsShard: merge refuses shards of sweeps with
+// different options wherever the odd one lies among the files, naming the
+// option, and a header lists every coverage goal in order.
+func TestMergeRefusesAnotherSweepsShard(t *testing.T) {
+	header := func(k uint64, profile string) *bytes.Buffer {
+		var b bytes.Buffer
+		if err := WriteSweepHeader(&b, NewSweepHeader(1, 4, campaign.Shard{K: k, N: 3}, harness.Strategies, profile, "", false)); err != nil {
+			t.Fatal(err)
+		}
+		return &b
+	}
+	for odd := range 3 {
+		srcs := make([]ShardSource, 3)
+		for k := range srcs {
+			profile := "kip"
+			if k == odd {
+				profile = "kafka-4.3"
+			}
+			srcs[k] = ShardSource{fmt.Sprintf("s%d", k), header(uint64(k), profile)}
+		}
+		_, err := MergeShards(srcs, nil)
+		if err == nil || !strings.Contains(err.Error(), `profile "`) {
+			t.Errorf("kafka-4.3 shard at %d merged with kip shards: %v", odd, err)
+		}
+	}
+	h := NewSweepHeader(1, 4, campaign.Whole, harness.Strategies, "kip", "", false)
+	if len(h.Goals) != int(model.NumGoals) {
+		t.Fatalf("header goals %v, want %d", h.Goals, model.NumGoals)
+	}
+	for g := model.Goal(0); g < model.NumGoals; g++ {
+		if h.Goals[g] != g.String() {
+			t.Errorf("header goal %d is %q, want %q", g, h.Goals[g], g)
+		}
+	}
+}
+
+// TestCheckHeaderEdges: a shard header's ranges are accepted at both ends
+// and refused one past, naming the field.
+func TestCheckHeaderEdges(t *testing.T) {
+	at := func(v uint64) *uint64 { return &v }
+	ok := NewSweepHeader(5, 9, campaign.Whole, harness.Strategies, "kip", "", false)
+	cases := []struct {
+		name string
+		edit func(*SweepHeader)
+		want string // "" when accepted
+	}{
+		{"one seed", func(h *SweepHeader) { h.To = h.From }, ""},
+		{"from above to", func(h *SweepHeader) { h.To = h.From - 1 }, "from > to"},
+		{"resumed at the first seed", func(h *SweepHeader) { h.ResumeFrom = at(5) }, ""},
+		{"resumed at the last seed", func(h *SweepHeader) { h.ResumeFrom = at(9) }, ""},
+		{"resumed before the first", func(h *SweepHeader) { h.ResumeFrom = at(4) }, "resume_from"},
+		{"resumed after the last", func(h *SweepHeader) { h.ResumeFrom = at(10) }, "resume_from"},
+		{"stopped at the first seed", func(h *SweepHeader) { h.StoppedAt = at(5) }, ""},
+		{"stopped at the last seed", func(h *SweepHeader) { h.StoppedAt = at(9) }, ""},
+		{"stopped at the resumed seed", func(h *SweepHeader) { h.ResumeFrom, h.StoppedAt = at(7), at(7) }, ""},
+		{"stopped before the resumed seed", func(h *SweepHeader) { h.ResumeFrom, h.StoppedAt = at(7), at(6) }, "stopped_at"},
+		{"stopped after the last", func(h *SweepHeader) { h.StoppedAt = at(10) }, "stopped_at"},
+		{"default budget", func(h *SweepHeader) { h.MaxSteps = 0 }, ""},
+		{"largest budget", func(h *SweepHeader) { h.MaxSteps = harness.MaxStepsLimit }, ""},
+		{"budget past its limit", func(h *SweepHeader) { h.MaxSteps = harness.MaxStepsLimit + 1 }, "max_steps"},
+		{"negative budget", func(h *SweepHeader) { h.MaxSteps = -1 }, "max_steps"},
+	}
+	for _, c := range cases {
+		h := ok
+		c.edit(&h)
+		err := checkHeader(h)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want an error naming %s", c.name, err, c.want)
+		}
+	}
+}
