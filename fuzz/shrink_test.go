@@ -215,6 +215,12 @@ func TestSizeString(t *testing.T) {
 	if got := SizeOf(sc); got != want {
 		t.Errorf("SizeOf = %v, want %v", got, want)
 	}
+	// An initial log held only remotely counts its segments and no local records.
+	tiered := &scenarios.Scenario{Brokers: 2, DurationMs: 10, Initial: &scenarios.Initial{
+		RemoteSegments: []scenarios.SegmentSpec{{BaseOffset: 0, EndOffset: 9}, {BaseOffset: 10, EndOffset: 19}}}}
+	if got, want := SizeOf(tiered), (Size{Brokers: 2, Segments: 2, DurationMs: 10}); got != want {
+		t.Errorf("SizeOf(remote only) = %v, want %v", got, want)
+	}
 }
 
 // checkShrunk runs the shrunk scenario again and checks it fails like want
