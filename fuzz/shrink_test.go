@@ -2,7 +2,9 @@ package fuzz
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"tierfetch/gen"
@@ -280,4 +282,100 @@ func TestShrinkGenerated(t *testing.T) {
 		t.Errorf("runs %d, %v -> %v: want <= 400 runs, fewer events and brokers", res.Runs, res.Before, res.After)
 	}
 	t.Logf("%v -> %v in %d runs", res.Before, res.After, res.Runs)
+}
+
+// TestShrinkPassOrder: what the event pass keeps when several minimal
+// scenarios fail: add_replica events are removed after all others, a crash
+// goes together with its broker's restart, and duration_ms comes down to
+// just past the last event.
+func TestShrinkPassOrder(t *testing.T) {
+	has := func(typ string, broker int) func(e scenarios.Event) bool {
+		return func(e scenarios.Event) bool {
+			return e.Type == typ && (broker < 0 || e.Broker != nil && *e.Broker == broker)
+		}
+	}
+	cases := []struct {
+		name   string
+		events string
+		fails  func(sc *scenarios.Scenario) bool
+		want   []string // the event types left, in order
+	}{
+		{"add_replica last",
+			`{"at_ms": 0, "type": "add_replica", "broker": 2}, {"at_ms": 10, "type": "crash", "broker": 1}`,
+			func(sc *scenarios.Scenario) bool {
+				return slices.ContainsFunc(sc.Events, has(scenarios.EventAddReplica, 2)) || slices.ContainsFunc(sc.Events, has(scenarios.EventCrash, 1))
+			},
+			[]string{scenarios.EventAddReplica}},
+		{"a crash with its restart",
+			`{"at_ms": 0, "type": "produce", "records": 1}, {"at_ms": 10, "type": "crash", "broker": 1}, {"at_ms": 15, "type": "produce", "records": 2},
+			 {"at_ms": 20, "type": "restart", "broker": 1}`,
+			func(sc *scenarios.Scenario) bool {
+				// the produce between them is needed; a crash without its
+				// restart, or a restart without its crash, hides the failure
+				i := slices.IndexFunc(sc.Events, has(scenarios.EventCrash, 1))
+				j := slices.IndexFunc(sc.Events, has(scenarios.EventRestart, 1))
+				needed := slices.ContainsFunc(sc.Events, func(e scenarios.Event) bool { return e.Type == scenarios.EventProduce && e.Records >= 2 })
+				return needed && (i < 0 && j < 0 || i >= 0 && j > i)
+			},
+			[]string{scenarios.EventProduce}},
+		{"a crash no restart follows",
+			`{"at_ms": 0, "type": "produce", "records": 1}, {"at_ms": 5, "type": "produce", "records": 2}, {"at_ms": 10, "type": "crash", "broker": 1}`,
+			func(sc *scenarios.Scenario) bool {
+				return slices.ContainsFunc(sc.Events, has(scenarios.EventProduce, -1))
+			},
+			[]string{scenarios.EventProduce}},
+	}
+	for _, c := range cases {
+		sc := parseForShrink(t, `{"name": "order", "brokers": 3, "replicas": [0, 1], "duration_ms": 60000, "events": [`+c.events+`]}`)
+		calls := 0
+		res := Shrink(sc, countedForShrink(t, &calls, c.fails), 500)
+		var got []string
+		for _, e := range res.Scenario.Events {
+			got = append(got, e.Type)
+		}
+		if !slices.Equal(got, c.want) || !c.fails(res.Scenario) {
+			t.Errorf("%s: shrunk to %v, want %v", c.name, got, c.want)
+		}
+	}
+
+	// A failure no event is needed for: every event goes, duration_ms to 1.
+	sc0 := parseForShrink(t, `{"name": "any", "brokers": 2, "duration_ms": 60000, "events": [{"at_ms": 100, "type": "produce", "records": 1}]}`)
+	if res := Shrink(sc0, func(*scenarios.Scenario) bool { return true }, 100); len(res.Scenario.Events) != 0 || res.Scenario.DurationMs != 1 {
+		t.Errorf("a failure that needs nothing shrunk to events %+v, duration_ms %d", res.Scenario.Events, res.Scenario.DurationMs)
+	}
+
+	// duration_ms: just past an event the failure needs late.
+	sc := parseForShrink(t, `{"name": "late", "brokers": 2, "duration_ms": 60000, "events": [
+		{"at_ms": 100, "type": "produce", "records": 1}, {"at_ms": 40000, "type": "crash", "broker": 1}]}`)
+	late := func(sc *scenarios.Scenario) bool {
+		return slices.ContainsFunc(sc.Events, func(e scenarios.Event) bool { return e.Type == scenarios.EventCrash && e.AtMs >= 30000 })
+	}
+	res := Shrink(sc, late, 500)
+	if ev := res.Scenario.Events; len(ev) != 1 || ev[0].AtMs < 30000 || res.Scenario.DurationMs != ev[0].AtMs+1 {
+		t.Errorf("shrunk to events %+v, duration_ms %d: want the crash alone and duration_ms just past it", ev, res.Scenario.DurationMs)
+	}
+}
+
+// TestShrinkRemovesLongRunsInChunks: a long scenario whose failure needs one
+// event shrinks in far fewer runs than one a removed event.
+func TestShrinkRemovesLongRunsInChunks(t *testing.T) {
+	var ev []string
+	for i := range 64 {
+		if i == 40 {
+			ev = append(ev, `{"at_ms": 400, "type": "crash", "broker": 1}`)
+		}
+		ev = append(ev, fmt.Sprintf(`{"at_ms": %d, "type": "produce", "records": 1}`, 10*i))
+	}
+	sc := parseForShrink(t, `{"name": "long", "brokers": 2, "duration_ms": 60000, "events": [`+strings.Join(ev, ", ")+`]}`)
+	crash := func(sc *scenarios.Scenario) bool {
+		return slices.ContainsFunc(sc.Events, func(e scenarios.Event) bool { return e.Type == scenarios.EventCrash })
+	}
+	res := Shrink(sc, crash, 1000)
+	if len(res.Scenario.Events) != 1 || !crash(res.Scenario) {
+		t.Fatalf("shrunk to %d events, want the crash alone", len(res.Scenario.Events))
+	}
+	if res.Runs >= 40 {
+		t.Errorf("%d runs to drop 64 events: the chunks did not remove them together", res.Runs)
+	}
+	t.Logf("%d runs", res.Runs)
 }
