@@ -50,6 +50,14 @@ func TestAHuntNeedsAFailure(t *testing.T) {
 				}
 				continue
 			}
+			if !caught {
+				// with a shrink budget the hunt keeps a smaller case that fails the same way
+				s := HuntMutant(m, seed, seed, harness.Strategies, model.KIP, base, 30)
+				r := harness.Execute(s.Shrunk, harness.Options{Seed: seed, Strategy: s.Strategy, Profile: model.KIP, Mutants: model.Mutants(0).With(m)})
+				if s.After.Events >= s.Before.Events || r.Violation == nil || r.Violation.Invariant != h.Run.Invariant {
+					t.Errorf("%s at seed %d shrunk %v -> %v, its run %s %+v: want fewer events failing %s", m, seed, s.Before, s.After, r.Outcome, r.Violation, h.Run.Invariant)
+				}
+			}
 			caught = true
 			if h.Seed != seed || h.Run.Outcome == harness.OutcomeOK || h.Run.Kind != "" {
 				t.Errorf("%s caught at seed %d %s by a run %+v: want a failure at seed %d no known finding explains", m, h.Seed, h.Strategy, h.Run, seed)
