@@ -64,8 +64,13 @@ type explorer struct {
 	// shedNext and shedLevel: see shed; cur is the index in level of the
 	// state being expanded.
 	shedNext, shedLevel, cur int
-	// child: scratch for the state parts.
-	child harness.Parts
+	// child: scratch for the state parts; stepScript and picks for a
+	// step's script and its picks (expand).
+	child      harness.Parts
+	stepScript harness.Script
+	picks      []int
+	// slab holds nodes' broker fingerprints (keepBrokers).
+	slab []uint64
 	// audited collects, when auditReduction is set, the states of the
 	// steps the reduction skipped.
 	audited []uint64
@@ -424,11 +429,15 @@ func (x *explorer) expandRoot() {
 
 // pointPicks returns the picks a script took.
 func pointPicks(pts []harness.Point) []int {
-	out := make([]int, len(pts))
-	for i, p := range pts {
-		out[i] = p.Pick
+	return appendPicks(make([]int, 0, len(pts)), pts)
+}
+
+// appendPicks appends the picks a script took to dst.
+func appendPicks(dst []int, pts []harness.Point) []int {
+	for _, p := range pts {
+		dst = append(dst, p.Pick)
 	}
-	return out
+	return dst
 }
 
 // nextPicks returns the picks of the next alternative after the one that
@@ -531,12 +540,27 @@ func (x *explorer) visitSeen(parent *path, picks []int, run *harness.Run, sleep 
 	n := node{path: parent.extend(picks), hash: h, run: run, nowMs: x.child.NowUs / 1000, sleep: sleep}
 	if !x.cfg.NoReduction {
 		n.parts = x.child
-		n.parts.Brokers = slices.Clone(x.child.Brokers)
+		n.parts.Brokers = x.keepBrokers(x.child.Brokers)
 	}
 	x.add(n, x.child.Size)
 	x.checkBudgets()
 	return true
 }
+
+// keepBrokers copies a state's broker fingerprints for its node, into a
+// slab that the nodes of about a level share: one allocation for hundreds
+// of nodes, not one a node. The copy is clipped (an append reallocates).
+func (x *explorer) keepBrokers(b []uint64) []uint64 {
+	if x.slab == nil || cap(x.slab)-len(x.slab) < len(b) {
+		x.slab = make([]uint64, 0, max(slabWords, len(b)))
+	}
+	i := len(x.slab)
+	x.slab = append(x.slab, b...)
+	return x.slab[i:len(x.slab):len(x.slab)]
+}
+
+// slabWords is the size of keepBrokers's slabs: 4 KiB.
+const slabWords = 512
 
 // add puts n in the next level, keeping its state if the memory budget
 // allows (size: its encoding's bytes).
@@ -702,9 +726,13 @@ func (x *explorer) expand(n *node, depth int) {
 			suffix, last = []int{suffix[0] + 1}, false
 			continue
 		}
-		s := &harness.Script{Picks: suffix, Lost: x.cfg.Lost, Record: true}
+		// One script for every step: the step's run never reads it after
+		// the step (a copy or a rebuilt state gets a script of its own).
+		s := &x.stepScript
+		*s = harness.Script{Picks: suffix, Lost: x.cfg.Lost, Record: true, Points: s.Points[:0]}
 		c := x.step(n, depth, s, last)
-		picks := pointPicks(s.Points)
+		x.picks = appendPicks(x.picks[:0], s.Points)
+		picks := x.picks
 		if first {
 			faultPoint, first = len(s.Points) > 0 && s.Points[0].Kind == harness.ChoiceFault, false
 		}
