@@ -52,6 +52,12 @@ type explorer struct {
 	root      *harness.Run
 	rootPath  *path
 	baseSteps int64
+	// starts holds, with no prefix, a copy of each initial state the
+	// search kept, by the first link of the paths from it: states are
+	// rebuilt from there rather than from the start (a run's start costs
+	// as much as tens of steps). Not with Reexecute, which re-runs every
+	// path from the start.
+	starts map[*path]*harness.Run
 	// nondet is set when re-running a path did not give what the search
 	// saw; it ends the search.
 	nondet *NondeterminismError
@@ -417,7 +423,7 @@ func (x *explorer) expandRoot() {
 			x.ended(nil, picks, done, run)
 		} else {
 			run.Parts(&x.child)
-			x.visit(nil, picks, run, nil)
+			x.visitStart(picks, run)
 		}
 		next, ok := nextPicks(s.Points, 0)
 		if !ok {
@@ -425,6 +431,22 @@ func (x *explorer) expandRoot() {
 		}
 		suffix = next
 	}
+}
+
+// visitStart visits an initial state, keeping a copy to rebuild the
+// states after it from when the search keeps it.
+func (x *explorer) visitStart(picks []int, run *harness.Run) {
+	var start *harness.Run
+	if !x.cfg.Reexecute {
+		start = run.Fork(&harness.Script{Lost: x.cfg.Lost}) // before the level takes run
+	}
+	if !x.visit(nil, picks, run, nil) || start == nil {
+		return
+	}
+	if x.starts == nil {
+		x.starts = map[*path]*harness.Run{}
+	}
+	x.starts[x.next[len(x.next)-1].path] = start
 }
 
 // pointPicks returns the picks a script took.
@@ -519,10 +541,11 @@ func (x *explorer) ended(parent *path, picks []int, done *harness.RunResult, run
 }
 
 // visit takes a state a step led to (its parts in x.child): new, or
-// reached before with a sleep set that may leave steps to take.
-func (x *explorer) visit(parent *path, picks []int, run *harness.Run, sleep []asleep) {
+// reached before with a sleep set that may leave steps to take. kept: run
+// went into the next level.
+func (x *explorer) visit(parent *path, picks []int, run *harness.Run, sleep []asleep) (kept bool) {
 	ref, dup := x.seen[x.child.Hash]
-	x.visitSeen(parent, picks, run, sleep, ref, dup)
+	return x.visitSeen(parent, picks, run, sleep, ref, dup)
 }
 
 // visitSeen is visit with the state's entry in the visited set looked up;
@@ -921,13 +944,20 @@ func (x *explorer) step(n *node, depth int, s *harness.Script, last bool) *harne
 }
 
 // rebuild re-runs n's path to its state, depth steps from the root: from
-// the root's state with a prefix, else from the start.
+// the root's state with a prefix, else from its initial state's copy
+// (starts), else from the start.
 func (x *explorer) rebuild(n *node, depth int) *harness.Run {
 	x.res.Runs++
 	picks := n.path.all()
 	var run *harness.Run
+	first := n.path
+	for first != nil && first.parent != nil {
+		first = first.parent
+	}
 	if x.root != nil {
 		run = x.root.Fork(&harness.Script{Picks: picks[x.rootPath.n:], Lost: x.cfg.Lost})
+	} else if start := x.starts[first]; start != nil {
+		run = x.fork(start, &harness.Script{Picks: picks[first.n:], Lost: x.cfg.Lost})
 	} else {
 		run = harness.Start(x.sc, x.options(&harness.Script{Picks: picks, Lost: x.cfg.Lost}, 0))
 	}
