@@ -240,8 +240,15 @@ func (x *explorer) search() {
 	x.part = PartSearch
 	split := x.cfg.Shard.N <= 1
 	for depth := 0; ; depth++ {
+		// The level expanded gives its array and its index (emptied as
+		// its states were expanded) to the next level.
+		done, doneIdx := x.level, x.levelIdx
 		x.level, x.levelIdx = x.next, x.nextIdx
-		x.next, x.nextIdx = nil, map[uint64]int{}
+		clear(done)
+		if len(doneIdx) > 0 { // a level cut short is never reused: never met
+			doneIdx = map[uint64]int{}
+		}
+		x.next, x.nextIdx = done[:0], doneIdx
 		x.mem.nodes -= x.mem.levelNodes // the level expanded is dropped
 		x.mem.levelNodes = x.mem.nodes
 		x.shedLevel, x.shedNext = len(x.level), 0
