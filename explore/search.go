@@ -245,7 +245,7 @@ func (x *explorer) search() {
 		done, doneIdx := x.level, x.levelIdx
 		x.level, x.levelIdx = x.next, x.nextIdx
 		clear(done)
-		if len(doneIdx) > 0 { // a level cut short is never reused: never met
+		if len(doneIdx) > 0 { // not emptied (never seen): a new index
 			doneIdx = map[uint64]int{}
 		}
 		x.next, x.nextIdx = done[:0], doneIdx
@@ -757,7 +757,7 @@ func (x *explorer) expand(n *node, depth int) {
 			continue
 		}
 		// One script for every step: the step's run never reads it after
-		// the step (a copy or a rebuilt state gets a script of its own).
+		// the step (each later step from that state is given its own).
 		s := &x.stepScript
 		*s = harness.Script{Picks: suffix, Lost: x.cfg.Lost, Record: true, Points: s.Points[:0]}
 		c := x.step(n, depth, s, last)
