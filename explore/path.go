@@ -10,11 +10,17 @@ type path struct {
 	parent *path
 	picks  []byte // this step's picks, uvarints
 	n      int32  // picks from the start through this link
+	// short holds picks when they fit: one allocation a link, not two.
+	short [12]byte
 }
 
 // extend returns the link of one more step whose picks are picks.
 func (p *path) extend(picks []int) *path {
-	q := &path{parent: p, picks: make([]byte, 0, len(picks))}
+	q := &path{parent: p}
+	q.picks = q.short[:0]
+	if len(picks) > len(q.short) { // a pick takes at least a byte
+		q.picks = make([]byte, 0, len(picks))
+	}
 	for _, v := range picks {
 		q.picks = binary.AppendUvarint(q.picks, uint64(v))
 	}

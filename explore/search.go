@@ -52,6 +52,12 @@ type explorer struct {
 	root      *harness.Run
 	rootPath  *path
 	baseSteps int64
+	// starts holds, with no prefix, a copy of each initial state the
+	// search kept, by the first link of the paths from it: states are
+	// rebuilt from there rather than from the start (a run's start costs
+	// as much as tens of steps). Not with Reexecute, which re-runs every
+	// path from the start.
+	starts map[*path]*harness.Run
 	// nondet is set when re-running a path did not give what the search
 	// saw; it ends the search.
 	nondet *NondeterminismError
@@ -64,8 +70,13 @@ type explorer struct {
 	// shedNext and shedLevel: see shed; cur is the index in level of the
 	// state being expanded.
 	shedNext, shedLevel, cur int
-	// child: scratch for the state parts.
-	child harness.Parts
+	// child: scratch for the state parts; stepScript and picks for a
+	// step's script and its picks (expand).
+	child      harness.Parts
+	stepScript harness.Script
+	picks      []int
+	// slab holds nodes' broker fingerprints (keepBrokers).
+	slab []uint64
 	// audited collects, when auditReduction is set, the states of the
 	// steps the reduction skipped.
 	audited []uint64
@@ -229,8 +240,15 @@ func (x *explorer) search() {
 	x.part = PartSearch
 	split := x.cfg.Shard.N <= 1
 	for depth := 0; ; depth++ {
+		// The level expanded gives its array and its index (emptied as
+		// its states were expanded) to the next level.
+		done, doneIdx := x.level, x.levelIdx
 		x.level, x.levelIdx = x.next, x.nextIdx
-		x.next, x.nextIdx = nil, map[uint64]int{}
+		clear(done)
+		if len(doneIdx) > 0 { // not emptied (never seen): a new index
+			doneIdx = map[uint64]int{}
+		}
+		x.next, x.nextIdx = done[:0], doneIdx
 		x.mem.nodes -= x.mem.levelNodes // the level expanded is dropped
 		x.mem.levelNodes = x.mem.nodes
 		x.shedLevel, x.shedNext = len(x.level), 0
@@ -412,7 +430,7 @@ func (x *explorer) expandRoot() {
 			x.ended(nil, picks, done, run)
 		} else {
 			run.Parts(&x.child)
-			x.visit(nil, picks, run, nil)
+			x.visitStart(picks, run)
 		}
 		next, ok := nextPicks(s.Points, 0)
 		if !ok {
@@ -422,13 +440,33 @@ func (x *explorer) expandRoot() {
 	}
 }
 
+// visitStart visits an initial state, keeping a copy to rebuild the
+// states after it from when the search keeps it.
+func (x *explorer) visitStart(picks []int, run *harness.Run) {
+	var start *harness.Run
+	if !x.cfg.Reexecute {
+		start = run.Fork(&harness.Script{Lost: x.cfg.Lost}) // before the level takes run
+	}
+	if !x.visit(nil, picks, run, nil) || start == nil {
+		return
+	}
+	if x.starts == nil {
+		x.starts = map[*path]*harness.Run{}
+	}
+	x.starts[x.next[len(x.next)-1].path] = start
+}
+
 // pointPicks returns the picks a script took.
 func pointPicks(pts []harness.Point) []int {
-	out := make([]int, len(pts))
-	for i, p := range pts {
-		out[i] = p.Pick
+	return appendPicks(make([]int, 0, len(pts)), pts)
+}
+
+// appendPicks appends the picks a script took to dst.
+func appendPicks(dst []int, pts []harness.Point) []int {
+	for _, p := range pts {
+		dst = append(dst, p.Pick)
 	}
-	return out
+	return dst
 }
 
 // nextPicks returns the picks of the next alternative after the one that
@@ -510,10 +548,11 @@ func (x *explorer) ended(parent *path, picks []int, done *harness.RunResult, run
 }
 
 // visit takes a state a step led to (its parts in x.child): new, or
-// reached before with a sleep set that may leave steps to take.
-func (x *explorer) visit(parent *path, picks []int, run *harness.Run, sleep []asleep) {
+// reached before with a sleep set that may leave steps to take. kept: run
+// went into the next level.
+func (x *explorer) visit(parent *path, picks []int, run *harness.Run, sleep []asleep) (kept bool) {
 	ref, dup := x.seen[x.child.Hash]
-	x.visitSeen(parent, picks, run, sleep, ref, dup)
+	return x.visitSeen(parent, picks, run, sleep, ref, dup)
 }
 
 // visitSeen is visit with the state's entry in the visited set looked up;
@@ -531,12 +570,27 @@ func (x *explorer) visitSeen(parent *path, picks []int, run *harness.Run, sleep 
 	n := node{path: parent.extend(picks), hash: h, run: run, nowMs: x.child.NowUs / 1000, sleep: sleep}
 	if !x.cfg.NoReduction {
 		n.parts = x.child
-		n.parts.Brokers = slices.Clone(x.child.Brokers)
+		n.parts.Brokers = x.keepBrokers(x.child.Brokers)
 	}
 	x.add(n, x.child.Size)
 	x.checkBudgets()
 	return true
 }
+
+// keepBrokers copies a state's broker fingerprints for its node, into a
+// slab that the nodes of about a level share: one allocation for hundreds
+// of nodes, not one a node. The copy is clipped (an append reallocates).
+func (x *explorer) keepBrokers(b []uint64) []uint64 {
+	if x.slab == nil || cap(x.slab)-len(x.slab) < len(b) {
+		x.slab = make([]uint64, 0, max(slabWords, len(b)))
+	}
+	i := len(x.slab)
+	x.slab = append(x.slab, b...)
+	return x.slab[i:len(x.slab):len(x.slab)]
+}
+
+// slabWords is the size of keepBrokers's slabs: 4 KiB.
+const slabWords = 512
 
 // add puts n in the next level, keeping its state if the memory budget
 // allows (size: its encoding's bytes).
@@ -702,9 +756,13 @@ func (x *explorer) expand(n *node, depth int) {
 			suffix, last = []int{suffix[0] + 1}, false
 			continue
 		}
-		s := &harness.Script{Picks: suffix, Lost: x.cfg.Lost, Record: true}
+		// One script for every step: the step's run never reads it after
+		// the step (each later step from that state is given its own).
+		s := &x.stepScript
+		*s = harness.Script{Picks: suffix, Lost: x.cfg.Lost, Record: true, Points: s.Points[:0]}
 		c := x.step(n, depth, s, last)
-		picks := pointPicks(s.Points)
+		x.picks = appendPicks(x.picks[:0], s.Points)
+		picks := x.picks
 		if first {
 			faultPoint, first = len(s.Points) > 0 && s.Points[0].Kind == harness.ChoiceFault, false
 		}
@@ -893,13 +951,20 @@ func (x *explorer) step(n *node, depth int, s *harness.Script, last bool) *harne
 }
 
 // rebuild re-runs n's path to its state, depth steps from the root: from
-// the root's state with a prefix, else from the start.
+// the root's state with a prefix, else from its initial state's copy
+// (starts), else from the start.
 func (x *explorer) rebuild(n *node, depth int) *harness.Run {
 	x.res.Runs++
 	picks := n.path.all()
 	var run *harness.Run
+	first := n.path
+	for first != nil && first.parent != nil {
+		first = first.parent
+	}
 	if x.root != nil {
 		run = x.root.Fork(&harness.Script{Picks: picks[x.rootPath.n:], Lost: x.cfg.Lost})
+	} else if start := x.starts[first]; start != nil {
+		run = x.fork(start, &harness.Script{Picks: picks[first.n:], Lost: x.cfg.Lost})
 	} else {
 		run = harness.Start(x.sc, x.options(&harness.Script{Picks: picks, Lost: x.cfg.Lost}, 0))
 	}

@@ -36,9 +36,7 @@ func (k *Checker) CloneInto(dst *Checker) *Checker {
 	n.changeScratch, n.segScratch = old.changeScratch, old.segScratch // scratch: not shared with k
 	n.hro = model.Reuse(old.hro, k.hro)
 	n.lineage = model.Reuse(old.lineage, k.lineage)
-	n.f.hroAtDisable = slices.Clone(k.f.hroAtDisable)
-	n.f.llsoAtDisable = slices.Clone(k.f.llsoAtDisable)
-	n.f.hroAtUnclean = slices.Clone(k.f.hroAtUnclean)
+	model.Pack(&n.f.hroAtDisable, &n.f.llsoAtDisable, &n.f.hroAtUnclean)
 	n.f.lastRetry = slices.Clone(k.f.lastRetry)
 	return n
 }

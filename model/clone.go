@@ -47,7 +47,7 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 		}
 		*nb = *b
 		n.Brokers = append(n.Brokers, nb)
-		nb.Log = cloneLogInto(segs, b.Log)
+		nb.Log = cloneSegmentsInto(segs, b.Log)
 		nb.lead.followers = Reuse(followers, b.lead.followers)
 		nb.deleteOps = slices.Clone(b.deleteOps)
 		nb.cancelledCopies = slices.Clone(b.cancelledCopies)
@@ -59,10 +59,8 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 			nb.fetch.query = &q
 		}
 	}
-	n.Ctrl.Replicas = slices.Clone(c.Ctrl.Replicas)
-	n.Ctrl.ISR = slices.Clone(c.Ctrl.ISR)
-	n.Ctrl.ELR = slices.Clone(c.Ctrl.ELR)
-	n.Ctrl.Adding, n.Ctrl.Removing = slices.Clone(c.Ctrl.Adding), slices.Clone(c.Ctrl.Removing)
+	packLogs(n.Brokers)
+	Pack(&n.Ctrl.Replicas, &n.Ctrl.ISR, &n.Ctrl.ELR, &n.Ctrl.Adding, &n.Ctrl.Removing)
 	n.Remote.Segments = Reuse(remote, c.Remote.Segments)
 	// Appended to in place: the copy's own appends must reallocate.
 	n.Remote.changed = slices.Clip(c.Remote.changed)
@@ -70,6 +68,33 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	n.producers = slices.Clone(c.producers)
 	n.metaLog = slices.Clip(c.metaLog)
 	return n
+}
+
+// Pack copies the slices ps point to, one after the other, into one new
+// array: each keeps its length and nil-ness and gets no spare capacity, so
+// an append to one reallocates instead of writing the next one's slots.
+// One allocation instead of one a slice: a copy of a cluster or checker
+// makes many small ones, and simrun explore makes a copy at each step.
+func Pack[T any](ps ...*[]T) {
+	n := 0
+	for _, p := range ps {
+		n += len(*p)
+	}
+	buf := make([]T, 0, n)
+	for _, p := range ps {
+		buf, *p = packInto(buf, *p)
+	}
+}
+
+// packInto copies s to the end of buf, which has room for it, and returns
+// buf and the copy: clipped, nil for nil (Pack).
+func packInto[T any](buf, s []T) ([]T, []T) {
+	if s == nil {
+		return buf, nil
+	}
+	i := len(buf)
+	buf = append(buf, s...)
+	return buf, buf[i:len(buf):len(buf)]
 }
 
 // Reuse returns a copy of src in dst's array (slices.Clone when dst has

@@ -224,19 +224,38 @@ func newCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	return c
 }
 
-func cloneLog(l Log) Log { return cloneLogInto(nil, l) }
+func cloneLog(l Log) Log {
+	out := cloneSegmentsInto(nil, l)
+	out.Epochs = slices.Clone(l.Epochs)
+	out.Producers = slices.Clone(l.Producers)
+	return out
+}
 
-// cloneLogInto is cloneLog with the segment list copied into segs's array
-// (one no other log holds).
-func cloneLogInto(segs []Segment, l Log) Log {
+// cloneSegmentsInto is l with its segment list copied into segs's array
+// (one no other log holds); the epoch cache and producer state are still
+// l's (packLogs copies them).
+func cloneSegmentsInto(segs []Segment, l Log) Log {
 	out := l
 	out.Segments = Reuse(segs, l.Segments)
 	for i := range out.Segments {
 		out.Segments[i].Batches = slices.Clip(out.Segments[i].Batches)
 	}
-	out.Epochs = slices.Clone(l.Epochs)
-	out.Producers = slices.Clone(l.Producers)
 	return out
+}
+
+// packLogs copies the epoch caches of the brokers' logs into one array and
+// their producer states into another (Pack): a copy of a cluster makes
+// two allocations for them, not two a broker.
+func packLogs(bs []*Broker) {
+	var ne, np int
+	for _, b := range bs {
+		ne, np = ne+len(b.Log.Epochs), np+len(b.Log.Producers)
+	}
+	epochs, prods := make([]EpochEntry, 0, ne), make([]ProducerEntry, 0, np)
+	for _, b := range bs {
+		epochs, b.Log.Epochs = packInto(epochs, b.Log.Epochs)
+		prods, b.Log.Producers = packInto(prods, b.Log.Producers)
+	}
 }
 
 // Leader returns the current leader broker, nil when the partition is offline.

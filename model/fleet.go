@@ -282,17 +282,20 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 		panic("model: CloneInto a fleet into itself")
 	}
 	var parts []*Cluster
+	var dirty []bool
+	var touched []PartID
 	if dst == nil {
 		dst = new(Fleet)
 	} else {
-		parts = dst.Parts
+		parts, dirty, touched = dst.Parts, dst.dirty, dst.touched[:0] // the step's scratch: dst's own
 	}
 	*dst = *f
 	n := dst
 	if n.Parts = parts; len(parts) != len(f.Parts) {
 		n.Parts = make([]*Cluster, len(f.Parts))
 	}
-	n.dirty, n.touched = make([]bool, len(f.dirty)), nil
+	n.dirty, n.touched = Reuse(dirty, f.dirty), touched
+	clear(n.dirty)
 	n.quota = f.quota.clone()
 	n.threads, n.threadIx, n.pending = make([]*fetcherThread, len(f.threads)), slices.Clone(f.threadIx), nil
 	for i, t := range f.threads {
