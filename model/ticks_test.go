@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -100,4 +101,73 @@ func TestElisionIsInvisible(t *testing.T) {
 	if elided < 10 {
 		t.Fatalf("elision left task runs out in %d runs of 40: the fleets do not exercise it", elided)
 	}
+}
+
+// TestForgottenIdleRunsChangeNothing: the partition of an RLM task's run
+// that did nothing, which the step leaves out of Fleet.Dirty
+// (forgetIdleRun) so that the harness neither records nor checks it, is
+// after the step as it was before, but for its brokers' fold of the
+// metadata, which RLM tasks alone read and which both sides are brought to
+// the step's time for the comparison; and such runs happen.
+func TestForgottenIdleRunsChangeNothing(t *testing.T) {
+	end := sim.Time(240 * sim.Second)
+	forgot := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		sf, remLat := drawTickFleet(seed)
+		f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
+		h := newFleetHarness(t, f)
+		h.remLat = remLat
+		runTo := func(until sim.Time) {
+			for steps := 0; len(h.queue) > 0 && h.queue[0].at <= until; steps++ {
+				if steps > maxHarnessSteps {
+					t.Fatalf("seed %d: more than %d steps", seed, maxHarnessSteps)
+				}
+				e := h.queue[0]
+				h.queue = h.queue[1:]
+				in := Input{Kind: EvDeliver, Msg: e.msg}
+				switch e.kind {
+				case hTimer:
+					in = Input{Kind: EvTimer, Timer: e.timer}
+				case hRemote:
+					in = Input{Kind: EvRemoteDone, Op: e.op}
+				}
+				var before *Fleet
+				if in.Kind == EvTimer && in.Timer.Part >= 0 {
+					before = f.Clone()
+				}
+				f.Step(e.at, &in)
+				p := in.Timer.Part
+				forgotten := before != nil && !slices.Contains(f.Dirty(), p)
+				h.drain()
+				if !forgotten {
+					continue
+				}
+				forgot++
+				if was, is := foldedState(before, p, e.at), foldedState(f.Clone(), p, e.at); !bytes.Equal(was, is) {
+					t.Fatalf("seed %d, %v: the %s run of partition %d on b%d left it out of Dirty but changed it", seed, e.at, in.Timer.Kind, p, in.Timer.Broker)
+				}
+			}
+		}
+		for _, x := range sf.inputs {
+			runTo(x.at)
+			in := x.in
+			f.Step(max(x.at, f.Now), &in)
+			h.drain()
+		}
+		runTo(end)
+	}
+	if forgot < 100 {
+		t.Fatalf("%d RLM task runs left their partition out of Dirty: the fleets do not exercise it", forgot)
+	}
+}
+
+// foldedState is partition p's state at now, every broker's fold of the
+// metadata brought to now first (on f, a copy).
+func foldedState(f *Fleet, p PartID, now sim.Time) []byte {
+	c := f.Parts[p]
+	c.Now = now
+	for _, b := range c.Brokers {
+		c.view(b)
+	}
+	return c.AppendState(nil, now)
 }
