@@ -189,7 +189,7 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 		c.step(in)
 		return
 	}
-	f.tk.inTask = false
+	f.tk.inTask, f.tk.hroOnly = false, -1
 	if in.Kind == EvTimer {
 		f.tk.inRank, f.tk.inTask = in.Timer.TaskRank(f.nbrokers)
 	}
@@ -197,7 +197,11 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 	case int(p) >= len(f.Parts):
 		panic(fmt.Sprintf("model: Fleet.Step(%s) of partition %d of %d", in.Kind, p, len(f.Parts)))
 	case p >= 0:
+		c := f.Parts[p]
+		ver, meta := c.Remote.Version, len(c.metaLog)
 		f.stepPart(p, in)
+		f.forgetIdleRun(p, ver)
+		f.noteHROOnly(p, in, ver, meta)
 	case in.Kind == EvDeliver || in.Kind == EvTimer:
 		f.stepThread(in)
 	default:
@@ -226,6 +230,64 @@ func (in *Input) target() PartID {
 		return in.Op.Part
 	}
 	return in.Part
+}
+
+// forgetIdleRun takes partition p off the step's touched partitions when
+// the step was a run of one of its RLM tasks that did nothing (fireRLM
+// idled it: no event, no effect but its re-arm, nothing it reads changed)
+// and left remote storage (at version ver before it) as it was. Such a run
+// changes only the task's own books and its broker's fold of the metadata,
+// which RLM tasks alone read (Cluster.view), and already completed what a
+// reassignment of p waited for (Cluster.step): nothing the fetcher threads,
+// the fetch sessions, the harness's state events or the invariants read of
+// p changed, so p is settled, recorded and checked as a partition the step
+// did not touch. A fleet of many partitions runs most of its RLM tasks this
+// way while their partitions fetch (each change wakes them), so that the
+// step costs what the timer costs, not what the partition's checks cost.
+func (f *Fleet) forgetIdleRun(p PartID, ver uint64) {
+	if !f.multi || !f.tk.idled || len(f.out.events) != 1 || len(f.touched) != 1 || f.touched[0] != p ||
+		f.Parts[p].Remote.Version != ver {
+		return
+	}
+	f.dirty[p], f.touched = false, f.touched[:0]
+}
+
+// noteHROOnly notes in tk.hroOnly the broker whose RLM follower task's run
+// was the step (partition p's input in) when all it did was raise that
+// broker's highest remote offset: its only events are the timer's and
+// EvHighestRemote, its only effects timers, neither remote storage (at
+// version ver before it) nor the metadata log (meta events before it)
+// changed, and the other brokers' signatures were noted since the log was
+// last trimmed (foldedOthers). Such a run (onRLMFollower: raiseHighestRemote,
+// and the broker's fold of the metadata, which RLM tasks alone read)
+// changes that broker's HighestRemote and nothing else of the partition:
+// no fetcher, no leadership (settle has nothing to do for p; Cluster.step
+// checked the fetchers) and nothing the other brokers' due checks and idle
+// tasks read, so afterStep notes that broker alone (the leader's ISR
+// expiry due stays as noted: an early one only costs its tick a visit that
+// finds nothing, as isrExpiryDue allows). With the flag off these runs are
+// the part of a broker replacement that grows as partitions x horizon:
+// every partition's log grows throughout, and each run raises its HRO.
+func (f *Fleet) noteHROOnly(p PartID, in *Input, ver uint64, meta int) {
+	if !f.multi || f.tk.idled || f.tk.noElision || in.Kind != EvTimer || in.Timer.Kind != TimerRLMFollower ||
+		len(f.touched) != 1 || f.touched[0] != p {
+		return
+	}
+	c := f.Parts[p]
+	if c.Remote.Version != ver || len(c.metaLog) != meta || f.tk.foldedOthers[p] {
+		return
+	}
+	for i := 1; i < len(f.out.events); i++ {
+		if e := &f.out.events[i]; e.Kind != EvHighestRemote || e.Broker != in.Timer.Broker {
+			return
+		}
+	}
+	for i := range f.out.effects {
+		if k := f.out.effects[i].Kind; k != EffSetTimer && k != EffCancelTimer {
+			return
+		}
+	}
+	f.tk.hroOnly = in.Timer.Broker
 }
 
 // stepPart hands partition p the input.

@@ -244,6 +244,9 @@ func (f *Fleet) settle() {
 	for _, t := range f.threads {
 		f.checkThread(t)
 	}
+	if f.tk != nil && f.tk.hroOnly >= 0 {
+		return // only a follower's HRO changed (noteHROOnly)
+	}
 	for _, p := range f.touched {
 		for _, b := range f.Parts[p].Brokers {
 			b.checkFetcher()

@@ -150,11 +150,19 @@ type fleetTicks struct {
 	noElision        bool
 	inTask, idled    bool
 	inRank           uint64
+	// hroOnly is the broker whose RLM follower task's run the step was,
+	// when it only raised that broker's HRO (Fleet.noteHROOnly; -1: not
+	// such a step). foldedOthers marks the partitions where a run that did
+	// nothing trimmed the metadata log since their due checks were last
+	// noted: the other brokers' taskSig then differs from the one noted.
+	hroOnly      int
+	foldedOthers []bool
 }
 
 func newFleetTicks(parts, brokers int, noElision bool) *fleetTicks {
 	t := &fleetTicks{isrHeap: make([]dueHeap, brokers), retHeap: make([]dueHeap, brokers), rt: make([]replicaTicks, parts*brokers),
-		ticking: make([]bool, brokers), cfgVer: make([]uint64, parts), noElision: noElision}
+		ticking: make([]bool, brokers), cfgVer: make([]uint64, parts), noElision: noElision, hroOnly: -1,
+		foldedOthers: make([]bool, parts)}
 	for i := range t.rt {
 		t.rt[i].isrAt, t.rt[i].retAt = noDue, noDue
 	}
@@ -171,7 +179,7 @@ func (t *fleetTicks) clone() *fleetTicks {
 	for b := range t.isrHeap {
 		n.isrHeap[b], n.retHeap[b] = slices.Clone(t.isrHeap[b]), slices.Clone(t.retHeap[b])
 	}
-	n.rt, n.ticking, n.cfgVer = slices.Clone(t.rt), slices.Clone(t.ticking), slices.Clone(t.cfgVer)
+	n.rt, n.ticking, n.cfgVer, n.foldedOthers = slices.Clone(t.rt), slices.Clone(t.ticking), slices.Clone(t.cfgVer), slices.Clone(t.foldedOthers)
 	return &n
 }
 
@@ -287,35 +295,41 @@ func (rt *replicaTicks) duePtr(k TimerKind) *sim.Time {
 // due check goes on its broker's heap.
 func (f *Fleet) noteDue(p PartID, force bool) {
 	c := f.At(p)
+	f.tk.foldedOthers[p] = false
 	for _, b := range c.Brokers {
-		rt := c.ticksOf(b)
-		if !b.Up || b.Role == RoleNone {
-			rt.isrAt, rt.retAt, rt.idle = noDue, noDue, [3]idleTask{}
-			continue
+		f.noteBrokerDue(c, p, b, force)
+	}
+}
+
+// noteBrokerDue is noteDue of broker b alone.
+func (f *Fleet) noteBrokerDue(c *Cluster, p PartID, b *Broker, force bool) {
+	rt := c.ticksOf(b)
+	if !b.Up || b.Role == RoleNone {
+		rt.isrAt, rt.retAt, rt.idle = noDue, noDue, [3]idleTask{}
+		return
+	}
+	isr := noDue
+	if b.Role == RoleLeader {
+		isr = c.isrExpiryDue(b)
+	}
+	if isr != rt.isrAt {
+		if rt.isrAt = isr; isr != noDue {
+			heap.Push(&f.tk.isrHeap[b.ID], dueEntry{isr, p})
 		}
-		isr := noDue
-		if b.Role == RoleLeader {
-			isr = c.isrExpiryDue(b)
+	}
+	sig := c.taskSigOf(b)
+	changed := sig != rt.sig
+	if !changed && !force && rt.retAt >= 0 {
+		return
+	}
+	rt.sig = sig
+	if ret := c.retentionDue(b); ret != rt.retAt {
+		if rt.retAt = ret; ret != noDue {
+			heap.Push(&f.tk.retHeap[b.ID], dueEntry{ret, p})
 		}
-		if isr != rt.isrAt {
-			if rt.isrAt = isr; isr != noDue {
-				heap.Push(&f.tk.isrHeap[b.ID], dueEntry{isr, p})
-			}
-		}
-		sig := c.taskSigOf(b)
-		changed := sig != rt.sig
-		if !changed && !force && rt.retAt >= 0 {
-			continue
-		}
-		rt.sig = sig
-		if ret := c.retentionDue(b); ret != rt.retAt {
-			if rt.retAt = ret; ret != noDue {
-				heap.Push(&f.tk.retHeap[b.ID], dueEntry{ret, p})
-			}
-		}
-		if changed {
-			f.wakeRLM(c, b, rt)
-		}
+	}
+	if changed {
+		f.wakeRLM(c, b, rt)
 	}
 }
 
@@ -383,7 +397,7 @@ func (c *Cluster) fireRLM(b *Broker, k TimerKind) {
 		c.runRLM(b, k)
 		return
 	}
-	snap, ev0, ef0 := c.rlmSnapOf(b), len(c.out.events), len(c.out.effects)
+	snap, ev0, ef0, meta := c.rlmSnapOf(b), len(c.out.events), len(c.out.effects), len(c.metaLog)
 	c.runRLM(b, k)
 	ef := c.out.effects[ef0:]
 	if len(c.out.events) != ev0 || len(ef) != 1 || ef[0].Kind != EffSetTimer || ef[0].Timer.Kind != k ||
@@ -397,6 +411,9 @@ func (c *Cluster) fireRLM(b *Broker, k TimerKind) {
 	t := &rt.idle[k-TimerRLMCopy]
 	*t = idleTask{on: true, anchor: c.Now, every: every}
 	rt.sig = c.taskSigOf(b) // the run may have folded metadata, which only RLM tasks read
+	if len(c.metaLog) != meta {
+		f.tk.foldedOthers[c.part] = true // and trimmed the log the others' signatures count
+	}
 	if due := c.rlmTimeDue(b, k); due < noDue && every > 0 {
 		n := (due.Sub(c.Now) + every - 1) / every
 		t.armed = c.Now.Add(max(n, 1) * every)
@@ -483,6 +500,12 @@ func (f *Fleet) wakeRLM(c *Cluster, b *Broker, rt *replicaTicks) {
 func (f *Fleet) afterStep() {
 	if f.tk.noElision || f.tk.idled {
 		f.tk.idled = false // the step was a task's run that changed nothing
+		return
+	}
+	if b := f.tk.hroOnly; b >= 0 {
+		p := f.touched[0]
+		c := f.At(p)
+		f.noteBrokerDue(c, p, c.Brokers[b], false)
 		return
 	}
 	for _, p := range f.touched {

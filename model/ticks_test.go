@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -100,4 +101,131 @@ func TestElisionIsInvisible(t *testing.T) {
 	if elided < 10 {
 		t.Fatalf("elision left task runs out in %d runs of 40: the fleets do not exercise it", elided)
 	}
+}
+
+// stepTaskRuns steps the random tick fleet of seed with elision to end,
+// calling each after every step whose input is an RLM task's timer, before
+// the step's outbox is taken, with a copy of the fleet from before it.
+func stepTaskRuns(t *testing.T, seed uint64, end sim.Time, each func(before, f *Fleet, in *Input, at sim.Time)) {
+	sf, remLat := drawTickFleet(seed)
+	f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
+	h := newFleetHarness(t, f)
+	h.remLat = remLat
+	runTo := func(until sim.Time) {
+		for steps := 0; len(h.queue) > 0 && h.queue[0].at <= until; steps++ {
+			if steps > maxHarnessSteps {
+				t.Fatalf("seed %d: more than %d steps", seed, maxHarnessSteps)
+			}
+			e := h.queue[0]
+			h.queue = h.queue[1:]
+			in := Input{Kind: EvDeliver, Msg: e.msg}
+			switch e.kind {
+			case hTimer:
+				in = Input{Kind: EvTimer, Timer: e.timer}
+			case hRemote:
+				in = Input{Kind: EvRemoteDone, Op: e.op}
+			}
+			if _, task := in.Timer.TaskRank(f.nbrokers); in.Kind != EvTimer || !task {
+				f.Step(e.at, &in)
+				h.drain()
+				continue
+			}
+			before := f.Clone()
+			f.Step(e.at, &in)
+			each(before, f, &in, e.at)
+			h.drain()
+		}
+	}
+	for _, x := range sf.inputs {
+		runTo(x.at)
+		in := x.in
+		f.Step(max(x.at, f.Now), &in)
+		h.drain()
+	}
+	runTo(end)
+}
+
+// TestForgottenIdleRunsChangeNothing: the partition of an RLM task's run
+// that did nothing, which the step leaves out of Fleet.Dirty
+// (forgetIdleRun) so that the harness neither records nor checks it, is
+// after the step as it was before, but for its brokers' fold of the
+// metadata, which RLM tasks alone read and which both sides are brought to
+// the step's time for the comparison; and such runs happen.
+func TestForgottenIdleRunsChangeNothing(t *testing.T) {
+	forgot := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		stepTaskRuns(t, seed, sim.Time(240*sim.Second), func(before, f *Fleet, in *Input, at sim.Time) {
+			p := in.Timer.Part
+			if slices.Contains(f.Dirty(), p) {
+				return
+			}
+			forgot++
+			if was, is := foldedState(before, p, at), foldedState(f.cloneOut(), p, at); !bytes.Equal(was, is) {
+				t.Fatalf("seed %d, %v: the %s run of partition %d on b%d left it out of Dirty but changed it", seed, at, in.Timer.Kind, p, in.Timer.Broker)
+			}
+		})
+	}
+	if forgot < 100 {
+		t.Fatalf("%d RLM task runs left their partition out of Dirty: the fleets do not exercise it", forgot)
+	}
+}
+
+// TestHROOnlyRunsChangeOneBroker: after an RLM follower task's run that
+// the fleet took as raising its broker's HRO alone (noteHROOnly: settle
+// and the due checks look at that broker only), every other broker of the
+// partition reads as its due checks last noted it (taskSig), the
+// partition's leadership is as the fetch sessions last noted it, and the
+// partition's state but for that broker's HRO and its fold of the metadata
+// is as before the step.
+func TestHROOnlyRunsChangeOneBroker(t *testing.T) {
+	only := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		stepTaskRuns(t, seed, sim.Time(240*sim.Second), func(before, f *Fleet, in *Input, at sim.Time) {
+			b := f.tk.hroOnly
+			if b < 0 {
+				return
+			}
+			only++
+			p := in.Timer.Part
+			c := f.At(p)
+			for _, o := range c.Brokers {
+				if o.ID != b && o.Up && o.Role != RoleNone && c.taskSigOf(o) != c.ticksOf(o).sig {
+					bc := before.At(p)
+					t.Fatalf("seed %d, %v: the %s run of partition %d on b%d changed b%d's task signature\nbefore %+v\nafter  %+v\nnoted  %+v", seed, at, in.Timer.Kind, p, b, o.ID, bc.taskSigOf(bc.Brokers[o.ID]), c.taskSigOf(o), c.ticksOf(o).sig)
+				}
+			}
+			if f.sessOf != nil && len(f.sessOf[p]) > 0 && f.snapOf(p) != f.lsnap[p] {
+				t.Fatalf("seed %d, %v: the %s run of partition %d on b%d changed its leadership", seed, at, in.Timer.Kind, p, b)
+			}
+			after := f.cloneOut()
+			after.Parts[p].Brokers[b].HighestRemote = before.Parts[p].Brokers[b].HighestRemote
+			if was, is := foldedState(before, p, at), foldedState(after, p, at); !bytes.Equal(was, is) {
+				t.Fatalf("seed %d, %v: the %s run of partition %d on b%d changed more than its HRO", seed, at, in.Timer.Kind, p, b)
+			}
+		})
+	}
+	if only < 100 {
+		t.Fatalf("%d RLM follower task runs raised their HRO alone: the fleets do not exercise it", only)
+	}
+}
+
+// cloneOut is a copy of f taken before its outbox is: Clone, with the
+// outbox set aside.
+func (f *Fleet) cloneOut() *Fleet {
+	out := *f.out
+	*f.out = outbox{}
+	c := f.Clone()
+	*f.out = out
+	return c
+}
+
+// foldedState is partition p's state at now, every broker's fold of the
+// metadata brought to now first (on f, a copy).
+func foldedState(f *Fleet, p PartID, now sim.Time) []byte {
+	c := f.Parts[p]
+	c.Now = now
+	for _, b := range c.Brokers {
+		c.view(b)
+	}
+	return c.AppendState(nil, now)
 }
