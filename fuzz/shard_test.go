@@ -155,3 +155,68 @@ func TestCheckHeaderEdges(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRefusesBadRunLines: merge checks every run a shard file reports
+// and refuses, naming the seed and what is wrong, a run line no sweep
+// writes: another strategy, an unknown outcome, a failure naming no
+// invariant, an ok run with a violation, unknown names, negative counts, a
+// bad digest, the wrong number of coverage goals.
+func TestMergeRefusesBadRunLines(t *testing.T) {
+	var head bytes.Buffer
+	if err := WriteSweepHeader(&head, NewSweepHeader(5, 5, campaign.Whole, harness.Strategies, "kip", "", false)); err != nil {
+		t.Fatal(err)
+	}
+	r := SeedResult{Seed: 5}
+	for _, st := range harness.Strategies {
+		r.Runs = append(r.Runs, harness.RunSummary{Strategy: st, Outcome: harness.OutcomeOK, Steps: 10, Digest: "0123456789abcdef"})
+	}
+	var line bytes.Buffer
+	if err := WriteSeedLine(&line, r, ""); err != nil {
+		t.Fatal(err)
+	}
+	good := line.String()
+	merge := func(seedLine string) error {
+		_, err := MergeShards([]ShardSource{{"s.jsonl", strings.NewReader(head.String() + seedLine)}}, nil)
+		return err
+	}
+	if err := merge(good); err != nil {
+		t.Fatalf("the untouched file: %v", err)
+	}
+	first := func(old, new string) string { return strings.Replace(good, old, new, 1) }
+	// at their edges: no steps; a failure at step 0, time 0
+	for _, edge := range []string{first(`"steps":10`, `"steps":0`),
+		first(`"outcome":"ok"`, `"outcome":"safety-violation","invariant":"no-hole","kind":"stale-hro","step":0,"at_ms":0`)} {
+		if err := merge(edge); err != nil {
+			t.Errorf("%s\n  refused: %v", edge, err)
+		}
+	}
+	coverage := `"coverage":[` + strings.Repeat("0,", int(model.NumGoals)-1) + `0]`
+	for _, c := range []struct{ line, want string }{
+		{first(`"strategy":"local-log-start"`, `"strategy":"last-tiered"`), `strategy "last-tiered", want "local-log-start"`},
+		{first(`"outcome":"ok"`, `"outcome":"crashed"`), `unknown outcome "crashed"`},
+		{first(`"outcome":"ok"`, `"outcome":"safety-violation"`), "outcome safety-violation names no invariant"},
+		{first(`"outcome":"ok"`, `"outcome":"liveness-violation"`), "outcome liveness-violation names no invariant"},
+		{first(`"outcome":"ok"`, `"outcome":"budget-exceeded"`), "outcome budget-exceeded names no invariant"},
+		{first(`"outcome":"ok"`, `"outcome":"ok","invariant":"no-hole"`), "outcome ok with a violation"},
+		{first(`"outcome":"ok"`, `"outcome":"ok","kind":"stale-hro"`), "outcome ok with a violation"},
+		{first(`"outcome":"ok"`, `"outcome":"ok","message":"m"`), "outcome ok with a violation"},
+		{first(`"outcome":"ok"`, `"outcome":"ok","step":3`), "outcome ok with a violation"},
+		{first(`"outcome":"ok"`, `"outcome":"ok","at_ms":3`), "outcome ok with a violation"},
+		{first(`"outcome":"ok"`, `"outcome":"safety-violation","invariant":"no-such"`), `unknown invariant "no-such"`},
+		{first(`"outcome":"ok"`, `"outcome":"safety-violation","invariant":"no-hole","kind":"no-such"`), `unknown kind "no-such"`},
+		{first(`"outcome":"ok"`, `"outcome":"safety-violation","invariant":"no-hole","step":-1`), "negative"},
+		{first(`"outcome":"ok"`, `"outcome":"safety-violation","invariant":"no-hole","at_ms":-1`), "negative"},
+		{first(`"steps":10`, `"steps":-1`), "steps -1 < 0"},
+		{first(`"digest":"0123456789abcdef"`, `"digest":"0123"`), "digest: want 16 hex digits"},
+		{first(coverage, `"coverage":[0]`), fmt.Sprintf("coverage has 1 goals, want %d", model.NumGoals)},
+		{first(coverage, `"coverage":[-1`+strings.Repeat(",0", int(model.NumGoals)-1)+`]`), "coverage[0]: negative count -1"},
+	} {
+		if c.line == good {
+			t.Fatalf("the edit for %q changed nothing", c.want)
+		}
+		err := merge(c.line)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "seed 5") {
+			t.Errorf("%s\n  merged with %v, want an error naming seed 5 and %q", c.line, err, c.want)
+		}
+	}
+}
