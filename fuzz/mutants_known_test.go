@@ -1,12 +1,19 @@
 package fuzz
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"tierfetch/gen"
 	"tierfetch/harness"
 	"tierfetch/invariants"
 	"tierfetch/model"
+	"tierfetch/outfile"
+	"tierfetch/scenarios"
 )
 
 // TestAKnownFindingCatchesNoMutant: a hunt counts a mutant caught only by
@@ -88,4 +95,65 @@ func bitesNowhere(t *testing.T, base *Baseline, m model.Mutant, seed uint64) boo
 		}
 	}
 	return true
+}
+
+// TestHuntAll: every mutant is hunted once, in order, under the profile
+// given (explicit) with the hunts' budget and fixes; a budget too small for
+// any unmutated run leaves every mutant uncaught (a baseline that fails
+// cannot tell a mutant's failure). A caught hunt saves its shrunk case,
+// listed in the directory's manifest, as a scenario that reads back.
+func TestHuntAll(t *testing.T) {
+	var order []model.Mutant
+	var first *MutantHunt
+	HuntAll(2, 3, model.KIP, true, 0, 0, 0, func(h MutantHunt, p model.Profile) {
+		order = append(order, h.Mutant)
+		if p.Name() != model.KIP.Name() {
+			t.Errorf("%s hunted under %s, want kip", h.Mutant, p.Name())
+		}
+		if want := HuntMutant(h.Mutant, 2, 3, harness.Strategies, model.KIP, NewBaseline(), 0); h.Caught != want.Caught || h.Seed != want.Seed || h.Strategy != want.Strategy {
+			t.Errorf("%s: HuntAll caught %v at %d %s, HuntMutant %v at %d %s", h.Mutant, h.Caught, h.Seed, h.Strategy, want.Caught, want.Seed, want.Strategy)
+		}
+		if h.Caught && first == nil {
+			first = &h
+		}
+	})
+	if len(order) != int(model.NumMutants) || !slices.IsSorted(order) {
+		t.Fatalf("hunted %v, want each of the %d mutants once, in order", order, model.NumMutants)
+	}
+	if first == nil {
+		t.Fatal("seeds 2..3 catch no mutant: pick other seeds")
+	}
+	HuntAll(2, 3, model.KIP, true, 0, 1, 0, func(h MutantHunt, _ model.Profile) {
+		if h.Caught {
+			t.Errorf("%s caught with a budget of one step: the baseline's budget was not the hunt's", h.Mutant)
+		}
+	})
+
+	dir := t.TempDir()
+	m, err := outfile.OpenManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Save(dir, m); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(first.SaveFile(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := scenarios.Parse(data)
+	if err != nil {
+		t.Fatalf("saved case does not read back: %v", err)
+	}
+	want, _ := first.Shrunk.Marshal()
+	if got, _ := back.Marshal(); !bytes.Equal(got, want) {
+		t.Errorf("saved case differs from the hunt's:\n%s\n%s", got, want)
+	}
+	listed, _ := os.ReadFile(filepath.Join(dir, outfile.ManifestName))
+	if !strings.Contains(string(listed), filepath.Base(first.SaveFile(dir))+"\n") {
+		t.Errorf("manifest does not list %s:\n%s", first.SaveFile(dir), listed)
+	}
 }
