@@ -380,3 +380,25 @@ func TestShrinkRemovesLongRunsInChunks(t *testing.T) {
 	}
 	t.Logf("%d runs", res.Runs)
 }
+
+// TestShrinkClusterAndFixture: the broker count comes down one at a time to
+// the fewest that still fail when the fewest the events allow do not, and a
+// fixture the failure needs loses its remote segments and its closed local
+// ones (the log start rising with them).
+func TestShrinkClusterAndFixture(t *testing.T) {
+	sc := parseForShrink(t, `{"name": "cluster", "brokers": 6, "replicas": [0, 1], "duration_ms": 60000,
+		"config": {"remote_storage_enable": true},
+		"initial": {"high_watermark": 300, "highest_remote_offset": 199,
+			"remote_segments": [{"base_offset": 0, "end_offset": 99}, {"base_offset": 100, "end_offset": 199}],
+			"local_segments": [{"base_offset": 100, "end_offset": 199}, {"base_offset": 200, "end_offset": 299}, {"base_offset": 300, "end_offset": 299}]},
+		"events": [{"at_ms": 10, "type": "crash", "broker": 1}]}`)
+	fails := func(sc *scenarios.Scenario) bool { return sc.Brokers >= 4 && sc.Initial != nil && len(sc.Events) == 1 }
+	res := Shrink(sc, fails, 500)
+	got := res.Scenario
+	if got.Brokers != 4 {
+		t.Errorf("brokers %d, want 4 (the fewest that fail)", got.Brokers)
+	}
+	if in := got.Initial; in == nil || len(in.RemoteSegments) != 0 || len(in.LocalSegments) != 1 || in.LogStartOffset != 300 {
+		t.Errorf("fixture %+v: want only the active segment, the log starting at 300", got.Initial)
+	}
+}
