@@ -402,3 +402,22 @@ func TestShrinkClusterAndFixture(t *testing.T) {
 		t.Errorf("fixture %+v: want only the active segment, the log starting at 300", got.Initial)
 	}
 }
+
+// TestShrinkFixtureKeepsWhatTheFailureNeeds: dropping remote segments a
+// fixture needs one of takes the closed local segments below the new log
+// start with them, and dropping local segments under a remote one leaves the
+// log start where the remote segments put it.
+func TestShrinkFixtureKeepsWhatTheFailureNeeds(t *testing.T) {
+	sc := parseForShrink(t, `{"name": "fixture", "brokers": 2, "replicas": [0, 1], "duration_ms": 60000,
+		"config": {"remote_storage_enable": true},
+		"initial": {"high_watermark": 400, "highest_remote_offset": 299,
+			"remote_segments": [{"base_offset": 0, "end_offset": 99}, {"base_offset": 100, "end_offset": 199}, {"base_offset": 200, "end_offset": 299}],
+			"local_segments": [{"base_offset": 100, "end_offset": 199}, {"base_offset": 200, "end_offset": 299},
+				{"base_offset": 300, "end_offset": 399}, {"base_offset": 400, "end_offset": 399}]}}`)
+	fails := func(sc *scenarios.Scenario) bool { return sc.Initial != nil && len(sc.Initial.RemoteSegments) > 0 }
+	in := Shrink(sc, fails, 500).Scenario.Initial
+	if in == nil || len(in.RemoteSegments) != 1 || in.RemoteSegments[0].BaseOffset != 200 || in.LogStartOffset != 200 ||
+		len(in.LocalSegments) != 2 || in.LocalSegments[0].BaseOffset != 300 {
+		t.Errorf("fixture %+v: want remote 200..299, local from 300, the log starting at 200", in)
+	}
+}
