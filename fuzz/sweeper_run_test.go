@@ -12,6 +12,7 @@ import (
 
 	"tierfetch/campaign"
 	"tierfetch/harness"
+	"tierfetch/scenarios"
 )
 
 // mutantSweep is a small sweep that fails: seeds 1..24 under a mutant the
@@ -309,5 +310,51 @@ func TestCheckDeterminismFindsNoMismatch(t *testing.T) {
 	}
 	if _, ok := firstDivergence([]uint64{1, 2}, []uint64{1, 2}); ok {
 		t.Error("firstDivergence of equal runs")
+	}
+}
+
+// TestShardHeadersSayWhatRan: a shard file's header names a budget other
+// than the default (and none for the default), an interrupted sweep's
+// rewritten header says where it stopped, and its resumed part's where it
+// resumed; an uninterrupted, unresumed sweep's says neither.
+func TestShardHeadersSayWhatRan(t *testing.T) {
+	dir := t.TempDir()
+	header := func(path string) SweepHeader {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h SweepHeader
+		if err := scenarios.DecodeStrict([]byte(strings.SplitN(string(data), "\n", 2)[0]), &h); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	small := func(jsonl string, edit func(*SweepArgs)) SweepConfig {
+		return mutantSweep(t, filepath.Join(dir, "out"), func(a *SweepArgs) {
+			a.Seeds, a.Mutant, a.JSONL, a.Shrink = "1..6", "", jsonl, 0
+			if edit != nil {
+				edit(a)
+			}
+		})
+	}
+	whole := filepath.Join(dir, "whole.jsonl")
+	sweep(t, small(whole, nil), nil)
+	if h := header(whole); h.MaxSteps != 0 || h.StoppedAt != nil || h.ResumeFrom != nil {
+		t.Errorf("a whole sweep at the default budget: max_steps %d, stopped_at %v, resume_from %v", h.MaxSteps, h.StoppedAt, h.ResumeFrom)
+	}
+	first := filepath.Join(dir, "first.jsonl")
+	budget := func(a *SweepArgs) { a.MaxSteps = 400_000 }
+	_, next, complete := sweep(t, small(first, budget), func(n uint64) bool { return n == 2 })
+	if complete {
+		t.Fatal("the sweep was not interrupted")
+	}
+	if h := header(first); h.MaxSteps != 400_000 || h.StoppedAt == nil || *h.StoppedAt != next || h.ResumeFrom != nil {
+		t.Errorf("interrupted before %d: max_steps %d, stopped_at %v, resume_from %v", next, h.MaxSteps, h.StoppedAt, h.ResumeFrom)
+	}
+	rest := filepath.Join(dir, "rest.jsonl")
+	sweep(t, small(rest, func(a *SweepArgs) { budget(a); a.ResumeFrom = &next }), nil)
+	if h := header(rest); h.MaxSteps != 400_000 || h.StoppedAt != nil || h.ResumeFrom == nil || *h.ResumeFrom != next {
+		t.Errorf("resumed at %d: max_steps %d, stopped_at %v, resume_from %v", next, h.MaxSteps, h.StoppedAt, h.ResumeFrom)
 	}
 }
