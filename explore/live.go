@@ -36,12 +36,7 @@ func (x *explorer) continuation(n *node, budget int64) {
 		x.memoHit(v)
 		return
 	}
-	run := n.run
-	if run == nil {
-		run = x.rebuild(n, int(n.depth))
-		defer x.drop(run)
-	}
-	c := x.fork(run, &harness.Script{Lost: x.cfg.Lost})
+	c := x.continued(n)
 	defer x.drop(c)
 	period := max(1, x.res.ScenarioMs*memoEvery/max(1, x.res.ScenarioSteps))
 	mark := c.NowMs()/period + 1
@@ -88,6 +83,28 @@ func (x *explorer) continuation(n *node, budget int64) {
 	default:
 		x.remember(hashes, memoOK)
 	}
+}
+
+// continued is the run a continuation from n steps: n's state itself
+// when it is a fork (the search is done with it: nothing reads a cut
+// state after its continuation), else a fork of it, and n's state is
+// rebuilt first if the memory budget dropped it. Its steps do not note
+// their inputs: the reduction is done.
+func (x *explorer) continued(n *node) *harness.Run {
+	s := &harness.Script{Lost: x.cfg.Lost}
+	run := n.run
+	if run == nil {
+		run = x.rebuild(n, int(n.depth))
+	} else {
+		n.run = nil
+	}
+	c := run
+	if !run.Forked() {
+		c = x.fork(run, s)
+		x.drop(run)
+	}
+	c.Continue(s)
+	return c
 }
 
 // remember records verdict v for the states hashes, while the memory

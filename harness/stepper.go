@@ -95,10 +95,23 @@ func (x *Run) Step() {
 	}
 }
 
+// Forked reports whether the run is a fork (Fork, ForkInto) or a copy
+// of one: stepped after Rechoose, it steps as a fork of it would, so that
+// a search done with the state can spare the copy.
+func (x *Run) Forked() bool { return x.r.lean }
+
 // Rechoose makes ch take the run's later choices, as Fork(ch) would for
 // a copy: a search takes the last step from a state it drops afterwards on
 // the state itself, saving the copy.
 func (x *Run) Rechoose(ch Chooser) { x.r.opt.Chooser, x.r.choose = ch, ch }
+
+// Continue is Rechoose for a run nobody copies or asks the input of any
+// more (a search's liveness continuation): its steps no longer note their
+// input (Input), nor its end the state's hash (RunResult.StateHash).
+func (x *Run) Continue(ch Chooser) {
+	x.Rechoose(ch)
+	x.r.opt.StateHash = false
+}
 
 // Clone returns an independent copy of a run that is not over, whose later
 // choices ch makes. Observers and the trace sink are not carried over, and

@@ -240,6 +240,7 @@ func cloneSegmentsInto(segs []Segment, l Log) Log {
 	for i := range out.Segments {
 		out.Segments[i].Batches = slices.Clip(out.Segments[i].Batches)
 	}
+	out.grown = false
 	return out
 }
 

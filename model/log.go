@@ -109,6 +109,11 @@ type Log struct {
 	// on disk: raising the log start offset while remote storage is
 	// disabled leaves it behind (LocalLogStartOffset). 0: in step.
 	localStartLag int64
+	// grown: the active segment's batch array is this log's own, made
+	// since the log was copied (a copy shares the arrays, clipped). Only
+	// how an array grows reads it: a full one of its own doubles, a
+	// copy's grows by one batch at its first append.
+	grown bool
 }
 
 // LocalLogStartOffset returns the local log start offset as Kafka's
@@ -175,6 +180,14 @@ func (l *Log) appendToActive(b Batch) {
 		prev.Bytes += b.Bytes
 		prev.TsMs = max(prev.TsMs, b.TsMs)
 		seg.Batches = append(seg.Batches[:n-1:n-1], prev) // copy: never write a shared slot
+	} else if n := len(seg.Batches); n == cap(seg.Batches) && !l.grown {
+		// A copy's clipped array: the copy is most often copied again
+		// before it appends again (a search's state), and an append would
+		// double the array and clear the half nobody then uses.
+		bs := make([]Batch, n+1)
+		copy(bs, seg.Batches)
+		bs[n] = b
+		seg.Batches, l.grown = bs, true
 	} else {
 		seg.Batches = append(seg.Batches, b)
 	}
@@ -202,6 +215,7 @@ func (l *Log) roll() {
 	// for them at once spares the doublings that would copy them (a fifth
 	// of a run's allocated bytes).
 	l.Segments = append(l.Segments, Segment{Base: l.LogEnd, End: l.LogEnd - 1, Batches: make([]Batch, 0, len(seg.Batches))})
+	l.grown = true
 }
 
 // Roll closes a non-empty active segment (Kafka rolls before a leader
