@@ -11,7 +11,7 @@
 #   scripts/mutation.sh model                # one package
 #   DIFF=main scripts/mutation.sh model      # only lines changed since main: the fast loop
 #   WORKERS=2 scripts/mutation.sh invariants # mutants in parallel (default 1: shared machines)
-#   EXCLUDE='^plan/(render|hazards)' scripts/mutation.sh plan  # leave files out (gremlins -E)
+#   EXCLUDE='^(render|hazards)\.go$' scripts/mutation.sh plan  # leave files out (gremlins -E)
 #
 # The core packages (the protocol and its checks) run their whole tests.
 # The shell packages (what runs scenarios and what users run) run theirs
@@ -68,7 +68,8 @@ diff=()
 if [ -n "${DIFF:-}" ]; then
 	diff=(--diff "$DIFF")
 fi
-# EXCLUDE=REGEX leaves out the files it matches (gremlins -E), to split a
+# EXCLUDE=REGEX leaves out the files it matches (gremlins -E; paths are
+# relative to the package's directory: "render.go", not "plan/render.go"), to split a
 # large package into runs.
 if [ -n "${EXCLUDE:-}" ]; then
 	diff+=(--exclude-files "$EXCLUDE")
