@@ -447,7 +447,11 @@ func (x *explorer) visitStart(picks []int, run *harness.Run) {
 	if !x.cfg.Reexecute {
 		start = run.Fork(&harness.Script{Lost: x.cfg.Lost}) // before the level takes run
 	}
-	if !x.visit(nil, picks, run, nil) || start == nil {
+	if !x.visit(nil, picks, run, nil) {
+		x.drop(start) // a state seen before: its copy goes to the spares
+		return
+	}
+	if start == nil {
 		return
 	}
 	if x.starts == nil {
