@@ -38,8 +38,7 @@ func TestBrokerScaleStatsFold(t *testing.T) {
 	v.fromLeader(fetched(1, 7))
 	v.Event(at(2000), ev(model.EvThreadBlocked, 2, 1, 1, 2))
 	v.Event(at(2100), ev(model.EvThreadBlocked, 2, 1, 0, 0))
-	v.Event(at(2150), ev(model.EvThreadBlocked, 2, 0, 0, -1)) // no partition: the thread only
-	v.Event(at(2200), ev(model.EvThreadBlocked, 1, 0, 0, 1))
+	v.Event(at(2150), ev(model.EvThreadBlocked, 2, 0, 0, -1))  // no partition: the thread only
 	v.Event(at(2250), ev(model.EvThreadBlocked, 0, 2, 3, 3))   // a partition past the list: the thread only
 	v.Event(at(2300), ev(model.EvThreadUnblocked, 2, 1, 1, 2)) // 300 ms of t-2
 	v.Event(at(2600), ev(model.EvThreadUnblocked, 2, 1, 0, 0)) // 500 ms of t-0
@@ -47,6 +46,7 @@ func TestBrokerScaleStatsFold(t *testing.T) {
 	v.Event(at(2650), ev(model.EvThreadUnblocked, 0, 2, 3, 3))
 	v.Event(at(2700), ev(model.EvThreadUnblocked, 9, 9, 9, 0)) // no such block: nothing
 	v.Event(at(2800), ev(model.EvThreadBlocked, 2, 1, 1, 2))   // again, open at the end
+	v.Event(at(2850), ev(model.EvThreadBlocked, 1, 0, 0, 1))   // open at the end
 
 	views := []*runView{
 		{replicas: []ReplicaStats{{}, {}, {Added: true, AddedAt: at(1000), CaughtUp: true, CaughtUpAt: at(4000), BytesFromLeader: 12, RemoteAuxBytes: 3}}},
@@ -57,21 +57,21 @@ func TestBrokerScaleStatsFold(t *testing.T) {
 		Restored: at(6000).Sub(at(1000)), RestoredKnown: true,
 		CaughtUp:         []sim.Duration{400 * sim.Millisecond, 3000 * sim.Millisecond, 4400 * sim.Millisecond},
 		BytesFromLeaders: 22, BytesFromRemote: 7,
-		// (1, 0, 0) and (2, 1, 1) are still blocked at the end, 3000 ms:
-		// 800 ms and 200 ms.
-		FetcherBlocked: (300 + 500 + 500 + 400 + 800 + 200) * sim.Millisecond,
+		// (2, 1, 1) and (1, 0, 0) are still blocked at the end, 3000 ms:
+		// 200 ms and 150 ms.
+		FetcherBlocked: (300 + 500 + 500 + 400 + 200 + 150) * sim.Millisecond,
 		Replaced:       []int{2, 1},
 		Sources:        []SourceBytes{{Broker: 0, Bytes: 5}, {Broker: 1, Bytes: 17}},
 		// Closed in the order (2, 1, 1), (2, 1, 0), (2, 0, 0), (0, 2, 3), then
-		// (1, 0, 0) at the end.
+		// (2, 1, 1) again and (1, 0, 0) at the end.
 		Threads: []ThreadBlocked{
 			{Follower: 0, Leader: 2, Fetcher: 3, Blocked: 400 * sim.Millisecond},
-			{Follower: 1, Leader: 0, Fetcher: 0, Blocked: 800 * sim.Millisecond},
+			{Follower: 1, Leader: 0, Fetcher: 0, Blocked: 150 * sim.Millisecond},
 			{Follower: 2, Leader: 0, Fetcher: 0, Blocked: 500 * sim.Millisecond},
 			{Follower: 2, Leader: 1, Fetcher: 0, Blocked: 500 * sim.Millisecond},
 			{Follower: 2, Leader: 1, Fetcher: 1, Blocked: 500 * sim.Millisecond},
 		},
-		PartBlocked: []sim.Duration{500 * sim.Millisecond, 800 * sim.Millisecond, 500 * sim.Millisecond},
+		PartBlocked: []sim.Duration{500 * sim.Millisecond, 150 * sim.Millisecond, 500 * sim.Millisecond},
 	}
 	got := v.stats(at(3000), views)
 	if d := cmp.Diff(want, got); d != "" {
@@ -84,9 +84,9 @@ func TestBrokerScaleStatsFold(t *testing.T) {
 	}
 	v.Event(at(3500), ev(model.EvThreadUnblocked, 1, 0, 0, 1))
 	got = v.stats(at(9000), views)
-	if got.Threads[1].Blocked != 1300*sim.Millisecond || got.PartBlocked[1] != 1300*sim.Millisecond ||
+	if got.Threads[1].Blocked != 650*sim.Millisecond || got.PartBlocked[1] != 650*sim.Millisecond ||
 		got.Threads[4].Blocked != 6500*sim.Millisecond || got.PartBlocked[2] != 6500*sim.Millisecond ||
-		got.FetcherBlocked != (400+1300+500+500+6500)*sim.Millisecond {
+		got.FetcherBlocked != (400+650+500+500+6500)*sim.Millisecond {
 		t.Fatalf("after the unblock at 3500 ms, at 9000 ms: threads %+v, parts %v, blocked %v", got.Threads, got.PartBlocked, got.FetcherBlocked)
 	}
 
