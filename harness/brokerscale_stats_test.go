@@ -2,6 +2,7 @@ package harness
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -132,5 +133,37 @@ func TestBrokerScaleQuantile(t *testing.T) {
 	}
 	if !slices.IsSorted(s.CaughtUp) {
 		t.Fatal("fixture unsorted")
+	}
+}
+
+// TestProduceChunksStayOnTheirPartitions: a produce spread over time in a
+// broker-scale file appends every one of its batches to the partitions it
+// names, from its first batch to its last: one partition, a whole topic, or
+// the first event of the file.
+func TestProduceChunksStayOnTheirPartitions(t *testing.T) {
+	initial := `{"high_watermark": 100, "local_segments": [{"base_offset": 0, "end_offset": 99, "epoch": 0}]}`
+	for _, c := range []struct {
+		name    string
+		produce string
+		want    []int64 // each partition's leader's high watermark at the end
+	}{
+		{"one partition", `"topic": "t", "partition": 1`, []int64{100, 1100, 100}},
+		{"the last partition", `"topic": "t", "partition": 2`, []int64{100, 100, 1100}},
+		{"the whole topic", `"topic": "t"`, []int64{1100, 1100, 1100}},
+	} {
+		res, _ := runWith(t, `{"brokers": 2, "duration_ms": 5000, "heal_ms": 5000,
+		  "partitions": [`+strings.ReplaceAll(partitionsOf(3, initial), `"replicas": [0]`, `"replicas": [0, 1]`)+`],
+		  "events": [{"at_ms": 100, "type": "produce", "records": 1000, "over_ms": 1000, `+c.produce+`}]}`)
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("%s: outcome %s: %+v", c.name, res.Outcome, res.Violation)
+		}
+		j := res.JSON()
+		var got []int64
+		for _, p := range j.Partitions {
+			got = append(got, p.Leader.HighWatermark)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: high watermarks %v, want %v", c.name, got, c.want)
+		}
 	}
 }
