@@ -216,3 +216,30 @@ func TestContinuationBudget(t *testing.T) {
 		t.Errorf("text:\n%s", text)
 	}
 }
+
+// TestContinuationBudgetStopsADoneSearch: a search that visited every
+// state within its depth but could not check every cut state's liveness
+// (the continuations' budget ran out) did not stop at the depth: it says
+// the state budget stopped it and is not exhausted. With budget to spare the
+// same search stops at its depth, every cut state checked.
+func TestContinuationBudgetStopsADoneSearch(t *testing.T) {
+	sc := fixture(t, "tiny-join")
+	sc.HealMs = 20_000 // continuations of about 630 steps
+	run := func(maxStates int) *Result {
+		res, err := Run(Config{Scenario: sc, Strategy: harness.LastTiered, MaxStates: maxStates, Depth: 2, Liveness: true,
+			Faults: []string{"crash"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	cut, whole := run(46), run(1000)
+	if whole.States != 45 || whole.Stop != StopDepth || whole.LivenessCut != 0 || whole.LivenessChecked != int64(whole.Frontier) {
+		t.Fatalf("budget to spare: %d states, stop %s, %d cut, %d of %d checked", whole.States, whole.Stop, whole.LivenessCut,
+			whole.LivenessChecked, whole.Frontier)
+	}
+	if cut.States != 45 || cut.Stop != StopStates || cut.LivenessCut == 0 || cut.Exhausted {
+		t.Fatalf("46 states' budget: %d states, stop %s, %d cut, exhausted %v; want every state, stopped by max-states",
+			cut.States, cut.Stop, cut.LivenessCut, cut.Exhausted)
+	}
+}
