@@ -31,6 +31,10 @@ type BrokerScaleStats struct {
 	// FetcherBlocked is the time fetcher threads spent blocked in tiered
 	// bootstraps while other partitions of the thread waited.
 	FetcherBlocked sim.Duration
+	// FetchRequests counts the fetch requests the fetcher threads of the
+	// brokers that got added replicas sent (each for all the partitions of
+	// its thread, so not per replica; not in the result object).
+	FetchRequests int
 
 	// The rest is for the text summary only (not in the result object).
 
@@ -75,6 +79,8 @@ type brokerScaleView struct {
 	sources     []SourceBytes
 	threads     []ThreadBlocked
 	partBlocked []sim.Duration
+	// fetches counts the fetch requests each broker's fetcher threads sent.
+	fetches []int
 }
 
 type openBlock struct {
@@ -84,8 +90,8 @@ type openBlock struct {
 	since        sim.Time
 }
 
-func newBrokerScaleView(_ *scenarios.Scenario, n int) *brokerScaleView {
-	return &brokerScaleView{partBlocked: make([]sim.Duration, n)}
+func newBrokerScaleView(sc *scenarios.Scenario, n int) *brokerScaleView {
+	return &brokerScaleView{partBlocked: make([]sim.Duration, n), fetches: make([]int, sc.Brokers)}
 }
 
 func (v *brokerScaleView) clone() *brokerScaleView {
@@ -134,6 +140,12 @@ func (v *brokerScaleView) Event(now sim.Time, e *model.Event) {
 		if e.Kind == model.EvReplaceBroker && !slices.Contains(v.replaced, e.Broker) {
 			v.replaced = append(v.replaced, e.Broker)
 		}
+	case model.EvSend:
+		// A thread's fetch is the fleet's (no partition): the partitions'
+		// views, which count a one-partition run's fetches, never see it.
+		if e.Part < 0 && e.Msg.Kind == model.MsgFetch {
+			v.fetches[e.Broker]++
+		}
 	case model.EvThreadBlocked:
 		v.open = append(v.open, openBlock{e.Broker, e.Peer, e.Fetcher, e.Part, now})
 	case model.EvThreadUnblocked:
@@ -161,11 +173,16 @@ func (v *brokerScaleView) stats(end sim.Time, views []*runView) *BrokerScaleStat
 		return cmp.Or(a.Follower-b.Follower, a.Leader-b.Leader, a.Fetcher-b.Fetcher)
 	})
 	last := sim.Time(0)
+	counted := make([]bool, len(v.fetches))
 	for _, pv := range views {
 		for i := range pv.replicas {
 			st := &pv.replicas[i]
 			if !st.Added {
 				continue
+			}
+			if !counted[i] {
+				counted[i] = true
+				s.FetchRequests += v.fetches[i]
 			}
 			s.BytesFromLeaders += st.BytesFromLeader
 			s.BytesFromRemote += st.RemoteAuxBytes

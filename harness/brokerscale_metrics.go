@@ -86,6 +86,7 @@ func brokerScaleMetrics(sc *scenarios.Scenario, res *RunResult) *RunMetrics {
 			}
 		}
 	}
+	out.Fetches += s.FetchRequests // a fleet's fetches are its threads' (BrokerScaleStats)
 	out.Path = model.Path(slices.Index(paths, slices.Max(paths))).String()
 	out.StalledMs = int64(out.Retries) * out.BackoffMs
 	return out

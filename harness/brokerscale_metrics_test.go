@@ -31,6 +31,13 @@ func TestMeasureUntilRestoredIsTheWholeRun(t *testing.T) {
 		if early.SimMs >= whole.SimMs || early.Outcome != OutcomeOK {
 			t.Errorf("%s: stopped at %d ms (%s), the whole run %d ms", st, early.SimMs, early.Outcome, whole.SimMs)
 		}
+		// A fleet's fetches are its threads': counted, and the path the
+		// replicas took is the strategy's.
+		path := map[Strategy]string{LocalLogStart: "local-log-start", LastTiered: "earliest-pending-upload"}[st]
+		if whole.Fetches == 0 || whole.Path != path || whole.AuxStateBuilds != 3 || whole.ListOffsets != 6 {
+			t.Errorf("%s: %d fetches, path %s, %d builds, %d ListOffsets; want some, %s, 3, 6", st, whole.Fetches, whole.Path,
+				whole.AuxStateBuilds, whole.ListOffsets, path)
+		}
 		records := map[Strategy]int64{LocalLogStart: 3072, LastTiered: 1024}[st]
 		b := whole.BrokerScale
 		if whole.Follower != 2 || !whole.CaughtUp || whole.CatchUpMs != b.RestoredMs || whole.BytesFromLeader != 3*records*1024 ||
@@ -38,5 +45,31 @@ func TestMeasureUntilRestoredIsTheWholeRun(t *testing.T) {
 			t.Errorf("%s: follower %d, caught up %v in %d ms (restored %d), %d bytes, %d replicas; want b2, restored, 3 x %d records of 1 KiB",
 				st, whole.Follower, whole.CaughtUp, whole.CatchUpMs, b.RestoredMs, whole.BytesFromLeader, b.Replicas, records)
 		}
+	}
+}
+
+// TestBrokerScaleMetricsFollowIsTheReplaced: a file that adds a replica
+// and replaces a broker measures the replaced broker (its follower), not
+// the first added replica; without a replace, the first added one.
+func TestBrokerScaleMetricsFollowIsTheReplaced(t *testing.T) {
+	file := func(events string) *scenarios.Scenario {
+		sc, err := scenarios.Parse([]byte(`{"brokers": 3, "duration_ms": 2000, "heal_ms": 5000,
+		  "partitions": [
+		    {"topic": "t", "partition": 0, "replicas": [0], "initial": {"high_watermark": 10, "local_segments": [{"base_offset": 0, "end_offset": 9, "epoch": 0}]}},
+		    {"topic": "t", "partition": 1, "replicas": [0, 2], "initial": {"high_watermark": 10, "local_segments": [{"base_offset": 0, "end_offset": 9, "epoch": 0}]}}],
+		  "events": [` + events + `]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	add := `{"at_ms": 0, "type": "add_replica", "broker": 1, "topic": "t", "partition": 0}`
+	m, _ := MeasureBrokerScale(file(add+`, {"at_ms": 0, "type": "replace_broker", "broker": 2}`), Options{Seed: 1, Strategy: LastTiered})
+	if m.Follower != 2 || m.BrokerScale.Replicas != 2 {
+		t.Errorf("replace b2 after adding b1: follower b%d, %d replicas; want b2, 2", m.Follower, m.BrokerScale.Replicas)
+	}
+	m, _ = MeasureBrokerScale(file(add), Options{Seed: 1, Strategy: LastTiered})
+	if m.Follower != 1 || m.BrokerScale.Replicas != 1 {
+		t.Errorf("only b1 added: follower b%d, %d replicas; want b1, 1", m.Follower, m.BrokerScale.Replicas)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"tierfetch/model"
+	"tierfetch/scenarios"
 	"tierfetch/sim"
 )
 
@@ -18,7 +19,7 @@ import (
 // still open at the end counted to the end without closing it for good, and
 // the restore time from the first move to the last catch-up.
 func TestBrokerScaleStatsFold(t *testing.T) {
-	v := newBrokerScaleView(nil, 3)
+	v := newBrokerScaleView(&scenarios.Scenario{Brokers: 3}, 3)
 	at := func(ms int64) sim.Time { return sim.Time(ms * int64(sim.Millisecond)) }
 	ev := func(k model.EventKind, broker, peer, fetcher int, part model.PartID) *model.Event {
 		e := model.NewEvent(k, broker)
@@ -98,16 +99,43 @@ func TestBrokerScaleStatsFold(t *testing.T) {
 	if got.RestoredKnown || got.NeverCaughtUp != 1 || len(got.CaughtUp) != 2 {
 		t.Fatalf("one never caught up: restored %v known %v, never %d, caught up %v", got.Restored, got.RestoredKnown, got.NeverCaughtUp, got.CaughtUp)
 	}
-	early := newBrokerScaleView(nil, 1)
+	early := newBrokerScaleView(&scenarios.Scenario{Brokers: 3}, 1)
 	early.Event(at(2000), ev(model.EvReplaceBroker, 2, 0, 0, -1))
 	got = early.stats(at(9000), views[1:2])
 	if !got.RestoredKnown || got.Restored != 0 {
 		t.Fatalf("caught up before the move: restored %v known %v, want 0", got.Restored, got.RestoredKnown)
 	}
 	// No replace_broker or reassign: no restore time at all.
-	none := newBrokerScaleView(nil, 1)
+	none := newBrokerScaleView(&scenarios.Scenario{Brokers: 3}, 1)
 	if got = none.stats(at(9000), views[1:2]); got.RestoredKnown {
 		t.Fatalf("no move: restored %v known", got.Restored)
+	}
+}
+
+// TestBrokerScaleFetchRequests: a broker-scale run's fetch requests are its
+// fetcher threads' (a fleet's fetch carries every partition of its thread),
+// counted for the brokers that got added replicas, each broker once.
+func TestBrokerScaleFetchRequests(t *testing.T) {
+	v := newBrokerScaleView(&scenarios.Scenario{Brokers: 4}, 2)
+	send := func(from int, k model.MsgKind, part model.PartID, n int) {
+		for range n {
+			e := model.NewEvent(model.EvSend, from)
+			e.Msg.Kind, e.Msg.From, e.Part = k, from, part
+			v.Event(0, &e)
+		}
+	}
+	send(2, model.MsgFetch, -1, 3)
+	send(1, model.MsgFetch, -1, 2)
+	send(3, model.MsgFetch, -1, 5)     // a broker without added replicas
+	send(2, model.MsgFetch, 0, 1)      // a partition's own: its view counts it
+	send(2, model.MsgFetchResp, -1, 7) // an answer
+	added := ReplicaStats{Added: true, CaughtUp: true}
+	views := []*runView{
+		{replicas: []ReplicaStats{{}, {}, added, {}}},
+		{replicas: []ReplicaStats{{}, added, added, {}}},
+	}
+	if got := v.stats(0, views).FetchRequests; got != 5 {
+		t.Fatalf("fetch requests %d, want 5: b2's 3 and b1's 2 thread fetches", got)
 	}
 }
 
