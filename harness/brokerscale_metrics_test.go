@@ -73,3 +73,23 @@ func TestBrokerScaleMetricsFollowIsTheReplaced(t *testing.T) {
 		t.Errorf("only b1 added: follower b%d, %d replicas; want b1, 1", m.Follower, m.BrokerScale.Replicas)
 	}
 }
+
+// TestDefaultMaxStepsGrowsWithPartitions: the default work budget is
+// DefaultMaxSteps for one partition, and 10,000 steps more for each
+// partition of a broker-scale file.
+func TestDefaultMaxStepsGrowsWithPartitions(t *testing.T) {
+	one, err := scenarios.Parse([]byte(`{"brokers": 2, "replicas": [0, 1], "duration_ms": 1000}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := scenarios.Parse([]byte(`{"brokers": 2, "duration_ms": 1000, "partitions": [{"topic": "t", "partition": 0, "count": 7, "replicas": [0, 1]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := DefaultMaxStepsFor(one); got != int64(DefaultMaxSteps) {
+		t.Errorf("one partition: %d, want %d", got, DefaultMaxSteps)
+	}
+	if got, want := DefaultMaxStepsFor(many), int64(DefaultMaxSteps)+70_000; got != want {
+		t.Errorf("7 partitions: %d, want %d", got, want)
+	}
+}
