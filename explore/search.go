@@ -607,6 +607,13 @@ func (x *explorer) add(n node, size int) {
 		n.run = nil
 	} else {
 		n.bytes = cloneBytes(size)
+		if x.unread() {
+			// Counted as kept (the estimate and shed see what they would),
+			// its memory handed to the next copy: fresh memory for a copy
+			// costs its allocation and the collector's work.
+			x.drop(n.run)
+			n.run = nil
+		}
 	}
 	n.depth = int32(x.depth + 1)
 	x.mem.nodes += nodeBytes(&n)
@@ -614,6 +621,13 @@ func (x *explorer) add(n node, size int) {
 	x.nextIdx[n.hash] = len(x.next)
 	x.next = append(x.next, n)
 	x.shedNext = len(x.next)
+}
+
+// unread reports whether the states of the next level are never read: the
+// level at the depth bound, with no liveness continuation to run from it
+// (search stops there; cut reads the nodes, not their states).
+func (x *explorer) unread() bool {
+	return !x.cfg.Liveness && x.cfg.Depth > 0 && x.depth+1 == x.cfg.Depth
 }
 
 // checkBudgets stops the search at the state budget or when the visited
@@ -655,7 +669,7 @@ func (x *explorer) shed() {
 		default:
 			return
 		}
-		if n.run != nil {
+		if n.bytes > 0 { // kept (its run nil if unread)
 			x.mem.release(n.bytes)
 			x.drop(n.run)
 			n.run, n.bytes = nil, 0

@@ -158,10 +158,12 @@ func (x *Run) clone(ch Chooser, lean bool, spare *Run) *Run {
 	var n *runner
 	var res *RunResult
 	var old runner // the spare's arrays and structures
+	out := spare
 	if spare != nil {
 		n, res, old = spare.r, spare.res, *spare.r
 	} else {
-		n, res = new(runner), new(RunResult)
+		m := new(runMem)
+		n, res, out = &m.r, &m.res, &m.run
 	}
 	*n = *r
 	n.opt.Chooser, n.choose = ch, ch
@@ -202,9 +204,14 @@ func (x *Run) clone(ch Chooser, lean bool, spare *Run) *Run {
 	}
 	*res = *x.res
 	res.Fleet, res.Cluster = n.f, n.c
-	if spare == nil {
-		return &Run{r: n, res: res, maxSteps: x.maxSteps}
-	}
-	*spare = Run{r: n, res: res, maxSteps: x.maxSteps}
-	return spare
+	*out = Run{r: n, res: res, maxSteps: x.maxSteps}
+	return out
+}
+
+// runMem is a copy's run, runner and result, made in one allocation (a
+// search makes copies at every step, many in fresh memory).
+type runMem struct {
+	run Run
+	r   runner
+	res RunResult
 }

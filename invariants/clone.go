@@ -36,7 +36,6 @@ func (k *Checker) CloneInto(dst *Checker) *Checker {
 	n.changeScratch, n.segScratch = old.changeScratch, old.segScratch // scratch: not shared with k
 	n.hro = model.Reuse(old.hro, k.hro)
 	n.lineage = model.Reuse(old.lineage, k.lineage)
-	model.Pack(&n.f.hroAtDisable, &n.f.llsoAtDisable, &n.f.hroAtUnclean)
-	n.f.lastRetry = slices.Clone(k.f.lastRetry)
+	k.f.shared, n.f.shared = true, true // facts.mine
 	return n
 }

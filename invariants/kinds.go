@@ -1,6 +1,8 @@
 package invariants
 
 import (
+	"slices"
+
 	"tierfetch/model"
 	"tierfetch/sim"
 )
@@ -53,6 +55,21 @@ type facts struct {
 	// lastRetry[b] is why broker b last backed off (retryNone: never), from
 	// its EvBackoff events (Checker.Event).
 	lastRetry []model.RetryReason
+	// shared: the per-broker lists above may be a copy's too (Clone shares
+	// them; they change at a few steps, a search copies at every one):
+	// mine copies them before a write.
+	shared bool
+}
+
+// mine gives f lists of its own before a write to one of its per-broker
+// lists.
+func (f *facts) mine() {
+	if !f.shared {
+		return
+	}
+	model.Pack(&f.hroAtDisable, &f.llsoAtDisable, &f.hroAtUnclean)
+	f.lastRetry = slices.Clone(f.lastRetry)
+	f.shared = false
 }
 
 // retryNone is lastRetry's "never backed off".
@@ -82,6 +99,7 @@ func (k *Checker) observe(c *model.Cluster) {
 		// its in-memory HRO, and the metadata its per-epoch highest offsets.
 		f.disabled, f.disableLeader, f.disableLeaderLLSO = true, l.ID, l.Log.LocalLogStart
 		f.metaHighAtDisable = max(f.metaHighAtDisable, c.Remote.MaxHighestOffset())
+		f.mine()
 		for _, b := range c.Brokers {
 			f.hroAtDisable[b.ID] = max(f.hroAtDisable[b.ID], b.HighestRemote)
 			f.llsoAtDisable[b.ID] = b.Log.LocalLogStart
@@ -89,7 +107,8 @@ func (k *Checker) observe(c *model.Cluster) {
 	}
 	f.tiered = c.Tiered()
 	for _, b := range c.Brokers {
-		if b.HighestRemote < 0 {
+		if b.HighestRemote < 0 && (f.hroAtDisable[b.ID] != -1 || f.hroAtUnclean[b.ID] != -1) {
+			f.mine()
 			f.hroAtDisable[b.ID], f.hroAtUnclean[b.ID] = -1, -1
 		}
 	}
@@ -98,6 +117,7 @@ func (k *Checker) observe(c *model.Cluster) {
 // observeUnclean records, at an unclean election of l, what each replica's
 // HRO was and what l could not serve.
 func (k *Checker) observeUnclean(c *model.Cluster, l *model.Broker) {
+	k.f.mine()
 	for _, b := range c.Brokers {
 		k.f.hroAtUnclean[b.ID] = b.HighestRemote
 	}

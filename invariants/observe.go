@@ -10,6 +10,9 @@ import (
 // backed off). It never changes the run.
 func (k *Checker) Event(_ sim.Time, e *model.Event) {
 	if e.Kind == model.EvBackoff {
-		k.f.lastRetry[e.Broker] = e.Retry
+		if k.f.lastRetry[e.Broker] != e.Retry {
+			k.f.mine()
+			k.f.lastRetry[e.Broker] = e.Retry
+		}
 	}
 }

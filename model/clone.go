@@ -35,6 +35,13 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	*dst = *c
 	n := dst
 	n.Brokers = spare[:0]
+	var fresh []Broker // the brokers spare lacks, in one allocation
+	if k := len(c.Brokers) - len(spare); k > 0 {
+		fresh = make([]Broker, k)
+		if cap(spare) < len(c.Brokers) {
+			n.Brokers = make([]*Broker, 0, len(c.Brokers))
+		}
+	}
 	for i, b := range c.Brokers {
 		var nb *Broker
 		var segs []Segment
@@ -43,7 +50,7 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 			nb = spare[i]
 			segs, followers = nb.Log.Segments, nb.lead.followers
 		} else {
-			nb = new(Broker)
+			nb = &fresh[i-len(spare)]
 		}
 		*nb = *b
 		n.Brokers = append(n.Brokers, nb)
@@ -60,12 +67,16 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 		}
 	}
 	packLogs(n.Brokers)
-	Pack(&n.Ctrl.Replicas, &n.Ctrl.ISR, &n.Ctrl.ELR, &n.Ctrl.Adding, &n.Ctrl.Removing)
+	// Shared, copy on write: the model replaces the controller's lists
+	// (a clone, then its changes), never writes one in place; appends
+	// to a clipped slice reallocate.
+	ctl := &n.Ctrl
+	ctl.Replicas, ctl.ISR, ctl.ELR = slices.Clip(ctl.Replicas), slices.Clip(ctl.ISR), slices.Clip(ctl.ELR)
+	ctl.Adding, ctl.Removing = slices.Clip(ctl.Adding), slices.Clip(ctl.Removing)
 	n.Remote.Segments = Reuse(remote, c.Remote.Segments)
 	// Appended to in place: the copy's own appends must reallocate.
 	n.Remote.changed = slices.Clip(c.Remote.changed)
 	n.Remote.idx.maxEnd = slices.Clip(c.Remote.idx.maxEnd)
-	n.producers = slices.Clone(c.producers)
 	n.metaLog = slices.Clip(c.metaLog)
 	return n
 }

@@ -137,7 +137,9 @@ type Cluster struct {
 	nextReq    uint64
 	nextOrigin uint64
 	nextOp     uint64
-	producers  []producerClient
+	// producers is an array, not a slice: a copy of the cluster copies
+	// it with the structure, without an allocation.
+	producers [3]producerClient
 	// Coverage counts how often the interesting paths no event shows were
 	// reached (GoalUploadLagged, GoalRemoteRetention); the harness counts
 	// the others from the event stream.
@@ -182,7 +184,7 @@ func newCluster(cfg Config, p Profile, n int, replicas []int, lastTiered bool, i
 	fixes := cfg.Fixes
 	cfg.Fixes = 0 // switched on last (setFixes)
 	c := &Cluster{Cfg: cfg, Profile: p, out: out, fleet: fleet, part: part}
-	c.producers = []producerClient{{id: 1}, {id: 2}, {id: 3}}
+	c.producers = [3]producerClient{{id: 1}, {id: 2}, {id: 3}}
 	for i := 0; i < n; i++ {
 		c.Brokers = append(c.Brokers, &Broker{ID: i, Up: true, Leader: -1, HighestRemote: -1, LastTieredEnable: lastTiered,
 			MetadataReadyAt: c.Now.Add(cfg.RemoteMetadataReady)})
@@ -233,7 +235,7 @@ func cloneLog(l Log) Log {
 
 // cloneSegmentsInto is l with its segment list copied into segs's array
 // (one no other log holds); the epoch cache and producer state are still
-// l's (packLogs copies them).
+// l's (packLogs clips the one and copies the other).
 func cloneSegmentsInto(segs []Segment, l Log) Log {
 	out := l
 	out.Segments = Reuse(segs, l.Segments)
@@ -244,17 +246,20 @@ func cloneSegmentsInto(segs []Segment, l Log) Log {
 	return out
 }
 
-// packLogs copies the epoch caches of the brokers' logs into one array and
-// their producer states into another (Pack): a copy of a cluster makes
-// two allocations for them, not two a broker.
+// packLogs copies the producer states of the brokers' logs into one array
+// (Pack): a copy of a cluster makes one allocation for them, not one a
+// broker. The epoch caches are shared, clipped: the model appends to one
+// (a clipped slice reallocates), truncates it clipped or replaces it, and
+// never writes an entry in place; producer states it writes in place
+// (setProducer).
 func packLogs(bs []*Broker) {
-	var ne, np int
+	var np int
 	for _, b := range bs {
-		ne, np = ne+len(b.Log.Epochs), np+len(b.Log.Producers)
+		np += len(b.Log.Producers)
+		b.Log.Epochs = slices.Clip(b.Log.Epochs)
 	}
-	epochs, prods := make([]EpochEntry, 0, ne), make([]ProducerEntry, 0, np)
+	prods := make([]ProducerEntry, 0, np)
 	for _, b := range bs {
-		epochs, b.Log.Epochs = packInto(epochs, b.Log.Epochs)
 		prods, b.Log.Producers = packInto(prods, b.Log.Producers)
 	}
 }

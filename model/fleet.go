@@ -348,6 +348,11 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 	var touched []PartID
 	if dst == nil {
 		dst = new(Fleet)
+		if len(f.Parts) == 1 { // one partition: the fleet, its list and its cluster in one allocation
+			m := new(fleetMem)
+			dst, parts = &m.f, m.parts[:]
+			parts[0] = &m.c
+		}
 	} else {
 		parts, dirty, touched = dst.Parts, dst.dirty, dst.touched[:0] // the step's scratch: dst's own
 	}
@@ -381,6 +386,14 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 		n.Parts[i].fleet = n
 	}
 	return n
+}
+
+// fleetMem is a one-partition fleet's copy made in fresh memory: the
+// fleet, its partition list and its cluster.
+type fleetMem struct {
+	f     Fleet
+	parts [1]*Cluster
+	c     Cluster
 }
 
 // At returns partition p's cluster with its time brought to the fleet's:

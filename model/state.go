@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"tierfetch/sim"
 )
@@ -240,16 +241,40 @@ func appendProducers(dst []byte, ps []ProducerEntry) []byte {
 	return dst
 }
 
+// appendBatches writes binary.AppendVarint's bytes into room made once for
+// all the batches: the batches are most of a long scenario's state, and
+// an append a varint (a length check and a store of the slice each) took
+// 1.7 times as long (BenchmarkAppendBatches).
 func appendBatches(dst []byte, bs []Batch, now sim.Time) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(bs)))
+	nowMs := now.Ms()
+	dst = slices.Grow(dst, len(bs)*8*binary.MaxVarintLen64)
+	n, out := len(dst), dst[:cap(dst)]
 	for i := range bs {
 		b := &bs[i]
-		for _, v := range [...]int64{b.Base, b.Count, b.Bytes, int64(b.Epoch), b.ProducerID, b.Seq, int64(b.Origin),
-			b.TsMs - now.Ms()} {
-			dst = binary.AppendVarint(dst, v)
-		}
+		n = putVarint(out, n, b.Base)
+		n = putVarint(out, n, b.Count)
+		n = putVarint(out, n, b.Bytes)
+		n = putVarint(out, n, int64(b.Epoch))
+		n = putVarint(out, n, b.ProducerID)
+		n = putVarint(out, n, b.Seq)
+		n = putVarint(out, n, int64(b.Origin))
+		n = putVarint(out, n, b.TsMs-nowMs)
 	}
-	return dst
+	return out[:n]
+}
+
+// putVarint writes v as binary.PutVarint does at out[n:], which has room,
+// and returns where it ends.
+func putVarint(out []byte, n int, v int64) int {
+	x := uint64(v<<1) ^ uint64(v>>63)
+	for x >= 0x80 {
+		out[n] = byte(x) | 0x80
+		x >>= 7
+		n++
+	}
+	out[n] = byte(x)
+	return n + 1
 }
 
 func appendU64s(dst []byte, v []uint64) []byte {
