@@ -123,3 +123,64 @@ func firstByteDiff(a, b []byte) int {
 }
 
 func around(b []byte, i int) []byte { return b[max(0, i-80):min(len(b), i+80)] }
+
+// TestCheckBrokerIsCheck steps broker-scale runs and, after each step
+// that only raised one broker's HRO (model.Fleet.HROOnly, where the run
+// checks that broker alone: Checker.CheckBroker), checks the partition
+// both ways on copies of its checker: as it is, and with that broker's HRO
+// set to an offset never uploaded. The two must answer alike, and the
+// second must find the violation.
+func TestCheckBrokerIsCheck(t *testing.T) {
+	fixture, err := os.ReadFile("testdata/replace-six.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, text := range [][]byte{fixture, []byte(elisionFleet)} {
+		sc, err := scenarios.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(1); seed <= 3; seed++ {
+			checkBrokerRun(t, sc, seed, &seen)
+		}
+	}
+	if seen < 50 {
+		t.Fatalf("%d steps only raised an HRO: the runs do not exercise CheckBroker", seen)
+	}
+	t.Logf("%d steps only raised an HRO", seen)
+}
+
+// checkBrokerRun is TestCheckBrokerIsCheck's run of sc with the flag off
+// and seed, counting in seen the steps that only raised an HRO.
+func checkBrokerRun(t *testing.T, sc *scenarios.Scenario, seed uint64, seen *int) {
+	{
+		x := Start(sc, Options{Seed: seed, Strategy: LocalLogStart})
+		for x.Done() == nil {
+			x.Step()
+			m := x.r.mp
+			if m.hroOnly < 0 {
+				continue
+			}
+			*seen++
+			p := m.dirty[0]
+			c, now := x.r.f.At(p), x.r.sched.Now()
+			b := c.Brokers[m.hroOnly]
+			for _, bogus := range []bool{false, true} {
+				hro := b.HighestRemote
+				if bogus {
+					b.HighestRemote = 1 << 50
+				}
+				whole, one := m.checkers[p].Clone().Check(c, now), m.checkers[p].Clone().CheckBroker(c, b, now)
+				b.HighestRemote = hro
+				if !reflect.DeepEqual(whole, one) || bogus && whole == nil {
+					t.Fatalf("%s seed %d, %v, partition %d, b%d HRO %v: Check says %+v, CheckBroker %+v", sc.Name, seed, now, p, b.ID,
+						map[bool]string{false: "as run", true: "never uploaded"}[bogus], whole, one)
+				}
+			}
+		}
+		if r := x.Done(); r.Outcome == OutcomeSafety {
+			t.Fatalf("%s seed %d: %s %v", sc.Name, seed, r.Outcome, r.Violation)
+		}
+	}
+}

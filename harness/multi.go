@@ -25,8 +25,11 @@ type multiRun struct {
 	states   []partState
 	// outcomes is each partition's outcome (OutcomeOK until a check fails).
 	outcomes []string
-	// dirty are the partitions the step touched, taken before Advance.
-	dirty []model.PartID
+	// dirty are the partitions the step touched, taken before Advance;
+	// hroOnly the broker whose HRO alone the step changed of the one it
+	// touched (model.Fleet.HROOnly, -1: none).
+	dirty   []model.PartID
+	hroOnly int
 	// timed lists the partitions whose checker has a time-based check
 	// pending (Checker.TimeBound): they are checked after every step, as a
 	// one-partition run checks its partition, touched or not.
@@ -121,7 +124,7 @@ func (m *multiRun) observe(now sim.Time, e *model.Event) {
 // order of the touched ones, fails the run.
 func (m *multiRun) check(r *runner) *Failure {
 	for _, p := range m.dirty {
-		if f := m.checkPart(r, p); f != nil {
+		if f := m.checkPart(r, p, m.hroOnly); f != nil {
 			return f
 		}
 	}
@@ -135,16 +138,23 @@ func (m *multiRun) check(r *runner) *Failure {
 	}
 	m.timed = timed
 	for _, p := range m.timed {
-		if f := m.checkPart(r, p); f != nil {
+		if f := m.checkPart(r, p, -1); f != nil {
 			return f
 		}
 	}
 	return nil
 }
 
-// checkPart checks partition p.
-func (m *multiRun) checkPart(r *runner, p model.PartID) *Failure {
-	v := m.checkers[p].Check(r.f.At(p), r.sched.Now())
+// checkPart checks partition p; only >= 0 is the one broker whose HRO
+// alone the step changed of it (Checker.CheckBroker: a partition whose
+// checks are time-bound is checked whole).
+func (m *multiRun) checkPart(r *runner, p model.PartID, only int) *Failure {
+	var v *invariants.Violation
+	if c := r.f.At(p); only >= 0 && !m.isTimed[p] {
+		v = m.checkers[p].CheckBroker(c, c.Brokers[only], r.sched.Now())
+	} else {
+		v = m.checkers[p].Check(c, r.sched.Now())
+	}
 	if !m.isTimed[p] && m.checkers[p].TimeBound() {
 		m.isTimed[p] = true
 		m.timed = append(m.timed, p)

@@ -480,7 +480,7 @@ func (r *runner) afterStep() *Failure {
 		r.effect(&rd.Effects[i])
 	}
 	if r.mp != nil {
-		r.mp.dirty = append(r.mp.dirty[:0], r.f.Dirty()...)
+		r.mp.dirty, r.mp.hroOnly = append(r.mp.dirty[:0], r.f.Dirty()...), r.f.HROOnly()
 	}
 	r.f.Advance()
 	if r.opt.StateDigests {

@@ -115,17 +115,26 @@ type partState struct {
 
 func (r *runner) recordStateChanges() {
 	if r.mp != nil {
+		only := r.f.HROOnly()
 		for _, p := range r.f.Dirty() {
-			r.recordPartChanges(r.f.Parts[p], &r.mp.states[p], p)
+			r.recordPartChanges(r.f.Parts[p], &r.mp.states[p], p, only)
 		}
 		return
 	}
-	r.recordPartChanges(r.c, &r.st, 0)
+	r.recordPartChanges(r.c, &r.st, 0, -1)
 }
 
 // recordPartChanges emits the changes of partition part (cluster c) since
-// st.
-func (r *runner) recordPartChanges(c *model.Cluster, st *partState, part model.PartID) {
+// st; only >= 0 is the one broker the step can have changed
+// (Fleet.HROOnly): the others are not compared. With the flag off, a broker
+// replacement's runs of that kind are most of its steps, and comparing a
+// partition's every broker costs each a cache miss or more at 10,000
+// partitions.
+func (r *runner) recordPartChanges(c *model.Cluster, st *partState, part model.PartID, only int) {
+	lo, hi := 0, len(c.Brokers)
+	if only >= 0 && st.brokers != nil {
+		lo, hi = only, only+1
+	}
 	if st.brokers == nil {
 		st.brokers = make([]brokerView, len(c.Brokers))
 		for i := range st.brokers {
@@ -133,7 +142,8 @@ func (r *runner) recordPartChanges(c *model.Cluster, st *partState, part model.P
 		}
 		st.remoteVer = ^uint64(0)
 	}
-	for i, b := range c.Brokers {
+	for i := lo; i < hi; i++ {
+		b := c.Brokers[i]
 		// Field by field, the offsets (what changes most) first: the
 		// struct comparison the compiler makes is a call and a memequal.
 		w, l := &st.brokers[i], &b.Log

@@ -41,6 +41,18 @@ func (k *Checker) Check(c *model.Cluster, now sim.Time) *Violation {
 	return nil
 }
 
+// CheckBroker is Check after a step whose only change to the partition
+// since the last Check was broker b's HRO (and its fold of the remote
+// metadata, which no check reads): every other check reads what it read
+// then and answers as it did, so only b's replica check can answer
+// differently, and its answer is Check's. Not for a partition whose checks
+// are TimeBound: the stale log start check reads the time.
+func (k *Checker) CheckBroker(c *model.Cluster, b *model.Broker, now sim.Time) *Violation {
+	k.now = now
+	k.markReplicas(c)
+	return k.checkReplica(c, b)
+}
+
 // markReplicas notes, for this step, which brokers are assigned a
 // replica: three checks ask it of every broker, and the replica list is
 // read once instead of scanned for each.

@@ -290,6 +290,21 @@ func (f *Fleet) noteHROOnly(p PartID, in *Input, ver uint64, meta int) {
 	f.tk.hroOnly = in.Timer.Broker
 }
 
+// HROOnly returns the broker whose RLM follower task's run the last step
+// was, when all that run changed of its partition (the only one the step
+// touched) was that broker's HRO and its fold of the metadata, which only
+// RLM tasks read (noteHROOnly); -1 otherwise, and always in a fleet of one
+// partition. A caller that compares or checks the touched partition after
+// each step need only look at that broker's HRO then: the other brokers,
+// the leadership, the logs and remote storage are as the last step that
+// touched the partition left them. Valid until the next Step.
+func (f *Fleet) HROOnly() int {
+	if !f.multi {
+		return -1
+	}
+	return f.tk.hroOnly
+}
+
 // stepPart hands partition p the input.
 func (f *Fleet) stepPart(p PartID, in *Input) {
 	c := f.Parts[p]

@@ -137,7 +137,16 @@ func (c *Cluster) step(in *Input) {
 	default:
 		c.stepEvent(in)
 	}
+	reassigning := c.Ctrl.Reassigning()
 	c.maybeCompleteReassignment()
+	if in.Kind == EvTimer && in.Timer.Kind == TimerRLMFollower && !reassigning && c.multi() {
+		// The run wrote no fetcher (onRLMFollower), and every step that
+		// writes one checks it (here or in Fleet.settle): checking every
+		// broker's again would cost the run, the most frequent step of a
+		// broker replacement, a cache miss or two per broker at 10,000
+		// partitions.
+		return
+	}
 	for _, b := range c.Brokers {
 		b.checkFetcher()
 	}
