@@ -137,3 +137,15 @@ func TestAdviceNamesTheReleases(t *testing.T) {
 		}
 	}
 }
+
+// TestAdviceDependsWithoutTheKIPText: releases that disagree, with no KIP
+// text run (simrun plan --profile kafka-4.3,kafka-trunk), give the advice
+// for each release and nothing after: no empty "()" where the KIP text's
+// verdict would be.
+func TestAdviceDependsWithoutTheKIPText(t *testing.T) {
+	r := &Result{Profiles: []ProfilePlan{answerOf("kafka-4.3", "off", 300_000, 6_000, 6_800), answerOf("kafka-trunk", "on", 300_000, 6_000, 6_800)}}
+	want := "Recommendation: it depends on your release: turn it on with kafka-trunk, leave it off with kafka-4.3."
+	if got := advice(r); got != want {
+		t.Errorf("\n got %q\nwant %q", got, want)
+	}
+}
