@@ -218,3 +218,16 @@ func TestPlanCopyDisabled(t *testing.T) {
 		}
 	}
 }
+
+// TestMissingPartitionNamesTheFilesPartitionsInOrder: a file without the
+// partition lists the ones it has, by topic and then by partition number
+// (orders-9 before orders-10), whatever order the tool printed them in.
+func TestMissingPartitionNamesTheFilesPartitionsInOrder(t *testing.T) {
+	in := files{offsets: map[Time]string{TimeEarliest: "orders:2:0\n", TimeLatest: "zeta:1:5\norders:10:7\norders:0:77\nalpha:3:1\norders:9:3\n"},
+		configs: topicConfigsWith(nil)}.input(t, 2)
+	_, _, _, err := Make(in)
+	want := "latest.txt: no latest offset for partition orders-2 (the file has alpha-3, orders-0, orders-9, orders-10, zeta-1)"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

@@ -169,8 +169,12 @@ func advice(r *Result) string {
 	case len(on) == 0 && len(off) > 0:
 		return fmt.Sprintf("Recommendation: leave the flag off for this topic (%s%s).", strings.Join(off, ", "), why)
 	case len(on) > 0:
-		return fmt.Sprintf("Recommendation: it depends on your release: turn it on with %s, leave it off with %s (%s).", strings.Join(on, ", "),
-			strings.Join(off, ", "), strings.TrimPrefix(why, "; "))
+		// why, when the KIP text was run, is the bracket's only content.
+		if why != "" {
+			why = " (" + strings.TrimPrefix(why, "; ") + ")"
+		}
+		return fmt.Sprintf("Recommendation: it depends on your release: turn it on with %s, leave it off with %s%s.", strings.Join(on, ", "),
+			strings.Join(off, ", "), why)
 	}
 	return fmt.Sprintf("Recommendation: either way (%s%s): the flag changes catch-up by less than 10%%.", strings.Join(other, ", "), why)
 }

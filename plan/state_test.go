@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,7 +107,7 @@ func TestLivenessFailsOnlyAWholeRun(t *testing.T) {
 // TestDistributionNearestRank: a plan's p10, median and p90 over n seeds
 // are the values of rank ceil(p% of n) (the nearest-rank method): of 5
 // seeds the 1st, 3rd and 5th, of 10 the 1st, 5th and 9th, of 4 the 1st,
-// 2nd and 4th; given in any order.
+// 2nd and 4th; given in any order; the spread is max - min.
 func TestDistributionNearestRank(t *testing.T) {
 	for _, c := range []struct {
 		values           []int64
@@ -120,6 +121,9 @@ func TestDistributionNearestRank(t *testing.T) {
 		d := distribution(c.values)
 		if d.N != len(c.values) || d.P10 != c.p10 || d.Median != c.median || d.P90 != c.p90 {
 			t.Errorf("%v: p10 %d, median %d, p90 %d; want %d, %d, %d", c.values, d.P10, d.Median, d.P90, c.p10, c.median, c.p90)
+		}
+		if lo, hi := slices.Min(c.values), slices.Max(c.values); d.Min != lo || d.Max != hi || d.Spread != hi-lo {
+			t.Errorf("%v: min %d, max %d, spread %d; want %d, %d, %d", c.values, d.Min, d.Max, d.Spread, lo, hi, hi-lo)
 		}
 	}
 }
