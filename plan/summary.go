@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 
 	"tierfetch/harness"
@@ -215,16 +214,4 @@ func priceText(off, on *StrategyPlan) string {
 	}
 	return fmt.Sprintf(" If the new replica led, a read from the log start would take %s from remote storage (flag off: %s).",
 		formatBytes(on.PriceRemoteBytes.Median), formatBytes(off.PriceRemoteBytes.Median))
-}
-
-// sortedReasons lists the retry reasons of m with their counts, by name.
-func sortedReasons(m map[string]int) string {
-	s := ""
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if s != "" {
-			s += ", "
-		}
-		s += fmt.Sprintf("%s %d", k, m[k])
-	}
-	return s
 }
