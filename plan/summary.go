@@ -143,7 +143,7 @@ func verdict(b *builder, pp *ProfilePlan) (string, string) {
 	both := describe("With the flag", on) + " " + describe("Without it", off)
 	switch {
 	case !b.st.RemoteStorageEnable:
-		return "no-difference", "Tiering is off: the flag changes nothing. " + describe("The new replica", off)
+		return "no-difference", "Tiering is off: the flag changes nothing. " + describe("Either way", off)
 	case b.neverCatchesUp && on.Joined == 0 && off.Joined == 0:
 		return "never-catches-up", fmt.Sprintf("A new replica never catches up, flag on or off: %s/s produced leaves it almost none of the %s/s it can copy (hazard %s). %s",
 			formatBytes(b.in.Env.ProduceBytesPerSec), formatBytes(int64(b.copyRate)+b.in.Env.ProduceBytesPerSec), HazardCannotCatchUp, both)
@@ -160,9 +160,9 @@ func verdict(b *builder, pp *ProfilePlan) (string, string) {
 	v, cmp := "either", "The flag-on replica joins the ISR within 10% of the flag-off one's time."
 	switch {
 	case ratio >= 1/0.9:
-		v, cmp = "on", fmt.Sprintf("The flag-on replica joins the ISR %.3gx faster.%s", ratio, bytesRatio(off, on))
+		v, cmp = "on", fmt.Sprintf("The flag-on replica joins the ISR %s faster.%s", times(ratio), bytesRatio(off, on))
 	case ratio <= 1/1.1:
-		v, cmp = "off", fmt.Sprintf("The flag-on replica joins the ISR %.3gx slower.", 1/ratio)
+		v, cmp = "off", fmt.Sprintf("The flag-on replica joins the ISR %s slower.", times(1/ratio))
 	}
 	return v, cmp + priceText(off, on)
 }
@@ -205,7 +205,16 @@ func bytesRatio(off, on *StrategyPlan) string {
 	if b <= 0 || a <= b {
 		return ""
 	}
-	return fmt.Sprintf(" It copies %.3gx fewer bytes from the leader.", float64(a)/float64(b))
+	return fmt.Sprintf(" It copies %s fewer bytes from the leader.", times(float64(a)/float64(b)))
+}
+
+// times is a ratio as people write it: three significant digits ("1.23x",
+// "12.3x", "123x") and whole numbers above that ("1024x", not "1.02e+03x").
+func times(r float64) string {
+	if r >= 1000 {
+		return fmt.Sprintf("%.0fx", r)
+	}
+	return fmt.Sprintf("%.3gx", r)
 }
 
 func priceText(off, on *StrategyPlan) string {

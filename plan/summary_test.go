@@ -22,6 +22,8 @@ func TestVerdictSentences(t *testing.T) {
 	in := smallInput(t, map[Time]int64{TimeEarliest: 0, TimeEarliestLocal: 20480, TimeLatestTiered: 70655, TimeLatest: 71680}, nil)
 	b, _ := buildOnly(t, in)
 	never, _ := buildOnly(t, withProduce(in, 150<<20))
+	tieringOff := *b
+	tieringOff.st.RemoteStorageEnable = false
 	// base: 5 seeds each, the flag-off replica copying 4 MiB.
 	base := func(offMs, onMs int64, edit func(off, on *StrategyPlan)) ProfilePlan {
 		pp := answerOf("kafka-4.3", "", offMs, onMs, onMs+800)
@@ -60,6 +62,13 @@ func TestVerdictSentences(t *testing.T) {
 		{"faster, no bytes", b, base(300_000, 6_000, func(off, on *StrategyPlan) { on.BytesFromLeader = &Distribution{N: 5} }),
 			"on", "The flag-on replica joins the ISR 50x faster."},
 		{"slower", b, base(3_000, 6_000, nil), "off", "The flag-on replica joins the ISR 2x slower."},
+		{"a thousandfold", b, base(2_048_000, 1_000, func(off, on *StrategyPlan) { on.BytesFromLeader = &Distribution{N: 5, Median: 4 << 10} }),
+			"on", "The flag-on replica joins the ISR 2048x faster. It copies 1024x fewer bytes from the leader."},
+		{"just under a thousandfold", b, base(999_000, 1_000, func(off, on *StrategyPlan) { on.BytesFromLeader = &Distribution{N: 5, Median: 41 << 10} }),
+			"on", "The flag-on replica joins the ISR 999x faster. It copies 99.9x fewer bytes from the leader."},
+		{"a thousandfold slower", b, base(1_000, 1_000_000, nil), "off", "The flag-on replica joins the ISR 1000x slower."},
+		{"tiering off", &tieringOff, base(300_000, 6_000, nil), "no-difference",
+			"Tiering is off: the flag changes nothing. Either way it joins the ISR in 300.0 s (median, 299.9 s-300.2 s). It copies 4.00 MiB from the leader."},
 		{"within 10%", b, base(6_300, 6_000, nil), "either", "The flag-on replica joins the ISR within 10% of the flag-off one's time."},
 		{"flag on not always", b, base(300_000, 6_000, func(off, on *StrategyPlan) { notAll(on, 4); on.Extrapolated = 2 }), "off",
 			"With the flag it joins the ISR in 6.0 s (median, 5.9 s-6.8 s, 2 of 5 extrapolated), but in 1 of 5 seeds it never joined. It copies 1.00 MiB from the leader. " + without},
