@@ -158,7 +158,10 @@ func (f *Fleet) Advance() {
 }
 
 // Dirty returns the partitions the steps since the last Advance touched,
-// in the order first touched: only their state can have changed. Valid
+// in the order first touched. Only their state can have changed in what
+// the fetcher threads, the fetch sessions, the harness's state events and
+// the invariants read: an idle RLM task run (forgetIdleRun) changes its
+// own books and its broker's fold of the metadata and is left out. Valid
 // until Advance.
 func (f *Fleet) Dirty() []PartID { return f.touched }
 
