@@ -22,6 +22,12 @@ const fleetFile = `{"brokers": 2, "duration_ms": 400, "heal_ms": 400,
 // and returns the result, the events the observers saw and the trace lines.
 func runFleet(t *testing.T, only string) (*RunResult, []model.Event, []string) {
 	t.Helper()
+	return runFleetWith(t, only, 0)
+}
+
+// runFleetWith is runFleet with fixes.
+func runFleetWith(t *testing.T, only string, fixes model.Fixes) (*RunResult, []model.Event, []string) {
+	t.Helper()
 	sc, err := scenarios.Parse([]byte(fleetFile))
 	if err != nil {
 		t.Fatal(err)
@@ -29,7 +35,7 @@ func runFleet(t *testing.T, only string) (*RunResult, []model.Event, []string) {
 	var evs []model.Event
 	var lines []string
 	obs := model.ObserverFunc(func(_ sim.Time, e *model.Event) { evs = append(evs, *e) })
-	res := Execute(sc, Options{Seed: 1, Strategy: LastTiered, Profile: model.KIP, TracePartition: only,
+	res := Execute(sc, Options{Seed: 1, Strategy: LastTiered, Profile: model.KIP, TracePartition: only, Fixes: fixes,
 		Observers: []model.Observer{obs}, TraceSink: func(l string) { lines = append(lines, l) }})
 	if res.Outcome != OutcomeOK {
 		t.Fatalf("outcome %s: %+v", res.Outcome, res.Violation)
@@ -49,6 +55,9 @@ func TestFleetEventsNameTheirPartition(t *testing.T) {
 		case model.EvRunStart, model.EvNetworkPartition, model.EvPartitionEnd:
 			if e.Part != -1 {
 				t.Errorf("%s of the whole fleet names partition %d", e.Kind, e.Part)
+			}
+			if e.Kind == model.EvRunStart && (e.Broker != -1 || strings.Contains(e.Text, "fixes=")) {
+				t.Errorf("the run's start, without fixes, names broker %d: %q", e.Broker, e.Text)
 			}
 			fleet[e.Kind]++
 		case model.EvDropped:
@@ -98,5 +107,15 @@ func TestFleetTraceOfOnePartition(t *testing.T) {
 	_, _, zero := runFleet(t, "t-0")
 	if o0, o1, of := count(zero); o0 != a0 || o1 != 0 || of != af {
 		t.Errorf("the trace of t-0: %d lines of t-0, %d of t-1, %d of the fleet; want %d, 0, %d", o0, o1, of, a0, af)
+	}
+}
+
+// TestFleetStartNamesItsFixes: the run's start line names the fixes the
+// run has on, and none when it has none.
+func TestFleetStartNamesItsFixes(t *testing.T) {
+	fix := model.Fixes(0).With(model.FixIdleFullyTieredStall)
+	_, _, lines := runFleetWith(t, "", fix)
+	if want := "fixes=" + fix.String(); !strings.Contains(lines[0], want) {
+		t.Errorf("the start line %q, want %q", lines[0], want)
 	}
 }
