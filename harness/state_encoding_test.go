@@ -58,3 +58,21 @@ func TestEndedPartitionIsNoState(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionCutsUntilItEnds: a network partition of b1 separates it
+// from b0, not b2 from b0, and only until it ends: a message delivered
+// at its end goes through.
+func TestPartitionCutsUntilItEnds(t *testing.T) {
+	r := &runner{cuts: []partition{{brokers: []int{1, 2}, until: sim.AtMs(10)}}}
+	for _, c := range []struct {
+		ms   int64
+		a, b int
+		cut  bool
+	}{{5, 0, 1, true}, {5, 1, 0, true}, {5, 1, 2, false}, {10, 0, 1, false}} {
+		r.sched.At(sim.AtMs(c.ms), event{})
+		r.sched.Next()
+		if got := r.cut(c.a, c.b); got != c.cut {
+			t.Errorf("at %d ms, b%d to b%d: cut %v, want %v", c.ms, c.a, c.b, got, c.cut)
+		}
+	}
+}
