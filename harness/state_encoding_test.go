@@ -76,3 +76,20 @@ func TestPartitionCutsUntilItEnds(t *testing.T) {
 		}
 	}
 }
+
+// TestDeliveredAnswersNamedByTheirRecords: two fetch answers alike but for
+// where their records end are different inputs (Run.Input's ID); the same
+// answer sent again is the same input.
+func TestDeliveredAnswersNamedByTheirRecords(t *testing.T) {
+	id := func(batches ...model.Batch) uint64 {
+		r := &runner{s: &scratch{}}
+		h := r.msgs.put(model.Message{Kind: model.MsgFetchResp, From: 0, To: 1, ReqID: 3, Batches: batches})
+		return r.inputID(&event{kind: evDeliver, msg: h})
+	}
+	to14 := id(model.Batch{Base: 0, Count: 8}, model.Batch{Base: 8, Count: 2}, model.Batch{Base: 10, Count: 4})
+	to18 := id(model.Batch{Base: 0, Count: 8}, model.Batch{Base: 8, Count: 4}, model.Batch{Base: 12, Count: 6})
+	again := id(model.Batch{Base: 0, Count: 8}, model.Batch{Base: 8, Count: 2}, model.Batch{Base: 10, Count: 4})
+	if to14 == to18 || to14 != again {
+		t.Errorf("answers with records to 14, to 18 and to 14 again: ids %x %x %x", to14, to18, again)
+	}
+}
