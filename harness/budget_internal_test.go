@@ -37,3 +37,21 @@ func TestScheduledCoversOnlyACopy(t *testing.T) {
 		t.Error("no check carried over as one")
 	}
 }
+
+// TestBudgetOf0CoversDefaultRuns: a check passed with a budget of 0 (the
+// default) is the check of a run that asks for no budget, whose budget is
+// the default: the run does not predict again.
+func TestBudgetOf0CoversDefaultRuns(t *testing.T) {
+	sc, ok := scenarios.Lookup("local-retention-sweep")
+	if !ok {
+		t.Fatal("no named scenario local-retention-sweep")
+	}
+	b, err := Budget(sc, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Budget: b}
+	if !b.covers(sc, opt.maxStepsFor(sc)) {
+		t.Errorf("Budget(sc, 0) = %+v does not cover a run of the default budget %d", b, opt.maxStepsFor(sc))
+	}
+}
