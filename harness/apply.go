@@ -126,7 +126,7 @@ func (r *runner) applyFault(k scenarios.FaultKind, e *scenarios.Event) {
 		r.cuts = append(r.cuts, partition{brokers: slices.Clone(e.Brokers), until: r.sched.Now().Add(sim.Ms(e.DurationMs))})
 		r.sched.At(r.cuts[len(r.cuts)-1].until, event{kind: evPartitionEnd, idx: len(r.cuts) - 1})
 	case scenarios.FaultRemoteOutage:
-		r.step(&model.Input{Kind: kind, Ms: e.DurationMs}, e.Type, r.scIndex)
+		r.step(r.aim(&model.Input{Kind: kind, Ms: e.DurationMs}, e), e.Type, r.scIndex)
 	default:
 		panic(fmt.Sprintf("harness: fault %s (scenario event %s) has no handler in applyFault", k, e.Type))
 	}
@@ -170,7 +170,11 @@ func (r *runner) heal() {
 	for i := range r.cuts {
 		r.cuts[i].until = min(r.cuts[i].until, r.sched.Now())
 	}
-	r.step(&model.Input{Kind: model.EvHeal}, scenarios.EventRestart, -1)
+	in := &model.Input{Kind: model.EvHeal}
+	if r.mp != nil {
+		in.Part = -1 // every partition heals, not the first alone
+	}
+	r.step(in, scenarios.EventRestart, -1)
 }
 
 // cut reports whether a network partition separates brokers a and b now.
