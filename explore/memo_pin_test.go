@@ -1,15 +1,17 @@
 package explore
 
 import (
+	"fmt"
 	"testing"
 
 	"tierfetch/harness"
 	"tierfetch/scenarios"
 )
 
-// TestContinuationCountsArePinned: what explore prints of its liveness
-// continuations (how many ran, how many met an earlier one, their steps)
-// is a function of the scenario and the flags, the same on every machine.
+// TestContinuationCountsArePinned: what explore prints of its search
+// (states, transitions, runs, steps run, why it stopped) and of its
+// liveness continuations (how many ran, how many met an earlier one, their
+// steps) is a function of the scenario and the flags, the same on every machine.
 // Where a continuation hashes its state for the memo (the first memoFirst
 // steps, then once a period) and when it gives up on its budget decide
 // those figures without changing a verdict (TestMemoKeepsVerdicts), so a
@@ -28,12 +30,14 @@ func TestContinuationCountsArePinned(t *testing.T) {
 		name                                  string
 		cfg                                   Config
 		checked, hits, steps, cut, knownCount int64
+		search                                string
 	}{
-		{"tiny-join/depth-16", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 16, Liveness: true}, 396, 336, 11295, 0, 0},
-		{"finding-reenable-stale-hro/depth-10", Config{Scenario: stale, Strategy: harness.LastTiered, Depth: 10, Liveness: true}, 6, 2, 84, 0, 6},
-		{"omts-local-deleted/depth-3", Config{Scenario: omts, Strategy: harness.LastTiered, Depth: 3, Liveness: true}, 92, 89, 7278, 0, 0},
+		{"tiny-join/depth-16", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 16, Liveness: true}, 396, 336, 11295, 0, 0, "1322 1895 1 1902 depth"},
+		{"finding-reenable-stale-hro/depth-10", Config{Scenario: stale, Strategy: harness.LastTiered, Depth: 10, Liveness: true}, 6, 2, 84, 0, 6, "76 118 6 236 depth"},
+		{"omts-local-deleted/depth-3", Config{Scenario: omts, Strategy: harness.LastTiered, Depth: 3, Liveness: true}, 92, 89, 7278, 0, 0, "162 362 2 368 depth"},
+		{"tiny-join/from-5ms/depth-6", Config{Scenario: tiny, Strategy: harness.LastTiered, FromMs: 5, Depth: 6, Liveness: true}, 36, 21, 2676, 0, 0, "77 82 1 92 depth"},
 		{"tiny-join/crash/max-states-20", Config{Scenario: tiny, Strategy: harness.LastTiered, MaxStates: 20, Liveness: true,
-			Faults: []string{"crash"}}, 16, 10, 1280, 1, 0},
+			Faults: []string{"crash"}}, 16, 10, 1280, 1, 0, "20 20 1 19 max-states"},
 	} {
 		res, err := Run(c.cfg)
 		if err != nil {
@@ -42,6 +46,9 @@ func TestContinuationCountsArePinned(t *testing.T) {
 		got := [5]int64{res.LivenessChecked, res.MemoHits, res.ContinuationSteps, res.LivenessCut, int64(res.KnownCount)}
 		if want := [5]int64{c.checked, c.hits, c.steps, c.cut, c.knownCount}; got != want {
 			t.Errorf("%s: continuations checked, memo hits, steps, cut, known findings %v, want %v", c.name, got, want)
+		}
+		if got := fmt.Sprintf("%d %d %d %d %s", res.States, res.Transitions, res.Runs, res.StepsRun, res.Stop); got != c.search {
+			t.Errorf("%s: states, transitions, runs, steps run, stop %q, want %q", c.name, got, c.search)
 		}
 	}
 }

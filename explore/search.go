@@ -383,6 +383,7 @@ const continuationSteps = memoEvery
 func (x *explorer) prefix() bool {
 	s := &harness.Script{Lost: x.cfg.Lost, Record: true}
 	run := harness.Start(x.sc, x.options(s, 0))
+	x.res.Runs++
 	for run.Done() == nil && run.NowMs() < x.cfg.FromMs {
 		if run.Steps()%stopEvery == 0 && x.interrupted() {
 			x.res.Stop = StopInterrupted
