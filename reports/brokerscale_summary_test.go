@@ -124,7 +124,7 @@ func TestBrokerScaleSummary(t *testing.T) {
 func TestBrokerScaleSummaryOneRun(t *testing.T) {
 	sc := brokerFile(t, "",
 		`{"topic": "orders", "partition": 0, "count": 3, "replicas": [0, 1], INIT}, {"topic": "audit", "partition": 0, "count": 1, "replicas": [0, 1], INIT},
- {"topic": "orders", "partition": 10, "count": 2, "replicas": [0, 1], INIT}, {"topic": "audit", "partition": 1, "count": 1, "replicas": [0, 1], INIT}`,
+ {"topic": "orders", "partition": 10, "count": 2, "replicas": [0, 1], INIT}, {"topic": "metrics", "partition": 1, "count": 1, "replicas": [0, 1], INIT}`,
 		`{"at_ms": 0, "type": "reassign", "topic": "orders", "partitions": [0], "replicas": [2, 1]}`)
 	res := harness.Result{Scenario: "bs2", Seed: 1, Profile: "p", Runs: []harness.RunJSON{{
 		Strategy: "last-tiered", Outcome: "ok", Steps: 5, SimMs: 62000, Digest: "d",
@@ -134,7 +134,7 @@ func TestBrokerScaleSummaryOneRun(t *testing.T) {
 	}}}
 	var b strings.Builder
 	BrokerScaleSummary(&b, res, nil, sc)
-	want := `scenario bs2  seed 1  profile p  7 partitions (orders 5, audit 2) on 4 brokers
+	want := `scenario bs2  seed 1  profile p  7 partitions (orders 5, audit 1, metrics 1) on 4 brokers
   1 replicas added, fetching from b1 1 (num_replica_fetchers 1: 1 threads)
   last-tiered      ok                 steps=5 sim=62.0s (2 s + 60 s healed) digest=d
     the broker restored in 9999 ms; caught up p50 9999 ms, p99 10.0 s
@@ -148,8 +148,37 @@ func TestBrokerScaleSummaryOneRun(t *testing.T) {
 	res.Runs = nil
 	b.Reset()
 	BrokerScaleSummary(&b, res, nil, sc)
-	if got, want := b.String(), "scenario bs2  seed 1  profile p  7 partitions (orders 5, audit 2) on 4 brokers\n"; got != want {
+	if got, want := b.String(), "scenario bs2  seed 1  profile p  7 partitions (orders 5, audit 1, metrics 1) on 4 brokers\n"; got != want {
 		t.Errorf("no runs: %q, want %q", got, want)
+	}
+}
+
+// TestPartitionRanges: up to three entries are named each with its range,
+// more by topic with its count, in the file's order.
+func TestPartitionRanges(t *testing.T) {
+	e := func(topic string, p int32, n int64) scenarios.PartitionSpec {
+		return scenarios.PartitionSpec{Topic: topic, Partition: p, Count: n}
+	}
+	for _, c := range []struct {
+		entries []scenarios.PartitionSpec
+		want    string
+	}{
+		{[]scenarios.PartitionSpec{e("t", 0, 1)}, "t-0"},
+		{[]scenarios.PartitionSpec{e("t", 4, 3), e("u", 0, 1), e("t", 9, 2)}, "t-4..6, u-0, t-9..10"},
+		{[]scenarios.PartitionSpec{e("t", 4, 3), e("u", 0, 1), e("t", 9, 2), e("a", 0, 5)}, "t 5, u 1, a 5"},
+	} {
+		if got := partitionRanges(&scenarios.Scenario{Partitions: c.entries}); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.entries, got, c.want)
+		}
+	}
+}
+
+// TestMovedLine: without a leader at the end nothing is named as a
+// source (the partition is offline), only the replicas added.
+func TestMovedLine(t *testing.T) {
+	r := &harness.RunJSON{Partitions: []harness.PartitionJSON{{Topic: "t", Followers: []harness.FollowerJSON{{Broker: 1}, {Broker: 2}}}}}
+	if got, want := movedLine(r, &scenarios.Scenario{}), "2 replicas added"; got != want {
+		t.Errorf("moved %q, want %q", got, want)
 	}
 }
 
