@@ -197,6 +197,13 @@ DETAILS
 	if tally != (AllTally{Clean: 1, Known: 1, Unknown: 1}) {
 		t.Errorf("tally %+v, want 1 clean, 1 known, 1 unknown", tally)
 	}
+	var summary strings.Builder
+	AllSummary(&summary, in)
+	b.Reset()
+	AllReport(&b, in, nil)
+	if b.String() != summary.String() {
+		t.Errorf("without details the report is the summary alone:\n%q\nwant\n%q", b.String(), summary.String())
+	}
 }
 
 // TestAllSummaryNoDifferences: two profiles whose rows tell the same story
@@ -212,6 +219,7 @@ func TestAllSummaryNoDifferences(t *testing.T) {
 		return []AllRun{
 			allScenario("slow", allRun(lls, ok, "", "from-zero", 1<<20, 100), allRun(lt, ok, "", "from-zero", 1<<20, tiered)),
 			allScenario("never", allRun(lls, ok, "", "from-zero", 1<<20, 100), allRun(lt, out, kind, "from-zero", 1<<20, -1)),
+			allScenario("none", allRun(lls, ok, "", "", 0), allRun(lt, ok, "", "", 0)),
 		}
 	}
 	in := AllInput{Width: 120, Names: flagNames,
@@ -230,6 +238,14 @@ func TestAllSummaryNoDifferences(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("run --all lacks %q:\n%s", want, got)
 		}
+	}
+	// Narrower, the --fix all note wraps under the headlines' text.
+	in.Width = 80
+	b.Reset()
+	AllSummary(&b, in)
+	if want := "  --fix all    the reports' fixes (simrun fixes): never in 1, 1 (without: 1, 1);\n" +
+		"               known findings 1 (without: 2)\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("run --all at 80 columns lacks %q:\n%s", want, b.String())
 	}
 }
 
