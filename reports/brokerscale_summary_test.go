@@ -206,6 +206,10 @@ func TestRestoredText(t *testing.T) {
 	if got, want := restoredText(r, nil), "the broker NOT restored: 0 of 0 re-added replicas never joined their ISR"; got != want {
 		t.Errorf("no stats, never restored: %q, want %q", got, want)
 	}
+	r.Partitions = []harness.PartitionJSON{{Followers: []harness.FollowerJSON{{CaughtUpMs: i64(5)}, {}}}, {Followers: []harness.FollowerJSON{{CaughtUpMs: i64(7)}}}}
+	if got, want := restoredText(r, &harness.BrokerScaleStats{Replaced: []int{2}}), "b2 NOT restored: 1 of 3 re-added replicas never joined their ISR"; got != want {
+		t.Errorf("one of three never joined: %q, want %q", got, want)
+	}
 }
 
 // TestBrokerRatio: v/u, 1.00x for two zeros and n/a for a zero u or a
