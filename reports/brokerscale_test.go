@@ -36,6 +36,10 @@ func TestLimitsLineNamesWhatIsLimited(t *testing.T) {
 			"follower throttle 1.00 MiB/s on the listed replicas"},
 		{`, "leader_replication_throttled_rate": 2048`, `, "config": {"leader_replication_throttled_replicas": "0:0"}`,
 			"leader throttle 2.0 KiB/s on the listed replicas"},
+		// A rate of 0 is a limit (nothing moves), not unlimited.
+		{`, "follower_replication_throttled_rate": 0, "follower_replication_throttled_replicas": "*", "leader_replication_throttled_rate": 0`,
+			`, "config": {"leader_replication_throttled_replicas": "0:0"}`,
+			"follower throttle 0 B/s on the listed replicas, leader throttle 0 B/s on the listed replicas"},
 	} {
 		if got := limitsLine(file(c.config, c.entry)); got != c.want {
 			t.Errorf("config%s entry%s: limits %q, want %q", c.config, c.entry, got, c.want)

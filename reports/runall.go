@@ -365,15 +365,6 @@ func (c *followerCell) joins() string {
 	return j
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // ScenarioList writes the scenarios one a line: the name, then what it
 // shows.
 func ScenarioList(w io.Writer, list []*scenarios.Scenario) {

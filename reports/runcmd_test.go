@@ -67,3 +67,23 @@ func TestWriteResultsJSON(t *testing.T) {
 		t.Errorf("one result: %s", s)
 	}
 }
+
+// TestScheduleWarnings: a warning for each run that did not follow its
+// explore schedule (picks out of range or left unused), with the counts;
+// none for a run that fits or has no schedule.
+func TestScheduleWarnings(t *testing.T) {
+	runs := []*harness.RunResult{
+		{Strategy: harness.LocalLogStart, Schedule: &harness.ScheduleFit{Picks: 5, Used: 5}},
+		{Strategy: harness.LastTiered},
+		{Strategy: harness.LastTiered, Schedule: &harness.ScheduleFit{Picks: 7, Used: 4, Clamped: 1}},
+		{Strategy: harness.LocalLogStart, Schedule: &harness.ScheduleFit{Picks: 3, Used: 3, Clamped: 2}},
+	}
+	var w bytespkg.Buffer
+	ScheduleWarnings(&w, "s", runs)
+	got := strings.Split(strings.TrimSuffix(w.String(), "\n"), "\n")
+	if len(got) != 2 ||
+		!strings.HasPrefix(got[0], "simrun: warning: s (last-tiered): the explore schedule does not fit this run: 1 of 7 picks out of range (the last alternative taken instead), 3 left unused;") ||
+		!strings.HasPrefix(got[1], "simrun: warning: s (local-log-start): the explore schedule does not fit this run: 2 of 3 picks out of range (the last alternative taken instead), 0 left unused;") {
+		t.Errorf("warnings:\n%s", w.String())
+	}
+}
