@@ -85,14 +85,14 @@ follower.fetch.last.tiered.offset.enable on against off, in the 4 scenarios that
   kafka-4.3    the new follower joins faster in 1, as fast in 1, slower in 2 (1 by 10x or more, up to 30.0x), never in 0
   kafka-trunk  the new follower joins faster in 1, as fast in 1, slower in 2 (1 by 10x or more, up to 40.0x), never in 0
 
-profile mine flag off (KIP-405)      flag on (KIP-1023)
-scenario    path        joins  MiB   path         joins  MiB  ratio  outcome
-huge        from-0+1    10 ms  2.0   from-0+1    20.0 s  2.0  2000x  ok SLOW
-none        none added               none added                   -  ok
-half        from-0      10 ms  1.0   not run                      -  ok
-offnever    from-0      never  1.0   trunc@LSO    30 ms  2.0      -  ok STALL
-instant     aux@LLSO     0 ms  0.0   aux@EPUO      0 ms  0.0      -  ok
-offinstant  aux@LLSO     0 ms  0.0   other        40 ms  1.5      -  ok
+profile mine flag off (KIP-405)       flag on (KIP-1023)
+scenario     path        joins  MiB   path         joins  MiB  ratio  outcome
+huge         from-0+1    10 ms  2.0   from-0+1    20.0 s  2.0  2000x  ok SLOW
+none         none added               none added                   -  ok
+half         from-0      10 ms  1.0   not run                      -  ok
+offnever     from-0      never  1.0   trunc@LSO    30 ms  2.0      -  ok STALL
+instant      aux@LLSO     0 ms  0.0   aux@EPUO      0 ms  0.0      -  ok
+offinstant   aux@LLSO     0 ms  0.0   other        40 ms  1.5      -  ok
 
 Rows that differ under kafka-4.3 or kafka-trunk from mine (flag on: its time to the ISR, the ratio, the outcome):
           mine              kafka-4.3                      kafka-trunk
@@ -159,11 +159,11 @@ func TestAllSummaryOneProfile(t *testing.T) {
 follower.fetch.last.tiered.offset.enable on against off, in the 3 scenarios that add a follower (by over 10%):
   kafka-4.3  the new follower joins faster in 3, as fast in 0, slower in 0, never in 0
 
-profile kafka-4.3 (Kafka 4.3's code) flag off (KIP-405) flag on (KIP-1023)
-scenario  path     joins  MiB   path    joins  MiB  ratio  outcome
-fails     from-0  100 ms  1.0   from-0  50 ms  1.0  0.50x  UNKNOWN
-stalls    from-0  100 ms  1.0   from-0  50 ms  1.0  0.50x  known
-quick     from-0  100 ms  1.0   from-0  50 ms  1.0  0.50x  ok
+profile kafka-4.3 (Kafka 4.3's code) flag off (KIP-405)    flag on (KIP-1023)
+scenario                             path     joins  MiB   path    joins  MiB  ratio  outcome
+fails                                from-0  100 ms  1.0   from-0  50 ms  1.0  0.50x  UNKNOWN
+stalls                               from-0  100 ms  1.0   from-0  50 ms  1.0  0.50x  known
+quick                                from-0  100 ms  1.0   from-0  50 ms  1.0  0.50x  ok
 `
 	got := b.String()
 	if !strings.HasPrefix(got, want) {
@@ -257,14 +257,20 @@ func TestTableGroupTitles(t *testing.T) {
 		first, want string
 	}{
 		{"ab", "ab x\n"},     // ends before the column: padded to it ("ab " then x at 3)
-		{"abc", "abc x\n"},   // ends at the column
-		{"abcd", "abcd x\n"}, // passes it
+		{"abc", "abc x\n"},   // ends at the column: the first column widens by one
+		{"abcd", "abcd x\n"}, // passes it: by two
 	} {
 		tb := &table{groups: []group{{0, c.first}, {1, "x"}}, header: []string{"a", "b"}, gaps: []int{0, 2}, right: []bool{false, true}}
 		var b strings.Builder
 		tb.write(&b)
-		if got := strings.SplitAfter(b.String(), "\n")[0]; got != c.want {
-			t.Errorf("titles %q, x: %q, want %q", c.first, got, c.want)
+		lines := strings.SplitAfter(b.String(), "\n")
+		if lines[0] != c.want {
+			t.Errorf("titles %q, x: %q, want %q", c.first, lines[0], c.want)
+		}
+		// x stands over its column b: a wide first title widens the first
+		// column, not the gap before x.
+		if x, col := strings.Index(lines[0], "x"), strings.Index(lines[1], "b"); x != col {
+			t.Errorf("titles %q, x: x at %d, its column at %d:\n%s", c.first, x, col, b.String())
 		}
 	}
 	tb := &table{groups: []group{{0, "g"}, {2, "h"}}, header: []string{"aa", "b", "c"}, rows: [][]string{{"x", "yyy", "z"}},

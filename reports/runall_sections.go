@@ -418,6 +418,20 @@ func (t *table) widths() []int {
 			widths[i] = max(widths[i], len(c))
 		}
 	}
+	// A group's title ends before the next group's columns begin: when it
+	// is wider than its columns, the last of them widens (with short
+	// scenario names the profile's title pushed "flag off" over the flag-on
+	// columns).
+	for k := 0; k+1 < len(t.groups); k++ {
+		g, next := t.groups[k], t.groups[k+1]
+		span := t.gaps[next.col] - t.gaps[g.col] // from this title's start to the next one's
+		for i := g.col; i < next.col; i++ {
+			span += t.gaps[i] + widths[i]
+		}
+		if need := len(g.title) + 1; next.col > g.col && span < need {
+			widths[next.col-1] += need - span
+		}
+	}
 	return widths
 }
 
