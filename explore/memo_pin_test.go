@@ -9,7 +9,8 @@ import (
 )
 
 // TestContinuationCountsArePinned: what explore prints of its search
-// (states, transitions, runs, steps run, why it stopped) and of its
+// (states, transitions, runs, steps run, why it stopped, the steps the
+// reduction skipped) and of its
 // liveness continuations (how many ran, how many met an earlier one, their
 // steps) is a function of the scenario and the flags, the same on every machine.
 // Where a continuation hashes its state for the memo (the first memoFirst
@@ -32,12 +33,14 @@ func TestContinuationCountsArePinned(t *testing.T) {
 		checked, hits, steps, cut, knownCount int64
 		search                                string
 	}{
-		{"tiny-join/depth-16", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 16, Liveness: true}, 396, 336, 11295, 0, 0, "1322 1895 1 1902 depth"},
-		{"finding-reenable-stale-hro/depth-10", Config{Scenario: stale, Strategy: harness.LastTiered, Depth: 10, Liveness: true}, 6, 2, 84, 0, 6, "76 118 6 236 depth"},
-		{"omts-local-deleted/depth-3", Config{Scenario: omts, Strategy: harness.LastTiered, Depth: 3, Liveness: true}, 92, 89, 7278, 0, 0, "162 362 2 368 depth"},
-		{"tiny-join/from-5ms/depth-6", Config{Scenario: tiny, Strategy: harness.LastTiered, FromMs: 5, Depth: 6, Liveness: true}, 36, 21, 2676, 0, 0, "77 82 1 92 depth"},
+		{"tiny-join/depth-16", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 16, Liveness: true}, 396, 336, 11295, 0, 0, "1322 1895 1 1902 depth, skipped 8"},
+		{"finding-reenable-stale-hro/depth-10", Config{Scenario: stale, Strategy: harness.LastTiered, Depth: 10, Liveness: true}, 6, 2, 84, 0, 6, "76 118 6 236 depth, skipped 0"},
+		{"omts-local-deleted/depth-3", Config{Scenario: omts, Strategy: harness.LastTiered, Depth: 3, Liveness: true}, 92, 89, 7278, 0, 0, "162 362 2 368 depth, skipped 8"},
+		{"tiny-join/from-5ms/depth-6", Config{Scenario: tiny, Strategy: harness.LastTiered, FromMs: 5, Depth: 6, Liveness: true}, 36, 21, 2676, 0, 0, "77 82 1 92 depth, skipped 0"},
+		{"tiny-join/crash-elect-lost/depth-5/max-memory-64", Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 5, Liveness: true,
+			Faults: []string{"crash", "elect"}, Lost: true, MaxMemoryMiB: 64}, 61, 33, 4648, 0, 0, "306 1552 1 1579 depth, skipped 32"},
 		{"tiny-join/crash/max-states-20", Config{Scenario: tiny, Strategy: harness.LastTiered, MaxStates: 20, Liveness: true,
-			Faults: []string{"crash"}}, 16, 10, 1280, 1, 0, "20 20 1 19 max-states"},
+			Faults: []string{"crash"}}, 16, 10, 1280, 1, 0, "20 20 1 19 max-states, skipped 0"},
 	} {
 		res, err := Run(c.cfg)
 		if err != nil {
@@ -47,8 +50,8 @@ func TestContinuationCountsArePinned(t *testing.T) {
 		if want := [5]int64{c.checked, c.hits, c.steps, c.cut, c.knownCount}; got != want {
 			t.Errorf("%s: continuations checked, memo hits, steps, cut, known findings %v, want %v", c.name, got, want)
 		}
-		if got := fmt.Sprintf("%d %d %d %d %s", res.States, res.Transitions, res.Runs, res.StepsRun, res.Stop); got != c.search {
-			t.Errorf("%s: states, transitions, runs, steps run, stop %q, want %q", c.name, got, c.search)
+		if got := fmt.Sprintf("%d %d %d %d %s, skipped %d", res.States, res.Transitions, res.Runs, res.StepsRun, res.Stop, res.Skipped); got != c.search {
+			t.Errorf("%s: states, transitions, runs, steps run, stop, skipped by the reduction %q, want %q", c.name, got, c.search)
 		}
 	}
 }
