@@ -10,14 +10,7 @@ import (
 // its scenario with another explore schedule and failure record, which the
 // prediction does not read, and to nothing else.
 func TestScheduledCoversOnlyACopy(t *testing.T) {
-	sc, ok := scenarios.Lookup("local-retention-sweep")
-	if !ok {
-		t.Fatal("no named scenario local-retention-sweep")
-	}
-	b, err := Budget(sc, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, b := sweepBudget(t)
 	scheduled := *sc
 	scheduled.Explore = &scenarios.Schedule{Choices: []int{1, 0, 2}}
 	scheduled.Failure = &scenarios.Failure{Strategy: string(LastTiered)}
@@ -42,6 +35,17 @@ func TestScheduledCoversOnlyACopy(t *testing.T) {
 // default) is the check of a run that asks for no budget, whose budget is
 // the default: the run does not predict again.
 func TestBudgetOf0CoversDefaultRuns(t *testing.T) {
+	sc, b := sweepBudget(t)
+	opt := Options{Budget: b}
+	if !b.covers(sc, opt.maxStepsFor(sc)) {
+		t.Errorf("Budget(sc, 0) = %+v does not cover a run of the default budget %d", b, opt.maxStepsFor(sc))
+	}
+}
+
+// sweepBudget is local-retention-sweep and its passed budget check at the
+// default budget.
+func sweepBudget(t *testing.T) (*scenarios.Scenario, Budgeted) {
+	t.Helper()
 	sc, ok := scenarios.Lookup("local-retention-sweep")
 	if !ok {
 		t.Fatal("no named scenario local-retention-sweep")
@@ -50,8 +54,5 @@ func TestBudgetOf0CoversDefaultRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := Options{Budget: b}
-	if !b.covers(sc, opt.maxStepsFor(sc)) {
-		t.Errorf("Budget(sc, 0) = %+v does not cover a run of the default budget %d", b, opt.maxStepsFor(sc))
-	}
+	return sc, b
 }
