@@ -161,6 +161,11 @@ func advice(r *Result) string {
 		}
 		why = fmt.Sprintf("; %s is left out as the KIP text, not a release: its verdict is %s", andList(left), strings.Join(verdicts, ", "))
 	}
+	// A release whose verdict is "either" is named beside the others: its
+	// users may follow the advice or not.
+	if len(other) > 0 && len(on)+len(off) > 0 {
+		why = fmt.Sprintf("; with %s the flag changes catch-up by less than 10%%", strings.Join(other, ", ")) + why
+	}
 	switch {
 	case len(on) == 0 && len(off) == 0 && len(other) == 0:
 		return "Recommendation (no release profile was run): " + kipAdvice(r)

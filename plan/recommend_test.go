@@ -101,8 +101,9 @@ func TestRecommendationAssumed(t *testing.T) {
 // verdicts (off, neither and never-catches-up all leave the flag off), says
 // why the KIP text is left out and what its verdict was, warns of the
 // delay a release the flag helps still shows (its stall or slower hazards,
-// not its later ones, and not the KIP text's), and follows the KIP text
-// only when no release ran.
+// not its later ones, and not the KIP text's), names a release whose
+// verdict is either beside the advice for the others, and follows the KIP
+// text only when no release ran.
 func TestAdviceNamesTheReleases(t *testing.T) {
 	stall := Hazard{ID: HazardHROUnknown, Severity: "stall"}
 	slower := Hazard{ID: HazardMetadataNotReady, Severity: "slower"}
@@ -128,7 +129,11 @@ func TestAdviceNamesTheReleases(t *testing.T) {
 		{[]ProfilePlan{pp("kafka-4.3", "either"), pp("kip", "off")},
 			"Recommendation: either way (kafka-4.3; kip is left out as the KIP text, not a release: its verdict is off): the flag changes catch-up by less than 10%."},
 		{[]ProfilePlan{pp("kafka-4.3", "either"), pp("kafka-trunk", "on")},
-			"Recommendation: turn the flag on for this topic (kafka-trunk)."},
+			"Recommendation: turn the flag on for this topic (kafka-trunk; with kafka-4.3 the flag changes catch-up by less than 10%)."},
+		{[]ProfilePlan{pp("kafka-4.3", "off"), pp("kafka-4.0", "either"), pp("kip", "off")},
+			"Recommendation: leave the flag off for this topic (kafka-4.3; with kafka-4.0 the flag changes catch-up by less than 10%; kip is left out as the KIP text, not a release: its verdict is off)."},
+		{[]ProfilePlan{pp("kafka-4.3", "off"), pp("kafka-trunk", "on"), pp("kafka-4.0", "either")},
+			"Recommendation: it depends on your release: turn it on with kafka-trunk, leave it off with kafka-4.3 (with kafka-4.0 the flag changes catch-up by less than 10%)."},
 		{[]ProfilePlan{pp("kip", "on", stall)}, "Recommendation (no release profile was run): the KIP text says turn it on."},
 		{[]ProfilePlan{pp("kip", "either")}, "Recommendation (no release profile was run): the KIP text says leave it off."},
 	} {

@@ -140,7 +140,7 @@ func strategyPlan(st harness.Strategy, runs []RunOutcome, full bool) StrategyPla
 // the verdict and the sentences saying why, one quantity a sentence.
 func verdict(b *builder, pp *ProfilePlan) (string, string) {
 	off, on := &pp.Strategies[0], &pp.Strategies[1]
-	both := describe("With the flag", on) + " " + describe("Without it", off)
+	both := describe("With the flag", on) + " " + describe("Without the flag", off)
 	switch {
 	case !b.st.RemoteStorageEnable:
 		return "no-difference", "Tiering is off: the flag changes nothing. " + describe("Either way", off)

@@ -17,7 +17,7 @@ import (
 func TestVerdictSentences(t *testing.T) {
 	const (
 		withFlag = "With the flag it joins the ISR in 6.0 s (median, 5.9 s-6.8 s). It copies 1.00 MiB from the leader."
-		without  = "Without it it joins the ISR in 300.0 s (median, 299.9 s-300.2 s). It copies 4.00 MiB from the leader."
+		without  = "Without the flag it joins the ISR in 300.0 s (median, 299.9 s-300.2 s). It copies 4.00 MiB from the leader."
 	)
 	in := smallInput(t, map[Time]int64{TimeEarliest: 0, TimeEarliestLocal: 20480, TimeLatestTiered: 70655, TimeLatest: 71680}, nil)
 	b, _ := buildOnly(t, in)
@@ -73,13 +73,13 @@ func TestVerdictSentences(t *testing.T) {
 		{"flag on not always", b, base(300_000, 6_000, func(off, on *StrategyPlan) { notAll(on, 4); on.Extrapolated = 2 }), "off",
 			"With the flag it joins the ISR in 6.0 s (median, 5.9 s-6.8 s, 2 of 5 extrapolated), but in 1 of 5 seeds it never joined. It copies 1.00 MiB from the leader. " + without},
 		{"flag off never", b, base(300_000, 6_000, func(off, on *StrategyPlan) { notAll(off, 0) }), "on",
-			withFlag + " Without it it never joined the ISR in 5 seeds."},
+			withFlag + " Without the flag it never joined the ISR in 5 seeds."},
 		{"one seed each, neither", b, base(300_000, 6_000, func(off, on *StrategyPlan) {
 			off.Seeds, on.Seeds, on.CatchUpMs.N = 1, 1, 1
 			notAll(off, 0)
 			on.Joined = 1
 			on.Seeds = 2
-		}), "neither", "With the flag it joins the ISR in 6.0 s (median), but in 1 of 2 seeds it never joined. It copies 1.00 MiB from the leader. Without it it never joined the ISR in 1 seed."},
+		}), "neither", "With the flag it joins the ISR in 6.0 s (median), but in 1 of 2 seeds it never joined. It copies 1.00 MiB from the leader. Without the flag it never joined the ISR in 1 seed."},
 		{"broke an invariant", b, base(300_000, 6_000, func(off, on *StrategyPlan) { on.Failures = safety }), "off",
 			withFlag + " " + without + " The flag-on runs broke an invariant (see the hazards)."},
 		{"broke liveness", b, base(300_000, 6_000, func(off, on *StrategyPlan) { on.Failures = liveness }), "on",
@@ -88,9 +88,9 @@ func TestVerdictSentences(t *testing.T) {
 			"The flag-on replica joins the ISR 50x faster. It copies 4x fewer bytes from the leader."},
 		{"never catches up", never, base(300_000, 6_000, func(off, on *StrategyPlan) { notAll(off, 0); notAll(on, 0) }), "never-catches-up",
 			"A new replica never catches up, flag on or off: 150.00 MiB/s produced leaves it almost none of the 62.50 MiB/s it can copy (hazard cannot-catch-up). " +
-				"With the flag it never joined the ISR in 5 seeds. Without it it never joined the ISR in 5 seeds."},
+				"With the flag it never joined the ISR in 5 seeds. Without the flag it never joined the ISR in 5 seeds."},
 		{"could not catch up, one joined", never, base(300_000, 6_000, func(off, on *StrategyPlan) { notAll(off, 0) }), "on",
-			withFlag + " Without it it never joined the ISR in 5 seeds."},
+			withFlag + " Without the flag it never joined the ISR in 5 seeds."},
 	} {
 		v, summary := verdict(c.b, &c.pp)
 		if v != c.verdict || summary != c.summary {
