@@ -27,10 +27,11 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	}
 	var spare []*Broker
 	var remote []RemoteSegment
+	var prods []ProducerEntry
 	if dst == nil {
 		dst = new(Cluster)
 	} else {
-		spare, remote = dst.Brokers, dst.Remote.Segments
+		spare, remote, prods = dst.Brokers, dst.Remote.Segments, dst.prods
 	}
 	*dst = *c
 	n := dst
@@ -66,7 +67,7 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 			nb.fetch.query = &q
 		}
 	}
-	packLogs(n.Brokers)
+	n.prods = packLogs(n.Brokers, prods)
 	// Shared, copy on write: the model replaces the controller's lists
 	// (a clone, then its changes), never writes one in place; appends
 	// to a clipped slice reallocate.
