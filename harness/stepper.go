@@ -128,9 +128,9 @@ func (x *Run) Clone(ch Chooser) *Run { return x.clone(ch, x.r.lean, nil) }
 // the event digest nor the built-in view (its result's Digest is empty,
 // its Coverage, Replicas, Consumes and ISRChanges nil), nor the trace tail
 // and input event of a failure report (its Violation's TraceTail and Event
-// are empty), and its copies neither. The checker, the step and the state are Clone's: a fork steps
-// to the same states, outcomes and violations. A many-partition run's
-// fork is its Clone.
+// are empty), and its copies neither. The checker, the step and the state
+// are Clone's: a fork steps to the same states, outcomes and violations. A
+// many-partition run's fork is its Clone.
 func (x *Run) Fork(ch Chooser) *Run { return x.clone(ch, x.r.mp == nil, nil) }
 
 // ForkInto is Fork into spare, a run its owner drops (nil: a new one),
