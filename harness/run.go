@@ -451,8 +451,10 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 }
 
 func (r *runner) failure(v *invariants.Violation) *Failure {
-	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms(),
-		Event: string(r.appendLine(nil, r.s.input.at, &r.s.input.e))}
+	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms()}
+	if !r.lean || r.keepTail { // a fork keeps no input event (Run.Fork)
+		f.Event = string(r.appendLine(nil, r.s.input.at, &r.s.input.e))
+	}
 	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(r.appendLine(nil, t.at, &t.e))) })
 	return f
 }

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"bytes"
+	"encoding/binary"
 	"testing"
 
 	"tierfetch/model"
@@ -91,5 +92,33 @@ func TestDeliveredAnswersNamedByTheirRecords(t *testing.T) {
 	again := id(model.Batch{Base: 0, Count: 8}, model.Batch{Base: 8, Count: 2}, model.Batch{Base: 10, Count: 4})
 	if to14 == to18 || to14 != again {
 		t.Errorf("answers with records to 14, to 18 and to 14 again: ids %x %x %x", to14, to18, again)
+	}
+}
+
+// TestSortPendingOrdersByBytes: the pending events' encodings come out in
+// the order of their bytes whichever sort runs (insertion for a few, the
+// library's for more), the times decided inline and ties by the rest.
+func TestSortPendingOrdersByBytes(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 15, insertionSortMax, insertionSortMax + 1, 200} {
+		var buf []byte
+		var pend []pendRef
+		x := uint64(n)*0x9E3779B97F4A7C15 + 1
+		for i := range n {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			at := x % 4 // many ties
+			start := len(buf)
+			buf = binary.BigEndian.AppendUint64(buf, at)
+			buf = append(buf, byte(x>>8%3), byte(i%2)) // ties of the whole encoding too
+			buf = buf[:len(buf)-int(x>>16%2)]          // and one a prefix of another
+			pend = append(pend, pendRef{at: at, start: start, end: len(buf)})
+		}
+		sortPending(pend, buf)
+		for i := 1; i < len(pend); i++ {
+			if a, b := buf[pend[i-1].start:pend[i-1].end], buf[pend[i].start:pend[i].end]; bytes.Compare(a, b) > 0 {
+				t.Fatalf("%d events: %x sorted before %x", n, a, b)
+			}
+		}
 	}
 }

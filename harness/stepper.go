@@ -117,7 +117,8 @@ func (x *Run) Continue(ch Chooser) {
 // choices ch makes. Observers and the trace sink are not carried over, and
 // the copy's failure report shows only the last trace line of its own last
 // step (re-run the path for the whole tail): copying the tail of every
-// state would cost more than the rest of the copy. The copy shares the
+// state would cost more than the rest of the copy. A fork's (and a copy of
+// a fork's) shows no trace line and no input event. The copy shares the
 // original's step scratch (scratch): step and hash a run and its copies
 // from one goroutine at a time.
 func (x *Run) Clone(ch Chooser) *Run { return x.clone(ch, x.r.lean, nil) }
@@ -125,10 +126,11 @@ func (x *Run) Clone(ch Chooser) *Run { return x.clone(ch, x.r.lean, nil) }
 // Fork is Clone for a search, which reads of a copy's result only the
 // outcome, the violation, the steps and the state: the copy keeps neither
 // the event digest nor the built-in view (its result's Digest is empty,
-// its Coverage, Replicas, Consumes and ISRChanges nil), and its copies
-// neither. The checker, the step and the state are Clone's: a fork steps
-// to the same states, outcomes and violations. A many-partition run's
-// fork is its Clone.
+// its Coverage, Replicas, Consumes and ISRChanges nil), nor the trace tail
+// and input event of a failure report (its Violation's TraceTail and Event
+// are empty), and its copies neither. The checker, the step and the state
+// are Clone's: a fork steps to the same states, outcomes and violations. A
+// many-partition run's fork is its Clone.
 func (x *Run) Fork(ch Chooser) *Run { return x.clone(ch, x.r.mp == nil, nil) }
 
 // ForkInto is Fork into spare, a run its owner drops (nil: a new one),
@@ -185,7 +187,10 @@ func (x *Run) clone(ch Chooser, lean bool, spare *Run) *Run {
 	n.sent = model.Reuse(old.sent, r.sent)
 	n.enc, n.line = nil, nil
 	if n.lean = lean; lean {
-		n.digest, n.view = nil, nil
+		// A fork keeps no tail, nor the input of its step: its failure
+		// report names neither (a search re-runs a failing path for them),
+		// and copying each shown event for it cost 2-3% of a search's CPU.
+		n.digest, n.view, n.keepTail = nil, nil, false
 	} else {
 		d := *r.digest
 		n.digest = &d

@@ -20,6 +20,11 @@ func (r *runner) begin(e model.Event) {
 		e.Part = -1 // the run's start, a network partition: the whole fleet's
 	}
 	if !r.keepTail {
+		if r.lean { // a fork (Run.Fork): the checker is its only view
+			r.events++
+			r.checker.Event(r.sched.Now(), &e)
+			return
+		}
 		r.hash(&e)
 		r.observe(r.sched.Now(), &e)
 		return

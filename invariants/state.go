@@ -2,6 +2,7 @@ package invariants
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -27,13 +28,21 @@ func (k *Checker) AppendState(dst []byte, c *model.Cluster, now sim.Time) []byte
 		int64(k.leaderEpoch), k.maxLogStart} {
 		dst = binary.AppendVarint(dst, v)
 	}
-	dst = binary.AppendUvarint(dst, uint64(len(k.history)))
+	// The history is most of the checker's part: its varints are written
+	// into room made once (model.PutVarint).
+	dst = slices.Grow(dst, (1+6*len(k.history))*binary.MaxVarintLen64)
+	n, out := len(dst), dst[:cap(dst)]
+	n = model.PutUvarint(out, n, uint64(len(k.history)))
 	for i := range k.history {
 		b := &k.history[i]
-		for _, v := range [...]int64{b.Base, b.Count, int64(b.Epoch), b.ProducerID, b.Seq, int64(b.Origin)} {
-			dst = binary.AppendVarint(dst, v)
-		}
+		n = model.PutVarint(out, n, b.Base)
+		n = model.PutVarint(out, n, b.Count)
+		n = model.PutVarint(out, n, int64(b.Epoch))
+		n = model.PutVarint(out, n, b.ProducerID)
+		n = model.PutVarint(out, n, b.Seq)
+		n = model.PutVarint(out, n, int64(b.Origin))
 	}
+	dst = out[:n]
 	dst = appendSpans(dst, k.uploaded)
 	for i, b := range c.Brokers[:len(k.cursors)] {
 		cur := k.cursors[i]

@@ -16,8 +16,9 @@ func (c *Cluster) Clone() *Cluster { return c.CloneInto(nil) }
 // CloneInto is Clone into dst, a cluster nothing uses any more (nil: a new
 // one): its Cluster and Broker structures, its broker list and the arrays
 // only it ever holds (the remote segment list, each broker's segment list
-// and follower views: Clone copies them, the model never shares them) are
-// reused; nothing else they point to (copies of dst share it).
+// and follower views, the array its producer states were packed into:
+// Clone copies them, the model never shares them) are reused; nothing else
+// they point to (copies of dst share it).
 func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	if len(c.out.events) != 0 || len(c.out.effects) != 0 {
 		panic(fmt.Sprintf("model: Clone with %d events and %d effects not acknowledged (Advance)", len(c.out.events), len(c.out.effects)))
@@ -27,10 +28,11 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	}
 	var spare []*Broker
 	var remote []RemoteSegment
+	var prods []ProducerEntry
 	if dst == nil {
 		dst = new(Cluster)
 	} else {
-		spare, remote = dst.Brokers, dst.Remote.Segments
+		spare, remote, prods = dst.Brokers, dst.Remote.Segments, dst.prods
 	}
 	*dst = *c
 	n := dst
@@ -66,7 +68,7 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 			nb.fetch.query = &q
 		}
 	}
-	packLogs(n.Brokers)
+	n.prods = packLogs(n.Brokers, prods)
 	// Shared, copy on write: the model replaces the controller's lists
 	// (a clone, then its changes), never writes one in place; appends
 	// to a clipped slice reallocate.

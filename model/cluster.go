@@ -147,6 +147,10 @@ type Cluster struct {
 	// metaLog holds the published metadata events some lagging broker has
 	// not folded yet (metadata.go).
 	metaLog []metaEvent
+	// prods is the array a copy's brokers' producer states were packed
+	// into (packLogs): its own, so a later copy made in this cluster's
+	// memory packs into it again.
+	prods []ProducerEntry
 }
 
 type producerClient struct {
@@ -247,21 +251,28 @@ func cloneSegmentsInto(segs []Segment, l Log) Log {
 }
 
 // packLogs copies the producer states of the brokers' logs into one array
-// (Pack): a copy of a cluster makes one allocation for them, not one a
-// broker. The epoch caches are shared, clipped: the model appends to one
-// (a clipped slice reallocates), truncates it clipped or replaces it, and
-// never writes an entry in place; producer states it writes in place
-// (setProducer).
-func packLogs(bs []*Broker) {
+// (Pack), buf's when it has room (the array of a copy nothing uses any
+// more), and returns it: a copy of a cluster makes at most one allocation
+// for them, not one a broker (a search made one at each of its copies,
+// most of them in a dropped state's memory: 6% of omts-local-deleted's
+// allocated bytes). The epoch caches are shared, clipped: the model
+// appends to one (a clipped slice reallocates), truncates it clipped or
+// replaces it, and never writes an entry in place; producer states it
+// writes in place (setProducer).
+func packLogs(bs []*Broker, buf []ProducerEntry) []ProducerEntry {
 	var np int
 	for _, b := range bs {
 		np += len(b.Log.Producers)
 		b.Log.Epochs = slices.Clip(b.Log.Epochs)
 	}
-	prods := make([]ProducerEntry, 0, np)
+	prods := buf[:0]
+	if cap(buf) < np {
+		prods = make([]ProducerEntry, 0, np)
+	}
 	for _, b := range bs {
 		prods, b.Log.Producers = packInto(prods, b.Log.Producers)
 	}
+	return prods
 }
 
 // Leader returns the current leader broker, nil when the partition is offline.

@@ -105,15 +105,19 @@ func appendInt32s(dst []byte, v []int32) []byte {
 func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	dst = append(dst, boolByte(b.Up), boolByte(b.LastTieredEnable), byte(b.Role), boolByte(b.fetch.bootstrapping),
 		byte(b.fetch.phase))
-	dst = binary.AppendUvarint(dst, uint64(b.Incarnation))
-	dst = binary.AppendVarint(dst, int64(b.InSyncEpoch))
-	dst = binary.AppendVarint(dst, int64(b.Leader))
-	dst = binary.AppendVarint(dst, int64(b.LeaderEpoch))
-	dst = binary.AppendVarint(dst, b.HighestRemote)
-	dst = appendRel(dst, b.MetadataReadyAt, now)
-	for _, v := range [...]int64{int64(b.copyOp), int64(b.copySeg), b.copyBase, b.copyEnd} {
-		dst = binary.AppendVarint(dst, v)
-	}
+	dst = slices.Grow(dst, 10*binary.MaxVarintLen64)
+	n, out := len(dst), dst[:cap(dst)]
+	n = PutUvarint(out, n, uint64(b.Incarnation))
+	n = PutVarint(out, n, int64(b.InSyncEpoch))
+	n = PutVarint(out, n, int64(b.Leader))
+	n = PutVarint(out, n, int64(b.LeaderEpoch))
+	n = PutVarint(out, n, b.HighestRemote)
+	n = PutVarint(out, n, relTime(b.MetadataReadyAt, now))
+	n = PutVarint(out, n, int64(b.copyOp))
+	n = PutVarint(out, n, int64(b.copySeg))
+	n = PutVarint(out, n, b.copyBase)
+	n = PutVarint(out, n, b.copyEnd)
+	dst = out[:n]
 	dst = binary.AppendUvarint(dst, uint64(len(b.cancelledCopies)))
 	for _, x := range b.cancelledCopies {
 		for _, v := range [...]int64{int64(x.op), int64(x.seg), x.base, x.end} {
@@ -123,16 +127,23 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	dst = appendU64s(dst, b.deleteOps)
 	dst = appendCache(dst, b.cache, b.seen)
 	l := &b.Log
-	for _, v := range [...]int64{l.LogStart, l.LocalLogStart, l.localStartLag, l.HighWatermark, l.LogEnd} {
-		dst = binary.AppendVarint(dst, v)
-	}
-	dst = binary.AppendUvarint(dst, uint64(len(l.Segments)))
+	dst = slices.Grow(dst, 6*binary.MaxVarintLen64)
+	n, out = len(dst), dst[:cap(dst)]
+	n = PutVarint(out, n, l.LogStart)
+	n = PutVarint(out, n, l.LocalLogStart)
+	n = PutVarint(out, n, l.localStartLag)
+	n = PutVarint(out, n, l.HighWatermark)
+	n = PutVarint(out, n, l.LogEnd)
+	n = PutUvarint(out, n, uint64(len(l.Segments)))
+	dst = out[:n]
 	for i := range l.Segments {
 		s := &l.Segments[i]
-		dst = binary.AppendVarint(dst, s.Base)
-		dst = binary.AppendVarint(dst, s.End)
-		dst = binary.AppendVarint(dst, s.MaxTsMs-now.Ms())
-		dst = appendBatches(dst, s.Batches, now)
+		dst = slices.Grow(dst, 3*binary.MaxVarintLen64)
+		n, out = len(dst), dst[:cap(dst)]
+		n = PutVarint(out, n, s.Base)
+		n = PutVarint(out, n, s.End)
+		n = PutVarint(out, n, s.MaxTsMs-now.Ms())
+		dst = appendBatches(out[:n], s.Batches, now)
 		dst = appendProducers(dst, s.Snapshot)
 	}
 	dst = appendEpochs(dst, l.Epochs)
@@ -153,26 +164,37 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 		dst = append(dst, 0)
 	}
 	a := &f.aux
-	dst = append(dst, boolByte(a.active), byte(a.path), boolByte(a.snapshot))
-	for _, v := range [...]int64{a.start, int64(a.epoch), a.logStart, int64(a.target), int64(a.segment), a.readBytes} {
-		dst = binary.AppendVarint(dst, v)
-	}
-	// Leader state.
 	ld := &b.lead
-	dst = append(dst, boolByte(ld.copyTask), boolByte(ld.copySeeded), boolByte(ld.logStartChecked), boolByte(ld.unrefPending),
-		boolByte(ld.allSegmentsValid))
-	for _, v := range [...]int64{ld.copiedOffset, ld.epochStart, int64(ld.deleteOp)} {
-		dst = binary.AppendVarint(dst, v)
-	}
+	dst = slices.Grow(dst, 8+9*binary.MaxVarintLen64)
+	n, out = len(dst), dst[:cap(dst)]
+	out[n], out[n+1], out[n+2] = boolByte(a.active), byte(a.path), boolByte(a.snapshot)
+	n += 3
+	n = PutVarint(out, n, a.start)
+	n = PutVarint(out, n, int64(a.epoch))
+	n = PutVarint(out, n, a.logStart)
+	n = PutVarint(out, n, int64(a.target))
+	n = PutVarint(out, n, int64(a.segment))
+	n = PutVarint(out, n, a.readBytes)
+	// Leader state.
+	out[n], out[n+1], out[n+2], out[n+3], out[n+4] = boolByte(ld.copyTask), boolByte(ld.copySeeded),
+		boolByte(ld.logStartChecked), boolByte(ld.unrefPending), boolByte(ld.allSegmentsValid)
+	n += 5
+	n = PutVarint(out, n, ld.copiedOffset)
+	n = PutVarint(out, n, ld.epochStart)
+	n = PutVarint(out, n, int64(ld.deleteOp))
+	dst = out[:n]
 	dst = appendInt32s(appendU64s(dst, ld.expiring), ld.remoteEpochs)
 	dst = binary.AppendUvarint(dst, uint64(len(ld.followers)))
 	for i := range ld.followers {
 		v := &ld.followers[i]
-		dst = binary.AppendVarint(dst, v.fetchOffset)
-		dst = appendRel(dst, c.viewCaughtUpAt(v), now)
-		dst = binary.AppendVarint(dst, v.lastFetchLeaderEnd)
-		dst = appendRel(dst, c.viewFetchAt(v), now)
-		dst = append(dst, boolByte(v.isParked))
+		dst = slices.Grow(dst, 1+4*binary.MaxVarintLen64)
+		n, out = len(dst), dst[:cap(dst)]
+		n = PutVarint(out, n, v.fetchOffset)
+		n = PutVarint(out, n, relTime(c.viewCaughtUpAt(v), now))
+		n = PutVarint(out, n, v.lastFetchLeaderEnd)
+		n = PutVarint(out, n, relTime(c.viewFetchAt(v), now))
+		out[n] = boolByte(v.isParked)
+		dst = out[:n+1]
 		if v.isParked {
 			dst = c.AppendMessageState(dst, &v.parked, now)
 		}
@@ -185,12 +207,22 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 // request id, whether it is its requester's current request or the answer
 // to it (currentRequest).
 func (c *Cluster) AppendMessageState(dst []byte, m *Message, now sim.Time) []byte {
-	dst = append(dst, byte(m.Kind), byte(m.Err), boolByte(m.Diverging), boolByte(c.currentRequest(m)))
-	for _, v := range [...]int64{int64(m.From), int64(m.To), int64(m.LeaderEpoch), m.FetchOffset,
-		int64(m.LastFetchedEpoch), m.MaxBytes, m.HighWatermark, m.LogStart, m.Timestamp, int64(m.Epoch), m.Offset} {
-		dst = binary.AppendVarint(dst, v)
-	}
-	return appendBatches(dst, m.Batches, now)
+	dst = slices.Grow(dst, 4+11*binary.MaxVarintLen64)
+	n, out := len(dst), dst[:cap(dst)]
+	out[n], out[n+1], out[n+2], out[n+3] = byte(m.Kind), byte(m.Err), boolByte(m.Diverging), boolByte(c.currentRequest(m))
+	n += 4
+	n = PutVarint(out, n, int64(m.From))
+	n = PutVarint(out, n, int64(m.To))
+	n = PutVarint(out, n, int64(m.LeaderEpoch))
+	n = PutVarint(out, n, m.FetchOffset)
+	n = PutVarint(out, n, int64(m.LastFetchedEpoch))
+	n = PutVarint(out, n, m.MaxBytes)
+	n = PutVarint(out, n, m.HighWatermark)
+	n = PutVarint(out, n, m.LogStart)
+	n = PutVarint(out, n, m.Timestamp)
+	n = PutVarint(out, n, int64(m.Epoch))
+	n = PutVarint(out, n, m.Offset)
+	return appendBatches(out[:n], m.Batches, now)
 }
 
 // currentRequest reports whether m is, or answers, the request its
@@ -211,8 +243,11 @@ func (c *Cluster) currentRequest(m *Message) bool {
 // appendRel appends t - now, or -1 for an instant already past (only
 // "passed" matters then).
 func appendRel(dst []byte, t, now sim.Time) []byte {
-	return binary.AppendVarint(dst, max(-1, int64(t.Sub(now))))
+	return binary.AppendVarint(dst, relTime(t, now))
 }
+
+// relTime is what appendRel writes.
+func relTime(t, now sim.Time) int64 { return max(-1, int64(t.Sub(now))) }
 
 func appendIntList(dst []byte, v []int) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(v)))
@@ -223,22 +258,28 @@ func appendIntList(dst []byte, v []int) []byte {
 }
 
 func appendEpochs(dst []byte, es []EpochEntry) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(es)))
-	for _, e := range es {
-		dst = binary.AppendVarint(dst, int64(e.Epoch))
-		dst = binary.AppendVarint(dst, e.StartOffset)
+	dst = slices.Grow(dst, (1+2*len(es))*binary.MaxVarintLen64)
+	n, out := len(dst), dst[:cap(dst)]
+	n = PutUvarint(out, n, uint64(len(es)))
+	for i := range es {
+		e := &es[i]
+		n = PutVarint(out, n, int64(e.Epoch))
+		n = PutVarint(out, n, e.StartOffset)
 	}
-	return dst
+	return out[:n]
 }
 
 func appendProducers(dst []byte, ps []ProducerEntry) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(ps)))
-	for _, p := range ps {
-		dst = binary.AppendVarint(dst, p.ProducerID)
-		dst = binary.AppendVarint(dst, p.LastSeq)
-		dst = binary.AppendVarint(dst, p.LastOffset)
+	dst = slices.Grow(dst, (1+3*len(ps))*binary.MaxVarintLen64)
+	n, out := len(dst), dst[:cap(dst)]
+	n = PutUvarint(out, n, uint64(len(ps)))
+	for i := range ps {
+		p := &ps[i]
+		n = PutVarint(out, n, p.ProducerID)
+		n = PutVarint(out, n, p.LastSeq)
+		n = PutVarint(out, n, p.LastOffset)
 	}
-	return dst
+	return out[:n]
 }
 
 // appendBatches writes binary.AppendVarint's bytes into room made once for
@@ -252,22 +293,30 @@ func appendBatches(dst []byte, bs []Batch, now sim.Time) []byte {
 	n, out := len(dst), dst[:cap(dst)]
 	for i := range bs {
 		b := &bs[i]
-		n = putVarint(out, n, b.Base)
-		n = putVarint(out, n, b.Count)
-		n = putVarint(out, n, b.Bytes)
-		n = putVarint(out, n, int64(b.Epoch))
-		n = putVarint(out, n, b.ProducerID)
-		n = putVarint(out, n, b.Seq)
-		n = putVarint(out, n, int64(b.Origin))
-		n = putVarint(out, n, b.TsMs-nowMs)
+		n = PutVarint(out, n, b.Base)
+		n = PutVarint(out, n, b.Count)
+		n = PutVarint(out, n, b.Bytes)
+		n = PutVarint(out, n, int64(b.Epoch))
+		n = PutVarint(out, n, b.ProducerID)
+		n = PutVarint(out, n, b.Seq)
+		n = PutVarint(out, n, int64(b.Origin))
+		n = PutVarint(out, n, b.TsMs-nowMs)
 	}
 	return out[:n]
 }
 
-// putVarint writes v as binary.PutVarint does at out[n:], which has room,
-// and returns where it ends.
-func putVarint(out []byte, n int, v int64) int {
-	x := uint64(v<<1) ^ uint64(v>>63)
+// PutVarint writes v as binary.PutVarint does at out[n:], which has room,
+// and returns where it ends: an encoder that makes room once for a group
+// of varints (slices.Grow, binary.MaxVarintLen64 bytes each) spares
+// binary.AppendVarint's length check and slice store for each (a state's
+// encoding is some hundred varints, taken at every step of a search).
+func PutVarint(out []byte, n int, v int64) int {
+	return PutUvarint(out, n, uint64(v<<1)^uint64(v>>63))
+}
+
+// PutUvarint writes x as binary.PutUvarint does at out[n:], which has
+// room, and returns where it ends (PutVarint).
+func PutUvarint(out []byte, n int, x uint64) int {
 	for x >= 0x80 {
 		out[n] = byte(x) | 0x80
 		x >>= 7

@@ -44,6 +44,23 @@ func TestAppendBatchesBytes(t *testing.T) {
 	}
 }
 
+// TestPutVarintBytes: PutVarint and PutUvarint write what binary.PutVarint
+// and binary.PutUvarint do, where they are told to, one to ten bytes.
+func TestPutVarintBytes(t *testing.T) {
+	for _, v := range []int64{0, 1, -1, 63, -64, 64, -65, 1 << 20, -1 << 20, 1<<62 + 3, -1 << 63, 1<<63 - 1} {
+		out := make([]byte, 3+binary.MaxVarintLen64)
+		want := binary.AppendVarint([]byte{7, 7, 7}, v)
+		if n := PutVarint(out, 3, v); n != len(want) || !bytes.Equal(out[:n], append([]byte{0, 0, 0}, want[3:]...)) {
+			t.Errorf("PutVarint(%d): %x ending at %d, want %x", v, out, n, want[3:])
+		}
+		out = make([]byte, 3+binary.MaxVarintLen64)
+		want = binary.AppendUvarint([]byte{7, 7, 7}, uint64(v))
+		if n := PutUvarint(out, 3, uint64(v)); n != len(want) || !bytes.Equal(out[:n], append([]byte{0, 0, 0}, want[3:]...)) {
+			t.Errorf("PutUvarint(%d): %x ending at %d, want %x", uint64(v), out, n, want[3:])
+		}
+	}
+}
+
 var batchSink []byte
 
 func BenchmarkAppendBatches(b *testing.B) {
