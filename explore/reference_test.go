@@ -127,7 +127,8 @@ func refID(run *harness.Run) uint64 {
 }
 
 // bruteForce returns the states of every path of cfg to cfg.Depth steps
-// (the initial states at depth 0), and how many paths it took.
+// (the initial states at depth 0, or the state at cfg.FromMs), and how
+// many paths it took.
 func bruteForce(t *testing.T, cfg Config) (map[uint64]bool, int) {
 	sc := *cfg.Scenario
 	sc.Explore = &scenarios.Schedule{Faults: refFaults(cfg.Scenario, cfg.Faults, DefaultFaultMs), Lost: cfg.Lost, Choices: []int{}}
@@ -174,6 +175,19 @@ func bruteForce(t *testing.T, cfg Config) (map[uint64]bool, int) {
 			child.Step()
 			return child
 		}, func(child *harness.Run) { visit(child, depth+1) })
+	}
+	if cfg.FromMs > 0 {
+		// The root is where alternative 0 at every choice (no fault, the
+		// low end of each range, the event scheduled first) first reaches
+		// FromMs (Config.FromMs); the prefix's alternatives are not taken.
+		o := opt
+		o.Chooser = &refChooser{lost: cfg.Lost}
+		run := harness.Start(&sc, o)
+		for run.Done() == nil && run.NowMs() < cfg.FromMs {
+			run.Step()
+		}
+		visit(run, 0)
+		return states, paths
 	}
 	each(func(c *refChooser) *harness.Run {
 		o := opt
