@@ -21,7 +21,7 @@ import (
 // the steps run, the states rebuilt, the steps taken on a state itself and
 // the states restored after a wrong guess, the memory estimate's peak;
 // those are a function of the search, the same on every machine, and
-// pinned here, with the state budget that drops states (rebuilt > 0) and
+// pinned here, with the memory budget that drops states (rebuilt > 0) and
 // the re-execution (every state rebuilt). The configurations: faults at a
 // depth bound, a violation found, a --from-ms root (states rebuilt from
 // the prefix's end), a shard, liveness continuations.
