@@ -155,8 +155,8 @@ type Result struct {
 	// then not exhausted.
 	LivenessCut int64
 	// MemoryMiB is the search's peak memory estimate; Rebuilt counts
-	// frontier states kept as paths only (past the memory budget) and
-	// rebuilt when expanded.
+	// frontier states kept as paths only (past the memory budget), each
+	// rebuilt if it is expanded: those at the depth bound never are.
 	MemoryMiB float64
 	Rebuilt   int64
 	// InPlace counts the steps taken on the state itself, not a copy,
