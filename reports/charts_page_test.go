@@ -1,0 +1,148 @@
+package reports
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"testing"
+
+	"gonum.org/v1/plot/font"
+)
+
+// svgText is a text an SVG page draws: where it starts (x from the left,
+// baseline y from the top, in points), its font size and its words.
+type svgText struct {
+	x, y, size float64
+	s          string
+}
+
+var svgTextRE = regexp.MustCompile(`<text x="([-0-9.]+)" y="([-0-9.]+)"[^>]*font-size:([0-9.]+)px">([^<]*)</text>`)
+
+// svgPage reads an SVG page as drawn: its width and height (points) and its
+// texts in drawing order.
+func svgPage(t *testing.T, svg []byte) (w, h float64, texts []svgText) {
+	t.Helper()
+	s := string(svg)
+	w, h = svgNumber(t, s, `<svg width="`), svgNumber(t, s, `height="`)
+	num := func(v string) float64 {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	for _, m := range svgTextRE.FindAllStringSubmatch(s, -1) {
+		// vgsvg flips the page: a text's y is minus its height above the
+		// bottom.
+		texts = append(texts, svgText{x: num(m[1]), y: h + num(m[2]), size: num(m[3]), s: m[4]})
+	}
+	return w, h, texts
+}
+
+// find is the first text that reads s.
+func find(t *testing.T, texts []svgText, s string) svgText {
+	t.Helper()
+	for _, tx := range texts {
+		if tx.s == s {
+			return tx
+		}
+	}
+	t.Fatalf("no text %q on the page", s)
+	return svgText{}
+}
+
+// width is how wide a text is set in Liberation Sans at its size.
+func (tx svgText) width() float64 {
+	st := pageTitleStyle()
+	st.XAlign = 0
+	st.Font = font.From(sans, font.Length(tx.size))
+	return float64(st.Rectangle(tx.s).Max.X)
+}
+
+// TestPageTitleCentredAtTheTop: a chart's page title is centred across
+// the page, whole inside it, above the plot's own title; a short one
+// leaves the page at its size.
+func TestPageTitleCentredAtTheTop(t *testing.T) {
+	in := sampleInput()
+	svg, err := CDFChart(in, Analyze(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h, texts := svgPage(t, svg)
+	if w != 756 || h != 388.8 {
+		t.Errorf("page %vx%v pt, want 756x388.8 (10.5x5.4 in)", w, h)
+	}
+	title := find(t, texts, "2 scenarios, profile kip, seeds 1..4")
+	if mid := title.x + title.width()/2; math.Abs(mid-w/2) > 0.5 {
+		t.Errorf("page title centred at x=%.1f, want the page's middle %.1f", mid, w/2)
+	}
+	ext := pageTitleStyle().FontExtents()
+	if top := title.y - float64(ext.Ascent); top < 3 || top > 9 {
+		t.Errorf("page title's top %.1f pt below the page's top, want about 6", top)
+	}
+	plotTitle := find(t, texts, "Catch-up time, add_replica to ISR join (6 pairs)")
+	if title.y+float64(ext.Descent) >= plotTitle.y-plotTitle.size*0.7 {
+		t.Errorf("page title's baseline at %.1f runs into the plot's title at %.1f", title.y, plotTitle.y)
+	}
+}
+
+// TestLongLegendWidensThePageOnly: a legend entry longer than the legend's
+// column widens the page by what it needs, no more: the plots keep their
+// place and size (their tick labels stay where they were), and the page
+// ends within legendMargin of the entry's end in the fallback font. The
+// legend starts below the plot's title.
+func TestLongLegendWidensThePageOnly(t *testing.T) {
+	long := "hazard-log-start-above-tiered-copy-disabled-and-then-some"
+	short, wide := sampleInput(), sampleInput()
+	for i := range wide.Pairs {
+		if wide.Pairs[i].Scenario == "b" {
+			wide.Pairs[i].Scenario = long
+		}
+	}
+	wide.Scenarios[1] = long
+	for name, chart := range map[string]func(*CompareInput, *Analysis) ([]byte, error){"paired": PairedChart, "copy": CopyChart} {
+		before, err := chart(short, Analyze(short))
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := chart(wide, Analyze(wide))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w0, _, texts0 := svgPage(t, before)
+		w, _, texts := svgPage(t, after)
+		entry := find(t, texts, long)
+		end := entry.x + entry.width()*fallbackFontWidth
+		if w < end || w > end+float64(legendMargin) {
+			t.Errorf("%s: page %.1f pt wide (%.1f with short names), the longest entry ends at %.1f in a fallback font: want the page to end within %v pt after it",
+				name, w, w0, end, legendMargin)
+		}
+		for _, l := range []string{"100 ms", "200 ms", "400 ms", "0.5x", "1x", "2x"} {
+			var at0, at []float64
+			for _, tx := range texts0 {
+				if tx.s == l {
+					at0 = append(at0, tx.x, tx.y)
+				}
+			}
+			for _, tx := range texts {
+				if tx.s == l {
+					at = append(at, tx.x, tx.y)
+				}
+			}
+			if !slices.Equal(at0, at) {
+				t.Errorf("%s: tick label %q at %v with short names, at %v with a long one: the plot moved", name, l, at0, at)
+			}
+		}
+		first := texts[1] // the page title, then the legend
+		var plotTitle svgText
+		for _, tx := range texts {
+			if tx.size == 13 {
+				plotTitle = tx
+			}
+		}
+		if first.y-first.size*0.8 <= plotTitle.y {
+			t.Errorf("%s: the legend's first entry (baseline %.1f) starts above the plot title's baseline %.1f (%q)", name, first.y, plotTitle.y, plotTitle.s)
+		}
+	}
+}
