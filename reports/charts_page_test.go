@@ -87,6 +87,40 @@ func TestPageTitleCentredAtTheTop(t *testing.T) {
 	}
 }
 
+// TestLongPageTitleWidensThePage: a page title wider than the page widens
+// it, so that the title, centred as laid out, ends legendMargin inside the
+// page's right edge in the wider fallback font (which runs it on to the
+// right), and no further.
+func TestLongPageTitleWidensThePage(t *testing.T) {
+	in := sampleInput()
+	long := "hazard-log-start-above-tiered-copy-disabled-with-a-mutant-and-a-varied-value"
+	for i := range in.Pairs {
+		if in.Pairs[i].Scenario == "a" {
+			in.Pairs[i].Scenario = long
+		}
+	}
+	in.Scenarios = []string{long}
+	in.Pairs = in.Pairs[:4]
+	in.Profile = "kafka-trunk-with-kip-1023"
+	svg, err := CDFChart(in, Analyze(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, texts := svgPage(t, svg)
+	title := find(t, texts, long+", profile kafka-trunk-with-kip-1023, seeds 1..4")
+	tw := title.width()
+	if tw*fallbackFontWidth < 756 {
+		t.Fatalf("title %.0f pt wide: not long enough to test", tw)
+	}
+	if mid := title.x + tw/2; math.Abs(mid-w/2) > 0.5 {
+		t.Errorf("page title centred at x=%.1f, want %.1f", mid, w/2)
+	}
+	if end := title.x + tw*fallbackFontWidth + float64(legendMargin); math.Abs(w-end) > 0.5 {
+		t.Errorf("page %.1f pt wide; the title, %.1f pt from x=%.1f (%.1f in a fallback font), wants it %.1f",
+			w, tw, title.x, tw*fallbackFontWidth, end)
+	}
+}
+
 // TestLongLegendWidensThePageOnly: a legend entry longer than the legend's
 // column widens the page by what it needs, no more: the plots keep their
 // place and size (their tick labels stay where they were), and the page
