@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/font"
@@ -179,4 +180,115 @@ func TestLongLegendWidensThePageOnly(t *testing.T) {
 			t.Errorf("%s: the legend's first entry (baseline %.1f) starts above the plot title's baseline %.1f (%q)", name, first.y, plotTitle.y, plotTitle.s)
 		}
 	}
+}
+
+// pathYs are the distinct heights, in order, of the first path drawn in
+// style (an SVG style attribute's text) with more than two points.
+func pathYs(t *testing.T, svg []byte, style string) []float64 {
+	t.Helper()
+	re := regexp.MustCompile(`<path d="([^"]*)" style="` + regexp.QuoteMeta(style) + `"`)
+	for _, m := range re.FindAllStringSubmatch(string(svg), -1) {
+		pts := strings.FieldsFunc(m[1], func(r rune) bool { return r == 'M' || r == 'L' })
+		if len(pts) <= 2 {
+			continue // a legend's thumbnail
+		}
+		var ys []float64
+		for _, p := range pts {
+			_, y, _ := strings.Cut(p, ",")
+			v, err := strconv.ParseFloat(y, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ys) == 0 || ys[len(ys)-1] != v {
+				ys = append(ys, v)
+			}
+		}
+		return ys
+	}
+	t.Fatalf("no path drawn in %q", style)
+	return nil
+}
+
+// TestCDFChartSteps: the CDF chart steps up once per distinct catch-up
+// time, to the share of pairs caught up by then, for each protocol, and
+// its legend gives each protocol's p50 and p90.
+func TestCDFChartSteps(t *testing.T) {
+	in := sampleInput() // compared: local 100 100 100 100 200 400, tiered 50 50 100 100 100 200
+	svg, err := CDFChart(in, Analyze(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		style, legend string
+		want          []float64
+	}{
+		{"fill:none;stroke:#0072B2;stroke-width:2.5", "  p50 100 ms, p90 400 ms", []float64{0, 4.0 / 6, 5.0 / 6, 1}},
+		{"fill:none;stroke:#D55E00;stroke-width:2;stroke-dasharray:6,3", "  p50 100 ms, p90 200 ms", []float64{0, 2.0 / 6, 5.0 / 6, 1}},
+	} {
+		ys := pathYs(t, svg, c.style)
+		var got []float64
+		for _, y := range ys {
+			got = append(got, math.Round((y-ys[0])/(ys[len(ys)-1]-ys[0])*1000)/1000)
+		}
+		var want []float64
+		for _, f := range c.want {
+			want = append(want, math.Round(f*1000)/1000)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: steps to %v, want %v", c.legend, got, want)
+		}
+		_, _, texts := svgPage(t, svg)
+		find(t, texts, c.legend)
+	}
+}
+
+// TestChartPageSizes: each chart's page has its size when nothing in it
+// needs more room.
+func TestChartPageSizes(t *testing.T) {
+	in := sampleInput()
+	a := Analyze(in)
+	for _, c := range []struct {
+		name string
+		svg  func() ([]byte, error)
+		w, h float64
+	}{
+		{"cdf", func() ([]byte, error) { return CDFChart(in, a) }, 756, 388.8},
+		{"paired", func() ([]byte, error) { return PairedChart(in, a) }, 684, 496.8},
+		{"copy", func() ([]byte, error) { return CopyChart(in, a) }, 756, 460.8},
+	} {
+		svg, err := c.svg()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, h, _ := svgPage(t, svg); w != c.w || h != c.h {
+			t.Errorf("%s: page %vx%v pt, want %vx%v", c.name, w, h, c.w, c.h)
+		}
+	}
+}
+
+// TestCopyChartAxisAndMissing: the copy chart's x axis spans the copy
+// ratios (bytes held at join, last-tiered over local-log-start) and 1; a
+// pair whose local-log-start follower held no bytes is not drawn, and the
+// legend says so.
+func TestCopyChartAxisAndMissing(t *testing.T) {
+	in := sampleInput()
+	for i := range in.Pairs {
+		in.Pairs[i].Local.LocalBytesAtJoin, in.Pairs[i].Tiered.LocalBytesAtJoin = 5000, 1000 // 0.2
+	}
+	in.Pairs[0].Local.LocalBytesAtJoin = 0
+	a := Analyze(in)
+	pg, err := copyPage(in, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// From 0.2 (less the mean's bar, 0.2/1.1 to 0.2*1.1) to 1.
+	if x := pg.rows[0][0].X; x.Min < 0.18 || x.Min > 0.2 || x.Max != 1 {
+		t.Errorf("x axis [%v, %v], want [0.2/1.1, 1] around copy ratio 0.2 and 1", x.Min, x.Max)
+	}
+	svg, err := pg.svg()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, texts := svgPage(t, svg)
+	find(t, texts, "not drawn: 1 pairs whose local-log-start")
 }

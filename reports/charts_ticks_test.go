@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,6 +39,55 @@ func TestLogTicksMinorTicks(t *testing.T) {
 		}
 		if got := strings.Join(minors, " "); got != c.minors {
 			t.Errorf("[%v, %v]: unlabelled ticks at %s, want %s", c.lo, c.hi, got, c.minors)
+		}
+	}
+}
+
+// TestLogRangeSteps: a log axis runs from the 1-2-5 step at or below its
+// smallest positive value to the one at or above its largest; a value on a
+// step is its own end, and values at or below 0 (not on a log scale) are
+// left out.
+func TestLogRangeSteps(t *testing.T) {
+	for _, c := range []struct {
+		vals   []float64
+		lo, hi float64
+	}{
+		{[]float64{200, 500}, 200, 500},
+		{[]float64{300, 3000}, 200, 5000},
+		{[]float64{0, 30, 70}, 20, 100},
+		{[]float64{-5, 0.03, 7}, 0.02, 10},
+		{[]float64{1, 10}, 1, 10},
+	} {
+		if lo, hi := logRange(c.vals); lo != c.lo || hi != c.hi {
+			t.Errorf("logRange(%v) = [%v, %v], want [%v, %v]", c.vals, lo, hi, c.lo, c.hi)
+		}
+	}
+}
+
+// TestTimelineTitle: a timeline's title names the scenario, profile and
+// seed, and what else sets the run apart only when something does.
+func TestTimelineTitle(t *testing.T) {
+	if got := TimelineTitle("s", "kip", 3, ""); got != "s, profile kip, seed 3" {
+		t.Errorf("plain: %q", got)
+	}
+	if got := TimelineTitle("s", "kip", 3, "mutant m"); got != "s, profile kip, seed 3, mutant m" {
+		t.Errorf("with a mutant: %q", got)
+	}
+}
+
+// TestScenarioStylesDiffer: the first 80 scenarios each get their own
+// colour and glyph together; the first ten their own colour.
+func TestScenarioStylesDiffer(t *testing.T) {
+	seen := map[string]int{}
+	for i := range 80 {
+		st := scenarioStyle(i)
+		k := fmt.Sprintf("%v %T", st.Color, st.Shape)
+		if j, ok := seen[k]; ok {
+			t.Errorf("scenarios %d and %d are both drawn %s", j, i, k)
+		}
+		seen[k] = i
+		if i > 0 && i < len(palette) && st.Color == scenarioStyle(0).Color {
+			t.Errorf("scenario %d has scenario 0's colour", i)
 		}
 	}
 }
