@@ -292,3 +292,127 @@ func TestCopyChartAxisAndMissing(t *testing.T) {
 	_, _, texts := svgPage(t, svg)
 	find(t, texts, "not drawn: 1 pairs whose local-log-start")
 }
+
+// pathXs are the x coordinates of every path drawn in style with exactly
+// two points (a line segment), in drawing order, each as its two ends.
+func pathXs(t *testing.T, svg []byte, style string) [][2]float64 {
+	t.Helper()
+	re := regexp.MustCompile(`<path d="M([-0-9.]+),[-0-9.]+L([-0-9.]+),[-0-9.]+" style="` + regexp.QuoteMeta(style) + `"`)
+	var out [][2]float64
+	for _, m := range re.FindAllStringSubmatch(string(svg), -1) {
+		a, err := strconv.ParseFloat(m[1], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := strconv.ParseFloat(m[2], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, [2]float64{a, b})
+	}
+	return out
+}
+
+// TestCopyChartNoneAndMeanBar: on the copy chart, "0 (none)" stands 15% of
+// the log scale's width left of its low end (a factor of 2 at least), the
+// axis starts a little further left, a dotted divider stands halfway
+// between them, and a scenario's mean is a bar centred on its median copy
+// ratio, 10% to either side.
+func TestCopyChartNoneAndMeanBar(t *testing.T) {
+	in := oneScenario()
+	in.Pairs = in.Pairs[:5]
+	for i, b := range []int64{5, 100, 100, 1000, 0} { // copy ratios 0.005 0.1 0.1 1 0: median 0.1
+		in.Pairs[i].Local.LocalBytesAtJoin, in.Pairs[i].Tiered.LocalBytesAtJoin = 1000, b
+	}
+	pg, err := copyPage(in, Analyze(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := pg.rows[0][0].X
+	lo, hi := 0.005, 1.0
+	var zero float64
+	for _, tk := range x.Tick.Marker.Ticks(x.Min, x.Max) {
+		if tk.Label == "0 (none)" {
+			zero = tk.Value
+		}
+	}
+	if share := math.Log(lo/zero) / math.Log(hi/lo); math.Abs(share-0.15) > 1e-6 {
+		t.Errorf("0 (none) at %v: %.3f of the scale [%v, %v] left of it, want 0.15", zero, share, lo, hi)
+	}
+	if share := math.Log(zero/x.Min) / math.Log(hi/zero); math.Abs(share-0.04) > 1e-6 || x.Max != hi {
+		t.Errorf("axis [%v, %v]: starts %.3f of the rest left of 0 (none) at %v, want 0.04, and ends at %v", x.Min, x.Max, share, zero, hi)
+	}
+	svg, err := pg.svg()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Where a value is drawn, from the centres of the labels 0.01 and 0.1.
+	_, _, texts := svgPage(t, svg)
+	c1, c2 := find(t, texts, "0.01"), find(t, texts, "0.1")
+	x1, x2 := c1.x+c1.width()/2, c2.x+c2.width()/2
+	at := func(v float64) float64 { return x1 + (math.Log10(v)+2)*(x2-x1) }
+	div := pathXs(t, svg, "fill:none;stroke:#707070;stroke-dasharray:1,3")
+	if want := (at(zero) + at(lo)) / 2; len(div) != 1 || math.Abs(div[0][0]-want) > 0.5 || math.Abs(div[0][1]-want) > 0.5 {
+		t.Errorf("divider at %v, want one upright at x=%.1f, halfway between 0 (none) and %v", div, want, lo)
+	}
+	bars := pathXs(t, svg, "fill:none;stroke:#000000;stroke-width:2.5")
+	if len(bars) != 2 { // the legend's, the scenario's
+		t.Fatalf("mean bars %v, want the legend's and one", bars)
+	}
+	if b := bars[1]; math.Abs(b[0]-at(0.1/1.1)) > 0.5 || math.Abs(b[1]-at(0.1*1.1)) > 0.5 {
+		t.Errorf("mean bar from x=%.1f to %.1f, want %.1f to %.1f (0.1, 10%% either side)", b[0], b[1], at(0.1/1.1), at(0.1*1.1))
+	}
+}
+
+// TestCopyChartMeanLabels: with --vary, each mean bar's value label starts
+// just right of the bar, at its height.
+func TestCopyChartMeanLabels(t *testing.T) {
+	in := sweepInput([]string{"1048576", "4194304", "16777216"}, []float64{0.5, 0.25, 0.1})
+	svg, err := CopyChart(in, Analyze(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, texts := svgPage(t, svg)
+	bars := pathXs(t, svg, "fill:none;stroke:#000000;stroke-width:2.5")[1:]
+	for i, l := range []string{"1.00 MiB", "4.00 MiB", "16.00 MiB"} {
+		tx := find(t, texts, l)
+		if end := bars[i][1]; tx.x < end || tx.x > end+5 {
+			t.Errorf("%s starts at x=%.1f, its bar ends at %.1f: want the label just right of it", l, tx.x, end)
+		}
+	}
+}
+
+// TestSweepChartLegend: a sweep chart's legend names the ratio curve and
+// each protocol's median, one value on the scale and one off it too; a
+// protocol with no median at any value is not named. Its page is 10x8 in,
+// 2.6 pt wider for its legend's longest entry.
+func TestSweepChartLegend(t *testing.T) {
+	for _, values := range [][]string{{"1048576", "4194304", "16777216"}, {"1048576", "-2"}} {
+		in := sweepInput(values, []float64{0.5, 0.25, 0.1})
+		svg, err := SweepChart(in, Analyze(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, h, texts := svgPage(t, svg)
+		for _, l := range []string{"ratio: geometric mean", "  (bars: 95% bootstrap interval)", "local-log-start p50", "last-tiered p50"} {
+			find(t, texts, l)
+		}
+		if len(values) == 3 && (w != 722.6 || h != 576) {
+			t.Errorf("%v: page %vx%v pt, want 722.6x576", values, w, h)
+		}
+	}
+	in := sweepInput([]string{"1048576", "4194304"}, []float64{0.5, 0.25})
+	for i := range in.Pairs {
+		in.Pairs[i].Local.CaughtUp, in.Pairs[i].Local.Outcome = false, "timeout"
+	}
+	svg, err := SweepChart(in, Analyze(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, texts := svgPage(t, svg)
+	for _, tx := range texts {
+		if strings.HasSuffix(tx.s, " p50") {
+			t.Errorf("legend names %q where no pair caught up", tx.s)
+		}
+	}
+}
