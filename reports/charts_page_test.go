@@ -1,6 +1,7 @@
 package reports
 
 import (
+	bytespkg "bytes"
 	"math"
 	"regexp"
 	"slices"
@@ -413,6 +414,64 @@ func TestSweepChartLegend(t *testing.T) {
 	for _, tx := range texts {
 		if strings.HasSuffix(tx.s, " p50") {
 			t.Errorf("legend names %q where no pair caught up", tx.s)
+		}
+	}
+}
+
+// TestSweepChartErrorBarsAndRange: a sweep chart's error bars run from
+// each value's bootstrap interval's low end to its high end; its curve
+// joins two or more values on the scale, and one alone is a dot, no line;
+// its x axis leaves 6% of the values' span (in log space on a log axis)
+// beyond the first and the last.
+func TestSweepChartErrorBarsAndRange(t *testing.T) {
+	in := sweepInput([]string{"1048576", "4194304", "16777216"}, []float64{0.5, 0.25, 0.1})
+	in.Pairs[1].Tiered.CatchUpMs, in.Pairs[3].Tiered.CatchUpMs = 100, 50 // ratios 0.5 and 1, 0.25 and 0.5
+	a := Analyze(in)
+	svg, err := SweepChart(in, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, texts := svgPage(t, svg)
+	perDecade := find(t, texts, "0.1x").y - find(t, texts, "1x").y
+	var bars [][2]float64
+	re := regexp.MustCompile(`<path d="M([-0-9.]+),([-0-9.]+)L([-0-9.]+),([-0-9.]+)" style="fill:none;stroke:#000000;stroke-width:1.2"`)
+	for _, m := range re.FindAllStringSubmatch(string(svg), -1) {
+		if m[1] == m[3] { // upright: the bar, not a cap
+			lo, _ := strconv.ParseFloat(m[2], 64)
+			hi, _ := strconv.ParseFloat(m[4], 64)
+			bars = append(bars, [2]float64{lo, hi})
+		}
+	}
+	if len(bars) != 3 {
+		t.Fatalf("%d error bars, want 3", len(bars))
+	}
+	for i, g := range a.ByValue {
+		if got, want := bars[i][1]-bars[i][0], perDecade*math.Log10(g.CIHi/g.CILo); math.Abs(got-want) > 0.5 {
+			t.Errorf("%s: error bar %.1f pt long, want %.1f (from %v to %v)", g.Name, got, want, g.CILo, g.CIHi)
+		}
+	}
+	if ys := pathYs(t, svg, "fill:none;stroke:#000000;stroke-width:2"); len(ys) != 3 {
+		t.Errorf("the ratio's line passes %d heights, want the 3 values'", len(ys))
+	}
+	one := sweepInput([]string{"1048576", "-2"}, []float64{0.5, 0.25})
+	svg, err = SweepChart(one, Analyze(one))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytespkg.Contains(svg, []byte(`style="fill:none;stroke:#000000;stroke-width:2"`)) {
+		t.Error("a line drawn through the one value on the scale")
+	}
+	for _, values := range [][]string{{"1048576", "4194304", "16777216"}, {"1048576", "33554432", "1073741824"}} {
+		ax := SweepAxis("local_retention_bytes", values)
+		lo, hi := sweepRange(ax)
+		first, last := ax.X[0], ax.X[len(ax.X)-1]
+		pos := func(v float64) float64 { return v }
+		if ax.Log {
+			pos = math.Log
+		}
+		span := pos(last) - pos(first)
+		if l, r := (pos(first)-pos(lo))/span, (pos(hi)-pos(last))/span; math.Abs(l-0.06) > 1e-9 || math.Abs(r-0.06) > 1e-9 {
+			t.Errorf("%v (log %v): the axis [%v, %v] leaves %.3f and %.3f of the span at its ends, want 0.06", values, ax.Log, lo, hi, l, r)
 		}
 	}
 }
