@@ -79,3 +79,50 @@ func TestSweepBreakEvenOnALinearCategoricalAxis(t *testing.T) {
 		t.Errorf("break-even at %v %q (%v), want position 1.5, 2.50 MiB", a.SweepBreakEven, a.SweepBreakEvenLabel, a.SweepBreakEvenFound)
 	}
 }
+
+// TestSweepAxisPlacement: 0 is on a parameter's scale, but not on a log
+// one; values spanning a factor of 20 exactly go on a log axis; a single
+// value sits at its number; with nothing off the scale the values on it
+// have the whole axis (1, 2.17 and 10 MiB fit at their numbers only so);
+// one value off the scale beside one on it stands apart, and on a linear
+// axis the divider is midway between them; one, two or three values off
+// the scale each get a fifth of the axis.
+func TestSweepAxisPlacement(t *testing.T) {
+	zero := SweepAxis("local_retention_bytes", []string{"0", "20971520", "41943040"})
+	if zero.OffScale[0] || zero.Log || !zero.Numeric || zero.X[0] != 0 {
+		t.Errorf("0, 20 MiB, 40 MiB: off scale %v, log %v, numeric %v, 0 at %v; want 0 on a linear scale at 0", zero.OffScale, zero.Log, zero.Numeric, zero.X[0])
+	}
+	if ax := SweepAxis("local_retention_bytes", []string{"1048576", "20971520"}); !ax.Log {
+		t.Error("1 MiB and 20 MiB (a factor of 20): not on a log axis")
+	}
+	if ax := SweepAxis("local_retention_bytes", []string{"1048576"}); !ax.Numeric || ax.X[0] != 1<<20 {
+		t.Errorf("one value: numeric %v at %v, want at 1 MiB", ax.Numeric, ax.X[0])
+	}
+	if ax := SweepAxis("local_retention_bytes", []string{"1048576", "2275410", "10485760"}); !ax.Numeric {
+		t.Error("1, 2.17, 10 MiB: placed one after another, though their labels fit on the whole axis")
+	}
+	one := SweepAxis("local_retention_bytes", []string{"1048576", "-2"})
+	if want := float64(1<<20) * 1.75; one.X[1] != want {
+		t.Errorf("-2 beside 1 MiB alone at %v, want %v: a step and a half (half the value each) beyond", one.X[1], want)
+	}
+	lin := SweepAxis("local_retention_bytes", []string{"1048576", "2097152", "-2"})
+	if div, ok := lin.Divider(); lin.Log || !ok || div != (lin.X[1]+lin.X[2])/2 {
+		t.Errorf("linear axis %v: divider at %v (%v), want midway between 2 MiB and -2's place", lin.X, div, ok)
+	}
+	for n := 1; n <= 3; n++ {
+		step := offScaleStep(n)
+		if each := step / (1 + step*(float64(n)+0.5)); math.Abs(each-0.2) > 1e-9 {
+			t.Errorf("%d values off the scale: each gets %.3f of the axis, want 0.2", n, each)
+		}
+	}
+}
+
+// TestTimelinePickLowerMiddle: of an even number of pairs whose times
+// differ, the timeline shows the lower of the two middle ratios.
+func TestTimelinePickLowerMiddle(t *testing.T) {
+	ok := harness.OutcomeOK
+	ps := []ComparePair{pair("s", 1, 100, 200, ok, ok), pair("s", 2, 100, 50, ok, ok), pair("s", 3, 100, 125, ok, ok), pair("s", 4, 100, 80, ok, ok)}
+	if p := TimelinePick(ps); p == nil || p.Seed != 4 {
+		t.Errorf("picked %+v, want seed 4 (ratio 0.8, below 1.25)", p)
+	}
+}
