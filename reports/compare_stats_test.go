@@ -86,7 +86,8 @@ func TestSweepBreakEvenOnALinearCategoricalAxis(t *testing.T) {
 // have the whole axis (1, 2.17 and 10 MiB fit at their numbers only so);
 // one value off the scale beside one on it stands apart, and on a linear
 // axis the divider is midway between them; one, two or three values off
-// the scale each get a fifth of the axis.
+// the scale each get a fifth of the axis; values all off the scale go one
+// after another.
 func TestSweepAxisPlacement(t *testing.T) {
 	zero := SweepAxis("local_retention_bytes", []string{"0", "20971520", "41943040"})
 	if zero.OffScale[0] || zero.Log || !zero.Numeric || zero.X[0] != 0 {
@@ -108,6 +109,13 @@ func TestSweepAxisPlacement(t *testing.T) {
 	lin := SweepAxis("local_retention_bytes", []string{"1048576", "2097152", "-2"})
 	if div, ok := lin.Divider(); lin.Log || !ok || div != (lin.X[1]+lin.X[2])/2 {
 		t.Errorf("linear axis %v: divider at %v (%v), want midway between 2 MiB and -2's place", lin.X, div, ok)
+	}
+	// Every value off the scale: one after another, half a step of room
+	// at each end.
+	if ax := SweepAxis("local_retention_bytes", []string{"-1", "-2"}); ax.Numeric {
+		t.Errorf("-1 and -2 alone: numeric, want one after another")
+	} else if lo, hi := sweepRange(ax); lo != -0.5 || hi != 1.5 {
+		t.Errorf("-1 and -2 alone: axis [%v, %v], want [-0.5, 1.5]", lo, hi)
 	}
 	for n := 1; n <= 3; n++ {
 		step := offScaleStep(n)
