@@ -64,3 +64,22 @@ func TestSweepSummaryPastTheCaps(t *testing.T) {
 		t.Errorf("the liveness failure of seed %d, past the caps, is not counted", total)
 	}
 }
+
+// TestSweepDetails: the shrunk cases are listed under their heading only
+// when there are some; the determinism line only when it was checked, with
+// the count of seeds that diverged when some did.
+func TestSweepDetails(t *testing.T) {
+	var buf strings.Builder
+	SweepDetails(&buf, nil, false, 10, nil)
+	if buf.Len() != 0 {
+		t.Errorf("nothing shrunk or checked: %q", buf.String())
+	}
+	SweepDetails(&buf, []string{"  case a"}, true, 10, nil)
+	SweepDetails(&buf, nil, true, 10, []string{"seed 3 diverged"})
+	want := "\nshrunk cases (saved beside the originals as -min.json, each recording how it fails):\n  case a\n" +
+		"determinism: 10 runs each run twice, state digests compared after every step: every pair identical\n" +
+		"determinism: 10 runs each run twice, state digests compared after every step: 1 seeds diverged (below)\nseed 3 diverged\n"
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
