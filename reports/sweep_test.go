@@ -83,3 +83,33 @@ func TestSweepDetails(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
 }
+
+// TestSweepSummaryAtTheCaps: exactly ListedFailures unknown failures are
+// all listed, with no "more" line; a sweep without known findings saves
+// no known kind and does not say it saved one.
+func TestSweepSummaryAtTheCaps(t *testing.T) {
+	out := t.TempDir()
+	n := uint64(fuzz.ListedFailures)
+	s := fuzz.NewSweeper(fuzz.SweepConfig{From: 1, To: n, Resume: 1, Shard: campaign.Whole, Strategies: harness.Strategies,
+		Profile: model.KIP, Out: out, MaxSaved: 3, MaxShrunk: 1, Shrink: 0, Fresh: true, Names: flagNames})
+	if err := s.PrepareOut(); err != nil {
+		t.Fatal(err)
+	}
+	ok := harness.RunSummary{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}
+	for seed := uint64(1); seed <= n; seed++ {
+		bad := harness.RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Invariant: "no-hole", Message: "hole"}
+		s.Fold(fuzz.SeedResult{Seed: seed, Runs: []harness.RunSummary{bad, ok}}, "")
+	}
+	s.CloseOut()
+	var b strings.Builder
+	SweepSummary(&b, s, "1..10")
+	text := b.String()
+	if !strings.Contains(text, "seed 10 local-log-start: no-hole") {
+		t.Errorf("the 10th failure is not listed:\n%s", text)
+	}
+	for _, bad := range []string{" more (the first ", "known kind"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("summary says %q:\n%s", bad, text)
+		}
+	}
+}
