@@ -161,3 +161,18 @@ func TestValueLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferencesCountJoins: two profiles whose followers joined as often
+// do not differ, however their other runs split between no follower and a
+// follower that never joined; one more join is a difference.
+func TestDifferencesCountJoins(t *testing.T) {
+	times := newDist([]float64{100, 100})
+	pc := &ProfileComparison{Profiles: []string{"kip", "kafka-4.3"}, Groups: []ProfileGroup{{Scenario: "s", Cells: [][2]ProfileCell{
+		{{Runs: 4, NoFollower: 1, NeverJoined: 1, CatchUp: times}, {Runs: 4, CatchUp: times}},
+		{{Runs: 4, NeverJoined: 2, CatchUp: times}, {Runs: 4, NeverJoined: 1, CatchUp: times}},
+	}}}}
+	d := pc.Differences()
+	if len(d) != 1 || d[0].Side != 1 {
+		t.Errorf("differences %+v, want only last-tiered's (4 joins against 3)", d)
+	}
+}
