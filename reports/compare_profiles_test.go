@@ -176,3 +176,36 @@ func TestDifferencesCountJoins(t *testing.T) {
 		t.Errorf("differences %+v, want only last-tiered's (4 joins against 3)", d)
 	}
 }
+
+// TestProfilesIntroAndStalls: the section names each profile with what it
+// follows ("a behaviour profile" for one it does not know), the first as
+// the statistics above, separated by semicolons to the last; under a Kafka
+// profile without a stall it says that no run stalls for good.
+func TestProfilesIntroAndStalls(t *testing.T) {
+	in := profilesInput()
+	in.Others[0].Profile = "custom"
+	var md bytespkg.Buffer
+	CompareReport(&md, in, Analyze(in), nil)
+	if want := "under each behaviour profile: `kip` follows the KIP-1023 text (the statistics above); `custom` a behaviour profile. Here each run"; !strings.Contains(md.String(), want) {
+		t.Errorf("report lacks %q", want)
+	}
+	in = profilesInput()
+	for i := range in.Others[0].Pairs {
+		if r := in.Others[0].Pairs[i].Tiered; r.Kind != "" {
+			r.Kind = ""
+		}
+	}
+	md.Reset()
+	CompareReport(&md, in, Analyze(in), nil)
+	if want := "No run here stalls for good (no liveness failure of kind `kafka43-epuo-unknown-stall` or `kafka43-aux-state-stall`). "; !strings.Contains(md.String(), want) {
+		t.Errorf("report lacks %q", want)
+	}
+}
+
+// TestAnchor: a heading's GitHub anchor keeps lower-case letters, digits,
+// '-' and '_', turns spaces into '-' and drops the rest.
+func TestAnchor(t *testing.T) {
+	if got := anchor("Zone 0 to 9: a_b, z-A!"); got != "zone-0-to-9-a_b-z-a" {
+		t.Errorf("anchor %q", got)
+	}
+}
