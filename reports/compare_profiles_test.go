@@ -180,7 +180,8 @@ func TestDifferencesCountJoins(t *testing.T) {
 // TestProfilesIntroAndStalls: the section names each profile with what it
 // follows ("a behaviour profile" for one it does not know), the first as
 // the statistics above, separated by semicolons to the last; under a Kafka
-// profile without a stall it says that no run stalls for good.
+// profile without a stall it says that no run stalls for good, and lists
+// where the profiles differ.
 func TestProfilesIntroAndStalls(t *testing.T) {
 	in := profilesInput()
 	in.Others[0].Profile = "custom"
@@ -203,6 +204,9 @@ func TestProfilesIntroAndStalls(t *testing.T) {
 	}
 	md.Reset()
 	CompareReport(&md, in, Analyze(in), nil)
+	if !strings.Contains(md.String(), "Where the profiles differ (") || strings.Contains(md.String(), "The profiles agree") {
+		t.Error("kip and kafka-4.3 differ here (b's last-tiered 100x slower), but the report does not list where")
+	}
 	if want := "No run here stalls for good (no liveness failure of kind `kafka43-epuo-unknown-stall` or `kafka43-aux-state-stall`). "; !strings.Contains(md.String(), want) {
 		t.Errorf("report lacks %q", want)
 	}
