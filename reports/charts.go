@@ -95,7 +95,11 @@ func svg(title string, rows [][]*plot.Plot, legend *plot.Legend, w, h, legendW v
 		}
 	}
 	if title != "" {
-		if need := pageTitleStyle().Rectangle(title).Max.X*fallbackFontWidth + 2*legendMargin; need > w {
+		// The title starts half its width (as laid out) left of the
+		// middle, and a wider fallback font runs it on to the right only:
+		// it ends at w/2 + tw*(fallbackFontWidth-1/2).
+		r := pageTitleStyle().Rectangle(title)
+		if need := (r.Max.X-r.Min.X)*(2*fallbackFontWidth-1) + 2*legendMargin; need > w {
 			w = need
 		}
 	}

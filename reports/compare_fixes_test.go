@@ -72,3 +72,37 @@ func TestCompareFixes(t *testing.T) {
 		t.Error("a comparison run with --fix has no column with fixes")
 	}
 }
+
+// TestFixedHeadlineAndRows: the headline's line on the fixes and the
+// section's rows, word for word: NA for a profile with no pair to compare,
+// and what each ratio leaves out only where it leaves something out.
+func TestFixedHeadlineAndRows(t *testing.T) {
+	in := fixedInput()
+	for i := range in.Fixed[0].Pairs {
+		in.Fixed[0].Pairs[i].Tiered.Outcome = harness.OutcomeSafety
+	}
+	var md bytespkg.Buffer
+	CompareReport(&md, in, Analyze(in), nil)
+	for _, want := range []string{
+		"- **Once Kafka is fixed** ([the same pairs with `--fix all`](#once-kafka-is-fixed---fix-all), every fix the upstream reports suggest): " +
+			"the catch-up ratio is NA under `kip` (over the pairs that passed: 9 of 16 runs broke an invariant, 0 followers never joined) " +
+			"(without them 0.63x, over the pairs that passed: 3 of 16 runs broke an invariant, 0 followers never joined); " +
+			"0.71x under `kafka-4.3` (without them 22.36x, over the pairs that passed: 5 of 16 runs broke an invariant, 2 followers never joined).\n",
+		"\n| `kip` | 0.63x | 6 of 8 | 3 of 16 | 0 | NA | 0 of 8 | 9 of 16 | 0 |\n",
+		"\n| `kafka-4.3` | 22.36x | 4 of 8 | 5 of 16 | 2 | 0.71x | 8 of 8 | 0 of 16 | 0 |\n",
+	} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("report lacks\n%s", want)
+		}
+	}
+}
+
+// TestFixedStatsFollowerZero: a follower that is broker 0 and never joined
+// is counted.
+func TestFixedStatsFollowerZero(t *testing.T) {
+	p := pair("s", 1, 100, 50, harness.OutcomeOK, harness.OutcomeOK)
+	p.Tiered.Follower, p.Tiered.CaughtUp = 0, false
+	if s := fixedStats("kip", []ComparePair{p}); s.NeverJoined != 1 {
+		t.Errorf("%d followers never joined, want 1 (broker 0)", s.NeverJoined)
+	}
+}

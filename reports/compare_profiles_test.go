@@ -161,3 +161,86 @@ func TestValueLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestDifferencesCountJoins: two profiles whose followers joined as often
+// do not differ, however their other runs split between no follower and a
+// follower that never joined; one more join is a difference.
+func TestDifferencesCountJoins(t *testing.T) {
+	times := newDist([]float64{100, 100})
+	pc := &ProfileComparison{Profiles: []string{"kip", "kafka-4.3"}, Groups: []ProfileGroup{{Scenario: "s", Cells: [][2]ProfileCell{
+		{{Runs: 4, NoFollower: 1, NeverJoined: 1, CatchUp: times}, {Runs: 4, CatchUp: times}},
+		{{Runs: 4, NeverJoined: 2, CatchUp: times}, {Runs: 4, NeverJoined: 1, CatchUp: times}},
+	}}}}
+	d := pc.Differences()
+	if len(d) != 1 || d[0].Side != 1 {
+		t.Errorf("differences %+v, want only last-tiered's (4 joins against 3)", d)
+	}
+}
+
+// TestProfilesIntroAndStalls: the section names each profile with what it
+// follows ("a behaviour profile" for one it does not know), the first as
+// the statistics above, separated by semicolons to the last; under a Kafka
+// profile without a stall it says that no run stalls for good, and lists
+// where the profiles differ.
+func TestProfilesIntroAndStalls(t *testing.T) {
+	in := profilesInput()
+	in.Others[0].Profile = "custom"
+	var md bytespkg.Buffer
+	CompareReport(&md, in, Analyze(in), nil)
+	if want := "under each behaviour profile: `kip` follows the KIP-1023 text (the statistics above); `custom` a behaviour profile. Here each run"; !strings.Contains(md.String(), want) {
+		t.Errorf("report lacks %q", want)
+	}
+	if strings.Contains(md.String(), "a flag-on follower can stall") || !strings.Contains(md.String(), "describes what each profile shows") {
+		t.Error("without a Kafka profile the report still speaks of Kafka's stalls")
+	}
+	if !strings.Contains(md.String(), "| scenario | kip: local-log-start | kip: last-tiered | custom: local-log-start | custom: last-tiered |\n| --- | ---: | ---: | ---: | ---: |\n") {
+		t.Error("the profile table's header is not one column per profile and strategy")
+	}
+	in = profilesInput()
+	for i := range in.Others[0].Pairs {
+		if r := in.Others[0].Pairs[i].Tiered; r.Kind != "" {
+			r.Kind = ""
+		}
+	}
+	md.Reset()
+	CompareReport(&md, in, Analyze(in), nil)
+	if !strings.Contains(md.String(), "Where the profiles differ (") || strings.Contains(md.String(), "The profiles agree") {
+		t.Error("kip and kafka-4.3 differ here (b's last-tiered 100x slower), but the report does not list where")
+	}
+	if want := "No run here stalls for good (no liveness failure of kind `kafka43-epuo-unknown-stall` or `kafka43-aux-state-stall`). "; !strings.Contains(md.String(), want) {
+		t.Errorf("report lacks %q", want)
+	}
+}
+
+// TestAnchor: a heading's GitHub anchor keeps lower-case letters, digits,
+// '-' and '_', turns spaces into '-' and drops the rest.
+func TestAnchor(t *testing.T) {
+	if got := anchor("Zone 0 to 9: a_b, z-A!"); got != "zone-0-to-9-a_b-z-a" {
+		t.Errorf("anchor %q", got)
+	}
+}
+
+// TestProfileCell: a profile table cell gives the median, then the
+// followers that never joined out of those added (all of them in bold),
+// then the failed runs; "no follower added" when none was, NA for nothing.
+func TestProfileCell(t *testing.T) {
+	times := newDist([]float64{100, 300, 200})
+	for _, c := range []struct {
+		cell ProfileCell
+		want string
+	}{
+		{ProfileCell{Runs: 3, CatchUp: times}, "200 ms"},
+		{ProfileCell{Runs: 4, NoFollower: 1, NeverJoined: 1, Failed: 1, CatchUp: times}, "200 ms; never joined in 1 of 3; 1 failed"},
+		{ProfileCell{Runs: 4, NoFollower: 1, NeverJoined: 3}, "**never joined** (3 of 3)"},
+		{ProfileCell{Runs: 2, NoFollower: 2}, "no follower added"},
+		{ProfileCell{}, "no follower added"},
+		{ProfileCell{Runs: 1, Failed: 1}, "1 failed"},
+	} {
+		if got := profileCell(c.cell); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.cell, got, c.want)
+		}
+	}
+	if got := kafkaProfiles([]string{"kip", "kafka-4.3", "custom", "kafka-trunk"}); strings.Join(got, " ") != "`kafka-4.3` `kafka-trunk`" {
+		t.Errorf("Kafka profiles %q", got)
+	}
+}

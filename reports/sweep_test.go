@@ -64,3 +64,52 @@ func TestSweepSummaryPastTheCaps(t *testing.T) {
 		t.Errorf("the liveness failure of seed %d, past the caps, is not counted", total)
 	}
 }
+
+// TestSweepDetails: the shrunk cases are listed under their heading only
+// when there are some; the determinism line only when it was checked, with
+// the count of seeds that diverged when some did.
+func TestSweepDetails(t *testing.T) {
+	var buf strings.Builder
+	SweepDetails(&buf, nil, false, 10, nil)
+	if buf.Len() != 0 {
+		t.Errorf("nothing shrunk or checked: %q", buf.String())
+	}
+	SweepDetails(&buf, []string{"  case a"}, true, 10, nil)
+	SweepDetails(&buf, nil, true, 10, []string{"seed 3 diverged"})
+	want := "\nshrunk cases (saved beside the originals as -min.json, each recording how it fails):\n  case a\n" +
+		"determinism: 10 runs each run twice, state digests compared after every step: every pair identical\n" +
+		"determinism: 10 runs each run twice, state digests compared after every step: 1 seeds diverged (below)\nseed 3 diverged\n"
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
+// TestSweepSummaryAtTheCaps: exactly ListedFailures unknown failures are
+// all listed, with no "more" line; a sweep without known findings saves
+// no known kind and does not say it saved one.
+func TestSweepSummaryAtTheCaps(t *testing.T) {
+	out := t.TempDir()
+	n := uint64(fuzz.ListedFailures)
+	s := fuzz.NewSweeper(fuzz.SweepConfig{From: 1, To: n, Resume: 1, Shard: campaign.Whole, Strategies: harness.Strategies,
+		Profile: model.KIP, Out: out, MaxSaved: 3, MaxShrunk: 1, Shrink: 0, Fresh: true, Names: flagNames})
+	if err := s.PrepareOut(); err != nil {
+		t.Fatal(err)
+	}
+	ok := harness.RunSummary{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}
+	for seed := uint64(1); seed <= n; seed++ {
+		bad := harness.RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Invariant: "no-hole", Message: "hole"}
+		s.Fold(fuzz.SeedResult{Seed: seed, Runs: []harness.RunSummary{bad, ok}}, "")
+	}
+	s.CloseOut()
+	var b strings.Builder
+	SweepSummary(&b, s, "1..10")
+	text := b.String()
+	if !strings.Contains(text, "seed 10 local-log-start: no-hole") {
+		t.Errorf("the 10th failure is not listed:\n%s", text)
+	}
+	for _, bad := range []string{" more (the first ", "known kind"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("summary says %q:\n%s", bad, text)
+		}
+	}
+}
