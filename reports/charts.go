@@ -244,7 +244,11 @@ var (
 
 func msLabel(v float64) string {
 	if v >= 1000 {
-		return strconv.FormatFloat(v/1000, 'g', 4, 64) + " s"
+		s := strconv.FormatFloat(v/1000, 'g', 4, 64)
+		if strings.Contains(s, "e") { // 10,000 s and more: whole seconds, not 1e+04
+			s = strconv.FormatFloat(math.Round(v/1000), 'f', -1, 64)
+		}
+		return s + " s"
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64) + " ms"
 }

@@ -38,3 +38,19 @@ func TestAxisFormatsRates(t *testing.T) {
 		}
 	}
 }
+
+// TestMsLabelsWithoutExponents: a time axis labels 10,000 s and more in
+// whole seconds, as a reader writes them, not "1e+04 s".
+func TestMsLabelsWithoutExponents(t *testing.T) {
+	for _, c := range []struct {
+		ms   float64
+		want string
+	}{
+		{20, "20 ms"}, {999, "999 ms"}, {1000, "1 s"}, {1500, "1.5 s"}, {9_999_000, "9999 s"},
+		{9_999_999, "10000 s"}, {1e7, "10000 s"}, {123_456_789, "123457 s"},
+	} {
+		if got := msLabel(c.ms); got != c.want {
+			t.Errorf("msLabel(%v) = %q, want %q", c.ms, got, c.want)
+		}
+	}
+}
