@@ -45,20 +45,7 @@ func TestChromeSpansEndAtTheirAnswer(t *testing.T) {
 	ev(120, model.Event{Kind: model.EvSend, Msg: fetch(9)})
 	ev(130, model.Event{Kind: model.EvBrokerState, Role: model.RoleLeader, Up: true}) // a leader now: no fetch
 	r.Finish(200)
-	data, err := tr.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f traceFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range f.TraceEvents {
-		if e.Ph == "X" {
-			got = append(got, fmt.Sprintf("%s %d+%d %v", e.Name, e.Ts, *e.Dur, e.Args["response"]))
-		}
-	}
+	got := spans(t, tr, "response")
 	want := []string{
 		"fetch 0+20 " + ptr(resp(model.MsgFetchResp, 5)).String(),
 		"list-offsets 20+15 " + ptr(resp(model.MsgListOffsetsResp, 6)).String(),
@@ -73,6 +60,27 @@ func TestChromeSpansEndAtTheirAnswer(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// spans lists the trace's complete events ("X") as "name start+duration
+// arg", arg the value of the event's argument named so.
+func spans(t *testing.T, tr *ChromeTrace, arg string) []string {
+	t.Helper()
+	data, err := tr.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f traceFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range f.TraceEvents {
+		if e.Ph == "X" {
+			got = append(got, fmt.Sprintf("%s %d+%d %v", e.Name, e.Ts, *e.Dur, e.Args[arg]))
+		}
+	}
+	return got
+}
 
 // TestChromeUploadSpans: a leader's upload span ends when the upload does,
 // with its result, or when the broker stops being the leader, not at a
@@ -90,20 +98,7 @@ func TestChromeUploadSpans(t *testing.T) {
 	ev(20, model.Event{Kind: model.EvUploadStart, Segment: model.SegmentRef{Base: 100, End: 199}})
 	ev(25, model.Event{Kind: model.EvBrokerState, Role: model.RoleFollower, Up: true})
 	r.Finish(100)
-	data, err := tr.JSON()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f traceFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range f.TraceEvents {
-		if e.Ph == "X" {
-			got = append(got, fmt.Sprintf("%s %d+%d %v", e.Name, e.Ts, *e.Dur, e.Args["segment"]))
-		}
-	}
+	got := spans(t, tr, "segment")
 	if want := "upload 0+10 [0..99]\nupload 20+5 [100..199]"; strings.Join(got, "\n") != want {
 		t.Errorf("uploads on b0:\n%s\nwant\n%s", strings.Join(got, "\n"), want)
 	}

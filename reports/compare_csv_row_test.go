@@ -2,7 +2,6 @@ package reports
 
 import (
 	bytespkg "bytes"
-	"encoding/csv"
 	"strings"
 	"testing"
 
@@ -20,14 +19,7 @@ func TestCSVRowRetriesAndFollowerZero(t *testing.T) {
 	p.Local.Follower, p.Local.RetriesByReason, p.Local.BackoffMs = 0, []int{2, 0, 0, 0, 0, 3}, 500
 	p.Tiered.RetriesByReason = nil
 	in := &CompareInput{Command: "x", Scenarios: []string{"s"}, Seeds: "1", Profile: "kip", Pairs: []ComparePair{p}}
-	var buf bytespkg.Buffer
-	if err := CompareCSV(&buf, in); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := csvRows(t, in)
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[h] = i

@@ -2,7 +2,6 @@ package reports
 
 import (
 	bytespkg "bytes"
-	"encoding/csv"
 	"strings"
 	"testing"
 	"tierfetch/harness"
@@ -78,14 +77,7 @@ func TestCompareProfiles(t *testing.T) {
 		}
 	}
 
-	var buf bytespkg.Buffer
-	if err := CompareCSV(&buf, in); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&buf).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := csvRows(t, in)
 	last := len(rows[0]) - 1
 	if len(rows) != 1+2*16 || rows[0][last] != "profile" || rows[1][last] != "kip" || rows[17][last] != "kafka-4.3" {
 		t.Fatalf("%d rows; profile column %q, first rows %q and %q", len(rows), rows[0][last], rows[1][last], rows[17][last])
@@ -127,11 +119,7 @@ func TestSweepBeside(t *testing.T) {
 			t.Errorf("report lacks %q", s)
 		}
 	}
-	var buf bytespkg.Buffer
-	if err := CompareCSV(&buf, in); err != nil {
-		t.Fatal(err)
-	}
-	rows, _ := csv.NewReader(&buf).ReadAll()
+	rows := csvRows(t, in)
 	if len(rows) != 1+2*8+2*8 || rows[17][1] != "local_retention_bytes" || rows[17][2] != "1048576" || rows[1][1] != "" {
 		t.Errorf("%d rows; row 17 %q", len(rows), rows[17][:3])
 	}

@@ -137,8 +137,9 @@ func TestAnalyzeCountsAndExclusions(t *testing.T) {
 	}
 }
 
-func TestCompareCSV(t *testing.T) {
-	in := sampleInput()
+// csvRows is runs.csv of in, read back: its header, then a row a run.
+func csvRows(t *testing.T, in *CompareInput) [][]string {
+	t.Helper()
 	var buf bytespkg.Buffer
 	if err := CompareCSV(&buf, in); err != nil {
 		t.Fatal(err)
@@ -147,6 +148,12 @@ func TestCompareCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rows
+}
+
+func TestCompareCSV(t *testing.T) {
+	in := sampleInput()
+	rows := csvRows(t, in)
 	if len(rows) != 1+2*len(in.Pairs) {
 		t.Fatalf("%d rows, want a header and %d", len(rows), 2*len(in.Pairs))
 	}
