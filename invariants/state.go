@@ -2,7 +2,6 @@ package invariants
 
 import (
 	"encoding/binary"
-	"slices"
 
 	"tierfetch/model"
 	"tierfetch/sim"
@@ -30,8 +29,7 @@ func (k *Checker) AppendState(dst []byte, c *model.Cluster, now sim.Time) []byte
 	}
 	// The history is most of the checker's part: its varints are written
 	// into room made once (model.PutVarint).
-	dst = slices.Grow(dst, (1+6*len(k.history))*binary.MaxVarintLen64)
-	n, out := len(dst), dst[:cap(dst)]
+	out, n := model.Room(dst, (1+6*len(k.history))*binary.MaxVarintLen64)
 	n = model.PutUvarint(out, n, uint64(len(k.history)))
 	for i := range k.history {
 		b := &k.history[i]

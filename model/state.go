@@ -105,8 +105,7 @@ func appendInt32s(dst []byte, v []int32) []byte {
 func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	dst = append(dst, boolByte(b.Up), boolByte(b.LastTieredEnable), byte(b.Role), boolByte(b.fetch.bootstrapping),
 		byte(b.fetch.phase))
-	dst = slices.Grow(dst, 10*binary.MaxVarintLen64)
-	n, out := len(dst), dst[:cap(dst)]
+	out, n := Room(dst, 10*binary.MaxVarintLen64)
 	n = PutUvarint(out, n, uint64(b.Incarnation))
 	n = PutVarint(out, n, int64(b.InSyncEpoch))
 	n = PutVarint(out, n, int64(b.Leader))
@@ -127,8 +126,7 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	dst = appendU64s(dst, b.deleteOps)
 	dst = appendCache(dst, b.cache, b.seen)
 	l := &b.Log
-	dst = slices.Grow(dst, 6*binary.MaxVarintLen64)
-	n, out = len(dst), dst[:cap(dst)]
+	out, n = Room(dst, 6*binary.MaxVarintLen64)
 	n = PutVarint(out, n, l.LogStart)
 	n = PutVarint(out, n, l.LocalLogStart)
 	n = PutVarint(out, n, l.localStartLag)
@@ -138,8 +136,7 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	dst = out[:n]
 	for i := range l.Segments {
 		s := &l.Segments[i]
-		dst = slices.Grow(dst, 3*binary.MaxVarintLen64)
-		n, out = len(dst), dst[:cap(dst)]
+		out, n = Room(dst, 3*binary.MaxVarintLen64)
 		n = PutVarint(out, n, s.Base)
 		n = PutVarint(out, n, s.End)
 		n = PutVarint(out, n, s.MaxTsMs-now.Ms())
@@ -165,8 +162,7 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	}
 	a := &f.aux
 	ld := &b.lead
-	dst = slices.Grow(dst, 8+9*binary.MaxVarintLen64)
-	n, out = len(dst), dst[:cap(dst)]
+	out, n = Room(dst, 8+9*binary.MaxVarintLen64)
 	out[n], out[n+1], out[n+2] = boolByte(a.active), byte(a.path), boolByte(a.snapshot)
 	n += 3
 	n = PutVarint(out, n, a.start)
@@ -187,8 +183,7 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(ld.followers)))
 	for i := range ld.followers {
 		v := &ld.followers[i]
-		dst = slices.Grow(dst, 1+4*binary.MaxVarintLen64)
-		n, out = len(dst), dst[:cap(dst)]
+		out, n = Room(dst, 1+4*binary.MaxVarintLen64)
 		n = PutVarint(out, n, v.fetchOffset)
 		n = PutVarint(out, n, relTime(c.viewCaughtUpAt(v), now))
 		n = PutVarint(out, n, v.lastFetchLeaderEnd)
@@ -207,8 +202,7 @@ func (b *Broker) appendState(dst []byte, c *Cluster, now sim.Time) []byte {
 // request id, whether it is its requester's current request or the answer
 // to it (currentRequest).
 func (c *Cluster) AppendMessageState(dst []byte, m *Message, now sim.Time) []byte {
-	dst = slices.Grow(dst, 4+11*binary.MaxVarintLen64)
-	n, out := len(dst), dst[:cap(dst)]
+	out, n := Room(dst, 4+11*binary.MaxVarintLen64)
 	out[n], out[n+1], out[n+2], out[n+3] = byte(m.Kind), byte(m.Err), boolByte(m.Diverging), boolByte(c.currentRequest(m))
 	n += 4
 	n = PutVarint(out, n, int64(m.From))
@@ -258,8 +252,7 @@ func appendIntList(dst []byte, v []int) []byte {
 }
 
 func appendEpochs(dst []byte, es []EpochEntry) []byte {
-	dst = slices.Grow(dst, (1+2*len(es))*binary.MaxVarintLen64)
-	n, out := len(dst), dst[:cap(dst)]
+	out, n := Room(dst, (1+2*len(es))*binary.MaxVarintLen64)
 	n = PutUvarint(out, n, uint64(len(es)))
 	for i := range es {
 		e := &es[i]
@@ -270,8 +263,7 @@ func appendEpochs(dst []byte, es []EpochEntry) []byte {
 }
 
 func appendProducers(dst []byte, ps []ProducerEntry) []byte {
-	dst = slices.Grow(dst, (1+3*len(ps))*binary.MaxVarintLen64)
-	n, out := len(dst), dst[:cap(dst)]
+	out, n := Room(dst, (1+3*len(ps))*binary.MaxVarintLen64)
 	n = PutUvarint(out, n, uint64(len(ps)))
 	for i := range ps {
 		p := &ps[i]
@@ -289,8 +281,7 @@ func appendProducers(dst []byte, ps []ProducerEntry) []byte {
 func appendBatches(dst []byte, bs []Batch, now sim.Time) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(bs)))
 	nowMs := now.Ms()
-	dst = slices.Grow(dst, len(bs)*8*binary.MaxVarintLen64)
-	n, out := len(dst), dst[:cap(dst)]
+	out, n := Room(dst, len(bs)*8*binary.MaxVarintLen64)
 	for i := range bs {
 		b := &bs[i]
 		n = PutVarint(out, n, b.Base)
@@ -312,6 +303,15 @@ func appendBatches(dst []byte, bs []Batch, now sim.Time) []byte {
 // encoding is some hundred varints, taken at every step of a search).
 func PutVarint(out []byte, n int, v int64) int {
 	return PutUvarint(out, n, uint64(v<<1)^uint64(v>>63))
+}
+
+// Room returns dst grown by size bytes, as a slice to its capacity, and
+// where dst ends in it: varints are written there with PutVarint and
+// PutUvarint, and out[:n] is dst with them (one growth for a run of
+// varints, not a check at each).
+func Room(dst []byte, size int) (out []byte, n int) {
+	dst = slices.Grow(dst, size)
+	return dst[:cap(dst)], len(dst)
 }
 
 // PutUvarint writes x as binary.PutUvarint does at out[n:], which has
