@@ -198,9 +198,5 @@ func produceChunks(e scenarios.Event) int64 {
 // budgetFailure is the violation of a run stopped by its budget.
 func (r *runner) budgetFailure(msg string) *Failure {
 	f := &Failure{Invariant: InvariantBudget, Message: msg, Step: r.steps, AtMs: r.sched.Now().Ms()}
-	if !r.lean || r.keepTail { // a fork keeps no input event (Run.Fork)
-		f.Event = string(r.appendLine(nil, r.s.input.at, &r.s.input.e))
-	}
-	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(r.appendLine(nil, t.at, &t.e))) })
-	return f
+	return r.withTrace(f)
 }

@@ -450,13 +450,19 @@ func (r *runner) finish(res *RunResult, f *Failure, outcome string) *RunResult {
 	return res
 }
 
-func (r *runner) failure(v *invariants.Violation) *Failure {
-	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms()}
-	if !r.lean || r.keepTail { // a fork keeps no input event (Run.Fork)
+// withTrace adds to f the step's input event and the trace tail, as the
+// run kept them (a fork keeps no input event: Run.Fork).
+func (r *runner) withTrace(f *Failure) *Failure {
+	if !r.lean || r.keepTail {
 		f.Event = string(r.appendLine(nil, r.s.input.at, &r.s.input.e))
 	}
 	r.tail.Each(func(t *timedEvent) { f.TraceTail = append(f.TraceTail, string(r.appendLine(nil, t.at, &t.e))) })
 	return f
+}
+
+func (r *runner) failure(v *invariants.Violation) *Failure {
+	f := &Failure{Invariant: v.Invariant, Kind: v.Kind, Message: v.Message, Step: r.steps, AtMs: r.sched.Now().Ms()}
+	return r.withTrace(f)
 }
 
 // afterStep takes what the step left ready: it records the step's events
