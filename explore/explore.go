@@ -154,6 +154,10 @@ type Result struct {
 	// budget (MaxStates*64 steps in all) left unchecked: the search is
 	// then not exhausted.
 	LivenessCut int64
+	// LivenessStepsCut counts continuations a run's work budget
+	// (MaxSteps) cut before their verdict: not checked either, and
+	// counted in BudgetCut too.
+	LivenessStepsCut int64
 	// MemoryMiB is the search's peak memory estimate; Rebuilt counts
 	// frontier states kept as paths only (past the memory budget), each
 	// rebuilt if it is expanded: those at the depth bound never are.

@@ -36,6 +36,11 @@ func (x *explorer) continuation(n *node, budget int64) {
 		x.memoHit(v)
 		return
 	}
+	if x.res.ContinuationSteps >= budget {
+		x.res.LivenessCut++ // spent before it began (a memoized verdict is still taken, above)
+		x.res.LivenessChecked--
+		return
+	}
 	c := x.continued(n)
 	defer x.drop(c)
 	period := max(1, x.res.ScenarioMs*memoEvery/max(1, x.res.ScenarioSteps))
@@ -79,7 +84,9 @@ func (x *explorer) continuation(n *node, budget int64) {
 		}
 		x.remember(hashes, memoKnown)
 	case r.Outcome != harness.OutcomeOK:
-		x.res.BudgetCut++
+		x.res.BudgetCut++ // the run's work budget cut it: a path cut, not a verdict
+		x.res.LivenessStepsCut++
+		x.res.LivenessChecked--
 	default:
 		x.remember(hashes, memoOK)
 	}

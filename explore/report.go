@@ -72,38 +72,39 @@ func (h Header) Same(o Header) bool {
 
 // Report is a search's result as a shard file's second line holds it.
 type Report struct {
-	States          int64     `json:"states"`
-	SharedStates    int64     `json:"shared_states"`
-	Transitions     int64     `json:"transitions"`
-	Skipped         int64     `json:"skipped"`
-	Reexpanded      int64     `json:"reexpanded"`
-	Depth           int       `json:"depth_reached"`
-	Covered         int       `json:"depth_covered"`
-	ReachedMinMs    int64     `json:"reached_min_ms"`
-	ReachedMaxMs    int64     `json:"reached_max_ms"`
-	ScenarioSteps   int64     `json:"scenario_steps"`
-	ScenarioMs      int64     `json:"scenario_ms"`
-	SeededOutcome   string    `json:"seeded_outcome"`
-	BaseSteps       int64     `json:"base_steps"`
-	BaseMs          int64     `json:"base_ms"`
-	Frontier        int       `json:"frontier"`
-	Ended           int64     `json:"ended"`
-	Exhausted       bool      `json:"exhausted"`
-	Complete        bool      `json:"complete"`
-	Stop            string    `json:"stop"`
-	LivenessChecked int64     `json:"liveness_checked"`
-	MemoHits        int64     `json:"memo_hits"`
-	LivenessCut     int64     `json:"liveness_cut"`
-	ContSteps       int64     `json:"continuation_steps"`
-	MemoryMiB       float64   `json:"memory_mib"`
-	Rebuilt         int64     `json:"rebuilt"`
-	KnownCount      int64     `json:"known_count"`
-	Interrupted     bool      `json:"interrupted,omitempty"`
-	InterruptedIn   string    `json:"-"` // never in a shard file: an interrupted search writes none
-	BudgetCut       int64     `json:"budget_cut"`
-	Collision       float64   `json:"collision_probability"` // CollisionProbability(States)
-	Violation       *Finding  `json:"violation,omitempty"`
-	Known           []Finding `json:"known,omitempty"`
+	States           int64     `json:"states"`
+	SharedStates     int64     `json:"shared_states"`
+	Transitions      int64     `json:"transitions"`
+	Skipped          int64     `json:"skipped"`
+	Reexpanded       int64     `json:"reexpanded"`
+	Depth            int       `json:"depth_reached"`
+	Covered          int       `json:"depth_covered"`
+	ReachedMinMs     int64     `json:"reached_min_ms"`
+	ReachedMaxMs     int64     `json:"reached_max_ms"`
+	ScenarioSteps    int64     `json:"scenario_steps"`
+	ScenarioMs       int64     `json:"scenario_ms"`
+	SeededOutcome    string    `json:"seeded_outcome"`
+	BaseSteps        int64     `json:"base_steps"`
+	BaseMs           int64     `json:"base_ms"`
+	Frontier         int       `json:"frontier"`
+	Ended            int64     `json:"ended"`
+	Exhausted        bool      `json:"exhausted"`
+	Complete         bool      `json:"complete"`
+	Stop             string    `json:"stop"`
+	LivenessChecked  int64     `json:"liveness_checked"`
+	MemoHits         int64     `json:"memo_hits"`
+	LivenessCut      int64     `json:"liveness_cut"`
+	LivenessStepsCut int64     `json:"liveness_steps_cut"`
+	ContSteps        int64     `json:"continuation_steps"`
+	MemoryMiB        float64   `json:"memory_mib"`
+	Rebuilt          int64     `json:"rebuilt"`
+	KnownCount       int64     `json:"known_count"`
+	Interrupted      bool      `json:"interrupted,omitempty"`
+	InterruptedIn    string    `json:"-"` // never in a shard file: an interrupted search writes none
+	BudgetCut        int64     `json:"budget_cut"`
+	Collision        float64   `json:"collision_probability"` // CollisionProbability(States)
+	Violation        *Finding  `json:"violation,omitempty"`
+	Known            []Finding `json:"known,omitempty"`
 }
 
 // Finding is a counterexample in a report.
@@ -126,7 +127,7 @@ func ReportOf(res *Result) (Report, error) {
 		ReachedMaxMs: res.ReachedMaxMs, ScenarioSteps: res.ScenarioSteps, ScenarioMs: res.ScenarioMs,
 		SeededOutcome: res.SeededOutcome, BaseSteps: res.BaseSteps, BaseMs: res.BaseMs, Frontier: res.Frontier,
 		Ended: res.Ended, Exhausted: res.Exhausted, Complete: res.Complete, Stop: res.Stop,
-		LivenessChecked: res.LivenessChecked, MemoHits: res.MemoHits, LivenessCut: res.LivenessCut, ContSteps: res.ContinuationSteps,
+		LivenessChecked: res.LivenessChecked, MemoHits: res.MemoHits, LivenessCut: res.LivenessCut, LivenessStepsCut: res.LivenessStepsCut, ContSteps: res.ContinuationSteps,
 		MemoryMiB: res.MemoryMiB, Rebuilt: res.Rebuilt, KnownCount: res.KnownCount, Interrupted: res.Interrupted,
 		InterruptedIn: res.InterruptedIn, BudgetCut: res.BudgetCut, Collision: CollisionProbability(res.States)}
 	if res.Violation != nil {
@@ -219,6 +220,7 @@ func Merge(reports []Report, shards []campaign.Shard) (Report, error) {
 		m.LivenessChecked += r.LivenessChecked
 		m.MemoHits += r.MemoHits
 		m.LivenessCut += r.LivenessCut
+		m.LivenessStepsCut += r.LivenessStepsCut
 		m.ContSteps += r.ContSteps
 		m.MemoryMiB = max(m.MemoryMiB, r.MemoryMiB)
 		m.Rebuilt += r.Rebuilt

@@ -350,10 +350,6 @@ func (x *explorer) cut(from int) {
 				x.res.Stop = StopInterrupted
 				return
 			}
-			if x.res.ContinuationSteps >= budget {
-				x.res.LivenessCut++
-				continue
-			}
 			if x.continuation(&part[i], budget); x.stop {
 				switch {
 				case x.res.Violation != nil:

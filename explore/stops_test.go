@@ -24,32 +24,39 @@ func TestABudgetKeepsItsStop(t *testing.T) {
 		h       Header
 		figures string
 		line    string
+		live    string
 	}{
 		// From 2200 ms (step 184) 10 states are four steps deep; the
 		// continuations from the cut states pass step 189.
 		{"from-2200ms/max-states-10/max-steps-189",
 			Config{Scenario: tiny, Strategy: harness.LastTiered, FromMs: 2200, MaxStates: 10, MaxSteps: 189, Liveness: true},
-			Header{MaxStates: 10, Liveness: true}, "states 10, max-states, exhausted false, paths cut 4, continuations 4 checked 0 cut",
-			"NOT exhausted: MaxStates 10 reached at depth 4"},
+			Header{MaxStates: 10, Liveness: true}, "states 10, max-states, exhausted false, paths cut 4, continuations 0 checked 0 cut 4 cut by max-steps",
+			"NOT exhausted: MaxStates 10 reached at depth 4",
+			"liveness: 0 continuations from the states the bound cut, 0 took a memoized verdict, 8 steps; 4 NOT checked (MaxSteps cut their runs)\n"},
 		// The visited states alone pass 0.75 MiB before depth 4 is done;
 		// 1,200 x 64 continuation steps do not reach every cut state.
 		{"every-fault/depth-4/max-memory-17/max-states-1200",
 			Config{Scenario: tiny, Strategy: harness.LastTiered, Depth: 4, Faults: FaultKinds, Liveness: true, MaxMemoryMiB: 17, MaxStates: 1200},
-			Header{Depth: 4, MaxStates: 1200, MaxMemory: 17, Liveness: true}, "states 1110, max-memory, exhausted false, paths cut 0, continuations 442 checked 363 cut",
-			"NOT exhausted: MaxMemory 17 MiB reached at depth 4"},
+			Header{Depth: 4, MaxStates: 1200, MaxMemory: 17, Liveness: true}, "states 1110, max-memory, exhausted false, paths cut 0, continuations 442 checked 363 cut 0 cut by max-steps",
+			"NOT exhausted: MaxMemory 17 MiB reached at depth 4",
+			"; 363 cut states NOT checked (the continuations' budget, MaxStates x 64 steps, ran out)\n"},
 	} {
 		res, err := Run(c.cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		figures := fmt.Sprintf("states %d, %s, exhausted %v, paths cut %d, continuations %d checked %d cut", res.States, res.Stop,
-			res.Exhausted, res.BudgetCut, res.LivenessChecked, res.LivenessCut)
+		figures := fmt.Sprintf("states %d, %s, exhausted %v, paths cut %d, continuations %d checked %d cut %d cut by max-steps", res.States,
+			res.Stop, res.Exhausted, res.BudgetCut, res.LivenessChecked, res.LivenessCut, res.LivenessStepsCut)
 		if figures != c.figures {
 			t.Errorf("%s: %s, want %s", c.name, figures, c.figures)
 		}
 		r, _ := ReportOf(res)
-		if text := Text(c.h, r, 0, nil); !strings.Contains(text, "\n  "+c.line) {
+		text := Text(c.h, r, 0, nil)
+		if !strings.Contains(text, "\n  "+c.line) {
 			t.Errorf("%s: no line %q in\n%s", c.name, c.line, text)
+		}
+		if !strings.Contains(text, c.live) {
+			t.Errorf("%s: no %q in\n%s", c.name, c.live, text)
 		}
 	}
 }
@@ -98,9 +105,10 @@ func TestStoppedPrefixAsksEveryStopEverySteps(t *testing.T) {
 
 // TestSpentContinuationBudgetChecksNoMore: the continuations take exactly
 // their budget (MaxStates x 64 steps) and no more; once it is spent, every
-// cut state left is counted unchecked, also one an earlier continuation
-// went through (its verdict memoized): with 11 states and crash faults, 3
-// continuations are checked and 6 cut states are not.
+// cut state left is counted unchecked, except one an earlier continuation
+// went through, which takes its memoized verdict for free: with 11 states
+// and crash faults, 3 continuations run, a fourth state takes a verdict
+// from the memo, and 5 cut states are not checked.
 func TestSpentContinuationBudgetChecksNoMore(t *testing.T) {
 	res, err := Run(Config{Scenario: fixture(t, "tiny-join"), Strategy: harness.LastTiered, MaxStates: 11, Liveness: true,
 		Faults: []string{"crash"}})
@@ -109,7 +117,7 @@ func TestSpentContinuationBudgetChecksNoMore(t *testing.T) {
 	}
 	got := fmt.Sprintf("%d steps, %d checked, %d memo hits, %d cut, %s", res.ContinuationSteps, res.LivenessChecked, res.MemoHits,
 		res.LivenessCut, res.Stop)
-	if want := fmt.Sprintf("%d steps, 3 checked, 0 memo hits, 6 cut, max-states", 11*continuationSteps); got != want {
+	if want := fmt.Sprintf("%d steps, 4 checked, 1 memo hits, 5 cut, max-states", 11*continuationSteps); got != want {
 		t.Errorf("continuations: %s, want %s", got, want)
 	}
 }

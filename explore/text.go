@@ -44,6 +44,9 @@ func Text(h Header, r Report, seconds float64, names config.Names) string {
 			names.Fprintf(&w, "; %d cut states NOT checked (the continuations' budget, {MaxStates} x %d steps, ran out)",
 				r.LivenessCut, continuationSteps)
 		}
+		if r.LivenessStepsCut > 0 {
+			names.Fprintf(&w, "; %d NOT checked ({MaxSteps} cut their runs)", r.LivenessStepsCut)
+		}
 		fmt.Fprintln(&w)
 	}
 	if seconds > 0 {
