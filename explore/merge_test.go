@@ -17,7 +17,8 @@ import (
 // in whatever order the shards are given.
 func TestMergeKeepsShortestAndAddsUp(t *testing.T) {
 	shard := func(frontier int, violationStep int64, known map[string]int64) Report {
-		r := Report{States: 100, SharedStates: 10, Frontier: frontier, Exhausted: true, Complete: true, Stop: StopComplete}
+		r := Report{States: 100, SharedStates: 10, Frontier: frontier, Exhausted: true, Complete: true, Stop: StopComplete,
+			LivenessChecked: int64(frontier), MemoHits: 1, LivenessCut: 2, LivenessStepsCut: 3, ContSteps: 1000}
 		if violationStep > 0 {
 			r.Violation = &Finding{Invariant: "no-hole", Step: violationStep}
 		}
@@ -49,6 +50,10 @@ func TestMergeKeepsShortestAndAddsUp(t *testing.T) {
 		}
 		if m.States != 3*100-2*10 {
 			t.Errorf("order %v: states %d, want 280 (3 shards of 100, the 10 before the split once)", order, m.States)
+		}
+		if got := [5]int64{m.LivenessChecked, m.MemoHits, m.LivenessCut, m.LivenessStepsCut, m.ContSteps}; got != [5]int64{15, 3, 6, 9, 3000} {
+			t.Errorf("order %v: liveness checked, memo hits, cut, cut by max-steps, steps %v; want each shard's added up: [15 3 6 9 3000]",
+				order, got)
 		}
 		if m.Violation == nil || m.Violation.Step != 17 {
 			t.Errorf("order %v: violation %+v, want the earliest, at step 17", order, m.Violation)
