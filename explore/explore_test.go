@@ -65,8 +65,9 @@ func TestUnmutatedSmallConfigs(t *testing.T) {
 		if !res.Exhausted {
 			t.Errorf("%s: bound not exhausted: %+v", c.Name, *res)
 		}
-		if len(auditMissing) > 0 {
-			t.Errorf("%s: %d skipped steps lead to states the search never visited", c.Name, len(auditMissing))
+		if len(auditMissing) > 0 || int64(auditCount) < res.Skipped {
+			t.Errorf("%s: %d skipped steps lead to states the search never visited (%d audited of %d skipped)", c.Name,
+				len(auditMissing), auditCount, res.Skipped)
 		}
 		cfg := c.Config
 		cfg.NoReduction, cfg.Liveness = true, false
@@ -180,6 +181,12 @@ func TestRefindsEveryMutant(t *testing.T) {
 func TestReductionOnEveryMutant(t *testing.T) {
 	auditReduction = true
 	defer func() { auditReduction = false }()
+	audited := 0
+	defer func() {
+		if audited == 0 {
+			t.Error("the audit took no skipped step on any mutant: it checked nothing")
+		}
+	}()
 	for _, c := range zooCases {
 		cfg := Config{Scenario: fixture(t, "zoo/"+c.mutant.String()), Strategy: c.strategy, MaxStates: 5_000, Liveness: true,
 			Mutants: model.Mutants(0).With(c.mutant)}
@@ -187,8 +194,10 @@ func TestReductionOnEveryMutant(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(auditMissing) > 0 {
-			t.Errorf("%s: %d skipped steps lead to states the search never visited", c.mutant, len(auditMissing))
+		audited += auditCount
+		if len(auditMissing) > 0 || int64(auditCount) < red.Skipped {
+			t.Errorf("%s: %d skipped steps lead to states the search never visited (%d audited of %d skipped)", c.mutant,
+				len(auditMissing), auditCount, red.Skipped)
 		}
 		cfg.NoReduction = true
 		full, err := Run(cfg)

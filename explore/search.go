@@ -138,6 +138,11 @@ var visitHook func(run *harness.Run)
 // wrongly.
 var auditMissing []uint64
 
+// auditCount, after an audited search, is how many steps the audit took
+// that the reduction skips: a test checks it covers every skip, so that
+// an audit that records nothing cannot pass.
+var auditCount int
+
 // auditReduction, set by tests, takes every step the reduction skips
 // anyway (without visiting its state) and records the state it leads to
 // in explorer.audited, so that a test can check the search visited it.
@@ -179,6 +184,7 @@ func Run(cfg Config) (*Result, error) {
 	x.search()
 	if auditReduction {
 		auditMissing = auditMissing[:0]
+		auditCount = len(x.audited)
 		for _, h := range x.audited {
 			if _, ok := x.seen[h]; !ok {
 				auditMissing = append(auditMissing, h)
