@@ -285,10 +285,16 @@ func (k *Checker) remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
 // contiguous (each piece starts where the one before ends), so the piece
 // at the hint, when it holds o, is the one a search would find; the
 // comparisons walk forward, and the next lookup is usually the piece after
-// the last one found.
+// the last one found, or that piece again: a follower fetching a piece
+// written as one large batch (an initial segment) a few records a step
+// compares each step's records with the same piece. A search there reads
+// a cache line per probe, which at thousands of partitions is a miss each.
 func (k *Checker) historyAt(o int64) (model.Batch, bool) {
 	if j := k.histHint; j < len(k.history) && k.history[j].Base <= o && o <= k.history[j].Last() {
 		k.histHint = j + 1
+		return k.history[j], true
+	}
+	if j := k.histHint - 1; j >= 0 && j < len(k.history) && k.history[j].Base <= o && o <= k.history[j].Last() {
 		return k.history[j], true
 	}
 	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= o })

@@ -35,7 +35,7 @@ var DynamicConfigs = map[string]ConfigKind{
 // why a change was refused, as Kafka refuses it.
 func (c *Cluster) setConfig(key string, boolVal bool, intVal int64, broker int) error {
 	if c.multi() {
-		c.fleet.tk.cfgVer[c.part]++
+		c.fleet.pf[c.part].cfgVer++
 	}
 	switch key {
 	case "follower_fetch_last_tiered_offset_enable":

@@ -93,13 +93,13 @@ type Fleet struct {
 	// fanning is set while a broker-wide input the Fleet recorded is
 	// applied to each partition (their own record of it is left out).
 	fanning bool
-	// sessOf lists each partition's entries in the leaders' fetch
-	// sessions, lsnap its leadership as the sessions last noted it
-	// (session.go); eager has every request visit and answer every
-	// partition of its session (the reference for tests).
-	sessOf [][]sessRef
-	lsnap  []leaderSnap
-	eager  bool
+	// pf is what the fleet keeps of each partition beside its cluster
+	// (partFleet), by PartID; sessions is set once a fetch session holds
+	// an entry; eager has every request visit and answer every partition
+	// of its session (the reference for tests).
+	pf       []partFleet
+	sessions bool
+	eager    bool
 	// nextPos is the last place given in a thread's order (orderItem).
 	nextPos uint64
 	// minRecord is a lower bound of a record's bytes in any log of the
@@ -108,6 +108,22 @@ type Fleet struct {
 	// tk is the brokers' ticks and the idle RLM tasks (ticks.go; nil
 	// with one partition).
 	tk *fleetTicks
+}
+
+// partFleet is what the fleet keeps of one partition beside its cluster:
+// its entries in the leaders' fetch sessions (sessOf) and its leadership
+// as they last noted it (lsnap, session.go), its config changes (cfgVer,
+// which taskSig reads) and whether an RLM task's run that did nothing
+// trimmed its metadata log since its due checks were noted (foldedOthers,
+// ticks.go). One record rather than an array each, so that a step reads
+// one place in memory for a partition it touches: at 10,000 partitions
+// every such array was a page of its own to find (a TLB and a cache miss)
+// for each partition each step touched.
+type partFleet struct {
+	lsnap        leaderSnap
+	sessOf       []sessRef
+	cfgVer       uint64
+	foldedOthers bool
 }
 
 // NewFleet builds a fleet of n brokers holding parts; lastTiered is the
@@ -119,6 +135,7 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 	}
 	f := &Fleet{Cfg: cfg, out: &outbox{}, multi: len(parts) > 1, nbrokers: n}
 	f.Parts, f.TPs, f.dirty = make([]*Cluster, len(parts)), make([]TopicPartition, len(parts)), make([]bool, len(parts))
+	f.pf = make([]partFleet, len(parts))
 	f.quota = newQuotas(cfg, n, parts)
 	if f.multi {
 		f.tk = newFleetTicks(len(parts), n, cfg.NoElision)
@@ -277,7 +294,7 @@ func (f *Fleet) noteHROOnly(p PartID, in *Input, ver uint64, meta int) {
 		return
 	}
 	c := f.Parts[p]
-	if c.Remote.Version != ver || len(c.metaLog) != meta || f.tk.foldedOthers[p] {
+	if c.Remote.Version != ver || len(c.metaLog) != meta || f.pf[p].foldedOthers {
 		return
 	}
 	for i := 1; i < len(f.out.events); i++ {
@@ -364,15 +381,16 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 	var parts []*Cluster
 	var dirty []bool
 	var touched []PartID
+	var pf []partFleet
 	if dst == nil {
 		dst = new(Fleet)
-		if len(f.Parts) == 1 { // one partition: the fleet, its list and its cluster in one allocation
+		if len(f.Parts) == 1 { // one partition: the fleet, its list, its record and its cluster in one allocation
 			m := new(fleetMem)
-			dst, parts = &m.f, m.parts[:]
+			dst, parts, pf = &m.f, m.parts[:], m.pf[:0]
 			parts[0] = &m.c
 		}
 	} else {
-		parts, dirty, touched = dst.Parts, dst.dirty, dst.touched[:0] // the step's scratch: dst's own
+		parts, dirty, touched, pf = dst.Parts, dst.dirty, dst.touched[:0], dst.pf // the step's scratch: dst's own
 	}
 	*dst = *f
 	n := dst
@@ -389,10 +407,10 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 		n.threads[i] = &x
 	}
 	n.tk = f.tk.clone()
-	if f.sessOf != nil {
-		n.sessOf, n.lsnap = make([][]sessRef, len(f.sessOf)), slices.Clone(f.lsnap)
-		for i, r := range f.sessOf {
-			n.sessOf[i] = slices.Clone(r)
+	n.pf = Reuse(pf, f.pf)
+	if f.sessions {
+		for i := range n.pf {
+			n.pf[i].sessOf = slices.Clone(f.pf[i].sessOf)
 		}
 	}
 	for i, c := range f.Parts {
@@ -411,6 +429,7 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 type fleetMem struct {
 	f     Fleet
 	parts [1]*Cluster
+	pf    [1]partFleet
 	c     Cluster
 }
 

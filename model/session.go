@@ -144,10 +144,10 @@ func (s *fetchSession) clone() fetchSession {
 // sessSlot returns the slot of partition p in thread t's session (-1:
 // not in it).
 func (f *Fleet) sessSlot(t *fetcherThread, p PartID) int32 {
-	if f.sessOf == nil {
+	if !f.sessions {
 		return -1
 	}
-	for _, r := range f.sessOf[p] {
+	for _, r := range f.pf[p].sessOf {
 		if r.thread == t.ix {
 			return r.slot
 		}
@@ -192,15 +192,16 @@ func (f *Fleet) snapOf(p PartID) leaderSnap {
 // (settleView), whose lazy rule holds only while the leader's log end does
 // not move.
 func (f *Fleet) noteLeader(p PartID) {
-	if f.sessOf == nil || len(f.sessOf[p]) == 0 {
+	pf := &f.pf[p]
+	if len(pf.sessOf) == 0 {
 		return
 	}
 	s := f.snapOf(p)
-	if s == f.lsnap[p] {
+	if s == pf.lsnap {
 		return
 	}
-	f.lsnap[p] = s
-	for _, r := range f.sessOf[p] {
+	pf.lsnap = s
+	for _, r := range pf.sessOf {
 		t := f.threads[r.thread]
 		f.settleEntryView(t, p, t.sess.seq, t.sess.lastAt)
 		e := &t.sess.ents[r.slot]
@@ -284,13 +285,12 @@ func (f *Fleet) addEntry(t *fetcherThread, q FetchPart) {
 	s.ents[slot] = sessEntry{part: q.Part, req: q, hw: -1, lso: -1, stamp: s.nextStamp, live: true, stale: true}
 	s.live++
 	s.addWork(slot)
-	if f.sessOf == nil {
-		f.sessOf, f.lsnap = make([][]sessRef, len(f.Parts)), make([]leaderSnap, len(f.Parts))
+	f.sessions = true
+	pf := &f.pf[q.Part]
+	if len(pf.sessOf) == 0 {
+		pf.lsnap = f.snapOf(q.Part)
 	}
-	if len(f.sessOf[q.Part]) == 0 {
-		f.lsnap[q.Part] = f.snapOf(q.Part)
-	}
-	f.sessOf[q.Part] = append(f.sessOf[q.Part], sessRef{t.ix, slot})
+	pf.sessOf = append(pf.sessOf, sessRef{t.ix, slot})
 }
 
 // dropEntry takes entry slot out of thread t's session: the follower's
@@ -308,7 +308,7 @@ func (f *Fleet) dropEntry(t *fetcherThread, slot int32) {
 	*e = sessEntry{}
 	s.live--
 	s.free = append(s.free, slot)
-	f.sessOf[p] = slices.DeleteFunc(f.sessOf[p], func(r sessRef) bool { return r.thread == t.ix })
+	f.pf[p].sessOf = slices.DeleteFunc(f.pf[p].sessOf, func(r sessRef) bool { return r.thread == t.ix })
 }
 
 // dropSession empties thread t's leader session.

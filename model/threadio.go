@@ -137,12 +137,12 @@ func (f *Fleet) answerParked(t *fetcherThread) {
 // partition p and that now have enough to answer (DelayedFetch.tryComplete
 // after a produce).
 func (f *Fleet) wakeParked(p PartID, b int) {
-	if f.sessOf == nil {
+	if !f.sessions {
 		return
 	}
 	f.noteLeader(p)
-	for i := 0; i < len(f.sessOf[p]); i++ {
-		t := f.threads[f.sessOf[p][i].thread]
+	for i := 0; i < len(f.pf[p].sessOf); i++ {
+		t := f.threads[f.pf[p].sessOf[i].thread]
 		if !t.isParked || t.key.leader != b {
 			continue
 		}

@@ -101,7 +101,7 @@ func (c *Cluster) taskSigOf(b *Broker) taskSig {
 		copied: ld.copiedOffset, copyOp: b.copyOp, cancelled: len(b.cancelledCopies), deleting: len(b.deleteOps),
 		expiring: len(ld.expiring), seeded: ld.copySeeded, checked: ld.logStartChecked, task: ld.copyTask,
 		valid: ld.allSegmentsValid, unref: ld.unrefPending, readyAt: b.MetadataReadyAt, remote: c.Remote.Version,
-		cfgVer: c.fleet.tk.cfgVer[c.part], outage: c.Remote.OutageUntilUs, seen: b.seen, metaLog: len(c.metaLog), deleteOp: ld.deleteOp}
+		cfgVer: c.fleet.pf[c.part].cfgVer, outage: c.Remote.OutageUntilUs, seen: b.seen, metaLog: len(c.metaLog), deleteOp: ld.deleteOp}
 	if n := len(l.Segments); n > 0 {
 		s.firstBase, s.activeBase = l.Segments[0].Base, l.Segments[n-1].Base
 	}
@@ -146,23 +146,21 @@ type fleetTicks struct {
 	isrHeap, retHeap []dueHeap
 	rt               []replicaTicks
 	ticking          []bool
-	cfgVer           []uint64
 	noElision        bool
 	inTask, idled    bool
 	inRank           uint64
 	// hroOnly is the broker whose RLM follower task's run the step was,
 	// when it only raised that broker's HRO (Fleet.noteHROOnly; -1: not
-	// such a step). foldedOthers marks the partitions where a run that did
-	// nothing trimmed the metadata log since their due checks were last
-	// noted: the other brokers' taskSig then differs from the one noted.
-	hroOnly      int
-	foldedOthers []bool
+	// such a step). partFleet.foldedOthers marks the partitions where a
+	// run that did nothing trimmed the metadata log since their due checks
+	// were last noted: the other brokers' taskSig then differs from the
+	// one noted.
+	hroOnly int
 }
 
 func newFleetTicks(parts, brokers int, noElision bool) *fleetTicks {
 	t := &fleetTicks{isrHeap: make([]dueHeap, brokers), retHeap: make([]dueHeap, brokers), rt: make([]replicaTicks, parts*brokers),
-		ticking: make([]bool, brokers), cfgVer: make([]uint64, parts), noElision: noElision, hroOnly: -1,
-		foldedOthers: make([]bool, parts)}
+		ticking: make([]bool, brokers), noElision: noElision, hroOnly: -1}
 	for i := range t.rt {
 		t.rt[i].isrAt, t.rt[i].retAt = noDue, noDue
 	}
@@ -179,7 +177,7 @@ func (t *fleetTicks) clone() *fleetTicks {
 	for b := range t.isrHeap {
 		n.isrHeap[b], n.retHeap[b] = slices.Clone(t.isrHeap[b]), slices.Clone(t.retHeap[b])
 	}
-	n.rt, n.ticking, n.cfgVer, n.foldedOthers = slices.Clone(t.rt), slices.Clone(t.ticking), slices.Clone(t.cfgVer), slices.Clone(t.foldedOthers)
+	n.rt, n.ticking = slices.Clone(t.rt), slices.Clone(t.ticking)
 	return &n
 }
 
@@ -295,7 +293,7 @@ func (rt *replicaTicks) duePtr(k TimerKind) *sim.Time {
 // due check goes on its broker's heap.
 func (f *Fleet) noteDue(p PartID, force bool) {
 	c := f.At(p)
-	f.tk.foldedOthers[p] = false
+	f.pf[p].foldedOthers = false
 	for _, b := range c.Brokers {
 		f.noteBrokerDue(c, p, b, force)
 	}
@@ -412,7 +410,7 @@ func (c *Cluster) fireRLM(b *Broker, k TimerKind) {
 	*t = idleTask{on: true, anchor: c.Now, every: every}
 	rt.sig = c.taskSigOf(b) // the run may have folded metadata, which only RLM tasks read
 	if len(c.metaLog) != meta {
-		f.tk.foldedOthers[c.part] = true // and trimmed the log the others' signatures count
+		f.pf[c.part].foldedOthers = true // and trimmed the log the others' signatures count
 	}
 	if due := c.rlmTimeDue(b, k); due < noDue && every > 0 {
 		n := (due.Sub(c.Now) + every - 1) / every

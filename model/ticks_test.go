@@ -194,7 +194,7 @@ func TestHROOnlyRunsChangeOneBroker(t *testing.T) {
 					t.Fatalf("seed %d, %v: the %s run of partition %d on b%d changed b%d's task signature\nbefore %+v\nafter  %+v\nnoted  %+v", seed, at, in.Timer.Kind, p, b, o.ID, bc.taskSigOf(bc.Brokers[o.ID]), c.taskSigOf(o), c.ticksOf(o).sig)
 				}
 			}
-			if f.sessOf != nil && len(f.sessOf[p]) > 0 && f.snapOf(p) != f.lsnap[p] {
+			if len(f.pf[p].sessOf) > 0 && f.snapOf(p) != f.pf[p].lsnap {
 				t.Fatalf("seed %d, %v: the %s run of partition %d on b%d changed its leadership", seed, at, in.Timer.Kind, p, b)
 			}
 			after := f.cloneOut()
