@@ -203,13 +203,13 @@ func TestCompareSummary(t *testing.T) {
 	in.Sweep = sweepInput([]string{"1048576", "4194304"}, []float64{0.5, 0.8})
 	var buf bytespkg.Buffer
 	CompareSummary(&buf, Analyze(in), CompareSummaryInput{SweepKey: "local_retention_bytes", SweepScenario: "s", Jobs: "16 pairs",
-		ReportPath: "out/report.md", BudgetRuns: 2, MaxSteps: 5000, Names: flagNames})
+		ReportPath: "report.md", BudgetRuns: 2, MaxSteps: 5000, Names: flagNames})
 	want := "compare: 16 pairs, 14 in the statistics, 2 excluded; catch-up ratio last-tiered/local-log-start 1.33x (95% CI 0.89 to 1.94), win rate 29%\n" +
 		"profile kafka-4.3: 32 runs, 6 broke an invariant (listed in the report, not in the statistics)\n" +
 		"profile kafka-trunk: 32 runs, 0 broke an invariant (listed in the report, not in the statistics)\n" +
 		"sweep local_retention_bytes on s: 4 pairs, 4 in the statistics\n" +
 		"ran 16 pairs (progress counts these)\n" +
-		"report: out/report.md\n" +
+		"report: report.md\n" +
 		"2 runs reached the work budget of 5000 steps (excluded, named in the report): raise --max-steps\n"
 	if buf.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", buf.String(), want)

@@ -39,8 +39,8 @@ func handRun(strategy string, follower int, addMs, joinMs, endMs int64, samples 
 	return r
 }
 
-// twoRuns is a pair whose new followers, both broker 0, joined 100 and
-// addMs+lt ms after their add_replica at 1 s, in a run of 2 s.
+// twoRuns is a pair whose new followers, both broker 0, joined 100 and lt
+// ms after their add_replica at 1 s, in runs of 2 s.
 func twoRuns(lt int64) []*TimelineSampler {
 	return []*TimelineSampler{
 		handRun("local-log-start", 0, 1000, 1100, 2000, at(0, 1000, -1, 0), at(1000, 1200, 0, 400), at(1100, 1250, 1250, 400)),
