@@ -113,3 +113,28 @@ func TestSweepSummaryAtTheCaps(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepSummaryShrinkLine: with shrinking on, the summary counts every
+// file saved, unknown failures and known findings together, and says how
+// many were shrunk (none here: --max-shrunk 0).
+func TestSweepSummaryShrinkLine(t *testing.T) {
+	out := t.TempDir()
+	s := fuzz.NewSweeper(fuzz.SweepConfig{From: 1, To: 2, Resume: 1, Shard: campaign.Whole, Strategies: harness.Strategies,
+		Profile: model.KIP, Out: out, MaxSaved: 3, MaxShrunk: 0, Shrink: 5, Fresh: true, Names: flagNames})
+	if err := s.PrepareOut(); err != nil {
+		t.Fatal(err)
+	}
+	ok := harness.RunSummary{Strategy: harness.LastTiered, Outcome: harness.OutcomeOK}
+	unknown := harness.RunSummary{Strategy: harness.LocalLogStart, Outcome: harness.OutcomeSafety, Invariant: "no-hole", Message: "hole"}
+	known := unknown
+	known.Kind = "stale-hro"
+	s.Fold(fuzz.SeedResult{Seed: 1, Runs: []harness.RunSummary{unknown, ok}}, "")
+	s.Fold(fuzz.SeedResult{Seed: 2, Runs: []harness.RunSummary{known, ok}}, "")
+	s.CloseOut()
+	var b strings.Builder
+	SweepSummary(&b, s, "1..2")
+	text := strings.Join(strings.Fields(b.String()), " ")
+	if want := "shrunk: 0 of the 2 saved (--max-shrunk 0, at most 5 runs each: --shrink)"; !strings.Contains(text, want) {
+		t.Errorf("summary lacks %q:\n%s", want, b.String())
+	}
+}
