@@ -48,9 +48,10 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 		var nb *Broker
 		var segs []Segment
 		var followers []followerView
+		var query *TierQuery
 		if i < len(spare) {
 			nb = spare[i]
-			segs, followers = nb.Log.Segments, nb.lead.followers
+			segs, followers, query = nb.Log.Segments, nb.lead.followers, nb.fetch.query
 		} else {
 			nb = &fresh[i-len(spare)]
 		}
@@ -64,8 +65,11 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 			nb.cache = b.cache.clone()
 		}
 		if b.fetch.query != nil {
-			q := *b.fetch.query
-			nb.fetch.query = &q
+			if query == nil { // else the dropped copy's own (each copy makes its own)
+				query = new(TierQuery)
+			}
+			*query = *b.fetch.query
+			nb.fetch.query = query
 		}
 	}
 	n.prods = packLogs(n.Brokers, prods)
