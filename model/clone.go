@@ -16,9 +16,10 @@ func (c *Cluster) Clone() *Cluster { return c.CloneInto(nil) }
 // CloneInto is Clone into dst, a cluster nothing uses any more (nil: a new
 // one): its Cluster and Broker structures, its broker list and the arrays
 // only it ever holds (the remote segment list, each broker's segment list
-// and follower views, the array its producer states were packed into:
-// Clone copies them, the model never shares them) are reused; nothing else
-// they point to (copies of dst share it).
+// and follower views, the array its producer states were packed into,
+// each broker's pending ListOffsets query: Clone copies them, the model
+// never shares them) are reused; nothing else they point to (copies of dst
+// share it).
 func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	if len(c.out.events) != 0 || len(c.out.effects) != 0 {
 		panic(fmt.Sprintf("model: Clone with %d events and %d effects not acknowledged (Advance)", len(c.out.events), len(c.out.effects)))
