@@ -37,15 +37,19 @@ type explorer struct {
 	budget harness.Budgeted
 	// seen maps a visited state's hash to its stored sleep set (a
 	// reference into sleeps: offset<<24 | length).
-	seen   map[uint64]uint64
+	seen   hashMap
 	sleeps []uint64
 	res    Result
 	script harness.Script
 	// level is being expanded, next is being filled; their indexes map a
-	// hash to a node not expanded yet.
+	// hash to its node (levelIdx's past expanded are expanded already).
 	level, next       []node
 	levelIdx, nextIdx map[uint64]int
-	stop              bool
+	// expanded is the last node of level taken out to expand: levelIdx
+	// holds those up to it too, which are not pending any more (deleting
+	// each from the map as it was taken cost 1% of the CPU).
+	expanded int
+	stop     bool
 	// root is the prefix's end (FromMs), kept to rebuild states from;
 	// rootPath its path. With no prefix both are nil and states are
 	// rebuilt from the start.
@@ -75,6 +79,10 @@ type explorer struct {
 	child      harness.Parts
 	stepScript harness.Script
 	picks      []int
+	// suffixes are two arrays expand's next picks alternate between (the
+	// script of the step before holds the other): not one allocation a step.
+	suffixes [2][]int
+	suffixAt int
 	// slab holds nodes' broker fingerprints (keepBrokers).
 	slab []uint64
 	// audited collects, when auditReduction is set, the states of the
@@ -176,8 +184,8 @@ func Run(cfg Config) (*Result, error) {
 	}
 	sc := *cfg.Scenario
 	sc.Explore = &scenarios.Schedule{Faults: faults, Lost: cfg.Lost, Choices: []int{}}
-	x := &explorer{cfg: cfg, sc: &sc, seen: map[uint64]uint64{}, sleeps: []uint64{0}, memo: map[uint64]int{},
-		mem: memory{budget: searchBudget(cfg.MaxMemoryMiB)}, depth: -1}
+	x := &explorer{cfg: cfg, sc: &sc, sleeps: []uint64{0}, memo: map[uint64]int{},
+		mem: memory{budget: searchBudget(cfg.MaxMemoryMiB)}, depth: -1, expanded: -1}
 	x.budget = cfg.Budget.Scheduled(x.sc)
 	x.spareMax = spareRuns(x.mem.budget)
 	x.measureScenario()
@@ -186,7 +194,7 @@ func Run(cfg Config) (*Result, error) {
 		auditMissing = auditMissing[:0]
 		auditCount = len(x.audited)
 		for _, h := range x.audited {
-			if _, ok := x.seen[h]; !ok {
+			if _, ok := x.seen.get(h); !ok {
 				auditMissing = append(auditMissing, h)
 			}
 		}
@@ -250,10 +258,9 @@ func (x *explorer) search() {
 		// its states were expanded) to the next level.
 		done, doneIdx := x.level, x.levelIdx
 		x.level, x.levelIdx = x.next, x.nextIdx
+		x.expanded = -1
 		clear(done)
-		if len(doneIdx) > 0 { // not emptied (never seen): a new index
-			doneIdx = map[uint64]int{}
-		}
+		clear(doneIdx)
 		x.next, x.nextIdx = done[:0], doneIdx
 		x.mem.nodes -= x.mem.levelNodes // the level expanded is dropped
 		x.mem.levelNodes = x.mem.nodes
@@ -281,7 +288,7 @@ func (x *explorer) search() {
 		for i := range x.level {
 			x.cur = i
 			n := &x.level[i]
-			delete(x.levelIdx, n.hash)
+			x.expanded = i
 			if x.interrupted() {
 				x.cut(i)
 				return
@@ -409,7 +416,7 @@ func (x *explorer) prefix() bool {
 	x.rootPath = (*path)(nil).extend(picks)
 	x.root = run.Fork(&harness.Script{Lost: x.cfg.Lost})
 	x.root.Parts(&x.child)
-	x.seen[x.child.Hash] = 0
+	x.seen.put(x.child.Hash, 0)
 	x.res.States++
 	if visitHook != nil {
 		visitHook(x.root)
@@ -480,6 +487,11 @@ func appendPicks(dst []int, pts []harness.Point) []int {
 // met pts, varying the last point with alternatives left at or after from;
 // false when none is left.
 func nextPicks(pts []harness.Point, from int) ([]int, bool) {
+	return nextPicksInto(nil, pts, from)
+}
+
+// nextPicksInto is nextPicks appending to dst[:0].
+func nextPicksInto(dst []int, pts []harness.Point, from int) ([]int, bool) {
 	j := len(pts) - 1
 	for j >= from && pts[j].Pick+1 >= pts[j].N {
 		j--
@@ -487,9 +499,23 @@ func nextPicks(pts []harness.Point, from int) ([]int, bool) {
 	if j < from {
 		return nil, false
 	}
-	out := pointPicks(pts[:j+1])
+	if dst == nil {
+		dst = make([]int, 0, j+1)
+	}
+	out := appendPicks(dst[:0], pts[:j+1])
 	out[j]++
 	return out, true
+}
+
+// nextSuffix is nextPicks from 0 into the one of x.suffixes the step
+// before did not use.
+func (x *explorer) nextSuffix(pts []harness.Point) ([]int, bool) {
+	x.suffixAt ^= 1
+	out, ok := nextPicksInto(x.suffixes[x.suffixAt], pts, 0)
+	if ok {
+		x.suffixes[x.suffixAt] = out
+	}
+	return out, ok
 }
 
 // stopEvery is how many steps of one run (a liveness continuation, the
@@ -541,10 +567,10 @@ func (x *explorer) ended(parent *path, picks []int, done *harness.RunResult, run
 	if run != nil {
 		h = run.Hash()
 	}
-	if _, dup := x.seen[h]; dup {
+	if _, dup := x.seen.get(h); dup {
 		return
 	}
-	x.seen[h] = 0
+	x.seen.put(h, 0)
 	x.res.States++
 	x.res.Ended++ // the scenario ended: a leaf
 	x.res.Depth = max(x.res.Depth, x.depth+1)
@@ -558,7 +584,7 @@ func (x *explorer) ended(parent *path, picks []int, done *harness.RunResult, run
 // reached before with a sleep set that may leave steps to take. kept: run
 // went into the next level.
 func (x *explorer) visit(parent *path, picks []int, run *harness.Run, sleep []asleep) (kept bool) {
-	ref, dup := x.seen[x.child.Hash]
+	ref, dup := x.seen.get(x.child.Hash)
 	return x.visitSeen(parent, picks, run, sleep, ref, dup)
 }
 
@@ -569,7 +595,7 @@ func (x *explorer) visitSeen(parent *path, picks []int, run *harness.Run, sleep 
 	if dup {
 		return x.revisit(parent, picks, run, sleep, ref)
 	}
-	x.seen[h] = x.store(ids(sleep))
+	x.seen.put(h, x.store(ids(sleep)))
 	x.res.States++
 	if visitHook != nil {
 		visitHook(run)
@@ -723,7 +749,7 @@ func (x *explorer) revisit(parent *path, picks []int, run *harness.Run, sleep []
 	if len(awake) == 0 {
 		return false
 	}
-	x.seen[h] = x.store(keep)
+	x.seen.put(h, x.store(keep))
 	if n := x.pending(h); n != nil {
 		n.sleep = slices.DeleteFunc(n.sleep, func(a asleep) bool { return !slices.Contains(keep, a.id) })
 		if n.only != nil {
@@ -744,7 +770,7 @@ func (x *explorer) pending(h uint64) *node {
 	if i, ok := x.nextIdx[h]; ok {
 		return &x.next[i]
 	}
-	if i, ok := x.levelIdx[h]; ok {
+	if i, ok := x.levelIdx[h]; ok && i > x.expanded {
 		return &x.level[i]
 	}
 	return nil
@@ -801,7 +827,7 @@ func (x *explorer) expand(n *node, depth int) {
 		if groupAsleep {
 			if !auditReduction {
 				x.drop(c)
-				next, ok := nextPicks(s.Points[:key+1], 0)
+				next, ok := x.nextSuffix(s.Points[:key+1])
 				if !ok {
 					return
 				}
@@ -815,7 +841,7 @@ func (x *explorer) expand(n *node, depth int) {
 		} else {
 			x.take(n, &parent, &group, taken, picks, c)
 		}
-		next, ok := nextPicks(s.Points, 0)
+		next, ok := x.nextSuffix(s.Points)
 		if !ok {
 			return
 		}
@@ -870,7 +896,7 @@ func (x *explorer) take(n *node, parent *harness.Parts, group *asleep, taken []a
 	c.Parts(&x.child)
 	fp := footprintOf(parent, &x.child, c.Input())
 	group.fp = union(group.fp, fp)
-	ref, dup := x.seen[x.child.Hash]
+	ref, dup := x.seen.get(x.child.Hash)
 	if dup && ref == 0 {
 		x.drop(c)
 		return // seen with nothing asleep: every step from it is taken

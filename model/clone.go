@@ -16,9 +16,10 @@ func (c *Cluster) Clone() *Cluster { return c.CloneInto(nil) }
 // CloneInto is Clone into dst, a cluster nothing uses any more (nil: a new
 // one): its Cluster and Broker structures, its broker list and the arrays
 // only it ever holds (the remote segment list, each broker's segment list
-// and follower views, the array its producer states were packed into:
-// Clone copies them, the model never shares them) are reused; nothing else
-// they point to (copies of dst share it).
+// and follower views, the array its producer states were packed into,
+// each broker's pending ListOffsets query: Clone copies them, the model
+// never shares them) are reused; nothing else they point to (copies of dst
+// share it).
 func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 	if len(c.out.events) != 0 || len(c.out.effects) != 0 {
 		panic(fmt.Sprintf("model: Clone with %d events and %d effects not acknowledged (Advance)", len(c.out.events), len(c.out.effects)))
@@ -48,9 +49,10 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 		var nb *Broker
 		var segs []Segment
 		var followers []followerView
+		var query *TierQuery
 		if i < len(spare) {
 			nb = spare[i]
-			segs, followers = nb.Log.Segments, nb.lead.followers
+			segs, followers, query = nb.Log.Segments, nb.lead.followers, nb.fetch.query
 		} else {
 			nb = &fresh[i-len(spare)]
 		}
@@ -64,8 +66,11 @@ func (c *Cluster) CloneInto(dst *Cluster) *Cluster {
 			nb.cache = b.cache.clone()
 		}
 		if b.fetch.query != nil {
-			q := *b.fetch.query
-			nb.fetch.query = &q
+			if query == nil { // else the dropped copy's own (each copy makes its own)
+				query = new(TierQuery)
+			}
+			*query = *b.fetch.query
+			nb.fetch.query = query
 		}
 	}
 	n.prods = packLogs(n.Brokers, prods)

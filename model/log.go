@@ -184,8 +184,11 @@ func (l *Log) appendToActive(b Batch) {
 		// A copy's clipped array: the copy is most often copied again
 		// before it appends again (a search's state), and an append would
 		// double the array and clear the half nobody then uses.
+		// old is a name so that make and copy compile to one call
+		// that clears only the new slot (makeslicecopy), not the whole array.
+		old := seg.Batches
 		bs := make([]Batch, n+1)
-		copy(bs, seg.Batches)
+		copy(bs, old)
 		bs[n] = b
 		seg.Batches, l.grown = bs, true
 	} else {

@@ -45,3 +45,28 @@ func TestRequestIDsAreNames(t *testing.T) {
 		t.Errorf("a follower waiting for nothing encodes like one waiting for its request")
 	}
 }
+
+// TestCloneIntoCopiesTheQuery: a copy made in a dropped cluster takes that
+// cluster's ListOffsets query for its own, with the original's answers,
+// and an answer the copy then records is not the original's.
+func TestCloneIntoCopiesTheQuery(t *testing.T) {
+	c := tieredFixture().cluster(testConfig(), KIP, 2, []int{0, 1}, true)
+	c.Advance()
+	b := c.Brokers[1]
+	b.fetch.query = &TierQuery{Err: ErrOffsetMovedToTieredStorage, LogEnd: 7}
+	b.fetch.query.setAnswer(ListEarliest, 3, 1)
+	spare := c.Clone()
+	old := spare.Brokers[1].fetch.query
+	n := c.CloneInto(spare)
+	q := n.Brokers[1].fetch.query
+	if q != old {
+		t.Errorf("the copy's query is a new one, not the dropped cluster's")
+	}
+	if q == b.fetch.query || *q != *b.fetch.query {
+		t.Fatalf("the copy's query %+v is the original's %p or differs from it", *q, b.fetch.query)
+	}
+	q.setAnswer(ListEarliest, 5, 2)
+	if off, _, _ := b.fetch.query.Answer(ListEarliest); off != 3 {
+		t.Errorf("the copy's answer changed the original's to %d", off)
+	}
+}
