@@ -1,9 +1,11 @@
 package plan
 
 import (
+	"slices"
 	"testing"
 
 	"tierfetch/harness"
+	"tierfetch/scenarios"
 )
 
 // TestBestVariantAndItsGain: the best variant is the one (past the base,
@@ -71,4 +73,34 @@ func deref(p *int64) any {
 		return nil
 	}
 	return *p
+}
+
+// TestBrokerResultCountsAndSources: the plan's description of the broker
+// counts its tiered partitions and names the brokers its replicas fetch
+// from: each partition's leader, or the next replica where the replaced
+// broker leads it; a partition whose only replica is the replaced broker
+// names itself.
+func TestBrokerResultCountsAndSources(t *testing.T) {
+	b := &brokerBuilder{in: &BrokerInput{Broker: 3}, ids: []int32{1, 2, 3, 4, 5}, parts: []brokerPart{
+		{replicas: []int32{1, 3}, tiered: true},
+		{replicas: []int32{3, 2, 1}},
+		{replicas: []int32{3, 5}, tiered: true},
+		{replicas: []int32{4, 3}},
+		{replicas: []int32{3}},
+	}}
+	r := b.result(&scenarios.Scenario{Name: "b3"}, *b.in)
+	if r.Tiered != 2 || !slices.Equal(r.Sources, []int32{1, 2, 3, 4, 5}) || r.Partitions != 5 {
+		t.Errorf("tiered %d, sources %v, partitions %d; want 2, [1 2 3 4 5], 5", r.Tiered, r.Sources, r.Partitions)
+	}
+	if r.Assumptions == nil || len(r.Assumptions) != 0 || r.Notes == nil || len(r.Notes) != 0 {
+		t.Errorf("no assumptions or notes: %#v, %#v; want empty lists (JSON [], not null)", r.Assumptions, r.Notes)
+	}
+	b.assume, b.notes = []string{"an assumption"}, []string{"a note"}
+	if r = b.result(&scenarios.Scenario{Name: "b3"}, *b.in); !slices.Equal(r.Assumptions, b.assume) || !slices.Equal(r.Notes, b.notes) {
+		t.Errorf("assumptions %q, notes %q; want the builder's", r.Assumptions, r.Notes)
+	}
+	b.parts = b.parts[:2]
+	if r = b.result(&scenarios.Scenario{Name: "b3"}, *b.in); !slices.Equal(r.Sources, []int32{1, 2}) || r.Tiered != 1 {
+		t.Errorf("two partitions: sources %v, tiered %d; want [1 2], 1", r.Sources, r.Tiered)
+	}
 }
