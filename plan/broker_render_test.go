@@ -144,3 +144,18 @@ func TestBrokerRecommendationRaisesFetchersPastAQuarterBlocked(t *testing.T) {
 		}
 	}
 }
+
+// TestBrokerTopicListNamesUpToFour: the description names one topic as such,
+// up to four in full, and the first three of five or more.
+func TestBrokerTopicListNamesUpToFour(t *testing.T) {
+	for ts, want := range map[string]string{
+		"a":         "topic a",
+		"a b":       "2 topics (a, b)",
+		"a b c d":   "4 topics (a, b, c, d)",
+		"a b c d e": "5 topics (a, b, c, ...)",
+	} {
+		if got := topicList(strings.Fields(ts)); got != want {
+			t.Errorf("topicList(%q) = %q, want %q", ts, got, want)
+		}
+	}
+}
