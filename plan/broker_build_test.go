@@ -195,3 +195,58 @@ func TestBrokerPlanConfigBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestBrokerConfigsTakeTheBrokersOwnBlock: the replaced broker's own
+// kafka-configs.sh block decides, a key whose value is null keeps Kafka's
+// default; without its block another broker's is taken and said so, never
+// the cluster-wide default block (entity ""); with only that, the plan runs
+// on Kafka's defaults and says so.
+func TestBrokerConfigsTakeTheBrokersOwnBlock(t *testing.T) {
+	part := []handPart{{2, []int32{2, 1}, map[int32]int64{1: 5000, 2: 5000}}}
+	def := scenarios.DefaultConfig()
+	for _, c := range []struct {
+		blocks        []*ConfigBlock
+		fetchers      int64
+		assumeContain string
+	}{
+		{[]*ConfigBlock{
+			configBlock("broker", "", "num.replica.fetchers", "8"),
+			configBlock("broker", "3", "num.replica.fetchers", "4"),
+			configBlock("broker", "1", "num.replica.fetchers", "2", "replica.fetch.max.bytes", "null"),
+		}, 2, ""},
+		{[]*ConfigBlock{
+			configBlock("broker", "", "num.replica.fetchers", "8"),
+			configBlock("broker", "3", "num.replica.fetchers", "4", "replica.fetch.max.bytes", "null"),
+		}, 4, "broker 1's configs are not in configs.txt: broker 3's (the replacement runs with its predecessor's configs)"},
+		{[]*ConfigBlock{configBlock("broker", "", "num.replica.fetchers", "8")},
+			def.NumReplicaFetchers, "broker configs not given: Kafka's defaults"},
+	} {
+		in := handBrokerInput(1, part, c.blocks...)
+		b, _, _, err := buildBroker(&in)
+		if err != nil {
+			t.Errorf("%d blocks: %v", len(c.blocks), err)
+			continue
+		}
+		said := strings.Join(b.assume, "\n")
+		if b.cfg.NumReplicaFetchers != c.fetchers || b.cfg.ReplicaFetchMaxBytes != def.ReplicaFetchMaxBytes ||
+			c.assumeContain == "" && (strings.Contains(said, "configs are not in") || strings.Contains(said, "broker configs not given")) ||
+			c.assumeContain != "" && !strings.Contains(said, c.assumeContain) {
+			t.Errorf("%d blocks: fetchers %d, fetch max %d, assumptions\n%s\nwant fetchers %d, fetch max %d (null keeps the default), assumption %q",
+				len(c.blocks), b.cfg.NumReplicaFetchers, b.cfg.ReplicaFetchMaxBytes, said, c.fetchers, def.ReplicaFetchMaxBytes, c.assumeContain)
+		}
+	}
+}
+
+// TestBrokerLeaderlessPartitionCopiesAnEmptyReplica: with no leader listed,
+// a partition copies its largest other replica, even an empty one (size 0),
+// rather than be refused.
+func TestBrokerLeaderlessPartitionCopiesAnEmptyReplica(t *testing.T) {
+	in := handBrokerInput(2, []handPart{{-1, []int32{2, 4}, map[int32]int64{2: 5_000, 4: 0}}})
+	b, sc, _, err := buildBroker(&in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := localRecords(sc.Partitions[0].Initial); got != 0 || !slices.Contains(b.assume, "t-0 has no leader in topics.txt, or its leader's replica is not in log-dirs.txt: its largest other replica's size") {
+		t.Errorf("%d local records, assumptions %q: want 0, the largest other replica's size assumed", got, b.assume)
+	}
+}

@@ -70,3 +70,29 @@ func TestStoppedRunsAreNotedOnlyWhenThereAreSome(t *testing.T) {
 		t.Errorf("one run of three stopped, notes %q", b.notes)
 	}
 }
+
+// TestRunHorizonsFitTheBudget: under a budget too small for a flag-on
+// replica's copy, every run simulates the same time, the longest the budget
+// covers (the bisection stops within a second of it); under one that covers the
+// flag-on copy but not the flag-off one, flag-off runs get the longest the
+// rest covers.
+func TestRunHorizonsFitTheBudget(t *testing.T) {
+	for _, budget := range []int64{10_500, 20_000} {
+		b := &builder{in: &Input{StepBudget: budget, Env: DefaultEnv()}, cfg: scenarios.DefaultConfig(), horizonMs: 3_600_000, copyRate: 1 << 20,
+			st: State{InSync: []int32{0, 1, 2}, PendingUploadBytes: 10 << 20, LocalBytes: 4 << 30}}
+		b.in.Env.ProduceBytesPerSec = 0
+		on, off := b.runHorizons(2)
+		fits := func(on, off int64) bool { return b.estimateSteps(on, off, 2) <= float64(budget) }
+		onMore := int64(0) // the flag-on runs' horizon grows with the flag-off's when the two are one
+		if on == off {
+			onMore = 2000
+		}
+		if !fits(on, off) || fits(on+onMore, off+2000) || len(b.notes) != 1 {
+			t.Errorf("budget %d: horizons %d, %d (estimate %.0f, two seconds more %.0f), notes %q: want the longest that fits, noted",
+				budget, on, off, b.estimateSteps(on, off, 2), b.estimateSteps(on+onMore, off+2000, 2), b.notes)
+		}
+		if budget == 10_500 && on != off || budget == 20_000 && on >= off {
+			t.Errorf("budget %d: horizons %d, %d", budget, on, off)
+		}
+	}
+}
