@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -94,5 +95,64 @@ func TestRunHorizonsFitTheBudget(t *testing.T) {
 		if budget == 10_500 && on != off || budget == 20_000 && on >= off {
 			t.Errorf("budget %d: horizons %d, %d", budget, on, off)
 		}
+	}
+}
+
+// termsBuilder is a builder where every term of the horizons and of the
+// step estimate counts: two in-sync followers polling at 250 ms, retention
+// checked every 500 ms, replicas lagging out after 1 s, tiering on with a
+// 20 s task interval, 1 MiB/s produced and 1 MiB/s of copy, 10 MiB not yet
+// uploaded, 1000 MiB local, and a log start above the highest uploaded
+// offset (a flag-on replica waits for a segment to roll and upload).
+func termsBuilder() *builder {
+	b := &builder{in: &Input{Env: DefaultEnv(), StepBudget: 1 << 40}, horizonMs: 3_600_000, copyRate: 1 << 20}
+	b.in.Env.ProduceBytesPerSec = 1 << 20
+	c := scenarios.DefaultConfig()
+	c.RemoteMetadataReadyMs, c.RemoteLogManagerTaskIntervalMs, c.ReplicaFetchBackoffMs = 100_000, 20_000, 1_000
+	c.SegmentBytes, c.RemoteUploadMs = 100<<20, [2]int64{1_000, 5_000}
+	c.ReplicaFetchWaitMaxMs, c.LogRetentionCheckIntervalMs, c.ReplicaLagTimeMaxMs = 250, 500, 1_000
+	c.RemoteStorageEnable, c.ReplicaFetchMaxBytes = true, 1<<20
+	b.cfg = c
+	b.st = State{InSync: []int32{0, 1}, RemoteStorageEnable: true, LogStartOffset: 100, LocalLogStartOffset: 500, HighestRemoteOffset: 99,
+		PendingUploadBytes: 10 << 20, LocalBytes: 1000 << 20}
+	return b
+}
+
+// TestHorizonAndEstimateTerms: the least horizon, a flag-on replica's
+// need and the step estimate, each term by hand (what a plan's budget note
+// reports and how it splits the budget).
+func TestHorizonAndEstimateTerms(t *testing.T) {
+	b := termsBuilder()
+	// Waits: metadata 100 s, two task intervals 40 s, ten backoffs 10 s,
+	// and a minute.
+	if got := b.floorHorizonMs(); got != 210_000 {
+		t.Errorf("floor %d ms, want 210000", got)
+	}
+	// The waits, 10 MiB at 1 MiB/s with a tenth more (11 s), and a segment
+	// of 100 MiB at 1 MiB/s produced (100 s) plus a task interval (20 s)
+	// and the longest upload (5 s).
+	if got := b.minHorizonMs(); got != 346_000 {
+		t.Errorf("flag-on need %d ms, want 346000", got)
+	}
+	// Steady state per second: 6 events x 2 followers x 2 (a 250 ms wait
+	// polls twice as often as 500 ms) = 24, retention 2, ISR checks 2, RLM
+	// tasks 0.1, produce 10 + 17 x 2 = 44: 72.1. Copy: 2 events a fetch of
+	// 1 MiB; fetched at 2 MiB/s (copy and produce) up to what there is.
+	// Flag on, 100 s: 7210 + 2 x min(200, 10 + 100) = 7430. Flag off, 200 s:
+	// 14420 + 2 x min(400, 1000 + 200) = 15220. Three runs of each.
+	if got := b.estimateSteps(100_000, 200_000, 3); math.Abs(got-67_950) > 1e-6 {
+		t.Errorf("estimate %v, want 67950", got)
+	}
+	// No copy rate, nothing produced, nothing to wait for: the waits alone
+	// (and never under two minutes).
+	b = termsBuilder()
+	b.copyRate, b.in.Env.ProduceBytesPerSec = 0, 0
+	if got := b.minHorizonMs(); got != 210_000 {
+		t.Errorf("no copy, no produce: flag-on need %d ms, want the waits' 210000", got)
+	}
+	b = termsBuilder()
+	b.st.HighestRemoteOffset = 100 // at the log start: nothing to wait for
+	if got := b.minHorizonMs(); got != 221_000 {
+		t.Errorf("tiered at the log start: flag-on need %d ms, want 221000 (no segment to wait for)", got)
 	}
 }
