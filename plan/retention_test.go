@@ -76,3 +76,39 @@ func TestRetentionRefusesBytesPastInt64(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitsForUpload: a flag-on replica waits for a segment to roll and
+// upload when the log is tiered, the leader holds no offset 0, nothing
+// tiered reaches the log start, and either something was tiered or the
+// leader holds the whole log locally.
+func TestWaitsForUpload(t *testing.T) {
+	for _, c := range []struct {
+		tiered         bool
+		lso, llso, hro int64
+		want           bool
+	}{
+		{true, 100, 150, 99, true},   // tiered below the log start
+		{true, 100, 150, 100, false}, // tiered up to the log start
+		{false, 100, 150, 99, false}, // untiered
+		{true, 0, 0, -1, false},      // the leader holds offset 0
+		{true, 0, 1, -1, false},      // nothing tiered, the leader not holding the whole log
+		{true, 1, 1, -1, true},       // nothing tiered, the whole log local, above 0
+		{true, 1, 1, 0, true},        // tiered up to just below the log start
+		{true, 1, 2, -1, false},      // nothing tiered, records below the local log
+		{true, 1, 2, 0, true},        // offset 0 tiered, the log start above it
+	} {
+		b := &builder{st: State{RemoteStorageEnable: c.tiered, LogStartOffset: c.lso, LocalLogStartOffset: c.llso, HighestRemoteOffset: c.hro}}
+		if got := b.waitsForUpload(); got != c.want {
+			t.Errorf("%+v: %v, want %v", c, got, c.want)
+		}
+	}
+}
+
+// TestRetentionMsZeroIsATimeLimit: retention.ms=0 is a time limit (the
+// size now, noted), only a negative one is none.
+func TestRetentionMsZeroIsATimeLimit(t *testing.T) {
+	b := retentionBuilder(false, false, -1, 0, -2, -2)
+	if err := b.retention(); err != nil || b.cfg.RetentionBytes != 1000 || len(b.notes) != 1 {
+		t.Errorf("retention.ms=0: %v, retention.bytes %d, notes %q; want the size now, 1000, noted", err, b.cfg.RetentionBytes, b.notes)
+	}
+}
