@@ -112,3 +112,21 @@ func TestRetentionMsZeroIsATimeLimit(t *testing.T) {
 		t.Errorf("retention.ms=0: %v, retention.bytes %d, notes %q; want the size now, 1000, noted", err, b.cfg.RetentionBytes, b.notes)
 	}
 }
+
+// TestSizeLimitOfATimeLimit: a time limit becomes the size now, at least
+// a segment, and no more than a size limit that is set, 0 included.
+func TestSizeLimitOfATimeLimit(t *testing.T) {
+	for _, c := range []struct{ bytes, ms, now, want int64 }{
+		{-1, -1, 500, -1},   // no time limit: the size limit as it is
+		{300, -1, 500, 300}, // the same
+		{-1, 5, 500, 500},   // the size now
+		{-1, 5, 50, 100},    // at least a segment
+		{300, 5, 500, 300},  // capped by the size limit
+		{0, 5, 500, 0},      // a size limit of 0 caps too
+	} {
+		b := retentionBuilder(true, false, -1, -1, -2, -2)
+		if got := b.sizeLimit("retention", c.bytes, c.ms, c.now); got != c.want {
+			t.Errorf("bytes %d, ms %d, size now %d: %d, want %d", c.bytes, c.ms, c.now, got, c.want)
+		}
+	}
+}
