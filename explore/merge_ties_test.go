@@ -33,3 +33,21 @@ func TestMergeTiesGoToTheLowestShard(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeCoversWhatEveryShardCovered: merged shards cover the depth and
+// time every shard covered (the least of them), and reached the deepest
+// and latest any did, in either order.
+func TestMergeCoversWhatEveryShardCovered(t *testing.T) {
+	a := Report{States: 10, Stop: StopStates, Depth: 10, Covered: 8, ReachedMinMs: 100, ReachedMaxMs: 200}
+	b := Report{States: 12, Stop: StopStates, Depth: 12, Covered: 9, ReachedMinMs: 120, ReachedMaxMs: 300}
+	for _, rs := range [][]Report{{a, b}, {b, a}} {
+		m, err := Merge(rs, []campaign.Shard{{K: 0, N: 2}, {K: 1, N: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Covered != 8 || m.ReachedMinMs != 100 || m.Depth != 12 || m.ReachedMaxMs != 300 {
+			t.Errorf("shards covering %d and %d steps: merged covers %d steps to %d ms, reached %d steps and %d ms; want 8, 100, 12, 300",
+				rs[0].Covered, rs[1].Covered, m.Covered, m.ReachedMinMs, m.Depth, m.ReachedMaxMs)
+		}
+	}
+}
