@@ -130,3 +130,122 @@ func TestSizeLimitOfATimeLimit(t *testing.T) {
 		}
 	}
 }
+
+// envBuilder is a leader of 1000-byte records holding 60,000,600 bytes
+// locally, untiered, with 1,000,000 B/s of replication, 1,000,000-byte
+// fetches, 100-150 ms of latency (a fetch round trip of 1.25 s: 800,000
+// B/s a follower), 200,000 B/s produced, metadata ready after 5 s, a 30 s
+// copy-task interval and 1 s backoffs: 75 s of waits.
+func envBuilder() *builder {
+	b := &builder{in: &Input{Env: DefaultEnv()}, cfg: scenarios.DefaultConfig()}
+	e := &b.in.Env
+	e.ReplicationBytesPerSec, e.ProduceBytesPerSec, e.NetworkLatencyMs, e.RemoteMetadataReadyMs, e.RemoteUploadMs = 1_000_000, 200_000, [2]int64{100, 150}, 5_000, [2]int64{1_000, 5_000}
+	b.cfg.ReplicaFetchMaxBytes, b.cfg.RemoteLogManagerTaskIntervalMs, b.cfg.ReplicaFetchBackoffMs, b.cfg.SegmentBytes = 1_000_000, 30_000, 1_000, 100_000_000
+	b.st = State{RecordBytes: 1000, LocalBytes: 60_000_600, HighestRemoteOffset: -1, RemoteEndOffset: -1}
+	return b
+}
+
+// TestEnvironmentHorizon: the horizon is the waits, the longer of the copy
+// (10% to spare, at the rate left after producing) and a segment's roll and
+// upload when a flag-on replica waits for one, and a minute, rounded up to
+// a second; under 5% of the rate left, no replica catches up.
+func TestEnvironmentHorizon(t *testing.T) {
+	b := envBuilder()
+	if err := b.environment(); err != nil {
+		t.Fatal(err)
+	}
+	// 75 s + 110.0011 s of copy at 600,000 B/s + 60 s, rounded up.
+	if b.horizonMs != 246_000 || b.copyRate != 600_000 || b.neverCatchesUp || !reflect.DeepEqual(b.reasons, []string{
+		"75.0 s of waits (remote metadata, two copy-task runs, ten fetch backoffs) and a minute to spare",
+		"110.0 s to copy the leader's local log (57.22 MiB at about 585.94 KiB/s net of produce, 10% to spare)"}) {
+		t.Errorf("horizon %d ms, copy rate %v, never %v, reasons %q", b.horizonMs, b.copyRate, b.neverCatchesUp, b.reasons)
+	}
+	// Tiered below the log start with nothing at it: a 100 MB segment at
+	// 200,000 B/s (500 s), a task interval and the longest upload: 535 s.
+	b = envBuilder()
+	b.st.RemoteStorageEnable, b.st.LogStartOffset, b.st.LocalLogStartOffset, b.st.HighestRemoteOffset, b.st.RemoteEndOffset = true, 100, 100, 50, 50
+	if err := b.environment(); err != nil {
+		t.Fatal(err)
+	}
+	if b.horizonMs != 670_000 || len(b.reasons) != 3 || b.reasons[2] != "535.0 s for a segment to fill at the produce rate and be uploaded (nothing is tiered at or above the log start)" {
+		t.Errorf("waiting for an upload: horizon %d ms, reasons %q; want 670000", b.horizonMs, b.reasons)
+	}
+	// 760,000 B/s produced leaves 40,000, 5% of 800,000: it still copies;
+	// one byte more and no replica catches up.
+	for _, produce := range []int64{760_000, 760_001} {
+		b = envBuilder()
+		b.in.Env.ProduceBytesPerSec = produce
+		if err := b.environment(); err != nil {
+			t.Fatal(err)
+		}
+		if b.neverCatchesUp != (produce > 760_000) {
+			t.Errorf("%d B/s produced: never catches up %v", produce, b.neverCatchesUp)
+		}
+	}
+}
+
+// TestEnvironmentMetadataAssumed: a tiered leader that reports no highest
+// uploaded offset though remote storage holds data (its end at 0 counts)
+// is taken as not yet having its metadata: ready one task interval from
+// now; an HRO of 0 is known; a given readiness is kept.
+func TestEnvironmentMetadataAssumed(t *testing.T) {
+	for _, c := range []struct {
+		hro, remoteEnd int64
+		given          bool
+		want           int64
+	}{
+		{-1, 0, false, 30_000},
+		{-1, -1, false, 5_000},
+		{0, 0, false, 5_000},
+		{-1, 0, true, 5_000},
+	} {
+		b := envBuilder()
+		b.st.RemoteStorageEnable, b.st.HighestRemoteOffset, b.st.RemoteEndOffset = true, c.hro, c.remoteEnd
+		b.in.Env.Given[FieldMetadataReady] = c.given
+		if err := b.environment(); err != nil {
+			t.Fatal(err)
+		}
+		if b.cfg.RemoteMetadataReadyMs != c.want || b.metadataAssumed != (c.want == 30_000) {
+			t.Errorf("%+v: metadata ready at %d ms (assumed %v), want %d", c, b.cfg.RemoteMetadataReadyMs, b.metadataAssumed, c.want)
+		}
+	}
+}
+
+// TestEnvironmentProduceLimit: what the scenario must produce over its
+// horizon is refused past what scenario files can hold (10^12 records).
+func TestEnvironmentProduceLimit(t *testing.T) {
+	for _, c := range []struct {
+		produce int64
+		refused bool
+	}{{900_000_000_000, false}, {1 << 40, true}} {
+		b := envBuilder()
+		b.st.RecordBytes, b.in.Env.ProduceBytesPerSec = 135, c.produce // 135 s of horizon: records = bytes a second
+		err := b.environment()
+		if (err != nil) != c.refused || b.horizonMs != 135_000 {
+			t.Errorf("%d B/s: %v, horizon %d ms; want refused %v, 135 s", c.produce, err, b.horizonMs, c.refused)
+		}
+	}
+}
+
+// TestEnvironmentAssumptionsOnlyWhatWasNotGiven: the defaults the plan
+// assumed are listed only when some value was not given.
+func TestEnvironmentAssumptionsOnlyWhatWasNotGiven(t *testing.T) {
+	for _, given := range []bool{false, true} {
+		b := envBuilder()
+		for _, f := range []string{FieldProduce, FieldReplication, FieldNetworkLatency, FieldRemoteFetch, FieldRemoteUpload, FieldMetadataReady} {
+			b.in.Env.Given[f] = given
+		}
+		b.environmentAssumptions()
+		listed := strings.Contains(strings.Join(b.assume, "\n"), "not in the tools' output, defaults")
+		if listed == given || len(b.assume) != 3-btoi(given) {
+			t.Errorf("every value given %v: assumptions %q", given, b.assume)
+		}
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
