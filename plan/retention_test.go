@@ -249,3 +249,29 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// TestProduceEventsSplitAtTheRecordLimit: what the horizon produces is
+// one event when it fits the per-event record limit, else as few
+// consecutive events as the limit needs, their records and times adding up
+// to the whole with none lost to rounding.
+func TestProduceEventsSplitAtTheRecordLimit(t *testing.T) {
+	for _, c := range []struct {
+		total int64 // records over the horizon
+		parts int
+	}{{produceRecordsMax, 1}, {produceRecordsMax + 1, 2}, {3*produceRecordsMax + 2, 4}} {
+		b := &builder{in: &Input{Env: DefaultEnv()}, horizonMs: 1_000_000, st: State{RecordBytes: 1}}
+		b.in.Env.ProduceBytesPerSec = c.total / 1000 // records a second over 1000 s
+		total := b.in.Env.ProduceBytesPerSec * 1000
+		evs := b.produceEvents()
+		var records, at int64
+		for _, e := range evs {
+			if e.AtMs != at || e.Records > produceRecordsMax {
+				t.Errorf("%d records: event %+v at %d ms, want contiguous, at most the limit", total, e, at)
+			}
+			records, at = records+e.Records, e.AtMs+e.OverMs
+		}
+		if wantParts := int((total + produceRecordsMax - 1) / produceRecordsMax); len(evs) != wantParts || records != total || at != 1_000_000 {
+			t.Errorf("%d records: %d events of %d records to %d ms, want %d events of %d to 1000000", total, len(evs), records, at, wantParts, total)
+		}
+	}
+}
