@@ -42,7 +42,7 @@ func (b *builder) topology() error {
 	if len(out) > 0 {
 		b.notef("replica(s) %s are not in the ISR (%s): the scenario leaves them out (it cannot start a replica part-way behind)", strings.Join(out, ", "), f.TopicsFrom)
 	}
-	if len(st.InSync) >= 63 {
+	if len(st.InSync) > 63 {
 		return toolErr(b.in.Topics.Name, lineOf(f.TopicsFrom), "%d in-sync replicas: the simulator runs at most 63 and the new one", len(st.InSync))
 	}
 	st.Brokers = append(slices.Clone(st.InSync), -1)

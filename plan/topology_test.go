@@ -1,0 +1,61 @@
+package plan
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestTopologyWithoutTopicsFile: without kafka-topics.sh output the
+// scenario holds ReplicationFactor replicas, all in sync, numbered from 0,
+// and the new one; the assumption is said unless the factor was given.
+func TestTopologyWithoutTopicsFile(t *testing.T) {
+	for _, given := range []bool{false, true} {
+		b := &builder{in: &Input{Env: DefaultEnv()}, f: &Facts{Leader: -1}}
+		b.in.Env.ReplicationFactor, b.in.Env.Given[FieldReplicationFactor] = 3, given
+		if err := b.topology(); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		if !given {
+			want = []string{"kafka-topics.sh output not given: 3 replicas, all in sync (ReplicationFactor); brokers are numbered 0..2"}
+		}
+		if !reflect.DeepEqual(b.st.InSync, []int32{0, 1, 2}) || !reflect.DeepEqual(b.st.Brokers, []int32{0, 1, 2, -1}) || !reflect.DeepEqual(b.assume, want) {
+			t.Errorf("factor given %v: in sync %v, brokers %v, assumptions %q", given, b.st.InSync, b.st.Brokers, b.assume)
+		}
+	}
+}
+
+// TestTopologyFromTopicsFile: the leader first, then the other in-sync
+// replicas in the tool's order; replicas out of the ISR are left out and
+// named; broker 0 leads like any; no leader, or more than 63 in-sync replicas (with the new one, more brokers than a scenario holds), is
+// refused at the partition's line.
+func TestTopologyFromTopicsFile(t *testing.T) {
+	topo := func(leader int32, replicas, isr []int32) (*builder, error) {
+		b := &builder{in: &Input{Env: DefaultEnv(), Topics: &TopicsFile{Name: "topics.txt"}},
+			f: &Facts{HasTopicInfo: true, TP: TopicPartition{"t", 0}, Leader: leader, Replicas: replicas, ISR: isr, TopicsFrom: "topics.txt:4"}}
+		return b, b.topology()
+	}
+	b, err := topo(0, []int32{3, 0, 5, 1}, []int32{1, 0, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(b.st.InSync, []int32{0, 3, 1}) || !reflect.DeepEqual(b.st.Brokers, []int32{0, 3, 1, -1}) || b.st.Leader != 0 ||
+		!reflect.DeepEqual(b.notes, []string{"replica(s) 5 are not in the ISR (topics.txt:4): the scenario leaves them out (it cannot start a replica part-way behind)"}) {
+		t.Errorf("in sync %v, brokers %v, leader %d, notes %q", b.st.InSync, b.st.Brokers, b.st.Leader, b.notes)
+	}
+	if _, err := topo(-1, []int32{1}, nil); err == nil || err.Error() != "topics.txt:4: partition t-0 has no leader (Leader: none): a new replica has nothing to fetch from" {
+		t.Errorf("no leader: %v", err)
+	}
+	for _, n := range []int{63, 64} {
+		var rs []int32
+		for i := range n {
+			rs = append(rs, int32(i))
+		}
+		_, err := topo(0, rs, rs)
+		if refused := err != nil && strings.Contains(err.Error(), strconv.Itoa(n)+" in-sync replicas: the simulator runs at most 63 and the new one"); refused != (n > 63) || n <= 63 && err != nil {
+			t.Errorf("%d in sync: %v", n, err)
+		}
+	}
+}
