@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"errors"
 	"reflect"
 	"strconv"
 	"strings"
@@ -45,6 +46,9 @@ func TestTopologyFromTopicsFile(t *testing.T) {
 		!reflect.DeepEqual(b.notes, []string{"replica(s) 5 are not in the ISR (topics.txt:4): the scenario leaves them out (it cannot start a replica part-way behind)"}) {
 		t.Errorf("in sync %v, brokers %v, leader %d, notes %q", b.st.InSync, b.st.Brokers, b.st.Leader, b.notes)
 	}
+	if b, err := topo(1, []int32{1, 2}, []int32{2, 1}); err != nil || len(b.notes) != 0 {
+		t.Errorf("every replica in sync: %v, notes %q; want none", err, b.notes)
+	}
 	if _, err := topo(-1, []int32{1}, nil); err == nil || err.Error() != "topics.txt:4: partition t-0 has no leader (Leader: none): a new replica has nothing to fetch from" {
 		t.Errorf("no leader: %v", err)
 	}
@@ -56,6 +60,34 @@ func TestTopologyFromTopicsFile(t *testing.T) {
 		_, err := topo(0, rs, rs)
 		if refused := err != nil && strings.Contains(err.Error(), strconv.Itoa(n)+" in-sync replicas: the simulator runs at most 63 and the new one"); refused != (n > 63) || n <= 63 && err != nil {
 			t.Errorf("%d in sync: %v", n, err)
+		}
+	}
+}
+
+// TestEnvRangesAtTheirEdges: a latency, remote read or upload range takes
+// 0, MIN equal to MAX and a MAX of an hour, and refuses one past each,
+// naming the field.
+func TestEnvRangesAtTheirEdges(t *testing.T) {
+	for _, c := range []struct {
+		v  [2]int64
+		ok bool
+	}{{[2]int64{0, 0}, true}, {[2]int64{7, 7}, true}, {[2]int64{0, 3_600_000}, true},
+		{[2]int64{-1, 5}, false}, {[2]int64{8, 7}, false}, {[2]int64{0, 3_600_001}, false}} {
+		for _, field := range []string{FieldNetworkLatency, FieldRemoteFetch, FieldRemoteUpload} {
+			e := DefaultEnv()
+			switch field {
+			case FieldNetworkLatency:
+				e.NetworkLatencyMs = c.v
+			case FieldRemoteFetch:
+				e.RemoteFetchMs = c.v
+			default:
+				e.RemoteUploadMs = c.v
+			}
+			err := e.validate()
+			var ie *InputError
+			if (err == nil) != c.ok || err != nil && (!errors.As(err, &ie) || ie.Field != field) {
+				t.Errorf("%s %v: %v, want ok %v", field, c.v, err, c.ok)
+			}
 		}
 	}
 }
