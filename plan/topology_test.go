@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"tierfetch/scenarios"
 )
 
 // TestTopologyWithoutTopicsFile: without kafka-topics.sh output the
@@ -89,5 +90,22 @@ func TestEnvRangesAtTheirEdges(t *testing.T) {
 				t.Errorf("%s %v: %v, want ok %v", field, c.v, err, c.ok)
 			}
 		}
+	}
+}
+
+// TestPiecesAtTheLimit: a range needing exactly limit segments is cut in
+// steps of size (the last shorter), not merged; one more segment than the
+// limit makes limit equal pieces, merged.
+func TestPiecesAtTheLimit(t *testing.T) {
+	out, merged := pieces(0, 25, 10, true, 3) // 3 segments: 10, 10, 5
+	if merged || len(out) != 3 || out[2] != (scenarios.SegmentSpec{BaseOffset: 20, EndOffset: 24}) {
+		t.Errorf("3 segments under a limit of 3: %+v, merged %v", out, merged)
+	}
+	if out, _ := pieces(0, 30, 10, true, 3); len(out) != 3 || out[2] != (scenarios.SegmentSpec{BaseOffset: 20, EndOffset: 29}) {
+		t.Errorf("3 whole segments: %+v", out)
+	}
+	out, merged = pieces(0, 31, 10, true, 3) // 4 segments: merged into 3 of 11, 10, 10
+	if !merged || len(out) != 3 || out[0] != (scenarios.SegmentSpec{BaseOffset: 0, EndOffset: 10}) || out[2] != (scenarios.SegmentSpec{BaseOffset: 21, EndOffset: 30}) {
+		t.Errorf("4 segments under a limit of 3: %+v, merged %v", out, merged)
 	}
 }
