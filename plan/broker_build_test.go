@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"tierfetch/model"
 
 	"tierfetch/scenarios"
 )
@@ -248,5 +249,35 @@ func TestBrokerLeaderlessPartitionCopiesAnEmptyReplica(t *testing.T) {
 	}
 	if got := localRecords(sc.Partitions[0].Initial); got != 0 || !slices.Contains(b.assume, "t-0 has no leader in topics.txt, or its leader's replica is not in log-dirs.txt: its largest other replica's size") {
 		t.Errorf("%d local records, assumptions %q: want 0, the largest other replica's size assumed", got, b.assume)
+	}
+}
+
+// TestBrokerVariantsRunUnderKafka43: the knob variants run under
+// kafka-4.3 when it is among the profiles, wherever it stands, else under
+// the first; every profile gets its row, in order, and the variants' first
+// row is the configured scenario under that profile.
+func TestBrokerVariantsRunUnderKafka43(t *testing.T) {
+	for _, c := range []struct {
+		profiles []string
+		want     string
+	}{{[]string{"kip", "kafka-4.3"}, "kafka-4.3"}, {[]string{"kafka-4.3", "kip"}, "kafka-4.3"}, {[]string{"kafka-trunk", "kip"}, "kafka-trunk"}} {
+		in := handBrokerInput(2, []handPart{{1, []int32{1, 2}, map[int32]int64{1: 4_000, 2: 4_000}}},
+			configBlock("topic", "t", "segment.bytes", "2000", "remote.storage.enable", "true"))
+		in.Env.RecordBytes, in.Env.Given[FieldRecordBytes] = 1000, true
+		in.SeedFrom, in.SeedTo, in.Workers = 1, 1, 1
+		for _, name := range c.profiles {
+			in.Profiles = append(in.Profiles, model.Profiles[name])
+		}
+		r, _, _, err := MakeBroker(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rows []string
+		for _, p := range r.Profiles {
+			rows = append(rows, p.Name)
+		}
+		if r.VariantProfile != c.want || !reflect.DeepEqual(rows, c.profiles) {
+			t.Errorf("profiles %v: variants under %q, rows %v; want %q", c.profiles, r.VariantProfile, rows, c.want)
+		}
 	}
 }
