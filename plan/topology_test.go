@@ -109,3 +109,27 @@ func TestPiecesAtTheLimit(t *testing.T) {
 		t.Errorf("4 segments under a limit of 3: %+v, merged %v", out, merged)
 	}
 }
+
+// TestSegmentsSplitAtTheHighestUploadedOffset: the remote-only part of the
+// log is cut at HRO+1, where a real log has a segment boundary, each side
+// in equal pieces; the local segments start at the local log start, those
+// below the remote end shared with remote storage, the rest cut in steps.
+func TestSegmentsSplitAtTheHighestUploadedOffset(t *testing.T) {
+	b := &builder{segRecords: 10, st: State{LogStartOffset: 0, LocalLogStartOffset: 50, HighWatermark: 100, HighestRemoteOffset: 24, RemoteEndOffset: 79}}
+	in, err := b.segments()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seg := func(pairs ...int64) []scenarios.SegmentSpec {
+		var out []scenarios.SegmentSpec
+		for i := 0; i < len(pairs); i += 2 {
+			out = append(out, scenarios.SegmentSpec{BaseOffset: pairs[i], EndOffset: pairs[i+1]})
+		}
+		return out
+	}
+	wantRemote := seg(0, 8, 9, 16, 17, 24, 25, 33, 34, 41, 42, 49, 50, 59, 60, 69, 70, 79)
+	wantLocal := seg(50, 59, 60, 69, 70, 79, 80, 89, 90, 99)
+	if !reflect.DeepEqual(in.RemoteSegments, wantRemote) || !reflect.DeepEqual(in.LocalSegments, wantLocal) {
+		t.Errorf("remote %v\nlocal %v\nwant remote %v\nlocal %v", in.RemoteSegments, in.LocalSegments, wantRemote, wantLocal)
+	}
+}
