@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"tierfetch/model"
 
 	"tierfetch/config"
 )
@@ -124,5 +125,34 @@ func TestGatherTakesTheLeadersBrokerConfigs(t *testing.T) {
 	}
 	if o := offsetOf(in.Offsets[0], TopicPartition{"c", 0}); o != (Offset{Value: -1}) {
 		t.Errorf("a partition the file does not hold: %+v, want no offset (-1), unknown, from no line", o)
+	}
+}
+
+// TestPlanSeedsAndNewBroker: no seeds given is the default range, a range
+// from seed 0 is taken as given; the new replica is the scenario's last
+// broker; more than 10,000 seeds are refused before any tool output is
+// read, 10,000 are not.
+func TestPlanSeedsAndNewBroker(t *testing.T) {
+	values := map[Time]int64{TimeEarliest: 1000, TimeEarliestLocal: 1000, TimeLatestTiered: -1, TimeLatest: 6000}
+	for _, c := range []struct{ from, to, wantFrom, wantTo uint64 }{{0, 0, DefaultSeedFrom, DefaultSeedTo}, {0, 1, 0, 1}} {
+		in := smallInput(t, values, map[string]string{"remote.storage.enable": "false"})
+		in.SeedFrom, in.SeedTo, in.Profiles = c.from, c.to, []model.Profile{model.KIP}
+		r, _, _, err := Make(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := r.Scenario; s.SeedFrom != c.wantFrom || s.SeedTo != c.wantTo || s.NewBroker != s.Brokers-1 || s.Runs != 2*int(c.wantTo-c.wantFrom+1) {
+			t.Errorf("seeds %d..%d: plan ran %d..%d (%d runs), new broker b%d of %d", c.from, c.to, s.SeedFrom, s.SeedTo, s.Runs, s.NewBroker, s.Brokers)
+		}
+	}
+	for _, c := range []struct {
+		from, to uint64
+		refused  bool
+	}{{1, 10_000, false}, {1, 10_001, true}, {5_000, 5_001, false}} {
+		_, _, _, err := Make(Input{SeedFrom: c.from, SeedTo: c.to, Env: DefaultEnv()}) // no offsets: refused after the seeds
+		var ie *InputError
+		if !errors.As(err, &ie) || (ie.Field == "Seeds") != c.refused {
+			t.Errorf("seeds %d..%d: %v, want the seeds refused %v", c.from, c.to, err, c.refused)
+		}
 	}
 }
