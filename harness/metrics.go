@@ -201,13 +201,20 @@ func price(sc *scenarios.Scenario, c *model.Cluster, b *model.Broker) (known boo
 	if l == nil {
 		return false, 0, 0, 0
 	}
-	lso, hw, llso := l.Log.LogStart, l.Log.HighWatermark, b.Log.LocalLogStart
-	rb := sc.Config.RecordBytes
+	remote, local, extraMs = Price(&sc.Config, l.Log.LogStart, l.Log.HighWatermark, b.Log.LocalLogStart)
+	return true, remote, local, extraMs
+}
+
+// Price is what a consumer reading [lso, hw) would read from remote storage
+// (below llso, a replica's local log start) and from its local disk, and
+// the latency the remote reads add (PriceModel).
+func Price(c *scenarios.Config, lso, hw, llso int64) (remote, local int64, extraMs float64) {
+	rb := c.RecordBytes
 	remote = max(0, min(llso, hw)-lso) * rb
 	local = max(0, hw-max(llso, lso)) * rb
-	reads := (remote + sc.Config.SegmentBytes - 1) / sc.Config.SegmentBytes
-	meanMs := float64(sc.Config.RemoteFetchMs[0]+sc.Config.RemoteFetchMs[1]) / 2
-	return true, remote, local, float64(reads) * meanMs
+	reads := (remote + c.SegmentBytes - 1) / c.SegmentBytes
+	meanMs := float64(c.RemoteFetchMs[0]+c.RemoteFetchMs[1]) / 2
+	return remote, local, float64(reads) * meanMs
 }
 
 // RedundancyRestored returns the time from the scenario's first crash event

@@ -164,15 +164,11 @@ func runOne(sc *scenarios.Scenario, j job) RunOutcome {
 }
 
 // price sets the outcome's price at the join sample js: what a consumer
-// reading [log start, HW) would read from remote storage (below the new
-// replica's local log start) and from local disk if the replica led, and
-// what the remote reads add: one a segment, at the mean remote fetch time.
+// reading [log start, HW) would read from remote storage and from local
+// disk if the new replica led, and what the remote reads add
+// (harness.Price, the runs' own measure).
 func (o *RunOutcome) price(js joinSample, c *scenarios.Config) {
-	rb := c.RecordBytes
-	o.PriceRemoteBytes = max(0, min(js.followerLLS, js.hw)-js.lso) * rb
-	o.PriceLocalBytes = max(0, js.hw-max(js.followerLLS, js.lso)) * rb
-	reads := (o.PriceRemoteBytes + c.SegmentBytes - 1) / c.SegmentBytes
-	o.PriceExtraLatencyMs = float64(reads) * float64(c.RemoteFetchMs[0]+c.RemoteFetchMs[1]) / 2
+	o.PriceRemoteBytes, o.PriceLocalBytes, o.PriceExtraLatencyMs = harness.Price(c, js.lso, js.hw, js.followerLLS)
 }
 
 func sampleJoin(res *harness.RunResult, b *model.Broker) joinSample {
