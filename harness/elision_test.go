@@ -33,16 +33,83 @@ const elisionFleet = `{"name": "elision-fleet", "seed": 1, "brokers": 4,
 
 // elisionRun is what TestElisionMatchesReference compares of a run.
 type elisionRun struct {
-	res    *RunResult
-	events []byte // every event but the RLM task timers' inputs, with its time
-	states [][]byte
+	res *RunResult
+	// events is every event but the RLM task timers' inputs and the HRO
+	// events, with its time; hro each partition's HRO events (a fold's,
+	// model.EvHighestRemoteRun, as the EvHighestRemote its run would have
+	// given), with where and when they were.
+	events []byte
+	hro    [][]hroEvent
+	// brokerStates is per partition and broker its state events
+	// (model.EvBrokerState, which the harness records after a step that
+	// changed a broker) without the HRO and without repeats: a fold's step
+	// shows the raise with its own change, the run's step showed it alone.
+	brokerStates map[[2]int][]string
+	states       [][]byte
+	folds        int // fold events (model.EvHighestRemoteRun)
+}
+
+// hroEvent is an HRO event of a partition: its encoding without its time,
+// how many of the partition's other events came before it, and when it
+// was, or for a fold when its run was: ms milliseconds (floored) before at.
+type hroEvent struct {
+	enc    string
+	before int
+	at     sim.Time
+	ms     int64
+	run    bool
+}
+
+// span is when the run that set the HRO can have been: [lo, hi].
+func (h hroEvent) span() (lo, hi sim.Time) {
+	if !h.run {
+		return h.at, h.at
+	}
+	d := sim.Time(h.ms) * sim.Time(sim.Millisecond)
+	return h.at - d - sim.Time(sim.Millisecond) + 1, h.at - d
 }
 
 func runElision(t *testing.T, sc *scenarios.Scenario, seed uint64, st Strategy, noElision bool) elisionRun {
-	var out elisionRun
+	out := elisionRun{brokerStates: map[[2]int][]string{}}
+	var count []int        // each partition's other events so far
+	var inputAt []sim.Time // when a partition's last event was its step's input (-1: it was not)
 	obs := model.ObserverFunc(func(at sim.Time, e *model.Event) {
 		if e.Kind == model.EvTimer && e.Part >= 0 {
 			return // an RLM task's run: elision leaves out those that do nothing
+		}
+		if e.Part >= 0 && int(e.Part) >= len(count) {
+			n := int(e.Part) + 1
+			count, inputAt = append(count, make([]int, n-len(count))...), append(inputAt, make([]sim.Time, n-len(inputAt))...)
+			out.hro = append(out.hro, make([][]hroEvent, n-len(out.hro))...)
+		}
+		if e.Part >= 0 && (e.Kind == model.EvHighestRemote || e.Kind == model.EvHighestRemoteRun) {
+			n := *e
+			n.Kind, n.Ms = model.EvHighestRemote, 0
+			h := hroEvent{enc: string(n.AppendBinaryPart(nil, 0)), before: count[e.Part], at: at, ms: e.Ms, run: e.Kind == model.EvHighestRemoteRun}
+			if h.run && inputAt[e.Part] == at {
+				h.before-- // applied by the step of that input, its run was before it (model.Fleet.stepPart)
+			}
+			out.hro[e.Part] = append(out.hro[e.Part], h)
+			if h.run {
+				out.folds++
+			}
+			return
+		}
+		if e.Part >= 0 && e.Kind == model.EvBrokerState {
+			n := *e
+			n.HRO = 0
+			k, enc := [2]int{int(e.Part), e.Broker}, string(n.AppendBinaryPart(nil, 0))
+			if l := out.brokerStates[k]; len(l) == 0 || l[len(l)-1] != enc {
+				out.brokerStates[k] = append(l, enc)
+			}
+			return
+		}
+		if e.Part >= 0 {
+			count[e.Part]++
+			inputAt[e.Part] = -1
+			if e.Kind.IsInput() {
+				inputAt[e.Part] = at
+			}
 		}
 		out.events = fmt.Appendf(out.events, "%d:", at)
 		out.events = append(e.AppendBinaryPart(out.events, at), '\n')
@@ -52,6 +119,29 @@ func runElision(t *testing.T, sc *scenarios.Scenario, seed uint64, st Strategy, 
 		out.states = append(out.states, out.res.Fleet.At(model.PartID(p)).AppendState(nil, out.res.End))
 	}
 	return out
+}
+
+// sameHRO fails the test unless two runs' partitions had the same HRO
+// events at the same places among their other events, at times that can
+// be one: equal, or within the millisecond a fold gives.
+func sameHRO(t *testing.T, name string, ref, opt elisionRun) {
+	t.Helper()
+	if len(ref.hro) != len(opt.hro) {
+		t.Fatalf("%s: HRO events in %d partitions, %d with elision", name, len(ref.hro), len(opt.hro))
+	}
+	for p := range ref.hro {
+		if len(ref.hro[p]) != len(opt.hro[p]) {
+			t.Fatalf("%s: partition %d has %d HRO events, %d with elision", name, p, len(ref.hro[p]), len(opt.hro[p]))
+		}
+		for i, a := range ref.hro[p] {
+			b := opt.hro[p][i]
+			alo, ahi := a.span()
+			blo, bhi := b.span()
+			if a.enc != b.enc || a.before != b.before || alo > bhi || blo > ahi {
+				t.Fatalf("%s: partition %d's HRO event %d differs: %+v, with elision %+v", name, p, i, a, b)
+			}
+		}
+	}
 }
 
 // TestElisionMatchesReference runs broker-scale files (the named ones, the
@@ -75,7 +165,7 @@ func TestElisionMatchesReference(t *testing.T) {
 		}
 		files = append(files, sc)
 	}
-	fewer := 0
+	fewer, folds := 0, 0
 	for _, sc := range files {
 		for seed := uint64(1); seed <= 3; seed++ {
 			for _, st := range Strategies {
@@ -83,6 +173,10 @@ func TestElisionMatchesReference(t *testing.T) {
 				name := fmt.Sprintf("%s seed %d %s", sc.Name, seed, st)
 				if i := firstByteDiff(ref.events, opt.events); i >= 0 {
 					t.Fatalf("%s: events differ from byte %d:\nreference: %q\nelided:    %q", name, i, around(ref.events, i), around(opt.events, i))
+				}
+				sameHRO(t, name, ref, opt)
+				if !reflect.DeepEqual(ref.brokerStates, opt.brokerStates) {
+					t.Fatalf("%s: the brokers' states differ", name)
 				}
 				a, b := ref.res, opt.res
 				if a.Outcome != b.Outcome || !reflect.DeepEqual(a.Partitions, b.Partitions) || !reflect.DeepEqual(a.BrokerScale, b.BrokerScale) ||
@@ -100,6 +194,10 @@ func TestElisionMatchesReference(t *testing.T) {
 				if b.Steps < a.Steps {
 					fewer++
 				}
+				if ref.folds != 0 {
+					t.Fatalf("%s: %d folds without elision", name, ref.folds)
+				}
+				folds += opt.folds
 				t.Logf("%s: %s, %d steps, %d with elision", name, a.Outcome, a.Steps, b.Steps)
 			}
 		}
@@ -107,6 +205,10 @@ func TestElisionMatchesReference(t *testing.T) {
 	if fewer < len(files)*3 {
 		t.Fatalf("elision took fewer steps in %d runs of %d", fewer, len(files)*6)
 	}
+	if folds < 100 {
+		t.Fatalf("%d folded RLM follower runs: the files do not exercise folding", folds)
+	}
+	t.Logf("%d folded RLM follower runs", folds)
 }
 
 // firstByteDiff returns the first index where a and b differ, -1 if equal.

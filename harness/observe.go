@@ -437,7 +437,7 @@ func (v *runView) broker(e *model.Event) {
 	case model.EvBecomeFollower:
 		b := &v.brokers[e.Broker]
 		b.role, b.epoch, b.req = model.RoleFollower, e.Epoch, 0
-	case model.EvHighestRemote:
+	case model.EvHighestRemote, model.EvHighestRemoteRun:
 		v.brokers[e.Broker].hro = e.HRO
 	case model.EvBootstrapped:
 		v.brokers[e.Broker].boot = false

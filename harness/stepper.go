@@ -56,6 +56,13 @@ func (x *Run) Step() {
 	ev, ok := r.next()
 	if !ok || ev.kind == evEnd {
 		if r.mp != nil {
+			// The runs of RLM follower tasks the fleet folded into their
+			// partitions' next steps, up to the end, are applied as a step's.
+			r.f.SettleFolds(r.sched.Now())
+			if f := r.afterStep(); f != nil {
+				x.done = r.finish(x.res, f, OutcomeSafety)
+				return
+			}
 			f := r.mp.liveness(r)
 			if f != nil {
 				x.done = r.finish(x.res, f, OutcomeLiveness)

@@ -122,10 +122,16 @@ type Cluster struct {
 	Cfg     Config
 	Profile Profile
 	// Now is the virtual time of the last step (Step sets it).
-	Now     sim.Time
-	Brokers []*Broker
-	Ctrl    Controller
-	Remote  Remote
+	Now sim.Time
+	// folds has bit b set when broker b's RLM follower task may hold a fold
+	// (idleTask.fold; a fleet of many partitions, brokers below 64). Beside
+	// Now, which every step of the partition writes; nextFold is no later
+	// than the first of them.
+	folds    uint64
+	nextFold sim.Time
+	Brokers  []*Broker
+	Ctrl     Controller
+	Remote   Remote
 	// out holds what the steps since the last Advance did (Ready).
 	out *outbox
 	// fleet is the Fleet the cluster is a partition of (nil: none), part

@@ -81,6 +81,10 @@ const (
 	EvReassign
 	EvReassignStart
 	EvReassignDone
+	// EvHighestRemoteRun is EvHighestRemote set by an RLM follower task's run
+	// that a fleet of many partitions folded into the partition's next step
+	// (Fleet.settleFolds).
+	EvHighestRemoteRun
 	NumEventKinds
 )
 

@@ -477,4 +477,15 @@ var kinds = [NumEventKinds]kindInfo{
 		text: func(d []byte, e *Event) []byte {
 			return appendInts(append(d, "reassignment completes: replicas "...), e.Brokers)
 		}},
+	// Broker, HRO, PrevHRO as EvHighestRemote; Ms: how long before the step
+	// the follower task's run that set it was (floored to the millisecond).
+	EvHighestRemoteRun: {name: "highest-remote-run", fields: fields(fBroker, fHRO, fPrevHRO, fMs), shown: always,
+		text: func(d []byte, e *Event) []byte {
+			d = appendInt(append(appendSubject(d, e), "highest remote offset "...), e.HRO)
+			d = appendInt(append(d, " (was "...), e.PrevHRO)
+			if e.Ms == 0 {
+				return append(d, "), by its RLM follower task's run at this instant, folded into this step"...)
+			}
+			return append(appendInt(append(d, "), by its RLM follower task's run "...), e.Ms), " ms earlier, folded into this step"...)
+		}},
 }

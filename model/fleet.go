@@ -285,9 +285,9 @@ func (f *Fleet) forgetIdleRun(p PartID, ver uint64) {
 // checked the fetchers) and nothing the other brokers' due checks and idle
 // tasks read, so afterStep notes that broker alone (the leader's ISR
 // expiry due stays as noted: an early one only costs its tick a visit that
-// finds nothing, as isrExpiryDue allows). With the flag off these runs are
-// the part of a broker replacement that grows as partitions x horizon:
-// every partition's log grows throughout, and each run raises its HRO.
+// finds nothing, as isrExpiryDue allows). Such a run idles its task
+// (raisedHROOnly), whose later runs that only raise the HRO are folded into
+// the partition's steps where they can be (foldRun).
 func (f *Fleet) noteHROOnly(p PartID, in *Input, ver uint64, meta int) {
 	if !f.multi || f.tk.idled || f.tk.noElision || in.Kind != EvTimer || in.Timer.Kind != TimerRLMFollower ||
 		len(f.touched) != 1 || f.touched[0] != p {
@@ -326,11 +326,27 @@ func (f *Fleet) HROOnly() int {
 }
 
 // stepPart hands partition p the input.
+//
+// Its folds due first (settleFolds) are applied before, and their events
+// follow the input's (a step's first event, if it records one).
 func (f *Fleet) stepPart(p PartID, in *Input) {
 	c := f.Parts[p]
 	c.Now = f.Now
 	f.touch(p)
+	if !f.multi || c.folds == 0 {
+		c.step(in)
+		return
+	}
+	folds := f.settleFolds(p, make([]Event, 0, 1))
+	k := len(f.out.events)
 	c.step(in)
+	if len(folds) == 0 {
+		return
+	}
+	if k < len(f.out.events) && f.out.events[k].Kind.IsInput() {
+		k++
+	}
+	f.out.events = slices.Insert(f.out.events, k, folds...)
 }
 
 // fanOut applies an input of every partition (or of those in.Only names) (a broker's crash or restart,

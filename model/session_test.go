@@ -82,6 +82,8 @@ func (h *fleetHarness) play(inputs []timedInput, end sim.Time) {
 		h.drain()
 	}
 	h.runUntil(end)
+	h.f.SettleFolds(end)
+	h.drain()
 }
 
 // run runs the fleet to end, eager or with incremental sessions.
@@ -106,6 +108,44 @@ type sessionRun struct {
 	ansParts int
 	states   [][]byte // per partition: its state at the end (Cluster.AppendState)
 	views    []byte   // the leaders' views of their followers at the end, times absolute
+	// hro is per partition the times of its HRO events, which parts holds
+	// without their times: a fold's (EvHighestRemoteRun, as EvHighestRemote)
+	// is known to the millisecond (sameHROTimes).
+	hro [][]hroAt
+}
+
+// hroAt is when an HRO event was, or for a fold when its run was: ms
+// milliseconds (floored) before at.
+type hroAt struct {
+	at  sim.Time
+	ms  int64
+	run bool
+}
+
+// span is when the run that set the HRO can have been: [lo, hi].
+func (h hroAt) span() (lo, hi sim.Time) {
+	if !h.run {
+		return h.at, h.at
+	}
+	d := sim.Duration(h.ms) * sim.Millisecond
+	return h.at - sim.Time(d+sim.Millisecond) + 1, h.at - sim.Time(d)
+}
+
+// sameHROTimes fails the test unless each partition's HRO events of two
+// runs can have been at the same times: equal, or within the millisecond
+// a fold gives.
+func sameHROTimes(t *testing.T, seed uint64, ra, rb sessionRun) {
+	t.Helper()
+	for p := range ra.hro {
+		for i, a := range ra.hro[p] {
+			b := rb.hro[p][i]
+			alo, ahi := a.span()
+			blo, bhi := b.span()
+			if alo > bhi || blo > ahi {
+				t.Fatalf("seed %d: t-%d's HRO event %d: %+v and %+v cannot be at one time", seed, p, i, a, b)
+			}
+		}
+	}
 }
 
 // sameRun fails the test unless two runs of one fleet (named a and b in
@@ -129,15 +169,40 @@ func sameRun(t *testing.T, seed uint64, a string, ra sessionRun, b string, rb se
 	if !bytes.Equal(ra.thread, rb.thread) {
 		t.Fatalf("seed %d: the threads' blocked events differ", seed)
 	}
+	sameHROTimes(t, seed, ra, rb)
 }
 
 func summarize(h *fleetHarness) sessionRun {
 	var s sessionRun
-	s.parts = make([][]byte, len(h.f.Parts))
+	s.parts, s.hro = make([][]byte, len(h.f.Parts)), make([][]hroAt, len(h.f.Parts))
+	// input is where each partition's last event was its step's input, and
+	// when: a fold the step applied (Fleet.stepPart) follows that input, and
+	// goes before it here, where the run it stands for was.
+	type mark struct {
+		off int
+		at  sim.Time
+	}
+	input := make([]mark, len(h.f.Parts))
 	for _, x := range h.events {
 		e := &x.e
 		switch {
+		case e.Part >= 0 && (e.Kind == EvHighestRemote || e.Kind == EvHighestRemoteRun):
+			n := *e
+			n.Kind, n.Ms = EvHighestRemote, 0
+			enc := binaryAt(nil, 0, &n)
+			if m := input[e.Part]; e.Kind == EvHighestRemoteRun && m.off >= 0 && m.at == x.at {
+				s.parts[e.Part] = slices.Insert(s.parts[e.Part], m.off, enc...)
+				input[e.Part].off += len(enc)
+			} else {
+				s.parts[e.Part] = append(s.parts[e.Part], enc...)
+				input[e.Part].off = -1
+			}
+			s.hro[e.Part] = append(s.hro[e.Part], hroAt{at: x.at, ms: e.Ms, run: e.Kind == EvHighestRemoteRun})
 		case e.Part >= 0:
+			input[e.Part] = mark{-1, 0}
+			if e.Kind.IsInput() {
+				input[e.Part] = mark{len(s.parts[e.Part]), x.at}
+			}
 			s.parts[e.Part] = binaryAt(s.parts[e.Part], x.at, e)
 		case e.Kind == EvThreadBlocked || e.Kind == EvThreadUnblocked:
 			s.thread = binaryAt(s.thread, x.at, e)

@@ -142,9 +142,8 @@ func (c *Cluster) step(in *Input) {
 	if in.Kind == EvTimer && in.Timer.Kind == TimerRLMFollower && !reassigning && c.multi() {
 		// The run wrote no fetcher (onRLMFollower), and every step that
 		// writes one checks it (here or in Fleet.settle): checking every
-		// broker's again would cost the run, the most frequent step of a
-		// broker replacement, a cache miss or two per broker at 10,000
-		// partitions.
+		// broker's again would cost the run a cache miss or two per broker
+		// at 10,000 partitions.
 		return
 	}
 	for _, b := range c.Brokers {

@@ -141,6 +141,9 @@ func (f *Fleet) at(p PartID) *Cluster {
 	c := f.Parts[p]
 	c.Now = f.Now
 	f.touch(p)
+	if f.multi {
+		f.settleFolds(p, nil)
+	}
 	return c
 }
 

@@ -3,6 +3,7 @@ package model
 import (
 	"container/heap"
 	"math"
+	"math/bits"
 	"slices"
 
 	"tierfetch/sim"
@@ -37,6 +38,10 @@ import (
 // instant, by TaskRank, so the instant a task is woken at is the one an
 // unelided run would fire it at, in the same order.
 //
+// An idle RLM follower task whose next run would only raise its broker's
+// HRO holds that run as a fold instead of a timer, applied by the
+// partition's next step (foldRun, settleFolds).
+//
 // Fleet.noElision (tests) visits every partition at each tick and never
 // idles a task: the reference the optimized run must equal.
 
@@ -62,10 +67,17 @@ func (k TimerKey) TaskRank(brokers int) (rank uint64, ok bool) {
 // idleTask is an RLM task left without a timer: its last run was at
 // anchor, its interval then every; armed is the grid point a timer is set
 // for (a time-based wake; 0: none).
+//
+// fold (an RLM follower task's only) is a run at foldAt that would raise
+// the broker's HRO to foldHRO and change nothing else anything reads before
+// the partition's next step (foldRun): no timer is set for it, and the
+// first step that touches the partition after foldAt (or at it, after the
+// task in TaskRank order) applies it first (settleFolds).
 type idleTask struct {
-	on            bool
-	anchor, armed sim.Time
-	every         sim.Duration
+	on, fold              bool
+	anchor, armed, foldAt sim.Time
+	every                 sim.Duration
+	foldHRO               int64
 }
 
 // taskSig is what a broker's retention check and RLM tasks of a partition
@@ -264,6 +276,7 @@ func (f *Fleet) onBrokerTick(k TimerKey) {
 		c := f.At(p)
 		b := c.Brokers[k.Broker]
 		n := len(f.out.events)
+		f.settleFolds(p, nil) // retention reads the HRO
 		switch {
 		case k.Kind == TimerISRExpire && b.Role == RoleLeader:
 			c.maybeShrinkISR(b)
@@ -398,17 +411,22 @@ func (c *Cluster) fireRLM(b *Broker, k TimerKind) {
 	snap, ev0, ef0, meta := c.rlmSnapOf(b), len(c.out.events), len(c.out.effects), len(c.metaLog)
 	c.runRLM(b, k)
 	ef := c.out.effects[ef0:]
-	if len(c.out.events) != ev0 || len(ef) != 1 || ef[0].Kind != EffSetTimer || ef[0].Timer.Kind != k ||
-		ef[0].Timer.Broker != b.ID || c.rlmSnapOf(b) != snap {
+	if len(ef) != 1 || ef[0].Kind != EffSetTimer || ef[0].Timer.Kind != k || ef[0].Timer.Broker != b.ID {
+		return
+	}
+	quiet := len(c.out.events) == ev0 && c.rlmSnapOf(b) == snap
+	if !quiet && !c.raisedHROOnly(b, k, snap, ev0) {
 		return
 	}
 	every := ef[0].After
 	c.out.effects = c.out.effects[:ef0]
-	f.tk.idled = true
 	rt := c.ticksOf(b)
 	t := &rt.idle[k-TimerRLMCopy]
 	*t = idleTask{on: true, anchor: c.Now, every: every}
-	rt.sig = c.taskSigOf(b) // the run may have folded metadata, which only RLM tasks read
+	if quiet {
+		f.tk.idled = true
+		rt.sig = c.taskSigOf(b) // the run may have folded metadata, which only RLM tasks read
+	}
 	if len(c.metaLog) != meta {
 		f.pf[c.part].foldedOthers = true // and trimmed the log the others' signatures count
 	}
@@ -417,6 +435,26 @@ func (c *Cluster) fireRLM(b *Broker, k TimerKind) {
 		t.armed = c.Now.Add(max(n, 1) * every)
 		c.armTimer(b, k, 0, t.armed.Sub(c.Now))
 	}
+}
+
+// raisedHROOnly reports whether b's RLM task k's run, which re-armed its
+// timer and nothing else, was a follower task's that only raised b's HRO
+// (its events from ev0 on; snap its rlmSnap before): its next run, the
+// partition unchanged, does nothing, so the task idles as after a run that
+// did nothing. Unlike that run's, its step changed the partition (the HRO),
+// which afterStep notes (noteHROOnly), waking the task for its grid.
+func (c *Cluster) raisedHROOnly(b *Broker, k TimerKind, snap rlmSnap, ev0 int) bool {
+	if k != TimerRLMFollower || len(c.out.events) == ev0 {
+		return false
+	}
+	for i := ev0; i < len(c.out.events); i++ {
+		if e := &c.out.events[i]; e.Kind != EvHighestRemote || e.Broker != b.ID {
+			return false
+		}
+	}
+	now := c.rlmSnapOf(b)
+	now.hro = snap.hro
+	return now == snap
 }
 
 func (c *Cluster) runRLM(b *Broker, k TimerKind) {
@@ -482,9 +520,12 @@ func (f *Fleet) wakeRLM(c *Cluster, b *Broker, rt *replicaTicks) {
 		g := t.anchor.Add(n * t.every)
 		if g == c.Now {
 			rank, _ := TimerKey{Broker: b.ID, Kind: k, Part: c.part}.TaskRank(f.nbrokers)
-			if !f.tk.inTask || rank < f.tk.inRank {
+			if !f.tk.inTask || rank <= f.tk.inRank { // this task's own run: its next point
 				g = g.Add(t.every)
 			}
+		}
+		if k == TimerRLMFollower && f.foldRun(c, b, t, g) {
+			continue
 		}
 		if t.armed == 0 || g < t.armed {
 			c.armTimer(b, k, 0, g.Sub(c.Now))
@@ -509,4 +550,151 @@ func (f *Fleet) afterStep() {
 	for _, p := range f.touched {
 		f.noteDue(p, false)
 	}
+}
+
+// foldRun decides, for broker b's idle RLM follower task t of partition c,
+// which changed, what its run at g, the first point of its grid that sees
+// the change, will do, and reports whether that run needs no step of its
+// own: it does nothing (t stays idle), or it only raises b's HRO, which
+// nothing reads before the partition's next step (t keeps the run as its
+// fold). The run (onRLMFollower) reads b's log and the remote metadata,
+// both as they are now until the partition's next step, and the time only
+// through the metadata's readiness; so its answer can be taken now when b
+// reads the shared metadata (no fold lag: Cluster.view is c.Remote), the
+// metadata is ready, no time-based wake is set, and the raise would not
+// move b's retention check, the one broker tick that reads the HRO. Any
+// other run keeps its timer (false).
+//
+// With the flag off these runs are what grows as partitions x horizon in
+// a broker replacement: the rebuilt replica's log grows from below the
+// highest tiered offset for the whole restore, every run raises its HRO,
+// and each was a step. Folded, the raise is applied by the partition's
+// next step, with the event EvHighestRemoteRun saying how long before it
+// the run was: every partition's states and checks are those of the runs
+// stepped (TestElisionIsInvisible; TestElisionMatchesReference in the
+// harness), one step fewer each.
+func (f *Fleet) foldRun(c *Cluster, b *Broker, t *idleTask, g sim.Time) bool {
+	t.fold = false
+	// A changed task interval is taken by the run at g, when it re-arms:
+	// that run keeps its timer.
+	if f.tk.noElision || t.armed != 0 || b.cache != nil || c.Now < b.MetadataReadyAt || b.ID >= 64 ||
+		t.every != c.Cfg.RLMTaskInterval {
+		return false
+	}
+	h := c.Remote.FindHighestRemoteOffset(&b.Log, c.Cfg.Mutants.Has(MutantHROWithoutEpochEnd))
+	if h <= b.HighestRemote {
+		return true // the run does nothing: t stays idle on its grid
+	}
+	now, hro := c.Now, b.HighestRemote
+	c.Now = g
+	before := c.retentionDue(b)
+	b.HighestRemote = h
+	after := c.retentionDue(b)
+	c.Now, b.HighestRemote = now, hro
+	if before != after {
+		return false
+	}
+	t.fold, t.foldAt, t.foldHRO = true, g, h
+	if c.folds == 0 {
+		c.nextFold = g
+	}
+	c.folds |= 1 << b.ID
+	c.nextFold = min(c.nextFold, g)
+	return true
+}
+
+// dueFold reports whether broker b's fold t of partition p comes before
+// the step's input: its run was earlier, or at this instant ahead of it
+// (the harness runs task timers before every other input of their
+// instant, by TaskRank).
+func (f *Fleet) dueFold(p PartID, b int, t *idleTask) bool {
+	if t.foldAt != f.Now {
+		return t.foldAt < f.Now
+	}
+	rank, _ := TimerKey{Broker: b, Kind: TimerRLMFollower, Part: p}.TaskRank(f.nbrokers)
+	return !f.tk.inTask || rank < f.tk.inRank
+}
+
+// settleFolds applies partition p's folds that come before the step's
+// input (dueFold), before the step reads or changes p: each raises its
+// broker's HRO, with EvHighestRemoteRun, and leaves its task idle on its
+// grid, as the run would have (its next run, the partition unchanged, did
+// nothing). The events go to buf (nil: emitted); it returns buf.
+func (f *Fleet) settleFolds(p PartID, buf []Event) []Event {
+	c := f.Parts[p]
+	if c.folds == 0 || c.nextFold > f.Now {
+		return buf
+	}
+	// The due folds in the order their runs were: by time, then broker
+	// (TaskRank at one instant).
+	var due [64]*idleTask
+	var ids [64]int
+	n := 0
+	c.nextFold = noDue
+	for m := c.folds; m != 0; m &= m - 1 {
+		id := bits.TrailingZeros64(m)
+		t := &f.tk.rt[int(p)*f.nbrokers+id].idle[TimerRLMFollower-TimerRLMCopy]
+		if !t.fold {
+			c.folds &^= 1 << id // dropped since (unidle, a reset)
+			continue
+		}
+		if !f.dueFold(p, id, t) {
+			c.nextFold = min(c.nextFold, t.foldAt)
+			continue
+		}
+		i := n
+		for ; i > 0 && due[i-1].foldAt > t.foldAt; i-- {
+			due[i], ids[i] = due[i-1], ids[i-1]
+		}
+		due[i], ids[i] = t, id
+		n++
+	}
+	for i, t := range due[:n] {
+		id := ids[i]
+		b := c.Brokers[id]
+		e := brokerEv(EvHighestRemoteRun, id)
+		e.Part, e.HRO, e.PrevHRO, e.Ms = p, t.foldHRO, b.HighestRemote, int64(f.Now.Sub(t.foldAt)/sim.Millisecond)
+		b.HighestRemote = t.foldHRO
+		t.fold, t.anchor = false, t.foldAt
+		c.folds &^= 1 << id
+		if buf == nil {
+			c.emit(e)
+		} else {
+			buf = append(buf, e)
+		}
+	}
+	return buf
+}
+
+// SettleFolds applies every fold whose run was at or before end, the end
+// of the run (task timers come before the end at its instant), as the
+// partitions' steps would have: the harness calls it once, then takes
+// Ready as after a step. A partition's time becomes its last fold's, and
+// the fleet's the latest of them, as if those runs had been steps.
+func (f *Fleet) SettleFolds(end sim.Time) {
+	if !f.multi || end < f.Now {
+		return
+	}
+	last := f.Now
+	f.Now = end
+	f.tk.inTask, f.tk.hroOnly = false, -1
+	for i := range f.Parts {
+		p := PartID(i)
+		c, at := f.Parts[p], sim.Time(-1)
+		if c.folds == 0 {
+			continue
+		}
+		for m := c.folds; m != 0; m &= m - 1 {
+			if t := &f.tk.rt[int(p)*f.nbrokers+bits.TrailingZeros64(m)].idle[TimerRLMFollower-TimerRLMCopy]; t.fold {
+				at = max(at, t.foldAt)
+			}
+		}
+		c.Now = end
+		if n := len(f.out.events); f.settleFolds(p, nil) != nil || len(f.out.events) != n {
+			f.touch(p)
+			c.Now, last = at, max(last, at)
+		}
+	}
+	f.Now = last
+	f.afterStep()
 }

@@ -35,6 +35,13 @@ func drawTickFleet(seed uint64) (sf sessionFleet, remLat sim.Duration) {
 	sf.inputs = append(sf.inputs, timedInput{at(100), Input{Kind: EvCrash, Broker: b, Part: -1}},
 		timedInput{at(110), Input{Kind: EvProduce, Part: -1, Count: 5, Records: 5}},
 		timedInput{at(170), Input{Kind: EvRestart, Broker: b, Part: -1}})
+	// On some, the RLM tasks' interval changes while tasks idle and runs
+	// are folded: the next run after the change re-arms with the new one.
+	if r.IntN(3) == 0 {
+		ms := []int64{2000, 7000}[r.IntN(2)]
+		sf.inputs = append(sf.inputs, timedInput{at(60 + r.IntN(80)), Input{Kind: EvSetConfig, Broker: -1, Part: -1,
+			Key: "remote_log_manager_task_interval_ms", Value: ms}})
+	}
 	slices.SortStableFunc(sf.inputs, func(a, b timedInput) int { return int(min(max(a.at-b.at, -1), 1)) })
 	// Slow remote reads on some: a thread blocked in a tiered bootstrap
 	// holds its other partitions' fetches past the replica lag.
@@ -72,15 +79,18 @@ func taskFirings(h *fleetHarness) int {
 // equal, and elision must leave task runs out.
 func TestElisionIsInvisible(t *testing.T) {
 	end := sim.Time(240 * sim.Second)
-	elided, shrinks := 0, 0
+	elided, shrinks, folds := 0, 0, 0
 	for seed := uint64(1); seed <= 40; seed++ {
 		sf, remLat := drawTickFleet(seed)
 		hr, he := sf.runTicks(t, true, remLat, end), sf.runTicks(t, false, remLat, end)
 		nr, ne := taskFirings(hr), taskFirings(he)
 		ref, opt := summarize(hr), summarize(he)
 		for _, x := range he.events {
-			if x.e.Kind == EvISRShrink {
+			switch x.e.Kind {
+			case EvISRShrink:
 				shrinks++
+			case EvHighestRemoteRun:
+				folds++
 			}
 		}
 		sameRun(t, seed, "reference", ref, "elided", opt)
@@ -101,6 +111,10 @@ func TestElisionIsInvisible(t *testing.T) {
 	if elided < 10 {
 		t.Fatalf("elision left task runs out in %d runs of 40: the fleets do not exercise it", elided)
 	}
+	if folds < 100 {
+		t.Fatalf("%d folded RLM follower runs in 40 runs: the fleets do not exercise folding", folds)
+	}
+	t.Logf("%d folded RLM follower runs", folds)
 }
 
 // stepTaskRuns steps the random tick fleet of seed with elision to end,

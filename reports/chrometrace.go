@@ -184,7 +184,7 @@ func (r *ChromeRun) outcome(now sim.Time, e *model.Event) {
 	case model.EvUploadEnd:
 		r.close(now, id, r.upload, map[string]any{"result": e.Cause.String()})
 	case model.EvTruncate, model.EvStartAt, model.EvFallback, model.EvLocalRetention, model.EvRemoteExpire,
-		model.EvLogStartFromRemote, model.EvHighestRemote, model.EvRollForRetention, model.EvLoadLog, model.EvDeleteRecordsDone:
+		model.EvLogStartFromRemote, model.EvHighestRemote, model.EvHighestRemoteRun, model.EvRollForRetention, model.EvLoadLog, model.EvDeleteRecordsDone:
 		if r.track(id) {
 			r.instant(now, id, e.String(), "log", nil)
 		}
