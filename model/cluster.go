@@ -24,8 +24,11 @@ func (r Role) String() string { return roleNames[r] }
 // Broker is one broker's state for the partition. Log is on disk and
 // survives a crash; everything else is in memory and is lost.
 type Broker struct {
-	ID          int
-	Up          bool
+	ID int
+	Up bool
+	// Role is beside Up: a step of a fleet of many partitions reads both of
+	// every broker of each partition it touches (Fleet.noteDue).
+	Role        Role
 	Incarnation uint32
 	// InSyncEpoch is the leader epoch of the last fetch this broker had
 	// answered with records (or none) by its leader: from then on its log
@@ -35,7 +38,6 @@ type Broker struct {
 
 	// LastTieredEnable is follower.fetch.last.tiered.offset.enable.
 	LastTieredEnable bool
-	Role             Role
 	Leader           int   // the leader this broker follows (-1 none)
 	LeaderEpoch      int32 // the latest leader epoch this broker knows
 	// HighestRemote is the highest offset known to be in remote storage
@@ -129,9 +131,13 @@ type Cluster struct {
 	// than the first of them.
 	folds    uint64
 	nextFold sim.Time
-	Brokers  []*Broker
-	Ctrl     Controller
-	Remote   Remote
+	// ticked has bit b set when broker b's replicaTicks may differ from a
+	// reset one (ticksOf sets it, noteBrokerDue's reset clears it): a
+	// broker without a role and without the bit needs no noting.
+	ticked  uint64
+	Brokers []*Broker
+	Ctrl    Controller
+	Remote  Remote
 	// out holds what the steps since the last Advance did (Ready).
 	out *outbox
 	// fleet is the Fleet the cluster is a partition of (nil: none), part

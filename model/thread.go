@@ -252,7 +252,12 @@ func (f *Fleet) settle() {
 	}
 	for _, p := range f.touched {
 		for _, b := range f.Parts[p].Brokers {
-			b.checkFetcher()
+			// A broker without a role has the idle fetcher the step that
+			// took its role left and checked (Cluster.step): no thread
+			// changes a role.
+			if b.Role != RoleNone {
+				b.checkFetcher()
+			}
 		}
 		f.noteLeader(p)
 	}

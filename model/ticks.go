@@ -144,6 +144,7 @@ func (c *Cluster) ticksOf(b *Broker) *replicaTicks {
 	if !c.multi() {
 		return nil
 	}
+	c.ticked |= 1 << min(b.ID, 63)
 	return &c.fleet.tk.rt[int(c.part)*c.fleet.nbrokers+b.ID]
 }
 
@@ -308,6 +309,9 @@ func (f *Fleet) noteDue(p PartID, force bool) {
 	c := f.At(p)
 	f.pf[p].foldedOthers = false
 	for _, b := range c.Brokers {
+		if b.Role == RoleNone && b.ID < 64 && c.ticked&(1<<b.ID) == 0 {
+			continue // reset, and nothing to note
+		}
 		f.noteBrokerDue(c, p, b, force)
 	}
 }
@@ -317,6 +321,9 @@ func (f *Fleet) noteBrokerDue(c *Cluster, p PartID, b *Broker, force bool) {
 	rt := c.ticksOf(b)
 	if !b.Up || b.Role == RoleNone {
 		rt.isrAt, rt.retAt, rt.idle = noDue, noDue, [3]idleTask{}
+		if b.ID < 64 {
+			c.ticked &^= 1 << b.ID
+		}
 		return
 	}
 	isr := noDue
