@@ -51,22 +51,12 @@ type elisionRun struct {
 
 // hroEvent is an HRO event of a partition: its encoding without its time,
 // how many of the partition's other events came before it, and when it
-// was, or for a fold when its run was: ms milliseconds (floored) before at.
+// set its HRO: [lo, hi] (model.Event.SetWithin); run: a fold's.
 type hroEvent struct {
 	enc    string
 	before int
-	at     sim.Time
-	ms     int64
+	lo, hi sim.Time
 	run    bool
-}
-
-// span is when the run that set the HRO can have been: [lo, hi].
-func (h hroEvent) span() (lo, hi sim.Time) {
-	if !h.run {
-		return h.at, h.at
-	}
-	d := sim.Time(h.ms) * sim.Time(sim.Millisecond)
-	return h.at - d - sim.Time(sim.Millisecond) + 1, h.at - d
 }
 
 func runElision(t *testing.T, sc *scenarios.Scenario, seed uint64, st Strategy, noElision bool) elisionRun {
@@ -85,7 +75,8 @@ func runElision(t *testing.T, sc *scenarios.Scenario, seed uint64, st Strategy, 
 		if e.Part >= 0 && (e.Kind == model.EvHighestRemote || e.Kind == model.EvHighestRemoteRun) {
 			n := *e
 			n.Kind, n.Ms = model.EvHighestRemote, 0
-			h := hroEvent{enc: string(n.AppendBinaryPart(nil, 0)), before: count[e.Part], at: at, ms: e.Ms, run: e.Kind == model.EvHighestRemoteRun}
+			h := hroEvent{enc: string(n.AppendBinaryPart(nil, 0)), before: count[e.Part], run: e.Kind == model.EvHighestRemoteRun}
+			h.lo, h.hi = e.SetWithin(at)
 			if h.run && inputAt[e.Part] == at {
 				h.before-- // applied by the step of that input, its run was before it (model.Fleet.stepPart)
 			}
@@ -135,9 +126,7 @@ func sameHRO(t *testing.T, name string, ref, opt elisionRun) {
 		}
 		for i, a := range ref.hro[p] {
 			b := opt.hro[p][i]
-			alo, ahi := a.span()
-			blo, bhi := b.span()
-			if a.enc != b.enc || a.before != b.before || alo > bhi || blo > ahi {
+			if a.enc != b.enc || a.before != b.before || a.lo > b.hi || b.lo > a.hi {
 				t.Fatalf("%s: partition %d's HRO event %d differs: %+v, with elision %+v", name, p, i, a, b)
 			}
 		}

@@ -239,6 +239,17 @@ func (c *Cluster) emit(e Event) {
 	c.out.events = append(c.out.events, e)
 }
 
+// SetWithin returns when the HRO event e, recorded at its step's time at,
+// set its HRO: at, or for EvHighestRemoteRun within [lo, hi], its run
+// having been e.Ms milliseconds (floored) before.
+func (e *Event) SetWithin(at sim.Time) (lo, hi sim.Time) {
+	if e.Kind != EvHighestRemoteRun {
+		return at, at
+	}
+	hi = at - sim.Time(sim.Duration(e.Ms)*sim.Millisecond)
+	return hi - sim.Time(sim.Millisecond) + 1, hi
+}
+
 // Shown reports whether the text trace prints the event: sends, fetched
 // records and state snapshots are in every other view but would only
 // repeat, in the text, what the lines around them say.

@@ -165,3 +165,21 @@ func TestFieldsOutsideKind(t *testing.T) {
 		t.Errorf("a send with its message sets %v outside its kind", got)
 	}
 }
+
+// TestSetWithin: an HRO event set its HRO at its step's time, a fold's
+// (EvHighestRemoteRun) within the millisecond its Ms floors.
+func TestSetWithin(t *testing.T) {
+	at := sim.Time(120*sim.Second + 73*sim.Millisecond)
+	for _, x := range []struct {
+		e      Event
+		lo, hi sim.Time
+	}{
+		{Event{Kind: EvHighestRemote, Ms: 5}, at, at},
+		{Event{Kind: EvHighestRemoteRun, Ms: 0}, at - sim.Time(sim.Millisecond) + 1, at},
+		{Event{Kind: EvHighestRemoteRun, Ms: 73}, sim.Time(120*sim.Second-sim.Millisecond) + 1, sim.Time(120 * sim.Second)},
+	} {
+		if lo, hi := x.e.SetWithin(at); lo != x.lo || hi != x.hi {
+			t.Errorf("%s Ms %d at %v: [%v, %v], want [%v, %v]", x.e.Kind, x.e.Ms, at, lo, hi, x.lo, x.hi)
+		}
+	}
+}

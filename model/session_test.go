@@ -114,22 +114,8 @@ type sessionRun struct {
 	hro [][]hroAt
 }
 
-// hroAt is when an HRO event was, or for a fold when its run was: ms
-// milliseconds (floored) before at.
-type hroAt struct {
-	at  sim.Time
-	ms  int64
-	run bool
-}
-
-// span is when the run that set the HRO can have been: [lo, hi].
-func (h hroAt) span() (lo, hi sim.Time) {
-	if !h.run {
-		return h.at, h.at
-	}
-	d := sim.Duration(h.ms) * sim.Millisecond
-	return h.at - sim.Time(d+sim.Millisecond) + 1, h.at - sim.Time(d)
-}
+// hroAt is when an HRO event set its HRO: [lo, hi] (Event.SetWithin).
+type hroAt struct{ lo, hi sim.Time }
 
 // sameHROTimes fails the test unless each partition's HRO events of two
 // runs can have been at the same times: equal, or within the millisecond
@@ -139,9 +125,7 @@ func sameHROTimes(t *testing.T, seed uint64, ra, rb sessionRun) {
 	for p := range ra.hro {
 		for i, a := range ra.hro[p] {
 			b := rb.hro[p][i]
-			alo, ahi := a.span()
-			blo, bhi := b.span()
-			if alo > bhi || blo > ahi {
+			if a.lo > b.hi || b.lo > a.hi {
 				t.Fatalf("seed %d: t-%d's HRO event %d: %+v and %+v cannot be at one time", seed, p, i, a, b)
 			}
 		}
@@ -197,7 +181,8 @@ func summarize(h *fleetHarness) sessionRun {
 				s.parts[e.Part] = append(s.parts[e.Part], enc...)
 				input[e.Part].off = -1
 			}
-			s.hro[e.Part] = append(s.hro[e.Part], hroAt{at: x.at, ms: e.Ms, run: e.Kind == EvHighestRemoteRun})
+			lo, hi := e.SetWithin(x.at)
+			s.hro[e.Part] = append(s.hro[e.Part], hroAt{lo, hi})
 		case e.Part >= 0:
 			input[e.Part] = mark{-1, 0}
 			if e.Kind.IsInput() {
