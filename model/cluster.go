@@ -27,19 +27,17 @@ type Broker struct {
 	ID int
 	Up bool
 	// Role is beside Up: a step of a fleet of many partitions reads both of
-	// every broker of each partition it touches (Fleet.noteDue).
+	// every broker of each partition it touches (Fleet.noteDue). The fields
+	// such a step reads of a broker come first (taskSigOf): through the
+	// cache, then lead, whose first fields are those.
 	Role        Role
 	Incarnation uint32
 	// InSyncEpoch is the leader epoch of the last fetch this broker had
 	// answered with records (or none) by its leader: from then on its log
 	// below HW is the leader's (-1: not since it last became a follower).
 	InSyncEpoch int32
+	LeaderEpoch int32 // the latest leader epoch this broker knows
 	Log         Log
-
-	// LastTieredEnable is follower.fetch.last.tiered.offset.enable.
-	LastTieredEnable bool
-	Leader           int   // the leader this broker follows (-1 none)
-	LeaderEpoch      int32 // the latest leader epoch this broker knows
 	// HighestRemote is the highest offset known to be in remote storage
 	// (HRO), -1 when unknown. In memory only; it only ever rises.
 	HighestRemote int64
@@ -53,17 +51,23 @@ type Broker struct {
 	// and its base and end; 0 when none. The uploads of cancelled copy
 	// tasks, whose threads go on (cancelledCopies), and the remote
 	// deletions in flight. Lost with the broker.
-	copyOp, copySeg   uint64
-	copyBase, copyEnd int64
-	cancelledCopies   []copyInFlight
-	deleteOps         []uint64
+	copyOp uint64
 	// cache is the broker's fold of the metadata topic while it lags the
 	// published events (nil: it is c.Remote); seen indexes the next event
 	// of c.metaLog it folds.
 	cache *Remote
 	seen  int
 
-	lead  leaderState
+	lead              leaderState
+	cancelledCopies   []copyInFlight
+	deleteOps         []uint64
+	copySeg           uint64
+	copyBase, copyEnd int64
+
+	// LastTieredEnable is follower.fetch.last.tiered.offset.enable.
+	LastTieredEnable bool
+	Leader           int // the leader this broker follows (-1 none)
+
 	fetch fetcher
 }
 

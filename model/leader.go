@@ -11,34 +11,38 @@ import (
 // leaderState is what a leader keeps in memory about its followers and its
 // RLM tasks; it is rebuilt on every becomeLeader.
 type leaderState struct {
-	followers []followerView // indexed by broker id
+	// The fields a fleet's step reads of every broker it notes come first
+	// (taskSigOf).
+	//
 	// copy task (Kafka's RLMCopyTask): copyTask is set while one exists;
 	// copying disabled cancels it and enabled again creates a fresh one.
 	copyTask   bool
 	copySeeded bool // the task's first run has set copiedOffset from remote metadata
-	// copiedOffset is the copy task's own record of the last offset it knows
-	// is uploaded (Kafka's copiedOffsetOption): a new task starts from the
-	// remote metadata, not from the log's HRO.
-	copiedOffset int64
 	// logStartChecked is set once the copy task has raised the log start
 	// offset from the remote metadata (KAFKA-15351).
 	logStartChecked bool
-	// epochStart is the offset where this leader's epoch began.
-	epochStart int64
 	// expiration task
 	// allSegmentsValid caches that every finished remote segment lay within
 	// this leader's epoch lineage when the size retention last counted them
 	// (Kafka's RLMExpirationTask.isAllSegmentsValid); from then on the size
 	// counts every finished segment without checking.
 	allSegmentsValid bool
-	// The expiration run under way: the segments it still deletes, in
-	// order; whether its deletion of unreferenced segments is still to come,
-	// with the epochs remote storage held when it began; the deletion in
-	// flight (0: none).
-	expiring     []uint64
+	// The expiration run under way: whether its deletion of unreferenced
+	// segments is still to come, with the epochs remote storage held when
+	// it began (remoteEpochs); the deletion in flight (0: none); the
+	// segments it still deletes, in order.
 	unrefPending bool
-	remoteEpochs []int32
+	// copiedOffset is the copy task's own record of the last offset it knows
+	// is uploaded (Kafka's copiedOffsetOption): a new task starts from the
+	// remote metadata, not from the log's HRO.
+	copiedOffset int64
 	deleteOp     uint64
+	expiring     []uint64
+
+	followers []followerView // indexed by broker id
+	// epochStart is the offset where this leader's epoch began.
+	epochStart   int64
+	remoteEpochs []int32
 }
 
 type followerView struct {
