@@ -92,7 +92,9 @@ func (r *runner) newMulti(sc *scenarios.Scenario, opt Options, lastTiered bool) 
 	r.f = model.NewFleet(fc, opt.Profile, sc.Brokers, lastTiered, parts)
 	r.c = r.f.Parts[0]
 	for _, c := range r.f.Parts {
-		m.checkers = append(m.checkers, invariants.New(c))
+		k := invariants.New(c)
+		k.TrimLazily()
+		m.checkers = append(m.checkers, k)
 	}
 	r.checker, r.view = m.checkers[0], m.views[0]
 	fetchers := max(1, int(sc.Config.NumReplicaFetchers))

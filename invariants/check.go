@@ -73,12 +73,47 @@ func (k *Checker) isReplica(c *model.Cluster, b int) bool {
 	return c.Ctrl.IsReplica(b)
 }
 
-// trimHistory drops the committed history below the lowest offset anything
+// TrimLazily makes the checker trim its committed history only once the
+// history has doubled since the last trim (trimHistory), not at every
+// Check: a broker-scale run's checkers, where the trim's look at every
+// broker's first local segment and at the remote segment list is, at
+// thousands of partitions, a few cache misses a partition a step. Every
+// check answers as before (trimHistory says why); the history holds at
+// most twice the pieces. Call it before the first Check.
+func (k *Checker) TrimLazily() { k.lazyTrim = true }
+
+// HistoryLen is how many pieces the committed history holds (tests).
+func (k *Checker) HistoryLen() int { return len(k.history) }
+
+// trimHistory is trim, at every Check, or with TrimLazily only once the
+// history holds trimAt pieces (then trimAt is twice what the trim left).
+// Trimming later gives the same answers. trim drops the pieces below the
+// lowest offset anything holds, and no comparison after it reaches below
+// that offset (trim says why): every one starts at a replica's local log
+// start, a leader's, or within a remote segment, all at or above it. The
+// pieces a lazy checker keeps there are never read, and histStart, lower
+// than trimming would have made it, only bounds from below a start that
+// is already above the trimmed one, so every comparison starts at the same
+// offset and historyAt finds the same piece. A trim drops them later, and
+// AppendState trims first, so the encoded state is what trimming at every
+// Check leaves (TestLazyTrimIsEager compares the two, step by step).
+func (k *Checker) trimHistory(c *model.Cluster) {
+	if k.lazyTrim && len(k.history) < k.trimAt {
+		return
+	}
+	k.trim(c)
+	k.trimAt = max(2*len(k.history), minTrimAt)
+}
+
+// minTrimAt is the fewest pieces a lazily trimmed history is trimmed at.
+const minTrimAt = 16
+
+// trim drops the committed history below the lowest offset anything
 // still holds (any broker's log that holds records, any listed remote
 // segment): nothing below it can be compared again, since whatever a
 // replica or remote storage gets later comes from what is held now. So a
 // long run's memory follows what is retained, not the simulated time.
-func (k *Checker) trimHistory(c *model.Cluster) {
+func (k *Checker) trim(c *model.Cluster) {
 	low := k.histEnd
 	for _, b := range c.Brokers {
 		if l := &b.Log; len(l.Segments) > 0 && l.LogEnd > l.Segments[0].Base {

@@ -94,7 +94,11 @@ type Checker struct {
 	histStart int64
 	histEnd   int64 // offsets below are committed
 	histHint  int   // where historyAt looks first: a guess, checked
-	unclean   int
+	// lazyTrim (TrimLazily): trimHistory trims only once the history has
+	// reached trimAt pieces, twice its length after the last trim.
+	lazyTrim bool
+	trimAt   int
+	unclean  int
 	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
 	uncleanEpoch int32
 
@@ -211,6 +215,7 @@ func New(c *model.Cluster) *Checker {
 // time 0, and after an unclean election, where loss is allowed).
 func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 	k.history = nil // a new array: clones may share the old one (Clone)
+	k.trimAt = 0
 	// The new leader's log is the new lineage. What it cannot serve below
 	// its local log was lost with the unclean election: the history starts
 	// at its local log, and the hole check reports the gap by kind.

@@ -23,6 +23,10 @@ import (
 // is current. Checked remote segments are left out: every listed segment
 // was checked at its present state (a segment changes the version).
 func (k *Checker) AppendState(dst []byte, c *model.Cluster, now sim.Time) []byte {
+	if k.lazyTrim && k.trimAt > 0 {
+		// As trimming at every Check would have left it (trimHistory).
+		k.trim(c)
+	}
 	for _, v := range [...]int64{k.histStart, k.histEnd, int64(k.unclean), int64(k.uncleanEpoch), int64(k.leader),
 		int64(k.leaderEpoch), k.maxLogStart} {
 		dst = binary.AppendVarint(dst, v)
