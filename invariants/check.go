@@ -126,6 +126,7 @@ func (k *Checker) trim(c *model.Cluster) {
 	if low <= k.histStart || len(k.history) == 0 || k.history[0].Last() >= low {
 		return
 	}
+	k.hot = model.Batch{} // it may be among the pieces dropped (historyAt)
 	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= low })
 	if j == len(k.history) {
 		k.history, k.histStart = nil, k.histEnd // not [:0]: clones may share the array
