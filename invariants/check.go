@@ -89,14 +89,16 @@ func (k *Checker) HistoryLen() int { return len(k.history) }
 // history holds trimAt pieces (then trimAt is twice what the trim left).
 // Trimming later gives the same answers. trim drops the pieces below the
 // lowest offset anything holds, and no comparison after it reaches below
-// that offset (trim says why): every one starts at a replica's local log
-// start, a leader's, or within a remote segment, all at or above it. The
-// pieces a lazy checker keeps there are never read, and histStart, lower
-// than trimming would have made it, only bounds from below a start that
-// is already above the trimmed one, so every comparison starts at the same
-// offset and historyAt finds the same piece. A trim drops them later, and
-// AppendState trims first, so the encoded state is what trimming at every
-// Check leaves (TestLazyTrimIsEager compares the two, step by step).
+// that offset (trim says why): each starts at or above a replica's local
+// log start, a leader's, or a remote segment's base, all at or above it.
+// So the pieces a lazy checker still keeps there are never read; its
+// histStart, lower than trimming would have left it, is only a lower
+// bound on where a comparison starts, and each starts where it would
+// have, finding the same pieces. (Were that premise, which trimming at
+// every Check rests on too, ever false, the lazy checker would compare
+// more, never less.) A later trim drops the pieces, and AppendState trims
+// first, so the encoded state is what trimming at every Check leaves
+// (TestLazyTrimIsEager compares the two, step by step).
 func (k *Checker) trimHistory(c *model.Cluster) {
 	if k.lazyTrim && len(k.history) < k.trimAt {
 		return
