@@ -197,7 +197,7 @@ func (k *Checker) checkLeader(c *model.Cluster, l *model.Broker) *Violation {
 
 // compareLocal compares b's local records in [from, to) with the history.
 func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Violation {
-	pos := &k.cursors[b.ID].pos
+	pos := &k.cold[b.ID].pos
 	for o := from; o < to; {
 		bt, ok := batchAt(&b.Log, o, pos)
 		if !ok {

@@ -110,7 +110,10 @@ type Checker struct {
 	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
 	uncleanEpoch int32
 
+	// cursors and cold are each broker's records, split by how often a
+	// Check reads them (cursor, cursorCold).
 	cursors     []cursor
+	cold        []cursorCold
 	replicaMask uint64 // bit b: broker b is a replica, this step (markReplicas)
 	leader      int
 	leaderEpoch int32
@@ -126,8 +129,6 @@ type Checker struct {
 	segScratch    []int
 	checkedSeg    []uint8 // by remote segment id: segSeen, segChecked, segPriorLineage
 	uploaded      []span  // offsets ever uploaded, merged, sorted
-	hro           []int64
-	lineage       []lineageKey
 	holeKey       holeKey
 	// maxLogStart is the highest log start offset any leader had: offsets
 	// below it were deleted on purpose (retention, deleteRecords).
@@ -144,10 +145,25 @@ type Checker struct {
 	f facts
 }
 
+// cursor is what every Check reads of one replica, in one cache line (64
+// bytes; the array's elements are aligned with the lines): where its
+// comparison with the history got to, the HRO last checked, and the half
+// of what checkLineage last compared that differs when anything does. At
+// thousands of partitions every line a step reads of a partition is a
+// cache miss; these were three arrays, four lines for three replicas'
+// worth, and more.
 type cursor struct {
 	gen     uint64
-	checked int64  // offsets below were compared with the history
-	pos     logPos // where batchAt last found a batch in this broker's log
+	checked int64 // offsets below were compared with the history
+	hro     int64 // the HRO checkHighestRemote last checked (-2: none)
+	lin     lineageHot
+}
+
+// cursorCold is the rest of a broker's record: read when the broker's log
+// is compared (pos), or when the hot half of the lineage key matches.
+type cursorCold struct {
+	pos  logPos // where batchAt last found a batch in this broker's log
+	ends lineageEnds
 }
 
 // logPos names a batch in a log: Segments[si].Batches[bi].
@@ -187,12 +203,19 @@ func batchAt(l *model.Log, o int64, p *logPos) (model.Batch, bool) {
 
 type span struct{ lo, hi int64 } // [lo, hi]
 
-type lineageKey struct {
-	fGen, lGen     uint64
-	fLen, lLen     int
+// lineageHot and lineageEnds are what checkLineage last compared for a
+// follower and the leader (lineageKeyOf): the high watermarks (what
+// changes most), log generations and epoch cache lengths, and the epoch
+// caches' first and last entries.
+type lineageHot struct {
+	fHW, lHW   int64
+	fGen, lGen uint64
+	fLen, lLen int32
+}
+
+type lineageEnds struct {
 	fLast, lLast   model.EpochEntry
 	fFirst, lFirst model.EpochEntry
-	fHW, lHW       int64
 }
 
 type holeKey struct {
@@ -207,11 +230,9 @@ type holeKey struct {
 func New(c *model.Cluster) *Checker {
 	k := &Checker{leader: -2, staleSince: -1, uncleanEpoch: -1, f: newFacts(c)}
 	k.cursors = make([]cursor, len(c.Brokers))
-	k.hro = make([]int64, len(c.Brokers))
-	k.lineage = make([]lineageKey, len(c.Brokers))
+	k.cold = make([]cursorCold, len(c.Brokers))
 	for i := range k.cursors {
-		k.cursors[i] = cursor{gen: ^uint64(0)}
-		k.hro[i] = -2
+		k.cursors[i] = cursor{gen: ^uint64(0), hro: -2}
 	}
 	if l := c.Leader(); l != nil {
 		k.rebase(c, l)
@@ -261,7 +282,7 @@ func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 	hw := l.Log.HighWatermark
 	for k.histEnd < hw {
-		b, ok := batchAt(&l.Log, k.histEnd, &k.cursors[l.ID].pos)
+		b, ok := batchAt(&l.Log, k.histEnd, &k.cold[l.ID].pos)
 		if !ok {
 			b, ok = k.remoteBatchAt(c, k.histEnd)
 		}

@@ -53,9 +53,13 @@ func (k *Checker) AppendState(dst []byte, c *model.Cluster, now sim.Time) []byte
 		} else {
 			dst = append(dst, 0)
 		}
-		dst = binary.AppendVarint(dst, k.hro[i])
+		dst = binary.AppendVarint(dst, cur.hro)
 		l := c.Leader()
-		current := l != nil && l != b && len(b.Log.Epochs) > 0 && len(l.Log.Epochs) > 0 && k.lineage[i] == lineageKeyOf(b, l)
+		current := false
+		if l != nil && l != b && len(b.Log.Epochs) > 0 && len(l.Log.Epochs) > 0 {
+			hot, ends := lineageKeyOf(b, l)
+			current = cur.lin == hot && k.cold[i].ends == ends
+		}
 		dst = append(dst, boolByte(current))
 	}
 	h := k.holeKey
