@@ -90,6 +90,10 @@ const (
 // committed log (every batch once the leader's HW passed it) as the oracle
 // the replicas are compared with.
 type Checker struct {
+	// The fields every Check reads come first, then those it reads only
+	// when something it checks changed: at thousands of partitions each
+	// cache line of the checker a step reads is a miss, and these fit in
+	// five.
 	history   []model.Batch // committed batches (pieces), contiguous, sorted
 	histStart int64
 	histEnd   int64 // offsets below are committed
@@ -101,48 +105,49 @@ type Checker struct {
 	// one historyAt returns for o whichever way it is found (the pieces
 	// are contiguous and never change), so only a piece that left the
 	// history must not be there: trim and rebase clear it.
-	hot model.Batch
-	// lazyTrim (TrimLazily): trimHistory trims only once the history has
-	// reached trimAt pieces, twice its length after the last trim.
-	lazyTrim bool
-	trimAt   int
-	unclean  int
-	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
-	uncleanEpoch int32
-
+	hot         model.Batch
+	replicaMask uint64 // bit b: broker b is a replica, this step (markReplicas)
 	// cursors and cold are each broker's records, split by how often a
 	// Check reads them (cursor, cursorCold).
 	cursors     []cursor
 	cold        []cursorCold
-	replicaMask uint64 // bit b: broker b is a replica, this step (markReplicas)
 	leader      int
 	leaderEpoch int32
 	remoteVer   uint64
+	unclean     int
+	// lazyTrim (TrimLazily): trimHistory trims only once the history has
+	// reached trimAt pieces, twice its length after the last trim.
+	lazyTrim bool
+	trimAt   int
+	// now is the time of the step Check observes (the caller's).
+	now sim.Time
+	// staleSince is when the leader's log start offset fell below
+	// maxLogStart's data (a follower elected with a lagging log start
+	// offset), -1 when it is not.
+	staleSince sim.Time
+	// maxLogStart is the highest log start offset any leader had: offsets
+	// below it were deleted on purpose (retention, deleteRecords).
+	maxLogStart int64
+	holeKey     holeKey
+	// f holds what the known-finding labels need (kinds.go); observe
+	// reads its first two fields at every Check.
+	f facts
+
+	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
+	uncleanEpoch int32
 	// remoteWalked: every listed segment was looked at (checkSegments).
 	remoteWalked bool
 	// fullRemoteWalks, set by a test, makes every look at the remote
 	// segments a walk of the whole list (the reference the incremental
 	// look is compared with).
 	fullRemoteWalks bool
+	// copyingBefore: copying was on after the previous step (while stale).
+	copyingBefore bool
 	// checkSegments' scratch: the changes by id, their list positions.
 	changeScratch []model.RemoteChange
 	segScratch    []int
 	checkedSeg    []uint8 // by remote segment id: segSeen, segChecked, segPriorLineage
 	uploaded      []span  // offsets ever uploaded, merged, sorted
-	holeKey       holeKey
-	// maxLogStart is the highest log start offset any leader had: offsets
-	// below it were deleted on purpose (retention, deleteRecords).
-	maxLogStart int64
-	// staleSince is when the leader's log start offset fell below
-	// maxLogStart's data (a follower elected with a lagging log start
-	// offset), -1 when it is not.
-	staleSince sim.Time
-	// copyingBefore: copying was on after the previous step (while stale).
-	copyingBefore bool
-	// now is the time of the step Check observes (the caller's).
-	now sim.Time
-	// f holds what the known-finding labels need (kinds.go).
-	f facts
 }
 
 // cursor is what every Check reads of one replica, in one cache line (64

@@ -19,6 +19,13 @@ import (
 // after every step; they never steer the run.
 type facts struct {
 	tiered bool // tiering was on after the previous step
+	// carried: some hroAtDisable or hroAtUnclean entry may be other than
+	// -1 (set where one is written, cleared by observe once none is). Only
+	// then can observe's reset of a broker that lost its HRO change
+	// anything, so only then does it read the brokers: at thousands of
+	// partitions each read is a broker's cache line the step may not
+	// otherwise touch. (Beside tiered: observe reads both at every Check.)
+	carried bool
 	// hroAtDisable[b] is the highest HRO broker b held when tiering was
 	// disabled with the remote data deleted, -1 if none since b last lost
 	// its HRO (a restart).
@@ -40,13 +47,6 @@ type facts struct {
 	// hroAtUnclean[b] is b's HRO at the last unclean election, -1 if none
 	// since b last lost its HRO.
 	hroAtUnclean []int64
-	// carried: some hroAtDisable or hroAtUnclean entry may be other than
-	// -1 (set where one is written, cleared by observe once none is). Only
-	// then can observe's reset of a broker that lost its HRO change
-	// anything, so only then does it read the brokers: at thousands of
-	// partitions each read is a broker's cache line the step may not
-	// otherwise touch.
-	carried bool
 	// uncleanGapLo, uncleanGapHi: [lo, hi) is what the uncleanly elected
 	// leader could serve neither locally nor remotely when it was elected.
 	uncleanGapLo, uncleanGapHi int64
