@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"testing"
 
+	"tierfetch/invariants"
 	"tierfetch/model"
 	"tierfetch/scenarios"
 	"tierfetch/sim"
@@ -274,4 +276,74 @@ func checkBrokerRun(t *testing.T, sc *scenarios.Scenario, seed uint64, seen *int
 			t.Fatalf("%s seed %d: %s %v", sc.Name, seed, r.Outcome, r.Violation)
 		}
 	}
+}
+
+// TestLazyTrimIsEager runs broker-scale files (the named ones, the
+// replace-six fixture and elisionFleet) over seeds and both strategies
+// beside a checker per partition that trims its history at every Check
+// (invariants.Checker.TrimLazily's reference): after every step each
+// partition the run checked is checked whole by its reference too, which
+// must find no violation where the run found none, and both checkers must
+// encode the same state (AppendState trims a lazy checker first).
+func TestLazyTrimIsEager(t *testing.T) {
+	fixture, err := os.ReadFile("testdata/replace-six.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := scenarios.NamedBrokerScale()
+	for _, text := range [][]byte{fixture, []byte(elisionFleet)} {
+		sc, err := scenarios.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, sc)
+	}
+	lazy := 0
+	for _, sc := range files {
+		for seed := uint64(1); seed <= 2; seed++ {
+			for _, st := range Strategies {
+				lazy += lazyTrimRun(t, sc, seed, st)
+			}
+		}
+	}
+	if lazy < 100 {
+		t.Fatalf("%d checks left the history untrimmed: the runs do not exercise TrimLazily", lazy)
+	}
+	t.Logf("%d checks left the history untrimmed", lazy)
+}
+
+// lazyTrimRun is TestLazyTrimIsEager's run of sc; it returns how many
+// checks left a history longer than the reference's.
+func lazyTrimRun(t *testing.T, sc *scenarios.Scenario, seed uint64, st Strategy) int {
+	name := fmt.Sprintf("%s seed %d %s", sc.Name, seed, st)
+	x := Start(sc, Options{Seed: seed, Strategy: st})
+	m := x.r.mp
+	ref := make([]*invariants.Checker, len(m.checkers))
+	for p := range ref {
+		ref[p] = invariants.New(x.r.f.At(model.PartID(p)))
+	}
+	lazy := 0
+	var a, b []byte
+	for x.Done() == nil {
+		x.Step()
+		now := x.r.sched.Now()
+		for _, p := range append(slices.Clone(m.dirty), m.timed...) {
+			c := x.r.f.At(p)
+			if v := ref[p].Check(c, now); v != nil && m.outcomes[p] == OutcomeOK {
+				t.Fatalf("%s, %v, partition %d: the reference finds %v, the run nothing", name, now, p, v)
+			}
+			k := m.checkers[p].Clone()
+			if k.HistoryLen() > ref[p].HistoryLen() {
+				lazy++
+			}
+			a, b = k.AppendState(a[:0], c, now), ref[p].AppendState(b[:0], c, now)
+			if !bytes.Equal(a, b) {
+				t.Fatalf("%s, %v, partition %d: the lazily trimmed checker's state differs from the reference's", name, now, p)
+			}
+		}
+	}
+	if r := x.Done(); r.Outcome == OutcomeSafety {
+		t.Fatalf("%s: %s %v", name, r.Outcome, r.Violation) // none of the files breaks one: the comparison above would not be step by step
+	}
+	return lazy
 }

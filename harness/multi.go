@@ -30,6 +30,11 @@ type multiRun struct {
 	// touched (model.Fleet.HROOnly, -1: none).
 	dirty   []model.PartID
 	hroOnly int
+	// violation is the first violation the step's touched partitions
+	// showed, in Dirty order, violated its partition (recordStateChanges
+	// checks each as it records it).
+	violation *invariants.Violation
+	violated  model.PartID
 	// timed lists the partitions whose checker has a time-based check
 	// pending (Checker.TimeBound): they are checked after every step, as a
 	// one-partition run checks its partition, touched or not.
@@ -92,7 +97,9 @@ func (r *runner) newMulti(sc *scenarios.Scenario, opt Options, lastTiered bool) 
 	r.f = model.NewFleet(fc, opt.Profile, sc.Brokers, lastTiered, parts)
 	r.c = r.f.Parts[0]
 	for _, c := range r.f.Parts {
-		m.checkers = append(m.checkers, invariants.New(c))
+		k := invariants.New(c)
+		k.TrimLazily()
+		m.checkers = append(m.checkers, k)
 	}
 	r.checker, r.view = m.checkers[0], m.views[0]
 	fetchers := max(1, int(sc.Config.NumReplicaFetchers))
@@ -119,14 +126,13 @@ func (m *multiRun) observe(now sim.Time, e *model.Event) {
 	m.bs.Event(now, e)
 }
 
-// check runs the invariants on the partitions the step touched and on
-// those with a time-based check pending; the first violation, in PartID
-// order of the touched ones, fails the run.
+// check fails the run at the first violation of the partitions the step
+// touched (checked in Dirty order as they were recorded:
+// recordStateChanges), or else runs the invariants on those with a
+// time-based check pending.
 func (m *multiRun) check(r *runner) *Failure {
-	for _, p := range m.dirty {
-		if f := m.checkPart(r, p, m.hroOnly); f != nil {
-			return f
-		}
+	if m.violation != nil {
+		return m.fail(r, m.violated, m.violation)
 	}
 	timed := m.timed[:0]
 	for _, p := range m.timed {
@@ -138,8 +144,8 @@ func (m *multiRun) check(r *runner) *Failure {
 	}
 	m.timed = timed
 	for _, p := range m.timed {
-		if f := m.checkPart(r, p, -1); f != nil {
-			return f
+		if v := m.checkPart(r, p, -1); v != nil {
+			return m.fail(r, p, v)
 		}
 	}
 	return nil
@@ -148,7 +154,7 @@ func (m *multiRun) check(r *runner) *Failure {
 // checkPart checks partition p; only >= 0 is the one broker whose HRO
 // alone the step changed of it (Checker.CheckBroker: a partition whose
 // checks are time-bound is checked whole).
-func (m *multiRun) checkPart(r *runner, p model.PartID, only int) *Failure {
+func (m *multiRun) checkPart(r *runner, p model.PartID, only int) *invariants.Violation {
 	var v *invariants.Violation
 	if c := r.f.At(p); only >= 0 && !m.isTimed[p] {
 		v = m.checkers[p].CheckBroker(c, c.Brokers[only], r.sched.Now())
@@ -159,9 +165,11 @@ func (m *multiRun) checkPart(r *runner, p model.PartID, only int) *Failure {
 		m.isTimed[p] = true
 		m.timed = append(m.timed, p)
 	}
-	if v == nil {
-		return nil
-	}
+	return v
+}
+
+// fail is the run's failure at partition p's violation v.
+func (m *multiRun) fail(r *runner, p model.PartID, v *invariants.Violation) *Failure {
 	m.outcomes[p] = OutcomeSafety
 	return r.failure(named(r.f.TPs[p], v))
 }

@@ -55,23 +55,31 @@ type ConsumeStats struct {
 // nothing but events (and the scenario's initial state): the result
 // object, the metrics and the coverage cannot disagree with the trace.
 type runView struct {
+	// What every event reads comes first, in the view's first cache line
+	// (in a broker-scale run each partition's view is one more line a
+	// step reads, a miss at thousands of partitions): the brokers' and
+	// replicas' arrays and the pending input's kind.
+	brokers  []seenBroker
 	replicas []ReplicaStats
+	// pend is what the step's input did, decided by the event after it:
+	// a refusal (EvSkipped) undoes an add_replica or a set_config, a drop
+	// (EvDropped) a delivery.
+	pend     pending
 	consumes []ConsumeStats
-	coverage [model.NumGoals]int64
 	// isr is the ISR now, isrChanges every change of it: the leader's
 	// (EvISRJoin, EvISRShrink) as they say, the controller's as its
 	// events imply (isrEvent).
 	isr        []int
 	isrChanges []ISRChange
-	brokers    []seenBroker
 	// assigned marks the brokers holding a replica: the initial ones and
 	// those added.
 	assigned []bool
 	tiered   bool // remote.storage.enable
-	// pend is what the step's input did, decided by the event after it:
-	// a refusal (EvSkipped) undoes an add_replica or a set_config, a drop
-	// (EvDropped) a delivery.
-	pend pending
+	coverage [model.NumGoals]int64
+	// The size a multiple of 64 bytes, so that every view (allocated in
+	// a size class of 64-byte multiples) starts on a cache line and its
+	// first 64 bytes are one line.
+	_ [56]byte
 }
 
 // seenBroker is one broker as its events last showed it.
@@ -99,12 +107,12 @@ type seenBroker struct {
 // pending is the effect of a step's input that the event after it
 // decides.
 type pending struct {
-	what   pendKind
-	broker int        // pendAdd: the broker added
-	at     sim.Time   // pendAdd: when
+	what   pendKind   // first: runView.Event reads it at every event
 	midRun bool       // pendAdd: the leader held records at a time after 0
 	on     bool       // pendTiered: the value set
 	goal   model.Goal // pendGoal: the goal a delivered answer reaches
+	broker int        // pendAdd: the broker added
+	at     sim.Time   // pendAdd: when
 	// pendCrash: broker crashed at at.
 }
 

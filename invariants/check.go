@@ -73,12 +73,49 @@ func (k *Checker) isReplica(c *model.Cluster, b int) bool {
 	return c.Ctrl.IsReplica(b)
 }
 
-// trimHistory drops the committed history below the lowest offset anything
+// TrimLazily makes the checker trim its committed history only once the
+// history has doubled since the last trim (trimHistory), not at every
+// Check: a broker-scale run's checkers, where the trim's look at every
+// broker's first local segment and at the remote segment list is, at
+// thousands of partitions, a few cache misses a partition a step. Every
+// check answers as before (trimHistory says why); the history holds at
+// most twice the pieces. Call it before the first Check.
+func (k *Checker) TrimLazily() { k.lazyTrim = true }
+
+// HistoryLen is how many pieces the committed history holds (tests).
+func (k *Checker) HistoryLen() int { return len(k.history) }
+
+// trimHistory is trim, at every Check, or with TrimLazily only once the
+// history holds trimAt pieces (then trimAt is twice what the trim left).
+// Trimming later gives the same answers. trim drops the pieces below the
+// lowest offset anything holds, and no comparison after it reaches below
+// that offset (trim says why): each starts at or above a replica's local
+// log start, a leader's, or a remote segment's base, all at or above it.
+// So the pieces a lazy checker still keeps there are never read; its
+// histStart, lower than trimming would have left it, is only a lower
+// bound on where a comparison starts, and each starts where it would
+// have, finding the same pieces. (Were that premise, which trimming at
+// every Check rests on too, ever false, the lazy checker would compare
+// more, never less.) A later trim drops the pieces, and AppendState trims
+// first, so the encoded state is what trimming at every Check leaves
+// (TestLazyTrimIsEager compares the two, step by step).
+func (k *Checker) trimHistory(c *model.Cluster) {
+	if k.lazyTrim && len(k.history) < k.trimAt {
+		return
+	}
+	k.trim(c)
+	k.trimAt = max(2*len(k.history), minTrimAt)
+}
+
+// minTrimAt is the fewest pieces a lazily trimmed history is trimmed at.
+const minTrimAt = 16
+
+// trim drops the committed history below the lowest offset anything
 // still holds (any broker's log that holds records, any listed remote
 // segment): nothing below it can be compared again, since whatever a
 // replica or remote storage gets later comes from what is held now. So a
 // long run's memory follows what is retained, not the simulated time.
-func (k *Checker) trimHistory(c *model.Cluster) {
+func (k *Checker) trim(c *model.Cluster) {
 	low := k.histEnd
 	for _, b := range c.Brokers {
 		if l := &b.Log; len(l.Segments) > 0 && l.LogEnd > l.Segments[0].Base {
@@ -91,6 +128,7 @@ func (k *Checker) trimHistory(c *model.Cluster) {
 	if low <= k.histStart || len(k.history) == 0 || k.history[0].Last() >= low {
 		return
 	}
+	k.hot = model.Batch{} // it may be among the pieces dropped (historyAt)
 	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= low })
 	if j == len(k.history) {
 		k.history, k.histStart = nil, k.histEnd // not [:0]: clones may share the array
@@ -159,7 +197,7 @@ func (k *Checker) checkLeader(c *model.Cluster, l *model.Broker) *Violation {
 
 // compareLocal compares b's local records in [from, to) with the history.
 func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Violation {
-	pos := &k.cursors[b.ID].pos
+	pos := &k.cold[b.ID].pos
 	for o := from; o < to; {
 		bt, ok := batchAt(&b.Log, o, pos)
 		if !ok {

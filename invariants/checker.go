@@ -90,52 +90,85 @@ const (
 // committed log (every batch once the leader's HW passed it) as the oracle
 // the replicas are compared with.
 type Checker struct {
+	// The fields every Check reads come first, then those it reads only
+	// when something it checks changed: at thousands of partitions each
+	// cache line of the checker a step reads is a miss, and these fit in
+	// five.
 	history   []model.Batch // committed batches (pieces), contiguous, sorted
 	histStart int64
 	histEnd   int64 // offsets below are committed
 	histHint  int   // where historyAt looks first: a guess, checked
-	unclean   int
-	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
-	uncleanEpoch int32
-
-	cursors     []cursor
+	// hot is a copy of the piece historyAt found last (Count 0: none),
+	// beside the fields every comparison reads: looking there first
+	// spares a load from the history's array, which at thousands of
+	// partitions is a cache miss. A piece of the history holding o is the
+	// one historyAt returns for o whichever way it is found (the pieces
+	// are contiguous and never change), so only a piece that left the
+	// history must not be there: trim and rebase clear it.
+	hot         model.Batch
 	replicaMask uint64 // bit b: broker b is a replica, this step (markReplicas)
+	// cursors and cold are each broker's records, split by how often a
+	// Check reads them (cursor, cursorCold).
+	cursors     []cursor
+	cold        []cursorCold
 	leader      int
 	leaderEpoch int32
 	remoteVer   uint64
+	unclean     int
+	// lazyTrim (TrimLazily): trimHistory trims only once the history has
+	// reached trimAt pieces, twice its length after the last trim.
+	lazyTrim bool
+	trimAt   int
+	// now is the time of the step Check observes (the caller's).
+	now sim.Time
+	// staleSince is when the leader's log start offset fell below
+	// maxLogStart's data (a follower elected with a lagging log start
+	// offset), -1 when it is not.
+	staleSince sim.Time
+	// maxLogStart is the highest log start offset any leader had: offsets
+	// below it were deleted on purpose (retention, deleteRecords).
+	maxLogStart int64
+	holeKey     holeKey
+	// f holds what the known-finding labels need (kinds.go); observe
+	// reads its first two fields at every Check.
+	f facts
+
+	// uncleanEpoch is the leader epoch an unclean election began (-1: none).
+	uncleanEpoch int32
 	// remoteWalked: every listed segment was looked at (checkSegments).
 	remoteWalked bool
 	// fullRemoteWalks, set by a test, makes every look at the remote
 	// segments a walk of the whole list (the reference the incremental
 	// look is compared with).
 	fullRemoteWalks bool
+	// copyingBefore: copying was on after the previous step (while stale).
+	copyingBefore bool
 	// checkSegments' scratch: the changes by id, their list positions.
 	changeScratch []model.RemoteChange
 	segScratch    []int
 	checkedSeg    []uint8 // by remote segment id: segSeen, segChecked, segPriorLineage
 	uploaded      []span  // offsets ever uploaded, merged, sorted
-	hro           []int64
-	lineage       []lineageKey
-	holeKey       holeKey
-	// maxLogStart is the highest log start offset any leader had: offsets
-	// below it were deleted on purpose (retention, deleteRecords).
-	maxLogStart int64
-	// staleSince is when the leader's log start offset fell below
-	// maxLogStart's data (a follower elected with a lagging log start
-	// offset), -1 when it is not.
-	staleSince sim.Time
-	// copyingBefore: copying was on after the previous step (while stale).
-	copyingBefore bool
-	// now is the time of the step Check observes (the caller's).
-	now sim.Time
-	// f holds what the known-finding labels need (kinds.go).
-	f facts
 }
 
+// cursor is what every Check reads of one replica, in one cache line (64
+// bytes; the array's elements are aligned with the lines): where its
+// comparison with the history got to, the HRO last checked, and the half
+// of what checkLineage last compared that differs when anything does. At
+// thousands of partitions every line a step reads of a partition is a
+// cache miss; these were three arrays, four lines for three replicas'
+// worth, and more.
 type cursor struct {
 	gen     uint64
-	checked int64  // offsets below were compared with the history
-	pos     logPos // where batchAt last found a batch in this broker's log
+	checked int64 // offsets below were compared with the history
+	hro     int64 // the HRO checkHighestRemote last checked (-2: none)
+	lin     lineageHot
+}
+
+// cursorCold is the rest of a broker's record: read when the broker's log
+// is compared (pos), or when the hot half of the lineage key matches.
+type cursorCold struct {
+	pos  logPos // where batchAt last found a batch in this broker's log
+	ends lineageEnds
 }
 
 // logPos names a batch in a log: Segments[si].Batches[bi].
@@ -175,12 +208,19 @@ func batchAt(l *model.Log, o int64, p *logPos) (model.Batch, bool) {
 
 type span struct{ lo, hi int64 } // [lo, hi]
 
-type lineageKey struct {
-	fGen, lGen     uint64
-	fLen, lLen     int
+// lineageHot and lineageEnds are what checkLineage last compared for a
+// follower and the leader (lineageKeyOf): the high watermarks (what
+// changes most), log generations and epoch cache lengths, and the epoch
+// caches' first and last entries.
+type lineageHot struct {
+	fHW, lHW   int64
+	fGen, lGen uint64
+	fLen, lLen int32
+}
+
+type lineageEnds struct {
 	fLast, lLast   model.EpochEntry
 	fFirst, lFirst model.EpochEntry
-	fHW, lHW       int64
 }
 
 type holeKey struct {
@@ -195,11 +235,9 @@ type holeKey struct {
 func New(c *model.Cluster) *Checker {
 	k := &Checker{leader: -2, staleSince: -1, uncleanEpoch: -1, f: newFacts(c)}
 	k.cursors = make([]cursor, len(c.Brokers))
-	k.hro = make([]int64, len(c.Brokers))
-	k.lineage = make([]lineageKey, len(c.Brokers))
+	k.cold = make([]cursorCold, len(c.Brokers))
 	for i := range k.cursors {
-		k.cursors[i] = cursor{gen: ^uint64(0)}
-		k.hro[i] = -2
+		k.cursors[i] = cursor{gen: ^uint64(0), hro: -2}
 	}
 	if l := c.Leader(); l != nil {
 		k.rebase(c, l)
@@ -211,6 +249,7 @@ func New(c *model.Cluster) *Checker {
 // time 0, and after an unclean election, where loss is allowed).
 func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 	k.history = nil // a new array: clones may share the old one (Clone)
+	k.trimAt, k.hot = 0, model.Batch{}
 	// The new leader's log is the new lineage. What it cannot serve below
 	// its local log was lost with the unclean election: the history starts
 	// at its local log, and the hole check reports the gap by kind.
@@ -248,7 +287,7 @@ func (k *Checker) rebase(c *model.Cluster, l *model.Broker) {
 func (k *Checker) extendHistory(c *model.Cluster, l *model.Broker) *Violation {
 	hw := l.Log.HighWatermark
 	for k.histEnd < hw {
-		b, ok := batchAt(&l.Log, k.histEnd, &k.cursors[l.ID].pos)
+		b, ok := batchAt(&l.Log, k.histEnd, &k.cold[l.ID].pos)
 		if !ok {
 			b, ok = k.remoteBatchAt(c, k.histEnd)
 		}
@@ -290,19 +329,23 @@ func (k *Checker) remoteBatchAt(c *model.Cluster, o int64) (model.Batch, bool) {
 // compares each step's records with the same piece. A search there reads
 // a cache line per probe, which at thousands of partitions is a miss each.
 func (k *Checker) historyAt(o int64) (model.Batch, bool) {
+	if h := &k.hot; h.Count > 0 && h.Base <= o && o <= h.Last() {
+		return *h, true
+	}
 	if j := k.histHint; j < len(k.history) && k.history[j].Base <= o && o <= k.history[j].Last() {
-		k.histHint = j + 1
-		return k.history[j], true
+		k.histHint, k.hot = j+1, k.history[j]
+		return k.hot, true
 	}
 	if j := k.histHint - 1; j >= 0 && j < len(k.history) && k.history[j].Base <= o && o <= k.history[j].Last() {
-		return k.history[j], true
+		k.hot = k.history[j]
+		return k.hot, true
 	}
 	j := sort.Search(len(k.history), func(j int) bool { return k.history[j].Last() >= o })
 	if j == len(k.history) || k.history[j].Base > o {
 		return model.Batch{}, false
 	}
-	k.histHint = j + 1
-	return k.history[j], true
+	k.histHint, k.hot = j+1, k.history[j]
+	return k.hot, true
 }
 
 // agree compares piece b, limited to offsets [max(b.Base, from), to), with

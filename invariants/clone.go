@@ -32,10 +32,9 @@ func (k *Checker) CloneInto(dst *Checker) *Checker {
 	n.uploaded = slices.Clip(k.uploaded)
 	n.f.unfinished = slices.Clip(k.f.unfinished)
 	n.cursors = model.Reuse(old.cursors, k.cursors)
+	n.cold = model.Reuse(old.cold, k.cold)
 	n.checkedSeg = model.Reuse(old.checkedSeg, k.checkedSeg)
 	n.changeScratch, n.segScratch = old.changeScratch, old.segScratch // scratch: not shared with k
-	n.hro = model.Reuse(old.hro, k.hro)
-	n.lineage = model.Reuse(old.lineage, k.lineage)
-	k.f.shared, n.f.shared = true, true // facts.mine
+	k.f.shared, n.f.shared = true, true                               // facts.mine
 	return n
 }

@@ -19,6 +19,13 @@ import (
 // after every step; they never steer the run.
 type facts struct {
 	tiered bool // tiering was on after the previous step
+	// carried: some hroAtDisable or hroAtUnclean entry may be other than
+	// -1 (set where one is written, cleared by observe once none is). Only
+	// then can observe's reset of a broker that lost its HRO change
+	// anything, so only then does it read the brokers: at thousands of
+	// partitions each read is a broker's cache line the step may not
+	// otherwise touch. (Beside tiered: observe reads both at every Check.)
+	carried bool
 	// hroAtDisable[b] is the highest HRO broker b held when tiering was
 	// disabled with the remote data deleted, -1 if none since b last lost
 	// its HRO (a restart).
@@ -100,24 +107,32 @@ func (k *Checker) observe(c *model.Cluster) {
 		f.disabled, f.disableLeader, f.disableLeaderLLSO = true, l.ID, l.Log.LocalLogStart
 		f.metaHighAtDisable = max(f.metaHighAtDisable, c.Remote.MaxHighestOffset())
 		f.mine()
+		f.carried = true
 		for _, b := range c.Brokers {
 			f.hroAtDisable[b.ID] = max(f.hroAtDisable[b.ID], b.HighestRemote)
 			f.llsoAtDisable[b.ID] = b.Log.LocalLogStart
 		}
 	}
 	f.tiered = c.Tiered()
+	if !f.carried {
+		return // every entry is -1: the loop below would change nothing
+	}
+	carried := false
 	for _, b := range c.Brokers {
 		if b.HighestRemote < 0 && (f.hroAtDisable[b.ID] != -1 || f.hroAtUnclean[b.ID] != -1) {
 			f.mine()
 			f.hroAtDisable[b.ID], f.hroAtUnclean[b.ID] = -1, -1
 		}
+		carried = carried || f.hroAtDisable[b.ID] != -1 || f.hroAtUnclean[b.ID] != -1
 	}
+	f.carried = carried
 }
 
 // observeUnclean records, at an unclean election of l, what each replica's
 // HRO was and what l could not serve.
 func (k *Checker) observeUnclean(c *model.Cluster, l *model.Broker) {
 	k.f.mine()
+	k.f.carried = true
 	for _, b := range c.Brokers {
 		k.f.hroAtUnclean[b.ID] = b.HighestRemote
 	}

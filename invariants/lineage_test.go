@@ -36,10 +36,11 @@ func TestSameLineageMatchesKey(t *testing.T) {
 	}
 	for name, change := range changes {
 		f, l := mk()
-		key := lineageKeyOf(f, l)
+		hot, ends := lineageKeyOf(f, l)
 		change(f, l)
-		want := lineageKeyOf(f, l) == key
-		if got := sameLineage(&key, f, l); got != want {
+		hot2, ends2 := lineageKeyOf(f, l)
+		want := hot2 == hot && ends2 == ends
+		if got := sameLineage(&hot, &ends, f, l); got != want {
 			t.Errorf("%s: sameLineage %v, key comparison %v", name, got, want)
 		}
 		if name != "none" && want {

@@ -47,10 +47,11 @@ func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
 		return nil // still holds the lineage the unclean election lost
 	}
 	fe, le := f.Log.Epochs, l.Log.Epochs
-	if sameLineage(&k.lineage[f.ID], f, l) {
+	hot, ends := &k.cursors[f.ID].lin, &k.cold[f.ID].ends
+	if sameLineage(hot, ends, f, l) {
 		return nil
 	}
-	k.lineage[f.ID] = lineageKeyOf(f, l)
+	*hot, *ends = lineageKeyOf(f, l)
 	lo := max(fe[0].StartOffset, le[0].StartOffset, f.Log.LogStart, l.Log.LogStart)
 	hi := min(f.Log.HighWatermark, l.Log.HighWatermark, f.Log.LogEnd)
 	check := func(o int64) *Violation {
@@ -80,23 +81,27 @@ func (k *Checker) checkLineage(c *model.Cluster, f *model.Broker) *Violation {
 }
 
 // lineageKeyOf is what checkLineage last compared for follower f and
-// leader l, when it is the same the comparison is skipped.
-func lineageKeyOf(f, l *model.Broker) lineageKey {
+// leader l, when it is the same the comparison is skipped. The lengths
+// are kept as int32s and sameLineage compares them as ints, so an epoch
+// cache longer than an int32 holds (2^31 epochs) never matches: it is
+// compared again, never skipped.
+func lineageKeyOf(f, l *model.Broker) (lineageHot, lineageEnds) {
 	fe, le := f.Log.Epochs, l.Log.Epochs
-	return lineageKey{f.Log.Gen, l.Log.Gen, len(fe), len(le), fe[len(fe)-1], le[len(le)-1], fe[0], le[0],
-		f.Log.HighWatermark, l.Log.HighWatermark}
+	return lineageHot{f.Log.HighWatermark, l.Log.HighWatermark, f.Log.Gen, l.Log.Gen, int32(len(fe)), int32(len(le))},
+		lineageEnds{fe[len(fe)-1], le[len(le)-1], fe[0], le[0]}
 }
 
-// sameLineage reports whether lineageKeyOf(f, l) == *key, field by field
-// in place, the high watermarks (what changes most) first: building the key
-// and the comparison the compiler generates for it cost more.
-func sameLineage(key *lineageKey, f, l *model.Broker) bool {
+// sameLineage reports whether lineageKeyOf(f, l) == (*hot, *ends), field
+// by field in place, the high watermarks (what changes most) first:
+// building the key and the comparison the compiler generates for it cost
+// more. ends, in another cache line, is read only when hot matches.
+func sameLineage(hot *lineageHot, ends *lineageEnds, f, l *model.Broker) bool {
 	fe, le := f.Log.Epochs, l.Log.Epochs
-	return key.fHW == f.Log.HighWatermark && key.lHW == l.Log.HighWatermark &&
-		key.fGen == f.Log.Gen && key.lGen == l.Log.Gen &&
-		key.fLen == len(fe) && key.lLen == len(le) &&
-		key.fLast == fe[len(fe)-1] && key.lLast == le[len(le)-1] &&
-		key.fFirst == fe[0] && key.lFirst == le[0]
+	return hot.fHW == f.Log.HighWatermark && hot.lHW == l.Log.HighWatermark &&
+		hot.fGen == f.Log.Gen && hot.lGen == l.Log.Gen &&
+		int(hot.fLen) == len(fe) && int(hot.lLen) == len(le) &&
+		ends.fLast == fe[len(fe)-1] && ends.lLast == le[len(le)-1] &&
+		ends.fFirst == fe[0] && ends.lFirst == le[0]
 }
 
 // checkHighestRemote checks that a known HRO was really uploaded at some
@@ -106,10 +111,11 @@ func sameLineage(key *lineageKey, f, l *model.Broker) bool {
 // (below the log start offset) rather than uploaded. That claims nothing
 // that must exist.
 func (k *Checker) checkHighestRemote(b *model.Broker) *Violation {
-	if b.HighestRemote == k.hro[b.ID] {
+	if cur := &k.cursors[b.ID]; b.HighestRemote == cur.hro {
 		return nil
+	} else {
+		cur.hro = b.HighestRemote
 	}
-	k.hro[b.ID] = b.HighestRemote
 	if b.HighestRemote >= k.maxLogStart && !k.wasUploaded(b.HighestRemote) {
 		return &Violation{Invariant: HighestRemote, Message: fmt.Sprintf("b%d highest remote offset %d was never uploaded (uploaded %v)",
 			b.ID, b.HighestRemote, k.uploaded)}

@@ -23,6 +23,10 @@ import (
 // is current. Checked remote segments are left out: every listed segment
 // was checked at its present state (a segment changes the version).
 func (k *Checker) AppendState(dst []byte, c *model.Cluster, now sim.Time) []byte {
+	if k.lazyTrim && k.trimAt > 0 {
+		// As trimming at every Check would have left it (trimHistory).
+		k.trim(c)
+	}
 	for _, v := range [...]int64{k.histStart, k.histEnd, int64(k.unclean), int64(k.uncleanEpoch), int64(k.leader),
 		int64(k.leaderEpoch), k.maxLogStart} {
 		dst = binary.AppendVarint(dst, v)
@@ -49,9 +53,13 @@ func (k *Checker) AppendState(dst []byte, c *model.Cluster, now sim.Time) []byte
 		} else {
 			dst = append(dst, 0)
 		}
-		dst = binary.AppendVarint(dst, k.hro[i])
+		dst = binary.AppendVarint(dst, cur.hro)
 		l := c.Leader()
-		current := l != nil && l != b && len(b.Log.Epochs) > 0 && len(l.Log.Epochs) > 0 && k.lineage[i] == lineageKeyOf(b, l)
+		current := false
+		if l != nil && l != b && len(b.Log.Epochs) > 0 && len(l.Log.Epochs) > 0 {
+			hot, ends := lineageKeyOf(b, l)
+			current = cur.lin == hot && k.cold[i].ends == ends
+		}
 		dst = append(dst, boolByte(current))
 	}
 	h := k.holeKey

@@ -28,9 +28,10 @@ func TestAppendStateTellsHistoriesApart(t *testing.T) {
 		"unclean":        func(k *Checker) { k.unclean++ },
 		"stale clock":    func(k *Checker) { k.staleSince = c.Now },
 		"cursor":         func(k *Checker) { k.cursors[1].checked-- },
-		"hro memo":       func(k *Checker) { k.hro[1] = -2 },
+		"hro memo":       func(k *Checker) { k.cursors[1].hro = -2 },
 		"hole memo":      func(k *Checker) { k.holeKey.remoteVer++ },
-		"lineage memo":   func(k *Checker) { k.lineage[1] = lineageKey{} },
+		"lineage memo":   func(k *Checker) { k.cursors[1].lin = lineageHot{} },
+		"lineage ends":   func(k *Checker) { k.cold[1].ends = lineageEnds{} },
 		"label facts":    func(k *Checker) { k.f.unfinished = addSpan(k.f.unfinished, 0, 9) },
 	}
 	for name, edit := range edits {
@@ -44,8 +45,8 @@ func TestAppendStateTellsHistoriesApart(t *testing.T) {
 	// generation and position are not state.
 	a, b := k.Clone(), k.Clone()
 	gen := c.Brokers[1].Log.Gen
-	a.cursors[1] = cursor{gen: gen + 1, checked: 10}
-	b.cursors[1] = cursor{gen: gen + 2, checked: 20}
+	a.cursors[1].gen, a.cursors[1].checked, a.cold[1].pos = gen+1, 10, logPos{1, 2}
+	b.cursors[1].gen, b.cursors[1].checked, b.cold[1].pos = gen+2, 20, logPos{3, 4}
 	if !bytes.Equal(a.AppendState(nil, c, c.Now), b.AppendState(nil, c, c.Now)) {
 		t.Error("two stale cursors encode differently")
 	}

@@ -89,9 +89,8 @@ func cloneChecker(k *Checker) *Checker {
 	k2 := *k
 	k2.history = slices.Clone(k.history)
 	k2.cursors = slices.Clone(k.cursors)
+	k2.cold = slices.Clone(k.cold)
 	k2.uploaded = slices.Clone(k.uploaded)
-	k2.hro = slices.Clone(k.hro)
-	k2.lineage = slices.Clone(k.lineage)
 	k2.checkedSeg = slices.Clone(k.checkedSeg)
 	return &k2
 }
