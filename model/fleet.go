@@ -347,6 +347,7 @@ func (f *Fleet) stepPart(p PartID, in *Input) {
 		k++
 	}
 	f.out.events = slices.Insert(f.out.events, k, folds...)
+	f.tk.idled = false // the step changed p: an idle task's run is not all it did
 }
 
 // fanOut applies an input of every partition (or of those in.Only names) (a broker's crash or restart,

@@ -35,6 +35,18 @@ func drawTickFleet(seed uint64) (sf sessionFleet, remLat sim.Duration) {
 	sf.inputs = append(sf.inputs, timedInput{at(100), Input{Kind: EvCrash, Broker: b, Part: -1}},
 		timedInput{at(110), Input{Kind: EvProduce, Part: -1, Count: 5, Records: 5}},
 		timedInput{at(170), Input{Kind: EvRestart, Broker: b, Part: -1}})
+	// On some, tiering is turned off and on again (every task stops and
+	// starts anew), or a partition's leader is elected anew (its followers'
+	// tasks stop and start), while runs are folded.
+	if r.IntN(3) == 0 {
+		off := 50 + r.IntN(100)
+		sf.inputs = append(sf.inputs,
+			timedInput{at(off), Input{Kind: EvSetConfig, Broker: -1, Part: -1, Key: "remote_storage_enable", Bool: true, On: false}},
+			timedInput{at(off + 5 + r.IntN(30)), Input{Kind: EvSetConfig, Broker: -1, Part: -1, Key: "remote_storage_enable", Bool: true, On: true}})
+	}
+	for range r.IntN(3) {
+		sf.inputs = append(sf.inputs, timedInput{at(40 + r.IntN(160)), Input{Kind: EvElectLeader, Part: PartID(r.IntN(len(sf.parts))), Broker: r.IntN(sf.n)}})
+	}
 	// On some, the RLM tasks' interval changes while tasks idle and runs
 	// are folded: the next run after the change re-arms with the new one.
 	if r.IntN(3) == 0 {
