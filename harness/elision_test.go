@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"tierfetch/invariants"
@@ -33,26 +34,23 @@ const elisionFleet = `{"name": "elision-fleet", "seed": 1, "brokers": 4,
    {"at_ms": 60000, "type": "replace_broker", "broker": 3}],
  "duration_ms": 150000, "heal_ms": 60000}`
 
-// elisionToggle is a broker-scale file where RLM follower runs are folded
-// while a broker is replaced, the task interval changed, a leader elected
-// anew and tiering turned off and on again. It ends at 65 s in the
-// reenable-stale-hro finding (both ways alike).
-const elisionToggle = `{"name": "elision-toggle", "seed": 1, "brokers": 4,
- "config": {"segment_bytes": 65536, "record_bytes": 1024, "remote_storage_enable": true, "remote_log_delete_on_disable": true,
-   "local_retention_ms": 20000, "retention_ms": 90000, "remote_log_manager_task_interval_ms": 5000,
-   "log_retention_check_interval_ms": 7000, "replica_lag_time_max_ms": 10000},
- "partitions": [{"topic": "t", "partition": 0, "count": 8, "replicas": [0, 1, 2],
-   "initial": {"high_watermark": 512, "highest_remote_offset": 255,
-     "remote_segments": [{"base_offset": 0, "end_offset": 63, "epoch": 0, "count": 4}],
-     "local_segments": [{"base_offset": 256, "end_offset": 319, "epoch": 0, "count": 4}]}}],
- "events": [
-   {"at_ms": 0, "type": "produce", "records": 600, "over_ms": 120000},
-   {"at_ms": 10000, "type": "replace_broker", "broker": 3},
+// elisionToggle is elisionFleet on 8 partitions where RLM follower runs
+// are folded while a broker is replaced, the task interval changed, a
+// leader elected anew and tiering turned off and on again. It ends at 65 s
+// in the reenable-stale-hro finding (both ways alike).
+var elisionToggle = strings.NewReplacer(
+	`"elision-fleet"`, `"elision-toggle"`,
+	`"remote_storage_enable": true,`, `"remote_storage_enable": true, "remote_log_delete_on_disable": true,`,
+	`, "remote_fetch_ms": [200, 9000]`, ``,
+	`"count": 12`, `"count": 8`,
+	`{"at_ms": 15000, "type": "crash", "broker": 1},
+   {"at_ms": 40000, "type": "restart", "broker": 1},
+   {"at_ms": 60000, "type": "replace_broker", "broker": 3}],`,
+	`{"at_ms": 10000, "type": "replace_broker", "broker": 3},
    {"at_ms": 25000, "type": "set_config", "key": "remote_log_manager_task_interval_ms", "value": 3000},
    {"at_ms": 35000, "type": "elect_leader", "broker": 2, "topic": "t", "partition": 1},
    {"at_ms": 50000, "type": "set_config", "key": "remote_storage_enable", "value": false},
-   {"at_ms": 65000, "type": "set_config", "key": "remote_storage_enable", "value": true}],
- "duration_ms": 150000, "heal_ms": 60000}`
+   {"at_ms": 65000, "type": "set_config", "key": "remote_storage_enable", "value": true}],`).Replace(elisionFleet)
 
 // elisionRun is what TestElisionMatchesReference compares of a run.
 type elisionRun struct {
