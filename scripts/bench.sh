@@ -22,6 +22,9 @@ tmp=$(mktemp -d)
 explore_section=$(awk '/^<!-- explore:begin/,/^<!-- explore:end/' "$out" 2>/dev/null || true)
 # So is the broker-scale section (scripts/bench-brokerscale.sh).
 brokerscale_section=$(awk '/^<!-- broker-scale:begin/,/^<!-- broker-scale:end/' "$out" 2>/dev/null || true)
+# And the hand-written passes that follow it (issue 21), outside what
+# bench-brokerscale.sh rewrites.
+passes_section=$(awk '/^<!-- broker-scale-passes:begin/,/^<!-- broker-scale-passes:end/' "$out" 2>/dev/null || true)
 speed_section=$(awk '/^<!-- speed:begin/,/^<!-- speed:end/' "$out" 2>/dev/null || true)
 trap 'git worktree remove --force "$tmp/base" 2>/dev/null; rm -rf "$tmp"' EXIT
 
@@ -441,6 +444,9 @@ if [ -n "$explore_section" ]; then
 fi
 if [ -n "$brokerscale_section" ]; then
 	printf '\n%s\n' "$brokerscale_section"
+fi
+if [ -n "$passes_section" ]; then
+	printf '\n%s\n' "$passes_section"
 fi
 if [ -n "$speed_section" ]; then
 	printf '\n%s\n' "$speed_section"
