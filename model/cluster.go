@@ -138,10 +138,15 @@ type Cluster struct {
 	// ticked has bit b set when broker b's replicaTicks may differ from a
 	// reset one (ticksOf sets it, noteBrokerDue's reset clears it): a
 	// broker without a role and without the bit needs no noting.
-	ticked  uint64
-	Brokers []*Broker
-	Ctrl    Controller
-	Remote  Remote
+	ticked uint64
+	// stepBrokers has bit b set when the step may have changed broker b;
+	// stepAll, any broker (a step of the partition or of every partition,
+	// a tick, a reassignment). noteDue looks at those; Advance clears them.
+	stepBrokers uint64
+	stepAll     bool
+	Brokers     []*Broker
+	Ctrl        Controller
+	Remote      Remote
 	// out holds what the steps since the last Advance did (Ready).
 	out *outbox
 	// fleet is the Fleet the cluster is a partition of (nil: none), part

@@ -145,6 +145,7 @@ func NewFleet(cfg FleetConfig, p Profile, n int, lastTiered bool, parts []Partit
 		f.TPs[i] = x.TP
 		f.Parts[i] = newCluster(x.Cfg, p, n, x.Replicas, lastTiered, x.Init, f.out, f, PartID(i))
 		f.touch(PartID(i))
+		f.Parts[i].stepAll = true
 	}
 	if f.multi {
 		f.minRecord = f.minRecordBytes()
@@ -170,6 +171,8 @@ func (f *Fleet) Advance() {
 	f.out.events, f.out.effects = f.out.events[:0], f.out.effects[:0]
 	for _, p := range f.touched {
 		f.dirty[p] = false
+		c := f.Parts[p]
+		c.stepBrokers, c.stepAll = 0, false
 	}
 	f.touched = f.touched[:0]
 }
@@ -230,7 +233,7 @@ func (f *Fleet) Step(now sim.Time, in *Input) {
 	// A thread's fetch may have grown an ISR a reassignment waits for.
 	for _, p := range f.touched {
 		if c := f.Parts[p]; c.Ctrl.Reassigning() {
-			c.Now = f.Now
+			c.Now, c.stepAll = f.Now, true
 			c.maybeCompleteReassignment()
 		}
 	}
@@ -332,6 +335,7 @@ func (f *Fleet) HROOnly() int {
 func (f *Fleet) stepPart(p PartID, in *Input) {
 	c := f.Parts[p]
 	c.Now = f.Now
+	c.stepAll = true
 	f.touch(p)
 	if !f.multi || c.folds == 0 {
 		c.step(in)

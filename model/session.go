@@ -459,7 +459,7 @@ func (f *Fleet) candidates(s *fetchSession) []int32 {
 // one; a read that records the fetch has the view follow the session from
 // here on.
 func (f *Fleet) visit(t *fetcherThread, e *sessEntry, limit int64, minOne, update bool) (FetchPart, int64) {
-	c := f.at(e.part)
+	c := f.at(e.part, t.key.follower, t.key.leader)
 	b := c.Brokers[t.key.leader]
 	s := &t.sess
 	if update {
@@ -644,7 +644,7 @@ func (f *Fleet) buildFetch(t *fetcherThread, id uint64) (Message, bool, bool) {
 	}
 	s.full, s.dirty = false, s.dirty[:0]
 	for _, p := range ready {
-		b := f.at(p).Brokers[t.key.follower]
+		b := f.at(p, t.key.follower, t.key.follower).Brokers[t.key.follower]
 		q := f.fetchState(p, b)
 		b.fetch.reqID, b.fetch.sent = id, stateOf(&q)
 	}
@@ -655,7 +655,7 @@ func (f *Fleet) buildFetch(t *fetcherThread, id uint64) (Message, bool, bool) {
 // of the session (throttled).
 func (f *Fleet) unsend(p PartID, b *Broker) {
 	if b.fetch.reqID != 0 {
-		f.at(p).Brokers[b.ID].fetch.reqID = 0
+		f.at(p, b.ID, b.ID).Brokers[b.ID].fetch.reqID = 0
 	}
 }
 

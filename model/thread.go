@@ -137,11 +137,19 @@ func (f *Fleet) threadFor(k threadKey) *fetcherThread {
 
 // at readies partition p for a call within the step: its time is the
 // fleet's and it is touched.
-func (f *Fleet) at(p PartID) *Cluster {
+//
+// A thread's step changes partition p's brokers x and y only (its follower
+// and leader), unless a lagging broker's fold of the metadata, which every
+// broker's due checks count, is under way: noteDue looks at those.
+func (f *Fleet) at(p PartID, x, y int) *Cluster {
 	c := f.Parts[p]
 	c.Now = f.Now
 	f.touch(p)
 	if f.multi {
+		if x >= 64 || y >= 64 || len(c.metaLog) > 0 {
+			c.stepAll = true
+		}
+		c.stepBrokers |= 1<<(x&63) | 1<<(y&63)
 		f.settleFolds(p, nil)
 	}
 	return c
@@ -319,7 +327,7 @@ func (f *Fleet) processHeld(t *fetcherThread) {
 		if b.fetch.thread != t.ix+1 || b.fetch.phase != phaseThread || b.fetch.reqID == 0 {
 			continue
 		}
-		c := f.at(part.Part)
+		c := f.at(part.Part, t.key.follower, t.key.leader)
 		c.takeFetchPart(b, t.answer(part))
 		f.tookPart(part.Part, b, part)
 		switch {

@@ -179,7 +179,7 @@ func (f *Fleet) onThreadTimeout(t *fetcherThread) {
 	for _, p := range f.orderOf(t) {
 		b := f.Parts[p].Brokers[t.key.follower]
 		if b.fetch.phase == phaseThread && b.fetch.reqID != 0 {
-			f.at(p).backoff(b, RetryTimeout)
+			f.at(p, t.key.follower, t.key.leader).backoff(b, RetryTimeout)
 		}
 	}
 	f.mark(t)

@@ -277,6 +277,7 @@ func (f *Fleet) onBrokerTick(k TimerKey) {
 		c := f.At(p)
 		b := c.Brokers[k.Broker]
 		n := len(f.out.events)
+		c.stepAll = true
 		f.settleFolds(p, nil) // retention reads the HRO
 		switch {
 		case k.Kind == TimerISRExpire && b.Role == RoleLeader:
@@ -308,8 +309,13 @@ func (rt *replicaTicks) duePtr(k TimerKind) *sim.Time {
 func (f *Fleet) noteDue(p PartID, force bool) {
 	c := f.At(p)
 	f.pf[p].foldedOthers = false
+	all := force || c.stepAll
 	for _, b := range c.Brokers {
-		if b.Role == RoleNone && b.ID < 64 && c.ticked&(1<<b.ID) == 0 {
+		switch {
+		case b.ID >= 64:
+		case !all && c.stepBrokers&(1<<b.ID) == 0:
+			continue // the step did not change it (Fleet.at)
+		case b.Role == RoleNone && c.ticked&(1<<b.ID) == 0:
 			continue // reset, and nothing to note
 		}
 		f.noteBrokerDue(c, p, b, force)
@@ -664,6 +670,7 @@ func (f *Fleet) settleFolds(p PartID, buf []Event) []Event {
 		b.HighestRemote = t.foldHRO
 		t.fold, t.anchor = false, t.foldAt
 		c.folds &^= 1 << id
+		c.stepBrokers |= 1 << id
 		if buf == nil {
 			c.emit(e)
 		} else {

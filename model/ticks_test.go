@@ -255,3 +255,65 @@ func foldedState(f *Fleet, p PartID, now sim.Time) []byte {
 	}
 	return c.AppendState(nil, now)
 }
+
+// TestStepsLeaveBrokersNoted: after every step of the random tick fleets,
+// every broker with a role of each partition the step touched reads as its
+// due checks noted it (taskSig), unless a task's run that did nothing
+// trimmed the metadata log the others' signatures count (foldedOthers):
+// the due checks and idle tasks follow every change a step makes.
+func TestStepsLeaveBrokersNoted(t *testing.T) {
+	checked := 0
+	for seed := uint64(1); seed <= 20; seed++ {
+		sf, remLat := drawTickFleet(seed)
+		f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
+		h := newFleetHarness(t, f)
+		h.remLat = remLat
+		check := func(at sim.Time, what string) {
+			for _, p := range f.Dirty() {
+				if f.pf[p].foldedOthers {
+					continue
+				}
+				c := f.At(p)
+				for _, o := range c.Brokers {
+					if o.Up && o.Role != RoleNone {
+						checked++
+						if s := c.taskSigOf(o); s != c.ticksOf(o).sig {
+							t.Fatalf("seed %d, %v, after %s: partition %d's b%d reads\n%+v\nnoted\n%+v", seed, at, what, p, o.ID, s, c.ticksOf(o).sig)
+						}
+					}
+				}
+			}
+		}
+		runTo := func(until sim.Time) {
+			for steps := 0; len(h.queue) > 0 && h.queue[0].at <= until; steps++ {
+				if steps > maxHarnessSteps {
+					t.Fatalf("seed %d: more than %d steps", seed, maxHarnessSteps)
+				}
+				e := h.queue[0]
+				h.queue = h.queue[1:]
+				in := Input{Kind: EvDeliver, Msg: e.msg}
+				switch e.kind {
+				case hTimer:
+					in = Input{Kind: EvTimer, Timer: e.timer}
+				case hRemote:
+					in = Input{Kind: EvRemoteDone, Op: e.op}
+				}
+				f.Step(e.at, &in)
+				check(e.at, in.Kind.String())
+				h.drain()
+			}
+		}
+		for _, x := range sf.inputs {
+			runTo(x.at)
+			in := x.in
+			f.Step(max(x.at, f.Now), &in)
+			check(f.Now, in.Kind.String())
+			h.drain()
+		}
+		runTo(sim.Time(240 * sim.Second))
+	}
+	if checked < 10000 {
+		t.Fatalf("%d brokers checked: the fleets do not exercise the due checks", checked)
+	}
+	t.Logf("%d brokers checked", checked)
+}
