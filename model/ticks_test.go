@@ -47,6 +47,13 @@ func drawTickFleet(seed uint64) (sf sessionFleet, remLat sim.Duration) {
 	for range r.IntN(3) {
 		sf.inputs = append(sf.inputs, timedInput{at(40 + r.IntN(160)), Input{Kind: EvElectLeader, Part: PartID(r.IntN(len(sf.parts))), Broker: r.IntN(sf.n)}})
 	}
+	// On some, a partition moves to other brokers: its reassignment
+	// completes in the step whose fetch grows the ISR it waits for.
+	// (Its own stream: the draws above and below stay as they were.)
+	if q := rand.New(rand.NewPCG(seed, 95)); q.IntN(2) == 0 {
+		sf.inputs = append(sf.inputs, timedInput{sim.Time(sim.Duration(20_000+q.IntN(100_000)) * sim.Millisecond),
+			Input{Kind: EvReassign, Part: PartID(q.IntN(len(sf.parts))), Brokers: q.Perm(sf.n)[:min(3, sf.n)]}})
+	}
 	// On some, the RLM tasks' interval changes while tasks idle and runs
 	// are folded: the next run after the change re-arms with the new one.
 	if r.IntN(3) == 0 {
@@ -263,7 +270,7 @@ func foldedState(f *Fleet, p PartID, now sim.Time) []byte {
 // the due checks and idle tasks follow every change a step makes.
 func TestStepsLeaveBrokersNoted(t *testing.T) {
 	checked := 0
-	for seed := uint64(1); seed <= 20; seed++ {
+	for seed := uint64(1); seed <= 60; seed++ {
 		sf, remLat := drawTickFleet(seed)
 		f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
 		h := newFleetHarness(t, f)
