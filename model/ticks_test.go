@@ -140,6 +140,26 @@ func TestElisionIsInvisible(t *testing.T) {
 // calling each after every step whose input is an RLM task's timer, before
 // the step's outbox is taken, with a copy of the fleet from before it.
 func stepTaskRuns(t *testing.T, seed uint64, end sim.Time, each func(before, f *Fleet, in *Input, at sim.Time)) {
+	task := func(f *Fleet, in *Input) bool {
+		_, ok := in.Timer.TaskRank(f.nbrokers)
+		return in.Kind == EvTimer && ok
+	}
+	stepTickFleet(t, seed, end, func(f *Fleet, in *Input, at sim.Time, step func()) {
+		if !task(f, in) {
+			step()
+			return
+		}
+		before := f.Clone()
+		step()
+		each(before, f, in, at)
+	})
+}
+
+// stepTickFleet steps the random tick fleet of seed with elision to end,
+// every input (the scenario's and the harness's messages, timers and
+// remote operations) through around, which takes the step (step) and
+// looks at the fleet before or after it, before its outbox is taken.
+func stepTickFleet(t *testing.T, seed uint64, end sim.Time, around func(f *Fleet, in *Input, at sim.Time, step func())) {
 	sf, remLat := drawTickFleet(seed)
 	f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
 	h := newFleetHarness(t, f)
@@ -158,21 +178,14 @@ func stepTaskRuns(t *testing.T, seed uint64, end sim.Time, each func(before, f *
 			case hRemote:
 				in = Input{Kind: EvRemoteDone, Op: e.op}
 			}
-			if _, task := in.Timer.TaskRank(f.nbrokers); in.Kind != EvTimer || !task {
-				f.Step(e.at, &in)
-				h.drain()
-				continue
-			}
-			before := f.Clone()
-			f.Step(e.at, &in)
-			each(before, f, &in, e.at)
+			around(f, &in, e.at, func() { f.Step(e.at, &in) })
 			h.drain()
 		}
 	}
 	for _, x := range sf.inputs {
 		runTo(x.at)
-		in := x.in
-		f.Step(max(x.at, f.Now), &in)
+		in, at := x.in, max(x.at, f.Now)
+		around(f, &in, at, func() { f.Step(at, &in) })
 		h.drain()
 	}
 	runTo(end)
@@ -271,11 +284,8 @@ func foldedState(f *Fleet, p PartID, now sim.Time) []byte {
 func TestStepsLeaveBrokersNoted(t *testing.T) {
 	checked := 0
 	for seed := uint64(1); seed <= 60; seed++ {
-		sf, remLat := drawTickFleet(seed)
-		f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
-		h := newFleetHarness(t, f)
-		h.remLat = remLat
-		check := func(at sim.Time, what string) {
+		stepTickFleet(t, seed, sim.Time(240*sim.Second), func(f *Fleet, in *Input, at sim.Time, step func()) {
+			step()
 			for _, p := range f.Dirty() {
 				if f.pf[p].foldedOthers {
 					continue
@@ -285,39 +295,12 @@ func TestStepsLeaveBrokersNoted(t *testing.T) {
 					if o.Up && o.Role != RoleNone {
 						checked++
 						if s := c.taskSigOf(o); s != c.ticksOf(o).sig {
-							t.Fatalf("seed %d, %v, after %s: partition %d's b%d reads\n%+v\nnoted\n%+v", seed, at, what, p, o.ID, s, c.ticksOf(o).sig)
+							t.Fatalf("seed %d, %v, after %s: partition %d's b%d reads\n%+v\nnoted\n%+v", seed, at, in.Kind, p, o.ID, s, c.ticksOf(o).sig)
 						}
 					}
 				}
 			}
-		}
-		runTo := func(until sim.Time) {
-			for steps := 0; len(h.queue) > 0 && h.queue[0].at <= until; steps++ {
-				if steps > maxHarnessSteps {
-					t.Fatalf("seed %d: more than %d steps", seed, maxHarnessSteps)
-				}
-				e := h.queue[0]
-				h.queue = h.queue[1:]
-				in := Input{Kind: EvDeliver, Msg: e.msg}
-				switch e.kind {
-				case hTimer:
-					in = Input{Kind: EvTimer, Timer: e.timer}
-				case hRemote:
-					in = Input{Kind: EvRemoteDone, Op: e.op}
-				}
-				f.Step(e.at, &in)
-				check(e.at, in.Kind.String())
-				h.drain()
-			}
-		}
-		for _, x := range sf.inputs {
-			runTo(x.at)
-			in := x.in
-			f.Step(max(x.at, f.Now), &in)
-			check(f.Now, in.Kind.String())
-			h.drain()
-		}
-		runTo(sim.Time(240 * sim.Second))
+		})
 	}
 	if checked < 10000 {
 		t.Fatalf("%d brokers checked: the fleets do not exercise the due checks", checked)
