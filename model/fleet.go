@@ -108,6 +108,9 @@ type Fleet struct {
 	// tk is the brokers' ticks and the idle RLM tasks (ticks.go; nil
 	// with one partition).
 	tk *fleetTicks
+	// foldBuf and stepFolds are the folds' events while settleFolds'
+	// callers pass them on (emitFolds, stepPart): scratch of one call.
+	foldBuf, stepFolds []Event
 }
 
 // partFleet is what the fleet keeps of one partition beside its cluster:
@@ -341,7 +344,8 @@ func (f *Fleet) stepPart(p PartID, in *Input) {
 		c.step(in)
 		return
 	}
-	folds := f.settleFolds(p, make([]Event, 0, 1))
+	folds, _ := f.settleFolds(p, f.stepFolds[:0])
+	f.stepFolds = folds[:0]
 	k := len(f.out.events)
 	c.step(in)
 	if len(folds) == 0 {
@@ -422,6 +426,7 @@ func (f *Fleet) CloneInto(dst *Fleet) *Fleet {
 	clear(n.dirty)
 	n.quota = f.quota.clone()
 	n.threads, n.threadIx, n.pending = make([]*fetcherThread, len(f.threads)), slices.Clone(f.threadIx), nil
+	n.foldBuf, n.stepFolds = nil, nil
 	for i, t := range f.threads {
 		x := *t
 		x.order, x.held, x.sess = slices.Clone(t.order), slices.Clone(t.held), t.sess.clone()

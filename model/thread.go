@@ -149,8 +149,8 @@ func (f *Fleet) at(p PartID, x, y int) *Cluster {
 		if x >= 64 || y >= 64 || len(c.metaLog) > 0 {
 			c.stepAll = true
 		}
-		c.stepBrokers |= 1<<(x&63) | 1<<(y&63)
-		f.settleFolds(p, nil)
+		c.stepBrokers |= 1<<x | 1<<y // 0 for a broker above 63, which stepAll covers
+		f.emitFolds(p)
 	}
 	return c
 }

@@ -278,7 +278,7 @@ func (f *Fleet) onBrokerTick(k TimerKey) {
 		b := c.Brokers[k.Broker]
 		n := len(f.out.events)
 		c.stepAll = true
-		f.settleFolds(p, nil) // retention reads the HRO
+		f.emitFolds(p) // retention reads the HRO
 		switch {
 		case k.Kind == TimerISRExpire && b.Role == RoleLeader:
 			c.maybeShrinkISR(b)
@@ -630,13 +630,14 @@ func (f *Fleet) dueFold(p PartID, b int, t *idleTask) bool {
 
 // settleFolds applies partition p's folds that come before the step's
 // input (dueFold), before the step reads or changes p: each raises its
-// broker's HRO, with EvHighestRemoteRun, and leaves its task idle on its
-// grid, as the run would have (its next run, the partition unchanged, did
-// nothing). The events go to buf (nil: emitted); it returns buf.
-func (f *Fleet) settleFolds(p PartID, buf []Event) []Event {
+// broker's HRO and leaves its task idle on its grid, as the run would have
+// (its next run, the partition unchanged, did nothing). It appends their
+// events (EvHighestRemoteRun) to buf and returns it, with the time of the
+// last of their runs (-1: none).
+func (f *Fleet) settleFolds(p PartID, buf []Event) ([]Event, sim.Time) {
 	c := f.Parts[p]
 	if c.folds == 0 || c.nextFold > f.Now {
-		return buf
+		return buf, -1
 	}
 	// The due folds in the order their runs were: by time, then broker
 	// (TaskRank at one instant).
@@ -662,29 +663,39 @@ func (f *Fleet) settleFolds(p PartID, buf []Event) []Event {
 		due[i], ids[i] = t, id
 		n++
 	}
+	last := sim.Time(-1)
 	for i, t := range due[:n] {
 		id := ids[i]
 		b := c.Brokers[id]
 		e := brokerEv(EvHighestRemoteRun, id)
 		e.Part, e.HRO, e.PrevHRO, e.Ms = p, t.foldHRO, b.HighestRemote, int64(f.Now.Sub(t.foldAt)/sim.Millisecond)
 		b.HighestRemote = t.foldHRO
-		t.fold, t.anchor = false, t.foldAt
+		t.fold, t.anchor, last = false, t.foldAt, t.foldAt
 		c.folds &^= 1 << id
 		c.stepBrokers |= 1 << id
-		if buf == nil {
-			c.emit(e)
-		} else {
-			buf = append(buf, e)
-		}
+		buf = append(buf, e)
 	}
-	return buf
+	return buf, last
+}
+
+// emitFolds is settleFolds within a step under way: the folds' events
+// follow the step's so far. It returns the time of the last of their runs
+// (-1: none).
+func (f *Fleet) emitFolds(p PartID) sim.Time {
+	evs, last := f.settleFolds(p, f.foldBuf[:0])
+	c := f.Parts[p]
+	for i := range evs {
+		c.emit(evs[i])
+	}
+	f.foldBuf = evs[:0]
+	return last
 }
 
 // SettleFolds applies every fold whose run was at or before end, the end
 // of the run (task timers come before the end at its instant), as the
 // partitions' steps would have: the harness calls it once, then takes
-// Ready as after a step. A partition's time becomes its last fold's, and
-// the fleet's the latest of them, as if those runs had been steps.
+// Ready as after a step. The fleet's time becomes the latest of those
+// runs, as if they had been steps.
 func (f *Fleet) SettleFolds(end sim.Time) {
 	if !f.multi || end < f.Now {
 		return
@@ -694,19 +705,13 @@ func (f *Fleet) SettleFolds(end sim.Time) {
 	f.tk.inTask, f.tk.hroOnly = false, -1
 	for i := range f.Parts {
 		p := PartID(i)
-		c, at := f.Parts[p], sim.Time(-1)
-		if c.folds == 0 {
+		if f.Parts[p].folds == 0 {
 			continue
 		}
-		for m := c.folds; m != 0; m &= m - 1 {
-			if t := &f.tk.rt[int(p)*f.nbrokers+bits.TrailingZeros64(m)].idle[TimerRLMFollower-TimerRLMCopy]; t.fold {
-				at = max(at, t.foldAt)
-			}
-		}
-		c.Now = end
-		if n := len(f.out.events); f.settleFolds(p, nil) != nil || len(f.out.events) != n {
+		f.At(p)
+		if at := f.emitFolds(p); at >= 0 {
 			f.touch(p)
-			c.Now, last = at, max(last, at)
+			last = max(last, at)
 		}
 	}
 	f.Now = last
