@@ -144,7 +144,7 @@ func (c *Cluster) ticksOf(b *Broker) *replicaTicks {
 	if !c.multi() {
 		return nil
 	}
-	c.ticked |= 1 << min(b.ID, 63)
+	c.ticked |= 1 << b.ID // 0 above 63: noteDue notes such brokers always
 	return &c.fleet.tk.rt[int(c.part)*c.fleet.nbrokers+b.ID]
 }
 
@@ -312,7 +312,7 @@ func (f *Fleet) noteDue(p PartID, force bool) {
 	all := force || c.stepAll
 	for _, b := range c.Brokers {
 		switch {
-		case b.ID >= 64:
+		case b.ID >= 64: // no bit in the masks: always noted
 		case !all && c.stepBrokers&(1<<b.ID) == 0:
 			continue // the step did not change it (Fleet.at)
 		case b.Role == RoleNone && c.ticked&(1<<b.ID) == 0:
@@ -327,9 +327,7 @@ func (f *Fleet) noteBrokerDue(c *Cluster, p PartID, b *Broker, force bool) {
 	rt := c.ticksOf(b)
 	if !b.Up || b.Role == RoleNone {
 		rt.isrAt, rt.retAt, rt.idle = noDue, noDue, [3]idleTask{}
-		if b.ID < 64 {
-			c.ticked &^= 1 << b.ID
-		}
+		c.ticked &^= 1 << b.ID
 		return
 	}
 	isr := noDue
