@@ -377,12 +377,14 @@ func brokerReplace(n int) *scenarios.Scenario {
 // the peak heap (sampled every 4096 events) and when the broker was back.
 // Its goals: 4,000 partitions in under 60 s and 2 GiB, and 10,000 in at
 // most 12 times the time of 1,000; the sizes under 1,000 show how the cost
-// grows where the large ones take too long to run. user-cpu-s is the
+// grows where the large ones take too long to run, and 20,000 (about 2 GiB
+// and 80 s flag off) how it grows past 10,000, where a step's data no
+// longer stays in the last-level cache. user-cpu-s is the
 // process's user CPU time over the run (garbage collection included), the
 // figure to read on a shared machine. Run it beside BenchmarkRun
 // (scripts/bench.sh) so the two are measured under the same load.
 func BenchmarkBrokerScale(b *testing.B) {
-	for _, n := range []int{125, 250, 500, 1_000, 2_000, 4_000, 10_000} {
+	for _, n := range []int{125, 250, 500, 1_000, 2_000, 4_000, 10_000, 20_000} {
 		for _, st := range harness.Strategies {
 			b.Run(fmt.Sprintf("partitions=%d/strategy=%s", n, st), func(b *testing.B) {
 				// Built here, so that a process running one size (-bench
