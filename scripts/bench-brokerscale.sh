@@ -43,7 +43,7 @@ for n in $sizes; do
 		rss=$(awk -F': ' '/Maximum resident/ { printf "%.0f", $2 / 1024 }' "$tmp/time.txt")
 		line=$(grep '^BenchmarkBrokerScale' "$tmp/bench.txt")
 		metric() { awk -v u="$1" '{ for (i = 2; i < NF; i++) if ($(i+1) == u) print $i }' <<<"$line"; }
-		perstep=$(awk -v c="$(metric user-cpu-s)" -v s="$(metric steps)" 'BEGIN { printf "%.2f", s > 0 ? c * 1e6 / s : 0 }')
+		perstep=$(awk -v c="$(metric user-cpu-s)" -v s="$(metric steps)" 'BEGIN { printf "%.2f", (s > 0 ? c * 1e6 / s : 0) }')
 		rows+="| $n | $st | $user | $(metric user-cpu-s) | $perstep | $rss | $(metric peak-heap-MiB) | $(metric steps) | $(metric events) | $(metric restored-sim-s) |"$'\n'
 		printf '%s %s %s %s\n' "$n" "$st" "$user" "$rss" >>"$tmp/points.txt"
 		printf '%s\n' "$line" >>"$tmp/raw.txt"
