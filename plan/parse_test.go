@@ -281,3 +281,18 @@ func TestTopicsCheckComplete(t *testing.T) {
 		}
 	}
 }
+
+// TestTopicsRepeatedBroker: a broker listed twice after "Replicas:" or
+// "Isr:" is refused naming the file and line, not passed on to a scenario
+// that refuses it as a bug of simrun.
+func TestTopicsRepeatedBroker(t *testing.T) {
+	head := "Topic: orders\tPartitionCount: 1\tReplicationFactor: 3\tConfigs: \n"
+	for in, want := range map[string]string{
+		head + "\tTopic: orders\tPartition: 0\tLeader: 2\tReplicas: 2,2,4\tIsr: 2,4\n":   `t.txt:2: broker 2 twice after "Replicas:" ("2,2,4")`,
+		head + "\tTopic: orders\tPartition: 0\tLeader: 2\tReplicas: 2,3,4\tIsr: 2,3,3\n": `t.txt:2: broker 3 twice after "Isr:" ("2,3,3")`,
+	} {
+		if _, err := ParseTopics("t.txt", []byte(in)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", in, err, want)
+		}
+	}
+}

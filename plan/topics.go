@@ -2,6 +2,7 @@ package plan
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -146,6 +147,16 @@ func (f *TopicsFile) addPartition(name string, n int, fields map[string]string) 
 	}
 	if pi.ISR, err = brokerList(fields["Isr"]); err != nil {
 		return toolErr(name, n, "expected broker ids after \"Isr:\" (e.g. 1,2), got %s", quote(fields["Isr"]))
+	}
+	// Kafka lists a broker once a partition; a repeated one is not its output
+	// (and a scenario refuses it).
+	for _, key := range []string{"Replicas", "Isr"} {
+		ids := map[string][]int32{"Replicas": pi.Replicas, "Isr": pi.ISR}[key]
+		for i, id := range ids {
+			if slices.Contains(ids[:i], id) {
+				return toolErr(name, n, "broker %d twice after \"%s:\" (%s)", id, key, quote(fields[key]))
+			}
+		}
 	}
 	info.Partitions[p] = pi
 	return nil

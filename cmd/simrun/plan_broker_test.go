@@ -95,3 +95,19 @@ func TestPlanBrokerTruncatedTopics(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanBrokerRepeatedReplica: a partition line listing a broker twice is
+// bad input naming the file and line, not "the scenario built from the
+// tools' output is not valid (a bug, please report it)".
+func TestPlanBrokerRepeatedReplica(t *testing.T) {
+	dir := filepath.Join("..", "..", "plan", "testdata", "broker")
+	data, err := os.ReadFile(filepath.Join(dir, "topics.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := writeTemp(t, "topics.txt", strings.Replace(string(data), "Replicas: 2,3,4\tIsr", "Replicas: 2,2,4\tIsr", 1))
+	code, stdout, stderr := simrun(t, "plan", "--broker", "2", "--log-dirs", filepath.Join(dir, "log-dirs.txt"), "--topics", tp, "--profile", "kip")
+	if want := `topics.txt:2: broker 2 twice after "Replicas:"`; code != exitBadInput || !strings.Contains(stderr, want) || strings.Contains(stderr, "a bug") || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 saying %q", code, stdout, stderr, want)
+	}
+}
