@@ -192,13 +192,13 @@ func (b *brokerBuilder) addPartition(topic string, p int32, pi PartitionInfo) er
 // brokerKeyNames maps the broker configs a broker plan reads onto the
 // scenario config: brokerKeys and the fetcher threads' keys.
 var brokerPlanKeys = append(slices.Clone(brokerKeys), []struct {
-	key string
-	lo  int64
-	dst func(*scenarios.Config) *int64
+	key    string
+	lo, hi int64
+	dst    func(*scenarios.Config) *int64
 }{
-	{"num.replica.fetchers", 1, func(c *scenarios.Config) *int64 { return &c.NumReplicaFetchers }},
-	{"replica.fetch.response.max.bytes", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchResponseMaxBytes }},
-	{"replica.fetch.min.bytes", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchMinBytes }},
+	{"num.replica.fetchers", 1, brokersMax, func(c *scenarios.Config) *int64 { return &c.NumReplicaFetchers }},
+	{"replica.fetch.response.max.bytes", 1, math.MaxInt32, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchResponseMaxBytes }},
+	{"replica.fetch.min.bytes", 1, math.MaxInt32, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchMinBytes }},
 }...)
 
 // brokerConfigs reads the broker's configs and each topic's from
@@ -229,6 +229,9 @@ func (b *brokerBuilder) brokerConfigs() error {
 			v, err := strconv.ParseInt(e.Value, 10, 64)
 			if err != nil || v < k.lo {
 				return toolErr(cf.Name, e.Line, "%s: expected an integer >= %d, got %s", k.key, k.lo, quote(e.Value))
+			}
+			if err := brokerKeyRangeErr(cf.Name, e.Line, k.key, v, k.lo, k.hi, e.Value); err != nil {
+				return err
 			}
 			*k.dst(&b.cfg) = v
 		}

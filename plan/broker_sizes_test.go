@@ -37,3 +37,24 @@ func TestBrokerSizesOutOfReach(t *testing.T) {
 		t.Errorf("1 PiB at 1 GiB segments: %v", err)
 	}
 }
+
+// TestBrokerConfigsAboveTheModel: a broker config Kafka takes but the
+// scenario format does not (65 fetcher threads, a fetch size past 2^31-1, a
+// time past 10^12 ms) is refused naming the configs file, the line and the
+// key, not called a bug of simrun; the bound itself is taken.
+func TestBrokerConfigsAboveTheModel(t *testing.T) {
+	for _, c := range []struct{ key, v, want string }{
+		{"num.replica.fetchers", "64", ""},
+		{"num.replica.fetchers", "65", `configs.txt:1: num.replica.fetchers: expected an integer in 1..64 (the most the simulator models), got "65"`},
+		{"replica.fetch.max.bytes", "3000000000", "replica.fetch.max.bytes: expected an integer in 1..2147483647"},
+		{"replica.fetch.response.max.bytes", "2147483648", "replica.fetch.response.max.bytes: expected an integer in 1..2147483647"},
+		{"replica.fetch.min.bytes", "2147483647", ""},
+		{"replica.lag.time.max.ms", "1000000000001", "replica.lag.time.max.ms: expected an integer in 1..1000000000000"},
+	} {
+		in := handBrokerInput(1, []handPart{{2, []int32{2, 1}, map[int32]int64{1: 5000, 2: 5000}}}, configBlock("broker", "1", c.key, c.v))
+		_, _, _, err := buildBroker(&in)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "a bug")) {
+			t.Errorf("%s=%s: %v, want %q", c.key, c.v, err, c.want)
+		}
+	}
+}
