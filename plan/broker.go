@@ -434,7 +434,7 @@ func (b *brokerBuilder) checkSizes() error {
 	}
 	if segs > scenarios.MaxFixtureSegments || copies > scenarios.SegmentCopiesMax {
 		lp := &b.parts[largest]
-		return toolErr(b.in.LogDirs.Name, 0, "the leaders' replicas make %d segments of their topics' segment.bytes (%d segment copies with their replicas; the largest, %s, %d bytes), more than a scenario holds (%d segments, %d copies): the sizes, segment.bytes or --record-bytes are out of the plan's reach",
+		return toolErr(b.in.LogDirs.Name, 0, "the leaders' replicas make %d segments of their topics' segment.bytes (%d segment copies with their replicas; the largest, %s, %d bytes), more than a scenario holds (%d segments, %d copies): the sizes, segment.bytes or the record size are out of the plan's reach",
 			segs, copies, lp.tp, lp.local, scenarios.MaxFixtureSegments, scenarios.SegmentCopiesMax)
 	}
 	return nil
