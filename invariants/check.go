@@ -203,7 +203,7 @@ func (k *Checker) compareLocal(b *model.Broker, from, to int64, name string) *Vi
 		if !ok {
 			return &Violation{Invariant: name, Message: fmt.Sprintf("b%d lacks committed offset %d (local [%d,%d))", b.ID, o, b.Log.LocalLogStart, b.Log.LogEnd)}
 		}
-		if at, h := k.agree(bt, 0, to); at >= 0 {
+		if at, h := k.agree(bt, o, to); at >= 0 {
 			return &Violation{Invariant: name, Message: fmt.Sprintf("b%d offset %d holds %v, committed %v", b.ID, at, bt, h)}
 		}
 		o = bt.Last() + 1

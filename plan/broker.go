@@ -192,13 +192,13 @@ func (b *brokerBuilder) addPartition(topic string, p int32, pi PartitionInfo) er
 // brokerKeyNames maps the broker configs a broker plan reads onto the
 // scenario config: brokerKeys and the fetcher threads' keys.
 var brokerPlanKeys = append(slices.Clone(brokerKeys), []struct {
-	key string
-	lo  int64
-	dst func(*scenarios.Config) *int64
+	key    string
+	lo, hi int64
+	dst    func(*scenarios.Config) *int64
 }{
-	{"num.replica.fetchers", 1, func(c *scenarios.Config) *int64 { return &c.NumReplicaFetchers }},
-	{"replica.fetch.response.max.bytes", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchResponseMaxBytes }},
-	{"replica.fetch.min.bytes", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchMinBytes }},
+	{"num.replica.fetchers", 1, brokersMax, func(c *scenarios.Config) *int64 { return &c.NumReplicaFetchers }},
+	{"replica.fetch.response.max.bytes", 1, math.MaxInt32, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchResponseMaxBytes }},
+	{"replica.fetch.min.bytes", 1, math.MaxInt32, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchMinBytes }},
 }...)
 
 // brokerConfigs reads the broker's configs and each topic's from
@@ -229,6 +229,9 @@ func (b *brokerBuilder) brokerConfigs() error {
 			v, err := strconv.ParseInt(e.Value, 10, 64)
 			if err != nil || v < k.lo {
 				return toolErr(cf.Name, e.Line, "%s: expected an integer >= %d, got %s", k.key, k.lo, quote(e.Value))
+			}
+			if err := brokerKeyRangeErr(cf.Name, e.Line, k.key, v, k.lo, k.hi, e.Value); err != nil {
+				return err
 			}
 			*k.dst(&b.cfg) = v
 		}
@@ -345,6 +348,9 @@ func (b *brokerBuilder) scenario() (*scenarios.Scenario, []byte, error) {
 	if b.index(b.in.Broker) != int(b.in.Broker) {
 		sc.Description += fmt.Sprintf(" (scenario broker b%d is cluster broker i's i-th id: %s)", b.index(b.in.Broker), idList(b.ids))
 	}
+	if err := b.checkSizes(); err != nil {
+		return nil, nil, err
+	}
 	byLeader := map[int32]int64{}
 	for i := range b.parts {
 		p := &b.parts[i]
@@ -372,7 +378,10 @@ func (b *brokerBuilder) scenario() (*scenarios.Scenario, []byte, error) {
 	for _, n := range byLeader {
 		worst = max(worst, n)
 	}
-	copyMs := worst * 1000 / max(1, b.cfg.ReplicationBytesPerSec)
+	copyMs := int64(horizonMaxMs) // worst * 1000 would overflow: far past the horizon anyway
+	if worst <= math.MaxInt64/1000 {
+		copyMs = worst * 1000 / max(1, b.cfg.ReplicationBytesPerSec)
+	}
 	sc.HealMs = min(horizonMaxMs, ((2*copyMs+120_000)/60_000+1)*60_000)
 	broker := b.index(b.in.Broker)
 	sc.Events = []scenarios.Event{{AtMs: 0, Type: scenarios.EventReplaceBroker, Broker: &broker}}
@@ -385,6 +394,50 @@ func (b *brokerBuilder) scenario() (*scenarios.Scenario, []byte, error) {
 		return nil, nil, fmt.Errorf("the scenario built from the tools' output is not valid (a bug, please report it): %v", err)
 	}
 	return parsed, data, nil
+}
+
+// logBytesMax is the most bytes a scenario's log may hold (scenarios'
+// limit, docs/reference/scenario-format.md "Ranges": 8 PiB).
+const logBytesMax = 1 << 53
+
+// checkSizes refuses, as bad input naming kafka-log-dirs.sh's file, replica
+// sizes that make logs no scenario holds: one log past logBytesMax, or more
+// segments (at segment.bytes) than a scenario's initial logs hold together
+// or copy at time 0. Without it the scenario built from them failed to parse
+// and the plan called that a bug of simrun.
+func (b *brokerBuilder) checkSizes() error {
+	var segs, copies int64
+	largest := -1
+	for i := range b.parts {
+		p := &b.parts[i]
+		in := b.initial(p)
+		if largest < 0 || p.local > b.parts[largest].local {
+			largest = i
+		}
+		if in == nil {
+			segs, copies = segs+1, copies+int64(len(p.replicas))
+			continue
+		}
+		if in.HighWatermark > logBytesMax/b.cfg.RecordBytes {
+			return toolErr(b.in.LogDirs.Name, 0, "%s: its leader's replica of %d bytes makes a log of more than %d bytes (8 PiB), the most a scenario models",
+				p.tp, p.local, int64(logBytesMax))
+		}
+		var local, remote int64
+		for _, sg := range in.LocalSegments {
+			local += max(sg.Count, 1)
+		}
+		for _, sg := range in.RemoteSegments {
+			remote += max(sg.Count, 1)
+		}
+		segs += local + remote
+		copies += remote + local*int64(len(p.replicas))
+	}
+	if segs > scenarios.MaxFixtureSegments || copies > scenarios.SegmentCopiesMax {
+		lp := &b.parts[largest]
+		return toolErr(b.in.LogDirs.Name, 0, "the leaders' replicas make %d segments of their topics' segment.bytes (%d segment copies with their replicas; the largest, %s, %d bytes), more than a scenario holds (%d segments, %d copies): the sizes, segment.bytes or the record size are out of the plan's reach",
+			segs, copies, lp.tp, lp.local, scenarios.MaxFixtureSegments, scenarios.SegmentCopiesMax)
+	}
+	return nil
 }
 
 func idList(ids []int32) string {

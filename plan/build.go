@@ -261,17 +261,30 @@ func (b *builder) topicConfigs() error {
 
 // brokerKeys maps the leader's broker configs onto the scenario config.
 var brokerKeys = []struct {
-	key string
-	lo  int64
-	dst func(*scenarios.Config) *int64
+	key    string
+	lo, hi int64 // hi: the scenario format's bound (Kafka's int, or 10^12 ms)
+	dst    func(*scenarios.Config) *int64
 }{
-	{"replica.fetch.max.bytes", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchMaxBytes }},
-	{"replica.fetch.backoff.ms", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchBackoffMs }},
-	{"replica.fetch.wait.max.ms", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchWaitMaxMs }},
-	{"replica.lag.time.max.ms", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaLagTimeMaxMs }},
-	{"remote.log.manager.task.interval.ms", 1, func(c *scenarios.Config) *int64 { return &c.RemoteLogManagerTaskIntervalMs }},
-	{"replica.socket.timeout.ms", 1, func(c *scenarios.Config) *int64 { return &c.ReplicaSocketTimeoutMs }},
-	{"log.retention.check.interval.ms", 1, func(c *scenarios.Config) *int64 { return &c.LogRetentionCheckIntervalMs }},
+	{"replica.fetch.max.bytes", 1, math.MaxInt32, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchMaxBytes }},
+	{"replica.fetch.backoff.ms", 1, maxConfigMs, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchBackoffMs }},
+	{"replica.fetch.wait.max.ms", 1, maxConfigMs, func(c *scenarios.Config) *int64 { return &c.ReplicaFetchWaitMaxMs }},
+	{"replica.lag.time.max.ms", 1, maxConfigMs, func(c *scenarios.Config) *int64 { return &c.ReplicaLagTimeMaxMs }},
+	{"remote.log.manager.task.interval.ms", 1, maxConfigMs, func(c *scenarios.Config) *int64 { return &c.RemoteLogManagerTaskIntervalMs }},
+	{"replica.socket.timeout.ms", 1, maxConfigMs, func(c *scenarios.Config) *int64 { return &c.ReplicaSocketTimeoutMs }},
+	{"log.retention.check.interval.ms", 1, maxConfigMs, func(c *scenarios.Config) *int64 { return &c.LogRetentionCheckIntervalMs }},
+}
+
+// maxConfigMs is the scenario format's bound on a config time (10^12 ms).
+const maxConfigMs = 1_000_000_000_000
+
+// brokerKeyRangeErr says a broker config is above what a scenario takes (nil
+// when it is not): the tools' value is refused naming the file and line, not
+// passed on to a scenario that refuses it as a bug of simrun.
+func brokerKeyRangeErr(file string, line int, key string, v, lo, hi int64, raw string) error {
+	if v <= hi {
+		return nil
+	}
+	return toolErr(file, line, "%s: expected an integer in %d..%d (the most the simulator models), got %s", key, lo, hi, quote(raw))
 }
 
 // brokerConfigs reads the broker configs the configs file may hold after
@@ -288,6 +301,9 @@ func (b *builder) brokerConfigs() error {
 		v, err := strconv.ParseInt(e.Value, 10, 64)
 		if err != nil || v < k.lo {
 			return toolErr(b.in.Configs.Name, e.Line, "%s: expected an integer >= %d, got %s", k.key, k.lo, quote(e.Value))
+		}
+		if err := brokerKeyRangeErr(b.in.Configs.Name, e.Line, k.key, v, k.lo, k.hi, e.Value); err != nil {
+			return err
 		}
 		*k.dst(&b.cfg) = v
 	}

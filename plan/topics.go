@@ -2,6 +2,7 @@ package plan
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -147,6 +148,16 @@ func (f *TopicsFile) addPartition(name string, n int, fields map[string]string) 
 	if pi.ISR, err = brokerList(fields["Isr"]); err != nil {
 		return toolErr(name, n, "expected broker ids after \"Isr:\" (e.g. 1,2), got %s", quote(fields["Isr"]))
 	}
+	// Kafka lists a broker once a partition; a repeated one is not its output
+	// (and a scenario refuses it).
+	for _, key := range []string{"Replicas", "Isr"} {
+		ids := map[string][]int32{"Replicas": pi.Replicas, "Isr": pi.ISR}[key]
+		for i, id := range ids {
+			if slices.Contains(ids[:i], id) {
+				return toolErr(name, n, "broker %d twice after \"%s:\" (%s)", id, key, quote(fields[key]))
+			}
+		}
+	}
 	info.Partitions[p] = pi
 	return nil
 }
@@ -165,4 +176,39 @@ func brokerList(s string) ([]int32, error) {
 		out = append(out, int32(id))
 	}
 	return out, nil
+}
+
+// CheckComplete refuses a file whose topics do not each list exactly the
+// partitions 0..PartitionCount-1 their topic line announces: output cut short
+// (a truncated copy, a file cut at a line) or pasted from several runs. The
+// broker plan needs every partition of the cluster: one left out would be a
+// replica of the broker left out of the plan without a word. (The
+// one-partition plan reads only its own partition's line.)
+func (f *TopicsFile) CheckComplete() error {
+	for _, name := range brokerSortedKeys(f.Topics) {
+		t := f.Topics[name]
+		var missing []int32
+		for p := range int32(min(t.PartitionCount, 1<<31-1)) {
+			if _, ok := t.Partitions[p]; !ok {
+				if missing = append(missing, p); len(missing) == 4 {
+					break
+				}
+			}
+		}
+		for _, p := range brokerSortedKeys(t.Partitions) {
+			if int(p) >= t.PartitionCount {
+				return toolErr(f.Name, t.Partitions[p].Line, "partition %d of topic %s, whose topic line (line %d) says PartitionCount: %d",
+					p, name, t.Line, t.PartitionCount)
+			}
+		}
+		if len(missing) > 0 {
+			list := idList(missing)
+			if len(missing) == 4 {
+				list += ",..."
+			}
+			return toolErr(f.Name, t.Line, "topic %s has PartitionCount: %d but %d partition lines (none for partition %s): is the output cut short? The broker plan needs kafka-topics.sh --describe of every partition",
+				name, t.PartitionCount, len(t.Partitions), list)
+		}
+	}
+	return nil
 }

@@ -1573,6 +1573,9 @@ func decodeField(path string, value json.RawMessage, fv reflect.Value) error {
 	}
 	if fv.Kind() != reflect.Array {
 		if err := json.Unmarshal(value, fv.Addr().Interface()); err != nil {
+			if elErr := elementErr(path, value, fv.Type()); elErr != nil {
+				return elErr
+			}
 			return fieldErr(path, "expected %s, got %s", describeType(fv.Type()), gotValue(err, value))
 		}
 		return nil
@@ -1585,6 +1588,27 @@ func decodeField(path string, value json.RawMessage, fv reflect.Value) error {
 		return fieldErr(path, "expected %s, got %d elements", describeType(fv.Type()), n)
 	}
 	reflect.Copy(fv, sl.Elem())
+	return nil
+}
+
+// elementErr names the first element of the JSON array value that does not
+// decode as an element of the slice type t (a number that is not an integer or
+// does not fit, a string, ...), as nullElement names a null one: the array
+// itself is of the right type. It returns nil when value is not an array of
+// scalars or every element decodes.
+func elementErr(path string, value []byte, t reflect.Type) error {
+	if t.Kind() != reflect.Slice || len(value) == 0 || value[0] != '[' {
+		return nil
+	}
+	switch t.Elem().Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Struct, reflect.Slice, reflect.Map, reflect.Array:
+		return nil
+	}
+	for i, el := range splitArray(value) {
+		if err := json.Unmarshal(el, reflect.New(t.Elem()).Interface()); err != nil {
+			return fieldErr(fmt.Sprintf("%s[%d]", path, i), "expected %s, got %s", describeType(t.Elem()), gotValue(err, el))
+		}
+	}
 	return nil
 }
 
@@ -1613,7 +1637,8 @@ func describeType(t reflect.Type) string {
 	case reflect.Array:
 		return fmt.Sprintf("an array of %d integers [min, max]", t.Len())
 	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Int {
+		switch t.Elem().Kind() {
+		case reflect.Int, reflect.Int32, reflect.Int64:
 			return "an array of integers"
 		}
 		return "an array"

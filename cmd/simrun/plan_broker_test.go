@@ -66,3 +66,48 @@ func TestREADMEBrokerPlanExample(t *testing.T) {
 	}
 	planExampleIsCurrent(t, "README.md's broker plan example", args, strings.Join(blocks[i+1].body, "\n")+"\n")
 }
+
+// TestPlanBrokerTruncatedTopics: kafka-topics.sh output cut at a line (a
+// truncated copy) is refused, exit 2 naming the file, the topic and the
+// partitions missing, rather than planned for the partitions before the cut;
+// so is a partition past its topic's PartitionCount.
+func TestPlanBrokerTruncatedTopics(t *testing.T) {
+	dir := filepath.Join("..", "..", "plan", "testdata", "broker")
+	ld, tp := filepath.Join(dir, "log-dirs.txt"), filepath.Join(dir, "topics.txt")
+	data, err := os.ReadFile(tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	cut := writeTemp(t, "topics.txt", strings.Join(lines[:31], "")) // orders' line and its partitions 0..29 of 240
+	past := writeTemp(t, "topics.txt", strings.Replace(string(data), "\tTopic: orders\tPartition: 0\t", "\tTopic: orders\tPartition: 240\t", 1))
+	save := filepath.Join(t.TempDir(), "replace.json")
+	for file, want := range map[string]string{
+		cut:  "topics.txt:1: topic orders has PartitionCount: 240 but 30 partition lines (none for partition 30,31,32,33,...)",
+		past: "partition 240 of topic orders, whose topic line (line 1) says PartitionCount: 240",
+	} {
+		code, stdout, stderr := simrun(t, "plan", "--broker", "2", "--log-dirs", ld, "--topics", file, "--profile", "kip", "--save", save)
+		if code != exitBadInput || !strings.Contains(stderr, want) || stdout != "" {
+			t.Errorf("plan --topics %s: exit %d, stdout %q, stderr %q; want exit 2 saying %q", file, code, stdout, stderr, want)
+		}
+		if _, err := os.Stat(save); err == nil {
+			t.Errorf("plan --topics %s: %s written", file, save)
+		}
+	}
+}
+
+// TestPlanBrokerRepeatedReplica: a partition line listing a broker twice is
+// bad input naming the file and line, not "the scenario built from the
+// tools' output is not valid (a bug, please report it)".
+func TestPlanBrokerRepeatedReplica(t *testing.T) {
+	dir := filepath.Join("..", "..", "plan", "testdata", "broker")
+	data, err := os.ReadFile(filepath.Join(dir, "topics.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp := writeTemp(t, "topics.txt", strings.Replace(string(data), "Replicas: 2,3,4\tIsr", "Replicas: 2,2,4\tIsr", 1))
+	code, stdout, stderr := simrun(t, "plan", "--broker", "2", "--log-dirs", filepath.Join(dir, "log-dirs.txt"), "--topics", tp, "--profile", "kip")
+	if want := `topics.txt:2: broker 2 twice after "Replicas:"`; code != exitBadInput || !strings.Contains(stderr, want) || strings.Contains(stderr, "a bug") || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 saying %q", code, stdout, stderr, want)
+	}
+}
