@@ -178,3 +178,29 @@ func checkWideNoted(t *testing.T, seed uint64, sf sessionFleet, remLat sim.Durat
 	}
 	runTo(end)
 }
+
+// TestElisionEndsOffTheTicks is TestElisionIsInvisible's comparison of
+// runs that end at an instant no broker tick is at (239.993 s): the
+// reference's last step is a task's run, the elided run's an earlier one,
+// so the fleets' clocks differ unless the harness sets them to the end
+// (play), and the folds SettleFolds applies, whose Ms counts back from the
+// end, are recorded at the end.
+func TestElisionEndsOffTheTicks(t *testing.T) {
+	end := sim.Time(240*sim.Second - 7*sim.Millisecond)
+	folds := 0
+	for seed := uint64(1); seed <= 12; seed++ {
+		sf, remLat := drawTickFleet(seed)
+		hr, he := sf.runTicks(t, true, remLat, end), sf.runTicks(t, false, remLat, end)
+		taskFirings(hr)
+		taskFirings(he)
+		for _, x := range he.events {
+			if x.e.Kind == EvHighestRemoteRun && x.at == end {
+				folds++
+			}
+		}
+		sameRun(t, seed, "reference", summarize(hr), "elided", summarize(he))
+	}
+	if folds == 0 {
+		t.Fatal("no fold applied at the end: the runs do not exercise SettleFolds")
+	}
+}
