@@ -52,6 +52,12 @@ var elisionToggle = strings.NewReplacer(
    {"at_ms": 50000, "type": "set_config", "key": "remote_storage_enable", "value": false},
    {"at_ms": 65000, "type": "set_config", "key": "remote_storage_enable", "value": true}],`).Replace(elisionFleet)
 
+// elisionQuiet is elisionFleet whose records all come in within 30 s,
+// before the broker is replaced: the rebuilt replicas' RLM follower runs
+// are folded while no step of every partition (a produce chunk, a
+// broker's input) applies them.
+var elisionQuiet = strings.NewReplacer(`"elision-fleet"`, `"elision-quiet"`, `"over_ms": 120000`, `"over_ms": 30000`).Replace(elisionFleet)
+
 // elisionRun is what TestElisionMatchesReference compares of a run.
 type elisionRun struct {
 	res *RunResult
@@ -81,6 +87,12 @@ type hroEvent struct {
 }
 
 func runElision(t *testing.T, sc *scenarios.Scenario, seed uint64, st Strategy, noElision bool) elisionRun {
+	return runElisionWith(t, sc, Options{Seed: seed, Strategy: st}, noElision)
+}
+
+// runElisionWith is runElision with options (opt's observers and
+// noElision are runElision's).
+func runElisionWith(t *testing.T, sc *scenarios.Scenario, opt Options, noElision bool) elisionRun {
 	out := elisionRun{brokerStates: map[[2]int][]string{}}
 	var count []int        // each partition's other events so far
 	var inputAt []sim.Time // when a partition's last event was its step's input (-1: it was not)
@@ -126,7 +138,8 @@ func runElision(t *testing.T, sc *scenarios.Scenario, seed uint64, st Strategy, 
 		out.events = fmt.Appendf(out.events, "%d:", at)
 		out.events = append(e.AppendBinaryPart(out.events, at), '\n')
 	})
-	out.res = Execute(sc, Options{Seed: seed, Strategy: st, Observers: []model.Observer{obs}, noElision: noElision})
+	opt.Observers, opt.noElision = []model.Observer{obs}, noElision
+	out.res = Execute(sc, opt)
 	for p := range out.res.Fleet.Parts {
 		out.states = append(out.states, out.res.Fleet.At(model.PartID(p)).AppendState(nil, out.res.End))
 	}
@@ -181,23 +194,8 @@ func TestElisionMatchesReference(t *testing.T) {
 			for _, st := range Strategies {
 				ref, opt := runElision(t, sc, seed, st, true), runElision(t, sc, seed, st, false)
 				name := fmt.Sprintf("%s seed %d %s", sc.Name, seed, st)
-				if i := firstByteDiff(ref.events, opt.events); i >= 0 {
-					t.Fatalf("%s: events differ from byte %d:\nreference: %q\nelided:    %q", name, i, around(ref.events, i), around(opt.events, i))
-				}
-				sameHRO(t, name, ref, opt)
-				if !reflect.DeepEqual(ref.brokerStates, opt.brokerStates) {
-					t.Fatalf("%s: the brokers' states differ", name)
-				}
+				sameElision(t, name, ref, opt)
 				a, b := ref.res, opt.res
-				if a.Outcome != b.Outcome || !reflect.DeepEqual(a.Partitions, b.Partitions) || !reflect.DeepEqual(a.BrokerScale, b.BrokerScale) ||
-					!reflect.DeepEqual(a.EgressBytes, b.EgressBytes) || !reflect.DeepEqual(a.Skipped, b.Skipped) || a.End != b.End {
-					t.Fatalf("%s: results differ: %s/%s, end %v/%v", name, a.Outcome, b.Outcome, a.End, b.End)
-				}
-				for p := range ref.states {
-					if !bytes.Equal(ref.states[p], opt.states[p]) {
-						t.Fatalf("%s: partition %d's final state differs", name, p)
-					}
-				}
 				if b.Steps > a.Steps {
 					t.Fatalf("%s: %d steps with elision, %d without", name, b.Steps, a.Steps)
 				}
@@ -219,6 +217,69 @@ func TestElisionMatchesReference(t *testing.T) {
 		t.Fatalf("%d folded RLM follower runs: the files do not exercise folding", folds)
 	}
 	t.Logf("%d folded RLM follower runs", folds)
+}
+
+// sameElision fails the test unless a run with elision (opt) gave what
+// its reference (ref) gave: every event but the task timers' inputs and
+// the HRO events, with its time; the HRO events by place and time
+// (sameHRO); the brokers' states; the outcome, the violation, the
+// per-partition results, the broker-scale statistics, the bytes sent, the
+// skipped events and the end; every partition's final state.
+func sameElision(t *testing.T, name string, ref, opt elisionRun) {
+	t.Helper()
+	if i := firstByteDiff(ref.events, opt.events); i >= 0 {
+		t.Fatalf("%s: events differ from byte %d:\nreference: %q\nelided:    %q", name, i, around(ref.events, i), around(opt.events, i))
+	}
+	sameHRO(t, name, ref, opt)
+	if !reflect.DeepEqual(ref.brokerStates, opt.brokerStates) {
+		t.Fatalf("%s: the brokers' states differ", name)
+	}
+	a, b := ref.res, opt.res
+	if a.Outcome != b.Outcome || !reflect.DeepEqual(a.Partitions, b.Partitions) || !reflect.DeepEqual(a.BrokerScale, b.BrokerScale) ||
+		!reflect.DeepEqual(a.EgressBytes, b.EgressBytes) || !reflect.DeepEqual(a.Skipped, b.Skipped) || a.End != b.End {
+		t.Fatalf("%s: results differ: %s/%s, end %v/%v", name, a.Outcome, b.Outcome, a.End, b.End)
+	}
+	if (a.Violation == nil) != (b.Violation == nil) || a.Violation != nil &&
+		(a.Violation.Invariant != b.Violation.Invariant || a.Violation.Message != b.Violation.Message || a.Violation.AtMs != b.Violation.AtMs) {
+		t.Fatalf("%s: violations differ: %+v, with elision %+v", name, a.Violation, b.Violation)
+	}
+	for p := range ref.states {
+		if !bytes.Equal(ref.states[p], opt.states[p]) {
+			t.Fatalf("%s: partition %d's final state differs", name, p)
+		}
+	}
+}
+
+// TestElisionStopsAsReference: a broker-scale run that stops at a
+// violation in a step that did not touch every partition leaves every
+// partition as its reference does. elisionQuiet with a deliberate bug
+// stops so, at 30 s to 95 s, while rebuilt replicas' RLM follower runs
+// are folded into partitions the failing step did not touch: the runs of
+// those before the step's input are applied before the run ends
+// (Fleet.SettleDue), as the reference stepped them.
+func TestElisionStopsAsReference(t *testing.T) {
+	sc, err := scenarios.Parse([]byte(elisionQuiet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	folds := 0
+	for _, m := range []model.Mutant{model.MutantRetentionBeforeUpload, model.MutantLSOAfterRemoteDelete, model.MutantLLSOAfterLocalDelete} {
+		for seed := uint64(1); seed <= 2; seed++ {
+			for _, st := range Strategies {
+				o := Options{Seed: seed, Strategy: st, Mutants: model.Mutants(0).With(m)}
+				ref, opt := runElisionWith(t, sc, o, true), runElisionWith(t, sc, o, false)
+				name := fmt.Sprintf("%s mutant %d seed %d %s", sc.Name, m, seed, st)
+				if ref.res.Outcome != OutcomeSafety || ref.res.End >= sim.AtMs(sc.DurationMs) {
+					t.Fatalf("%s: %s at %v: the run does not stop at a violation", name, ref.res.Outcome, ref.res.End)
+				}
+				sameElision(t, name, ref, opt)
+				folds += opt.folds
+			}
+		}
+	}
+	if folds < 100 {
+		t.Fatalf("%d folded RLM follower runs: the runs do not exercise folding", folds)
+	}
 }
 
 // firstByteDiff returns the first index where a and b differ, -1 if equal.

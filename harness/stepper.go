@@ -94,6 +94,14 @@ func (x *Run) Step() {
 	r.rollOn()
 	r.s.in.Refused = r.opt.StateHash && ev.kind == evFault && len(r.skipped) > skipped
 	if f != nil {
+		if r.mp != nil {
+			// The partitions the step did not touch may hold RLM follower
+			// runs folded before its input: they are applied as a step's,
+			// so that every partition ends as the runs stepped one by one
+			// left it. The run's violation stays the step's.
+			r.f.SettleDue()
+			r.afterStep()
+		}
 		x.done = r.finish(x.res, f, OutcomeSafety)
 		return
 	}

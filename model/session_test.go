@@ -82,6 +82,11 @@ func (h *fleetHarness) play(inputs []timedInput, end sim.Time) {
 		h.drain()
 	}
 	h.runUntil(end)
+	// The clock at the end, as the harness's (harness/stepper.go): the
+	// folds SettleFolds applies are recorded there (their Ms counts back
+	// from end), and the final states are read there, whether a step was
+	// at that instant or not (with elision, fewer are).
+	h.f.Now = max(h.f.Now, end)
 	h.f.SettleFolds(end)
 	h.drain()
 }

@@ -700,7 +700,30 @@ func (f *Fleet) SettleFolds(end sim.Time) {
 	}
 	last := f.Now
 	f.Now = end
-	f.tk.inTask, f.tk.hroOnly = false, -1
+	f.tk.inTask = false
+	f.Now = max(last, f.settleAll())
+	f.afterStep()
+}
+
+// SettleDue applies every fold whose run came before the last step's input
+// (dueFold), as the partitions' steps would have: a run that stops after
+// that step (a violation in the partitions it touched) leaves the others
+// as the runs stepped one by one would have. The harness takes Ready as
+// after a step; the fleet's time stays the step's.
+func (f *Fleet) SettleDue() {
+	if !f.multi {
+		return
+	}
+	f.settleAll()
+	f.afterStep()
+}
+
+// settleAll applies every partition's folds that come before the step's
+// input (settleFolds) and returns the time of the last of their runs (-1:
+// none).
+func (f *Fleet) settleAll() sim.Time {
+	f.tk.hroOnly = -1
+	last := sim.Time(-1)
 	for i := range f.Parts {
 		p := PartID(i)
 		if f.Parts[p].folds == 0 {
@@ -712,6 +735,5 @@ func (f *Fleet) SettleFolds(end sim.Time) {
 			last = max(last, at)
 		}
 	}
-	f.Now = last
-	f.afterStep()
+	return last
 }
