@@ -115,18 +115,30 @@ const restoredCheckEvery = 4096
 // joined its ISR and tail more has passed (looked at every
 // restoredCheckEvery steps), instead of running to the scenario's end. The
 // statistics are those of the whole run when nothing after the restore
-// adds to them (no records produced, no further broker event).
-func MeasureBrokerScaleUntilRestored(sc *scenarios.Scenario, opt Options, tail sim.Duration) (*RunMetrics, *RunResult) {
+// adds to them (no records produced, no further broker event). It takes
+// at most steps steps (0: the run's own budget alone): a run that reaches
+// them first stops there too, with outcome ok, its statistics those so
+// far, and stopped true when the broker was not restored by then.
+func MeasureBrokerScaleUntilRestored(sc *scenarios.Scenario, opt Options, tail sim.Duration, steps int64) (m *RunMetrics, res *RunResult, stopped bool) {
 	x := newRun(sc, opt, false)
 	for x.done == nil {
 		x.Step()
-		if x.done == nil && x.r.steps%restoredCheckEvery == 0 {
+		if x.done != nil {
+			break
+		}
+		if steps > 0 && x.r.steps >= steps {
+			_, restored := x.restoredAt()
+			stopped = !restored
+			x.Stop()
+			break
+		}
+		if x.r.steps%restoredCheckEvery == 0 {
 			if at, ok := x.restoredAt(); ok && x.r.sched.Now() >= at.Add(tail) {
 				x.Stop()
 			}
 		}
 	}
-	return brokerScaleMetrics(sc, x.done), x.done
+	return brokerScaleMetrics(sc, x.done), x.done, stopped
 }
 
 // restoredAt reports whether a broker-scale run's replace_broker has

@@ -21,14 +21,14 @@ func TestMeasureUntilRestoredIsTheWholeRun(t *testing.T) {
 	for _, st := range Strategies {
 		opt := Options{Seed: 1, Strategy: st}
 		whole, _ := MeasureBrokerScale(sc, opt)
-		early, _ := MeasureBrokerScaleUntilRestored(sc, opt, 5*sim.Second)
+		early, _, stopped := MeasureBrokerScaleUntilRestored(sc, opt, 5*sim.Second, 0)
 		if whole.BrokerScale == nil || early.BrokerScale == nil {
 			t.Fatalf("%s: no broker-scale metrics", st)
 		}
 		if *whole.BrokerScale != *early.BrokerScale {
 			t.Errorf("%s: stopped when restored %+v, to the end %+v", st, *early.BrokerScale, *whole.BrokerScale)
 		}
-		if early.SimMs >= whole.SimMs || early.Outcome != OutcomeOK {
+		if early.SimMs >= whole.SimMs || early.Outcome != OutcomeOK || stopped {
 			t.Errorf("%s: stopped at %d ms (%s), the whole run %d ms", st, early.SimMs, early.Outcome, whole.SimMs)
 		}
 		// A fleet's fetches are its threads': counted, and the path the
@@ -91,5 +91,30 @@ func TestDefaultMaxStepsGrowsWithPartitions(t *testing.T) {
 	}
 	if got, want := DefaultMaxStepsFor(many), int64(DefaultMaxSteps)+70_000; got != want {
 		t.Errorf("7 partitions: %d, want %d", got, want)
+	}
+}
+
+// TestMeasureUntilRestoredWithinSteps: a cap of steps stops a run that has
+// not restored the broker by then, with outcome ok and stopped reported,
+// and changes nothing of a run that restores it within the cap.
+func TestMeasureUntilRestoredWithinSteps(t *testing.T) {
+	sc, err := scenarios.Load("testdata/replace-six.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range Strategies {
+		opt := Options{Seed: 1, Strategy: st}
+		free, _, stopped := MeasureBrokerScaleUntilRestored(sc, opt, 5*sim.Second, 0)
+		if stopped || free.BrokerScale == nil || !free.BrokerScale.RestoredKnown {
+			t.Fatalf("%s: uncapped run stopped %v, metrics %+v", st, stopped, free.BrokerScale)
+		}
+		roomy, _, stopped := MeasureBrokerScaleUntilRestored(sc, opt, 5*sim.Second, free.Steps+1)
+		if stopped || roomy.BrokerScale == nil || *roomy.BrokerScale != *free.BrokerScale || roomy.Steps != free.Steps {
+			t.Errorf("%s: a cap above the run's %d steps changed it: stopped %v, %d steps, %+v", st, free.Steps, stopped, roomy.Steps, roomy.BrokerScale)
+		}
+		short, _, stopped := MeasureBrokerScaleUntilRestored(sc, opt, 5*sim.Second, 50)
+		if !stopped || short.Steps != 50 || short.Outcome != OutcomeOK || short.BrokerScale == nil || short.BrokerScale.RestoredKnown {
+			t.Errorf("%s: a cap of 50 steps: stopped %v, %d steps, %s, %+v; want stopped at 50, ok, not restored", st, stopped, short.Steps, short.Outcome, short.BrokerScale)
+		}
 	}
 }

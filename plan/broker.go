@@ -33,6 +33,9 @@ type BrokerInput struct {
 	SavePath string
 	// Names spells the fields the plan's texts name (its caller's flags).
 	Names config.Names
+	// StepBudget is the simulated events the runs may spend together (0:
+	// BrokerStepBudget).
+	StepBudget int64
 }
 
 // Defaults of a broker plan.

@@ -162,8 +162,17 @@ func MakeBroker(in BrokerInput) (*BrokerResult, *scenarios.Scenario, []byte, err
 			}
 		}
 	}
-	out := runBrokerJobs(scs, jobs, in.Workers)
+	budget := in.StepBudget
+	if budget <= 0 {
+		budget = BrokerStepBudget
+	}
+	share := max(budget/int64(len(jobs)), 1)
+	out, stopped := runBrokerJobs(scs, jobs, in.Workers, share)
 	r := b.result(sc, in)
+	if stopped > 0 {
+		r.Notes = append(r.Notes, fmt.Sprintf("the work budget (%d simulated events over all runs, %d a run) stopped %d of %d runs before the broker was back: "+
+			"their \"not back\" means not back within it; simrun run on the saved scenario simulates a run in full", budget, share, stopped, len(jobs)))
+	}
 	for _, p := range profiles {
 		r.Profiles = append(r.Profiles, brokerRow(p.Name(), jobs, out, func(j brokerJob) bool { return j.sc == 0 && j.profile == p }))
 	}
@@ -177,15 +186,26 @@ func MakeBroker(in BrokerInput) (*BrokerResult, *scenarios.Scenario, []byte, err
 	return r, sc, data, nil
 }
 
-// runBrokerJobs runs the jobs on workers goroutines (campaign.All); each
-// result lands at its job's index, so the output does not depend on workers.
-func runBrokerJobs(scs []*scenarios.Scenario, jobs []brokerJob, workers int) []*harness.RunMetrics {
-	return campaign.All(len(jobs), workers, func(i int) *harness.RunMetrics {
+// runBrokerJobs runs the jobs on workers goroutines (campaign.All), each
+// for at most share steps; each result lands at its job's index, so the
+// output does not depend on workers. It returns the results and how many
+// runs their share stopped before the broker was back.
+func runBrokerJobs(scs []*scenarios.Scenario, jobs []brokerJob, workers int, share int64) ([]*harness.RunMetrics, int) {
+	stopped := make([]bool, len(jobs))
+	out := campaign.All(len(jobs), workers, func(i int) *harness.RunMetrics {
 		j := jobs[i]
 		opt := harness.Options{Seed: j.seed, Strategy: j.strategy, Profile: j.profile}
-		m, _ := harness.MeasureBrokerScaleUntilRestored(scs[j.sc], opt, restoredTail)
+		m, _, s := harness.MeasureBrokerScaleUntilRestored(scs[j.sc], opt, restoredTail, share)
+		stopped[i] = s
 		return m
 	})
+	n := 0
+	for _, s := range stopped {
+		if s {
+			n++
+		}
+	}
+	return out, n
 }
 
 // result is the plan's description of the broker, before the runs.

@@ -3,6 +3,7 @@ package plan
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -202,5 +203,55 @@ func TestSeedsPhraseNamesOneSeedAsSuch(t *testing.T) {
 		if got := seedsPhrase(in); got != want {
 			t.Errorf("seedsPhrase(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestBrokerPlanWithinBudget: a broker plan's runs spend at most its work
+// budget, each an equal share; runs their share stops before the broker is
+// back say "not back" (not failed) and the plan notes how many, while a
+// budget the runs do not reach changes nothing.
+func TestBrokerPlanWithinBudget(t *testing.T) {
+	in := brokerInput(t)
+	for name := range in.Topics.Topics {
+		if name != "payments" {
+			delete(in.Topics.Topics, name)
+		}
+	}
+	in.Profiles = []model.Profile{model.Profiles["kafka-4.3"]}
+	text := func(r *BrokerResult) string {
+		var b bytes.Buffer
+		if err := r.WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	free, _, _, err := MakeBroker(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs := 2 * (1 + len(free.Variants) - 1) // flag off and on, the base and each knob, one seed
+	in.StepBudget = int64(jobs) * 200
+	short, _, _, err := MakeBroker(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range append(short.Profiles, short.Variants...) {
+		for _, s := range []BrokerSide{row.Off, row.On} {
+			if s.RestoredMs != nil || s.Failed != 0 {
+				t.Errorf("%s: restored %v, %d failed with 200 steps a run; want not back, none failed", row.Name, s.RestoredMs, s.Failed)
+			}
+		}
+	}
+	want := fmt.Sprintf("the work budget (%d simulated events over all runs, 200 a run) stopped %d of %d runs before the broker was back", jobs*200, jobs, jobs)
+	if got := text(short); !strings.Contains(got, want) {
+		t.Errorf("the plan lacks %q:\n%s", want, got)
+	}
+	in.StepBudget = BrokerStepBudget
+	roomy, _, _, err := MakeBroker(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := text(free), text(roomy); a != b || strings.Contains(a, "work budget") {
+		t.Errorf("a budget the runs do not reach changed the plan or is noted:\n%s\n---\n%s", a, b)
 	}
 }

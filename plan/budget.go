@@ -10,6 +10,16 @@ package plan
 // extrapolated at the rate it gains on the leader (RunOutcome.ExtrapolatedMs).
 const StepBudget = 12_000_000
 
+// BrokerStepBudget is how many simulated events a broker plan
+// (MakeBroker) spends over all its runs, each run an equal share. A plan
+// of one profile has 10 runs and of three 14, so each share holds the
+// broker replacement of BenchmarkBrokerScale at 4,000 partitions (827,000
+// steps flag off, 596,000 on). A plan whose runs all use their share costs
+// from about 40 s of CPU (fetches that move nothing) to a few minutes
+// (flag-off copies at 10-20 us a step). A run stopped by its share before
+// the broker is back says "not back" and the plan notes it.
+const BrokerStepBudget = 20_000_000
+
 // Events a second and a fetch, measured on the plan's scenarios: followers
 // long-poll twice a second when idle (replica.fetch.wait.max.ms=500; more
 // often at a shorter wait); each 100 ms produce batch wakes every follower;
