@@ -34,7 +34,7 @@ type BrokerInput struct {
 	// Names spells the fields the plan's texts name (its caller's flags).
 	Names config.Names
 	// StepBudget is the simulated events the runs may spend together (0:
-	// BrokerStepBudget).
+	// BrokerStepBudget a seed).
 	StepBudget int64
 }
 

@@ -162,10 +162,7 @@ func MakeBroker(in BrokerInput) (*BrokerResult, *scenarios.Scenario, []byte, err
 			}
 		}
 	}
-	budget := in.StepBudget
-	if budget <= 0 {
-		budget = BrokerStepBudget
-	}
+	budget := in.brokerBudget()
 	share := max(budget/int64(len(jobs)), 1)
 	out, stopped := runBrokerJobs(scs, jobs, in.Workers, share)
 	r := b.result(sc, in)
@@ -320,4 +317,13 @@ func gain(base, v *int64) (float64, bool) {
 		return 0, false
 	}
 	return 1 - float64(*v)/float64(*base), true
+}
+
+// brokerBudget is the simulated events the plan's runs may spend together:
+// StepBudget, or BrokerStepBudget a seed.
+func (in *BrokerInput) brokerBudget() int64 {
+	if in.StepBudget > 0 {
+		return in.StepBudget
+	}
+	return BrokerStepBudget * int64(in.SeedTo-in.SeedFrom+1)
 }

@@ -255,3 +255,18 @@ func TestBrokerPlanWithinBudget(t *testing.T) {
 		t.Errorf("a budget the runs do not reach changed the plan or is noted:\n%s\n---\n%s", a, b)
 	}
 }
+
+// TestBrokerBudgetGrowsWithSeeds: the default budget is BrokerStepBudget
+// a seed, so that more seeds give each run the same share; one given is
+// the plan's whole.
+func TestBrokerBudgetGrowsWithSeeds(t *testing.T) {
+	for _, c := range []struct {
+		from, to    uint64
+		given, want int64
+	}{{1, 1, 0, BrokerStepBudget}, {3, 7, 0, 5 * BrokerStepBudget}, {1, 100, 0, 100 * BrokerStepBudget}, {1, 5, 1000, 1000}} {
+		in := BrokerInput{SeedFrom: c.from, SeedTo: c.to, StepBudget: c.given}
+		if got := in.brokerBudget(); got != c.want {
+			t.Errorf("seeds %d..%d, budget %d: %d, want %d", c.from, c.to, c.given, got, c.want)
+		}
+	}
+}

@@ -11,8 +11,10 @@ package plan
 const StepBudget = 12_000_000
 
 // BrokerStepBudget is how many simulated events a broker plan
-// (MakeBroker) spends over all its runs, each run an equal share. A plan
-// of one profile has 10 runs and of three 14, so each share holds the
+// (MakeBroker) spends over all its runs of one seed, each run an equal
+// share: more seeds, more runs, the same share each (a broker plan does not
+// extrapolate a run cut short). A plan of one profile has 10 runs a seed
+// and of three 14, so each share holds the
 // broker replacement of BenchmarkBrokerScale at 4,000 partitions (827,000
 // steps flag off, 596,000 on). A plan whose runs all use their share costs
 // from about 40 s of CPU (fetches that move nothing) to a few minutes
