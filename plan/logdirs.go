@@ -118,10 +118,28 @@ func buildLogDirs(name string, n int, doc *logDirsJSON) (*LogDirsFile, error) {
 		return nil, toolErr(name, n, "expected \"version\": 1 in the JSON (the only version kafka-log-dirs.sh prints), got %s", v)
 	}
 	f := &LogDirsFile{Name: name, Replicas: map[TopicPartition][]Replica{}}
+	// A broker holds one replica of a partition, and one future replica
+	// while an intra-broker move is under way: a broker or a replica
+	// listed twice is not one describe's output (two concatenated?), and
+	// summing or picking among them would be a guess.
+	brokerAt := map[int32]int{}
+	type replicaKey struct {
+		tp     TopicPartition
+		broker int32
+		future bool
+	}
+	seen := map[replicaKey]string{}
 	for i, b := range doc.Brokers {
 		if b.Broker == nil {
 			return nil, toolErr(name, n, "brokers[%d]: expected a \"broker\" id", i)
 		}
+		if *b.Broker < 0 {
+			return nil, toolErr(name, n, "brokers[%d]: broker id %d: Kafka's broker ids are >= 0", i, *b.Broker)
+		}
+		if j, dup := brokerAt[*b.Broker]; dup {
+			return nil, toolErr(name, n, "brokers[%d]: broker %d is listed already, at brokers[%d]: want one kafka-log-dirs.sh --describe output", i, *b.Broker, j)
+		}
+		brokerAt[*b.Broker] = i
 		for j, d := range b.LogDirs {
 			for k, p := range d.Partitions {
 				path := fmt.Sprintf("brokers[%d].logDirs[%d].partitions[%d]", i, j, k)
@@ -132,6 +150,15 @@ func buildLogDirs(name string, n int, doc *logDirsJSON) (*LogDirsFile, error) {
 				if !ok || *p.Size < 0 {
 					return nil, toolErr(name, n, "%s: expected \"partition\": \"TOPIC-PARTITION\" and a size >= 0, got %q and %d", path, *p.Partition, *p.Size)
 				}
+				k := replicaKey{tp, *b.Broker, p.IsFuture}
+				if at, dup := seen[k]; dup {
+					what := "replica"
+					if p.IsFuture {
+						what = "future replica"
+					}
+					return nil, toolErr(name, n, "%s: broker %d's %s of %s is listed already, at %s", path, *b.Broker, what, tp, at)
+				}
+				seen[k] = path
 				f.Replicas[tp] = append(f.Replicas[tp], Replica{Broker: *b.Broker, LogDir: d.LogDir, Size: *p.Size,
 					OffsetLag: p.OffsetLag, IsFuture: p.IsFuture})
 			}

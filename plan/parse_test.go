@@ -191,6 +191,22 @@ func TestParseLogDirsPrettyPrinted(t *testing.T) {
 	}
 }
 
+// TestParseLogDirsIntraBrokerMove: a partition's replica and its future
+// replica (an intra-broker move under way) on one broker are one describe's
+// output, kept apart by isFuture.
+func TestParseLogDirsIntraBrokerMove(t *testing.T) {
+	out := "Querying brokers for log directories information\nReceived log directory information from brokers 1\n" +
+		`{"version":1,"brokers":[{"broker":1,"logDirs":[{"logDir":"/a","partitions":[{"partition":"orders-0","size":5,"offsetLag":0,"isFuture":false}]},` +
+		`{"logDir":"/b","partitions":[{"partition":"orders-0","size":3,"offsetLag":0,"isFuture":true}]}]}]}`
+	f, err := ParseLogDirs("d.txt", []byte(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rs := f.Replicas[TopicPartition{"orders", 0}]; len(rs) != 2 || rs[0].IsFuture || !rs[1].IsFuture {
+		t.Errorf("orders-0: %+v, want the replica then the future one", rs)
+	}
+}
+
 func TestParseLogDirsBadOutput(t *testing.T) {
 	head := "Querying brokers for log directories information\nReceived log directory information from brokers 1\n"
 	cases := []struct{ out, want string }{
@@ -201,6 +217,15 @@ func TestParseLogDirsBadOutput(t *testing.T) {
 		{head + `{"version":1,"brokers":[{"broker":1,"logDirs":[{"partitions":[{"partition":"orders","size":1}]}]}]}`, "TOPIC-PARTITION"},
 		{head + "{\"version\":1,\n\"brokers\":[}\n", "d.txt:4: invalid JSON"},
 		{head + `{"version":1,"brokers":[]}` + "\nextra\n", "d.txt:4: unexpected text after the JSON"},
+		{head + `{"version":1,"brokers":[{"broker":-1,"logDirs":[]}]}`, "d.txt:3: brokers[0]: broker id -1: Kafka's broker ids are >= 0"},
+		{head + `{"version":1,"brokers":[{"broker":1,"logDirs":[]},{"broker":2,"logDirs":[]},{"broker":1,"logDirs":[]}]}`,
+			"d.txt:3: brokers[2]: broker 1 is listed already, at brokers[0]"},
+		{head + `{"version":1,"brokers":[{"broker":1,"logDirs":[{"logDir":"/a","partitions":[{"partition":"orders-0","size":1}]},` +
+			`{"logDir":"/b","partitions":[{"partition":"orders-0","size":2}]}]}]}`,
+			"d.txt:3: brokers[0].logDirs[1].partitions[0]: broker 1's replica of orders-0 is listed already, at brokers[0].logDirs[0].partitions[0]"},
+		{head + `{"version":1,"brokers":[{"broker":1,"logDirs":[{"logDir":"/a","partitions":[{"partition":"orders-0","size":1,"isFuture":true},` +
+			`{"partition":"orders-0","size":2,"isFuture":true}]}]}]}`,
+			"broker 1's future replica of orders-0 is listed already"},
 	}
 	for _, c := range cases {
 		_, err := ParseLogDirs("d.txt", []byte(c.out))
