@@ -1576,13 +1576,13 @@ func decodeField(path string, value json.RawMessage, fv reflect.Value) error {
 			if elErr := elementErr(path, value, fv.Type()); elErr != nil {
 				return elErr
 			}
-			return fieldErr(path, "expected %s, got %s", describeType(fv.Type()), gotValue(err, value))
+			return fieldErr(path, "expected %s, got %s%s", describeType(fv.Type()), gotValue(err, value), outOfRange(fv.Type(), err))
 		}
 		return nil
 	}
 	sl := reflect.New(reflect.SliceOf(fv.Type().Elem()))
 	if err := json.Unmarshal(value, sl.Interface()); err != nil {
-		return fieldErr(path, "expected %s, got %s", describeType(fv.Type()), gotValue(err, value))
+		return fieldErr(path, "expected %s, got %s%s", describeType(fv.Type()), gotValue(err, value), outOfRange(fv.Type(), err))
 	}
 	if n := sl.Elem().Len(); n != fv.Len() {
 		return fieldErr(path, "expected %s, got %d elements", describeType(fv.Type()), n)
@@ -1606,10 +1606,34 @@ func elementErr(path string, value []byte, t reflect.Type) error {
 	}
 	for i, el := range splitArray(value) {
 		if err := json.Unmarshal(el, reflect.New(t.Elem()).Interface()); err != nil {
-			return fieldErr(fmt.Sprintf("%s[%d]", path, i), "expected %s, got %s", describeType(t.Elem()), gotValue(err, el))
+			return fieldErr(fmt.Sprintf("%s[%d]", path, i), "expected %s, got %s%s", describeType(t.Elem()), gotValue(err, el), outOfRange(t.Elem(), err))
 		}
 	}
 	return nil
+}
+
+// outOfRange is ", past its range (...)" when err is an integer JSON number
+// too large for the integer type t, else "": "expected an integer, got
+// number 3000000000" alone reads as if 3000000000 were not one.
+func outOfRange(t reflect.Type, err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return ""
+	}
+	n, ok := strings.CutPrefix(te.Value, "number ")
+	if !ok || strings.ContainsAny(n, ".eE") {
+		return ""
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int32:
+		return ", past its range (-2147483648 to 2147483647)"
+	case reflect.Int, reflect.Int64:
+		return ", past its range (-9223372036854775808 to 9223372036854775807)"
+	}
+	return ""
 }
 
 func gotValue(err error, value []byte) string {

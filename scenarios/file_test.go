@@ -369,7 +369,7 @@ var badFiles = []struct {
 	{"wrong type nested", base(`, "config": {"remote_storage_enable": 1}`), "config.remote_storage_enable: expected a bool, got number"},
 	{"fractional integer", base(`, "config": {"segment_bytes": 1.5}`), "config.segment_bytes: expected an integer, got number 1.5"},
 	{"negative seed", base(`, "seed": -1`), "seed: expected a non-negative integer, got number -1"},
-	{"int32 overflow", withInitial(`{"leader_epoch": 3000000000, "local_segments": []}`), "initial.leader_epoch: expected an integer, got number 3000000000"},
+	{"int32 overflow", withInitial(`{"leader_epoch": 3000000000, "local_segments": []}`), "initial.leader_epoch: expected an integer, got number 3000000000, past its range (-2147483648 to 2147483647)"},
 	{"range with one element", base(`, "config": {"network_latency_ms": [1]}`), "config.network_latency_ms: expected an array of 2 integers [min, max], got 1 elements"},
 	{"range not an array", base(`, "config": {"remote_fetch_ms": 5}`), "config.remote_fetch_ms: expected an array of 2 integers [min, max], got number"},
 	{"config not an object", base(`, "config": [1]`), "config: expected an object, got array"},
