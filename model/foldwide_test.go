@@ -135,37 +135,15 @@ func checkWideNoted(t *testing.T, seed uint64, sf sessionFleet, remLat sim.Durat
 	f := NewFleet(sf.cfg, KIP, sf.n, sf.tiered, slices.Clone(sf.parts))
 	h := newFleetHarness(t, f)
 	h.remLat = remLat
-	check := func(at sim.Time, in *Input) {
-		for _, p := range f.Dirty() {
-			if f.pf[p].foldedOthers {
-				continue
-			}
-			c := f.At(p)
-			for _, o := range c.Brokers {
-				if o.Up && o.Role != RoleNone {
-					if s := c.taskSigOf(o); s != c.ticksOf(o).sig {
-						t.Fatalf("seed %d, %v, after %s: partition %d's b%d reads\n%+v\nnoted\n%+v", seed, at, in.Kind, p, o.ID, s, c.ticksOf(o).sig)
-					}
-				}
-			}
-		}
-	}
+	check := func(at sim.Time, in *Input) { checkNoted(t, f, seed, at, in) }
 	runTo := func(until sim.Time) {
 		for steps := 0; len(h.queue) > 0 && h.queue[0].at <= until; steps++ {
 			if steps > maxHarnessSteps {
 				t.Fatalf("seed %d: more than %d steps", seed, maxHarnessSteps)
 			}
-			e := h.queue[0]
-			h.queue = h.queue[1:]
-			in := Input{Kind: EvDeliver, Msg: e.msg}
-			switch e.kind {
-			case hTimer:
-				in = Input{Kind: EvTimer, Timer: e.timer}
-			case hRemote:
-				in = Input{Kind: EvRemoteDone, Op: e.op}
-			}
-			f.Step(e.at, &in)
-			check(e.at, &in)
+			at, in := h.pop()
+			f.Step(at, &in)
+			check(at, &in)
 			h.drain()
 		}
 	}

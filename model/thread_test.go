@@ -58,6 +58,21 @@ func (h *fleetHarness) push(e hEvent) {
 	h.queue = slices.Insert(h.queue, i, e)
 }
 
+// pop takes the queue's first event and returns when it is due and the
+// input it is.
+func (h *fleetHarness) pop() (sim.Time, Input) {
+	e := h.queue[0]
+	h.queue = h.queue[1:]
+	in := Input{Kind: EvDeliver, Msg: e.msg}
+	switch e.kind {
+	case hTimer:
+		in = Input{Kind: EvTimer, Timer: e.timer}
+	case hRemote:
+		in = Input{Kind: EvRemoteDone, Op: e.op}
+	}
+	return e.at, in
+}
+
 func (h *fleetHarness) cancel(k TimerKey) {
 	h.queue = slices.DeleteFunc(h.queue, func(e hEvent) bool { return e.kind == hTimer && e.timer == k })
 }
@@ -98,16 +113,8 @@ func (h *fleetHarness) runUntil(t sim.Time) {
 		if n > maxHarnessSteps {
 			h.t.Fatalf("more than %d steps", maxHarnessSteps)
 		}
-		e := h.queue[0]
-		h.queue = h.queue[1:]
-		switch e.kind {
-		case hDeliver:
-			h.f.Step(e.at, &Input{Kind: EvDeliver, Msg: e.msg})
-		case hTimer:
-			h.f.Step(e.at, &Input{Kind: EvTimer, Timer: e.timer})
-		case hRemote:
-			h.f.Step(e.at, &Input{Kind: EvRemoteDone, Op: e.op})
-		}
+		at, in := h.pop()
+		h.f.Step(at, &in)
 		h.drain()
 	}
 }

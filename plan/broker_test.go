@@ -16,6 +16,20 @@ import (
 	"tierfetch/scenarios"
 )
 
+// paymentsInput is brokerInput of topic payments alone (48 of broker 2's
+// partitions) under kafka-4.3.
+func paymentsInput(t testing.TB) BrokerInput {
+	t.Helper()
+	in := brokerInput(t)
+	for name := range in.Topics.Topics {
+		if name != "payments" {
+			delete(in.Topics.Topics, name)
+		}
+	}
+	in.Profiles = []model.Profile{model.Profiles["kafka-4.3"]}
+	return in
+}
+
 // brokerInput reads testdata/broker: a six-broker cluster (ids 1..6), four
 // topics, broker 2 holding 300 partitions.
 func brokerInput(t testing.TB) BrokerInput {
@@ -157,13 +171,7 @@ func TestBrokerPlanBadInput(t *testing.T) {
 // (the sizes of kafka-log-dirs.sh, to a record), flag on no more; the best
 // variant is the one with the smallest flag-on time.
 func TestBrokerPlanAnswers(t *testing.T) {
-	in := brokerInput(t)
-	for name := range in.Topics.Topics {
-		if name != "payments" {
-			delete(in.Topics.Topics, name)
-		}
-	}
-	in.Profiles = []model.Profile{model.Profiles["kafka-4.3"]}
+	in := paymentsInput(t)
 	r, sc, _, err := MakeBroker(in)
 	if err != nil {
 		t.Fatal(err)
@@ -211,13 +219,7 @@ func TestSeedsPhraseNamesOneSeedAsSuch(t *testing.T) {
 // back say "not back" (not failed) and the plan notes how many, while a
 // budget the runs do not reach changes nothing.
 func TestBrokerPlanWithinBudget(t *testing.T) {
-	in := brokerInput(t)
-	for name := range in.Topics.Topics {
-		if name != "payments" {
-			delete(in.Topics.Topics, name)
-		}
-	}
-	in.Profiles = []model.Profile{model.Profiles["kafka-4.3"]}
+	in := paymentsInput(t)
 	text := func(r *BrokerResult) string {
 		var b bytes.Buffer
 		if err := r.WriteText(&b); err != nil {
