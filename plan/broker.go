@@ -112,6 +112,11 @@ func (b *brokerBuilder) partitions() error {
 	if in.LogDirs == nil {
 		return inputErr("LogDirs", "simrun plan {Broker} needs kafka-log-dirs.sh --describe output for the cluster (each replica's size)")
 	}
+	// Every partition of every topic: a file cut at a line would leave the
+	// broker's replicas after the cut out of the plan unsaid.
+	if err := in.Topics.checkComplete(); err != nil {
+		return err
+	}
 	ids := map[int32]bool{}
 	for _, topic := range brokerSortedKeys(in.Topics.Topics) {
 		t := in.Topics.Topics[topic]

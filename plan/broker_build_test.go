@@ -22,7 +22,7 @@ type handPart struct {
 // handBrokerInput is a broker plan's input built by hand (no files, no
 // simulation): topic t's partitions, in order, and the configs blocks.
 func handBrokerInput(broker int32, parts []handPart, blocks ...*ConfigBlock) BrokerInput {
-	tf := &TopicsFile{Name: "topics.txt", Topics: map[string]*TopicInfo{"t": {Partitions: map[int32]PartitionInfo{}}}}
+	tf := &TopicsFile{Name: "topics.txt", Topics: map[string]*TopicInfo{"t": {PartitionCount: len(parts), Partitions: map[int32]PartitionInfo{}}}}
 	ld := &LogDirsFile{Name: "log-dirs.txt", Replicas: map[TopicPartition][]Replica{}}
 	for i, p := range parts {
 		tf.Topics["t"].Partitions[int32(i)] = PartitionInfo{Leader: p.leader, Replicas: p.replicas}

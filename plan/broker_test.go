@@ -231,7 +231,7 @@ func TestBrokerPlanWithinBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs := 2 * (1 + len(free.Variants) - 1) // flag off and on, the base and each knob, one seed
+	jobs := 2 * len(free.Variants) // flag off and on of the base and of each knob, one seed
 	in.StepBudget = int64(jobs) * 200
 	short, _, _, err := MakeBroker(in)
 	if err != nil {

@@ -284,7 +284,8 @@ func TestParseTopicsBadOutput(t *testing.T) {
 }
 
 // TestTopicsCheckComplete: a topic whose partition lines are not exactly
-// 0..PartitionCount-1 is refused naming the file, the line and the topic.
+// 0..PartitionCount-1 is refused (checkComplete) naming the file, the line
+// and the topic.
 func TestTopicsCheckComplete(t *testing.T) {
 	head := "Topic: orders\tPartitionCount: 3\tReplicationFactor: 1\tConfigs: \n"
 	part := func(p int) string {
@@ -300,7 +301,7 @@ func TestTopicsCheckComplete(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = f.CheckComplete()
+		err = f.checkComplete()
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%q: %v, want %q", c.in, err, c.want)
 		}

@@ -150,11 +150,13 @@ func (f *TopicsFile) addPartition(name string, n int, fields map[string]string) 
 	}
 	// Kafka lists a broker once a partition; a repeated one is not its output
 	// (and a scenario refuses it).
-	for _, key := range []string{"Replicas", "Isr"} {
-		ids := map[string][]int32{"Replicas": pi.Replicas, "Isr": pi.ISR}[key]
-		for i, id := range ids {
-			if slices.Contains(ids[:i], id) {
-				return toolErr(name, n, "broker %d twice after \"%s:\" (%s)", id, key, quote(fields[key]))
+	for _, l := range []struct {
+		key string
+		ids []int32
+	}{{"Replicas", pi.Replicas}, {"Isr", pi.ISR}} {
+		for i, id := range l.ids {
+			if slices.Contains(l.ids[:i], id) {
+				return toolErr(name, n, "broker %d twice after \"%s:\" (%s)", id, l.key, quote(fields[l.key]))
 			}
 		}
 	}
@@ -178,13 +180,13 @@ func brokerList(s string) ([]int32, error) {
 	return out, nil
 }
 
-// CheckComplete refuses a file whose topics do not each list exactly the
+// checkComplete refuses a file whose topics do not each list exactly the
 // partitions 0..PartitionCount-1 their topic line announces: output cut short
 // (a truncated copy, a file cut at a line) or pasted from several runs. The
 // broker plan needs every partition of the cluster: one left out would be a
 // replica of the broker left out of the plan without a word. (The
 // one-partition plan reads only its own partition's line.)
-func (f *TopicsFile) CheckComplete() error {
+func (f *TopicsFile) checkComplete() error {
 	for _, name := range brokerSortedKeys(f.Topics) {
 		t := f.Topics[name]
 		var missing []int32

@@ -1582,7 +1582,7 @@ func decodeField(path string, value json.RawMessage, fv reflect.Value) error {
 	}
 	sl := reflect.New(reflect.SliceOf(fv.Type().Elem()))
 	if err := json.Unmarshal(value, sl.Interface()); err != nil {
-		return fieldErr(path, "expected %s, got %s%s", describeType(fv.Type()), gotValue(err, value), outOfRange(fv.Type(), err))
+		return fieldErr(path, "expected %s, got %s%s", describeType(fv.Type()), gotValue(err, value), outOfRange(fv.Type().Elem(), err))
 	}
 	if n := sl.Elem().Len(); n != fv.Len() {
 		return fieldErr(path, "expected %s, got %d elements", describeType(fv.Type()), n)

@@ -75,14 +75,7 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 	if err := read("log-dirs", f.LogDirs, func(n string, d []byte) (err error) { in.LogDirs, err = plan.ParseLogDirs(n, d); return }); err != nil {
 		return exitBadInput, err
 	}
-	if err := read("topics", f.Topics, func(n string, d []byte) (err error) {
-		if in.Topics, err = plan.ParseTopics(n, d); err != nil {
-			return err
-		}
-		// Every partition of every topic: a file cut at a line would leave
-		// the broker's replicas after the cut out of the plan unsaid.
-		return in.Topics.CheckComplete()
-	}); err != nil {
+	if err := read("topics", f.Topics, func(n string, d []byte) (err error) { in.Topics, err = plan.ParseTopics(n, d); return }); err != nil {
 		return exitBadInput, err
 	}
 	if err := read("configs", f.Configs, func(n string, d []byte) (err error) { in.Configs, err = plan.ParseConfigs(n, d); return }); err != nil {
