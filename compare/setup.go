@@ -657,6 +657,25 @@ func (s *Setup) checkScenarios() error {
 	return nil
 }
 
+// Partitions is the most partitions of the scenarios the comparison runs,
+// its default sweep's too, as Check built them (1 before Check, and for
+// generated scenarios: one partition each).
+func (s *Setup) Partitions() int {
+	n := 1
+	for _, scs := range s.checked {
+		for _, c := range scs {
+			n = max(n, c.sc.PartitionCount())
+		}
+	}
+	if s.sweep != nil {
+		n = max(n, s.sweep.Partitions())
+	}
+	return n
+}
+
+// Workers is how many pairs run at a time.
+func (s *Setup) Workers() int { return s.f.workers }
+
 // pairScenario is the scenario of varied value v, scenario i and seed, and
 // its passed budget check when Check made one (else the run checks).
 func (s *Setup) pairScenario(v, i int, seed uint64) (*scenarios.Scenario, harness.Budgeted, error) {

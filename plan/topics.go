@@ -30,6 +30,16 @@ type TopicsFile struct {
 	Topics map[string]*TopicInfo
 }
 
+// PartitionCount is the number of partition lines of every topic: at most
+// the partitions a broker plan's scenario holds.
+func (f *TopicsFile) PartitionCount() int {
+	n := 0
+	for _, t := range f.Topics {
+		n += len(t.Partitions)
+	}
+	return n
+}
+
 // The form kafka-topics.sh --describe prints, read from Kafka's source,
 // tools/src/main/java/org/apache/kafka/tools/TopicCommand.java (trunk,
 // commit 0096980326406af44566c8d571d0b4130986eb18, TopicDescription and

@@ -112,6 +112,7 @@ func cmdCompare(s *compare.Setup, stdout, stderr io.Writer) (int, error) {
 	if err := s.Check(); err != nil {
 		return errorCode(err), err
 	}
+	allowPartitions(s.Partitions(), s.Workers())
 	// Where it writes is checked before the pairs run: --jsonl claimed,
 	// the report's files writable, none of them the scenario file.
 	if err := s.CheckOutputs(); err != nil {

@@ -83,12 +83,28 @@ func help(command string) string {
 // otherwise): the work budget keeps a one-partition run's live heap to a
 // few hundred MiB, and the limit keeps the collector from letting garbage
 // double that, so a process stays under 1 GiB. A broker-scale file's live
-// heap grows with its partitions (about 100 KiB each: 1 GiB at 10,000)
-// and can pass the limit; the collector then runs more often, bounded by
-// its CPU limiter: the 10,000-partition benchmark file took 52.7 s of CPU
-// (42.9 s wall, 1.08 GB) against 36.7 s (40.7 s wall, 2.78 GB) with
-// GOMEMLIMIT=off.
+// heap grows with its partitions, so the commands that run one raise the
+// limit first (allowPartitions).
 const memoryLimit = 768 << 20
+
+// partitionHeap is what the runs of a broker-scale scenario, both
+// strategies', keep in memory a partition, with the collector's room.
+// `simrun run` of the 10,000-partition benchmark file (harness's
+// brokerReplace) under a limit of 2 GiB took 34.4 s of CPU and 2.10 GB;
+// without a limit 36.3 s and 2.71 GB; under 768 MiB, the collector
+// running all the time to stay near it, 53.7 s (43.9 s wall against
+// 35.6 s) and 1.07 GB.
+const partitionHeap = 192 << 10
+
+// allowPartitions raises the memory limit to memoryLimit and partitionHeap
+// for each partition of inFlight runs at a time of a scenario of partitions
+// partitions, up to three quarters of the memory the process can have
+// (cliutil.RaiseMemoryLimit). One-partition runs leave it as it is.
+func allowPartitions(partitions, inFlight int) {
+	if partitions > 1 {
+		cliutil.RaiseMemoryLimit(memoryLimit + int64(partitions)*int64(max(inFlight, 1))*partitionHeap)
+	}
+}
 
 func main() { os.Exit(process(os.Args[1:])) }
 

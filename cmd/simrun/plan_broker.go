@@ -84,6 +84,9 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 	if err := checkOutputs([]outfile.Named{{Flag: "--save", Path: f.SavePath}}, f.inputs()); err != nil {
 		return exitBadInput, err
 	}
+	if in.Topics != nil {
+		allowPartitions(in.Topics.PartitionCount(), in.Workers)
+	}
 	r, _, data, err := plan.MakeBroker(in)
 	if err != nil {
 		return exitBadInput, badInput("plan: %v", err)
