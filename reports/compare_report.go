@@ -258,12 +258,19 @@ func meansDisagree(a *Analysis) string {
 		}
 		return "shorter"
 	}
-	rest := total - bestDiff
+	// The other pairs' sum, unless there are none; rounded to nothing, it
+	// is no difference, not "0 ms shorter".
+	others := ""
+	if rest, n := total-bestDiff, len(g.compared)-bestN; n > 0 {
+		others = fmt.Sprintf(" (the other %d pairs together: %s %s)", n, fms(math.Abs(rest)), word(rest))
+		if fms(math.Abs(rest)) == fms(0) {
+			others = fmt.Sprintf(" (the other %d pairs together: no difference)", n)
+		}
+	}
 	return fmt.Sprintf("the mean catch-up time is %s under last-tiered (%s against %s) although the geometric mean of the ratios is %s, "+
-		"because a mean adds milliseconds: the %d pairs of `%s` alone make last-tiered's sum %s %s (the other %d pairs together: %s %s), "+
+		"because a mean adds milliseconds: the %d pairs of `%s` alone make last-tiered's sum %s %s%s, "+
 		"while the geometric mean gives each pair's ratio the same weight.",
-		word(total), fms(mt), fms(ml), ratio(g.GeoMean), bestN, best, fms(math.Abs(bestDiff)), word(bestDiff),
-		len(g.compared)-bestN, fms(math.Abs(rest)), word(rest))
+		word(total), fms(mt), fms(ml), ratio(g.GeoMean), bestN, best, fms(math.Abs(bestDiff)), word(bestDiff), others)
 }
 
 // sidesText says on how many points of a curve each protocol was faster.

@@ -158,7 +158,7 @@ func TestCompareReportBareGolden(t *testing.T) {
 // TestMeansDisagreeSentence: the headline's sentence on why the mean times
 // and the geometric mean disagree, word for word. x and y each add as much
 // to last-tiered's sum (the first is named), z takes that much off it, so
-// the others together add nothing, said as "shorter" (nothing longer).
+// the others together add nothing: "no difference", not "0 ms shorter".
 // Sixteen pairs keep the means exact.
 func TestMeansDisagreeSentence(t *testing.T) {
 	ok := harness.OutcomeOK
@@ -176,7 +176,7 @@ func TestMeansDisagreeSentence(t *testing.T) {
 	CompareReport(&buf, in, Analyze(in), nil)
 	want := "- **Why the means disagree**: the mean catch-up time is longer under last-tiered (2047 ms against 1438 ms) although the " +
 		"geometric mean of the ratios is 0.74x, because a mean adds milliseconds: the 6 pairs of `x` alone make last-tiered's sum " +
-		"9750 ms longer (the other 10 pairs together: 0 ms shorter), while the geometric mean gives each pair's ratio the same weight.\n"
+		"9750 ms longer (the other 10 pairs together: no difference), while the geometric mean gives each pair's ratio the same weight.\n"
 	if md := buf.String(); !strings.Contains(md, want) {
 		i := max(strings.Index(md, "- **Why"), 0)
 		t.Errorf("headline lacks\n%s\ngot\n%s", want, md[i:i+min(600, len(md)-i)])
@@ -221,5 +221,21 @@ func TestCompareSummary(t *testing.T) {
 	want = "compare: 2 pairs, 2 in the statistics, 0 excluded; no pair to compare catch-up times on\nran 2 pairs (progress counts these)\nreport: r.md\n"
 	if buf.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", buf.String(), want)
+	}
+}
+
+// TestMeansDisagreeOneScenario: when one scenario holds every pair, the
+// sentence names no "other pairs".
+func TestMeansDisagreeOneScenario(t *testing.T) {
+	ok := harness.OutcomeOK
+	in := &CompareInput{Command: "x", Scenarios: []string{"x"}, Seeds: "1..6", Profile: "kip"}
+	in.Pairs = append(in.Pairs, pair("x", 1, 1000, 11000, ok, ok))
+	for seed := uint64(2); seed <= 6; seed++ {
+		in.Pairs = append(in.Pairs, pair("x", seed, 100, 50, ok, ok))
+	}
+	got := meansDisagree(Analyze(in))
+	want := "the 6 pairs of `x` alone make last-tiered's sum 9750 ms longer, while"
+	if !strings.Contains(got, want) || strings.Contains(got, "other") {
+		t.Errorf("got %q, want it to hold %q and no other pairs", got, want)
 	}
 }
