@@ -190,7 +190,7 @@ func writeHeadlineRest(w io.Writer, in *CompareInput, a *Analysis, ps []*Compare
 	pl, pt := meanOf(ps, local, priceRemote), meanOf(ps, tiered, priceRemote)
 	ll, lt := meanOf(ps, local, priceLatency), meanOf(ps, tiered, priceLatency)
 	if in.BrokerScale {
-		fmt.Fprintf(w, "- **The price** (remote reads were an added replica leader) is not measured for broker-scale files.\n")
+		fmt.Fprintf(w, "- **The price** (what a consumer would read from remote storage were an added replica elected leader) is not measured for broker-scale files.\n")
 	} else {
 		fmt.Fprintf(w, "- **The price**: were the new follower leader at the end, a consumer reading from the log start would get "+
 			"%s from remote storage under last-tiered against %s under local-log-start (mean), about %s against %s of remote reads (%s).\n",
