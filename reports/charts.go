@@ -623,7 +623,7 @@ func addMeanBars(p *plot.Plot, legend *plot.Legend, a *Analysis, bars []*plotter
 		p.Add(b)
 	}
 	if len(barLabels.Labels) > 0 {
-		labels, err := plotter.NewLabels(barLabels)
+		labels, err := plotter.NewLabels(mergeCloseLabels(barLabels, p.Y.Min, p.Y.Max))
 		if err != nil {
 			return err
 		}
@@ -645,6 +645,41 @@ func addMeanBars(p *plot.Plot, legend *plot.Legend, a *Analysis, bars []*plotter
 		legend.Add("a scenario's geometric mean", bars[0])
 	}
 	return nil
+}
+
+// mergeCloseLabels joins the bar labels that would print over each other
+// (at most 10% apart across, and a fortieth of the log y axis [ylo, yhi]
+// apart up, about a line of 9-point text on the chart) into one, "1, 2, 5",
+// at their geometric-mean height: bars of varied values with the same
+// ratio lie on top of each other, and their labels did too.
+func mergeCloseLabels(in plotter.XYLabels, ylo, yhi float64) plotter.XYLabels {
+	tol := math.Log(yhi/ylo) / 40
+	type group struct {
+		x, y0, logSum float64
+		names         []string
+	}
+	var gs []*group
+	for i, xy := range in.XYs {
+		var into *group
+		for _, g := range gs {
+			if math.Abs(math.Log(xy.X/g.x)) <= math.Log(1.1) && math.Abs(math.Log(xy.Y/g.y0)) <= tol {
+				into = g
+				break
+			}
+		}
+		if into == nil {
+			into = &group{x: xy.X, y0: xy.Y}
+			gs = append(gs, into)
+		}
+		into.logSum += math.Log(xy.Y)
+		into.names = append(into.names, in.Labels[i])
+	}
+	var out plotter.XYLabels
+	for _, g := range gs {
+		out.XYs = append(out.XYs, plotter.XY{X: g.x, Y: math.Exp(g.logSum / float64(len(g.names)))})
+		out.Labels = append(out.Labels, strings.Join(g.names, ", "))
+	}
+	return out
 }
 
 // offScaleTicks is a log axis's ticks over [lo, hi], where its scale

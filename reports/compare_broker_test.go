@@ -1,8 +1,12 @@
 package reports
 
 import (
+	"math"
+	"slices"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 
 	"tierfetch/harness"
 )
@@ -91,5 +95,38 @@ func TestChartWords(t *testing.T) {
 	want := "Time until the broker is restored, replace_broker to the last ISR join; restored vs bytes from leaders"
 	if got := chartWords(&CompareInput{BrokerScale: true}, s); got != want {
 		t.Errorf("broker-scale: %q, want %q", got, want)
+	}
+}
+
+// TestBrokerScalePriceSentence: a broker-scale comparison says what the
+// price it does not measure is, in a whole sentence.
+func TestBrokerScalePriceSentence(t *testing.T) {
+	in := &CompareInput{BrokerScale: true}
+	var b strings.Builder
+	writeHeadlineRest(&b, in, Analyze(in), nil)
+	want := "- **The price** (what a consumer would read from remote storage were an added replica elected leader) is not measured for broker-scale files.\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("headline:\n%s\nwant it to hold:\n%s", b.String(), want)
+	}
+}
+
+// TestMergeCloseLabels: labels of bars that lie on top of each other (the
+// same copy ratio, ratios a line apart or less) print once, joined, at
+// their geometric-mean height; labels apart up or across stay apart.
+func TestMergeCloseLabels(t *testing.T) {
+	in := plotter.XYLabels{
+		XYs:    []plotter.XY{{X: 0.5, Y: 0.96}, {X: 0.5, Y: 0.962}, {X: 0.5, Y: 0.94}, {X: 0.5, Y: 0.961}, {X: 0.5, Y: 1.5}, {X: 0.8, Y: 0.96}},
+		Labels: []string{"1", "2", "4", "5", "8", "16"},
+	}
+	got := mergeCloseLabels(in, 0.5, 2)
+	if want := []string{"1, 2, 4, 5", "8", "16"}; !slices.Equal(got.Labels, want) {
+		t.Fatalf("labels %q, want %q", got.Labels, want)
+	}
+	mean := math.Exp((math.Log(0.96) + math.Log(0.962) + math.Log(0.94) + math.Log(0.961)) / 4)
+	if xy := got.XYs[0]; xy.X != 0.5 || math.Abs(xy.Y-mean) > 1e-12 {
+		t.Errorf("joined label at %v, want (0.5, %v)", xy, mean)
+	}
+	if got.XYs[1] != in.XYs[4] || got.XYs[2] != in.XYs[5] {
+		t.Errorf("labels apart moved: %v", got.XYs[1:])
 	}
 }
