@@ -387,7 +387,7 @@ func (c *Cluster) expandISR(b *Broker, f int) {
 // onISRExpire drops followers that have not caught up within
 // replica.lag.time.max.ms. A follower whose last fetch offset equals the
 // leader's log end offset is caught up whatever its last caught-up time
-// (Replica.isCaughtUp, Replica.scala:71-73; Partition.getOutOfSyncReplicas,
+// (ReplicaState.isCaughtUp, Replica.scala:67-73; Partition.getOutOfSyncReplicas,
 // Partition.scala:1297-1325 @1eb7644349cb): an idle partition keeps a
 // follower whose fetches stopped arriving, until the controller fences it.
 func (c *Cluster) onISRExpire(b *Broker) {

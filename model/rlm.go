@@ -139,7 +139,7 @@ func segmentEpochs(seg *Segment) []EpochEntry {
 }
 
 // onUploadDone ends an upload (RLMCopyTask.copyLogSegment,
-// RemoteLogManager.java:1081-1166 @025293cb). Nothing between the copy to
+// RemoteLogManager.java:1081-1165 @025293cb). Nothing between the copy to
 // remote storage and COPY_SEGMENT_FINISHED checks whether the task was
 // cancelled (1151): a copy that completes after its broker lost leadership,
 // or after copying or tiering was disabled, is still published. But a
@@ -173,7 +173,7 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 	i := c.Remote.Find(op.Segment)
 	if failed {
 		// The copy's cleanup deletes what was written (deleteRemoteLogSegment
-		// of the COPY_SEGMENT_STARTED metadata, 1120-1128), unless the task
+		// of the COPY_SEGMENT_STARTED metadata, 1116-1125), unless the task
 		// was cancelled (its predicate is !isCancelled(), 1119): that copy's
 		// COPY_SEGMENT_STARTED stays, dangling.
 		if i >= 0 && c.Remote.Segments[i].State == CopyStarted && cancelled < 0 {
@@ -188,8 +188,10 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		ref = SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}
 	}
 	// A segment another broker deleted meanwhile (a dangling copy it took
-	// for abandoned) cannot move to COPY_SEGMENT_FINISHED: the cache drops
-	// the event (RemoteLogMetadataCache.java:153-171 @120e6887).
+	// for abandoned) cannot move to COPY_SEGMENT_FINISHED: the cache does
+	// not apply the event (RemoteLogMetadataCache.java:153-174 @120e6887;
+	// the store logs the exception, RemotePartitionMetadataStore.java:86-91
+	// @095cfaee).
 	c.publish(b, metaCopyFinished, RemoteSegment{ID: op.Segment})
 	c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: ref, Cause: UploadDone})
 	if cancelled >= 0 {
