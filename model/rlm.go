@@ -11,7 +11,11 @@ import (
 // @025293cb): on the task's first run with metadata ready, raise the log
 // start offset from the remote metadata (KAFKA-15351) and seed the copied
 // offset and HRO from it (maybeUpdateCopiedOffset, 904-913, which predates
-// KIP-1023); then upload the next eligible segment.
+// KIP-1023); then upload the next eligible segment. Kafka's run uploads, in
+// turn, the candidates it found when it began (1015-1057) and the next run
+// comes remote.log.manager.task.interval.ms after it ends (2183); here the
+// next upload starts when one ends (onUploadDone), from the log as it is
+// then, and the next run is an interval after this one began.
 func (c *Cluster) onRLMCopy(b *Broker) {
 	if b.Role != RoleLeader || !c.Tiered() || !b.lead.copyTask {
 		return
