@@ -12,7 +12,7 @@ import (
 // start offset from the remote metadata (KAFKA-15351) and seed the copied
 // offset and HRO from it (maybeUpdateCopiedOffset, 904-913, which predates
 // KIP-1023); then upload the next eligible segment. Kafka's run uploads, in
-// turn, the candidates it found when it began (1015-1057) and the next run
+// turn, the candidates it found when it began (1015-1058) and the next run
 // comes remote.log.manager.task.interval.ms after it ends (2183); here the
 // next upload starts when one ends (onUploadDone), from the log as it is
 // then, and the next run is an interval after this one began.
@@ -179,7 +179,8 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		// The copy's cleanup deletes what was written (deleteRemoteLogSegment
 		// of the COPY_SEGMENT_STARTED metadata, 1116-1125), unless the task
 		// was cancelled (its predicate is !isCancelled(), 1119): that copy's
-		// COPY_SEGMENT_STARTED stays, dangling.
+		// COPY_SEGMENT_STARTED stays, dangling. (A RetriableRemoteStorageException
+		// skips the cleanup too, 1113-1115; a failure here is the other kind.)
 		if i >= 0 && c.Remote.Segments[i].State == CopyStarted && cancelled < 0 {
 			c.publish(b, metaDeleteFinished, RemoteSegment{ID: op.Segment})
 		}
