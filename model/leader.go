@@ -439,8 +439,9 @@ func (c *Cluster) listOffset(b *Broker, ts int64) (int64, int32) {
 	case ListEarliest:
 		o = l.LogStart
 	case ListEarliestLocal:
-		// UnifiedLog's local log start offset, tiered or not
-		// (fetchOffsetByTimestamp, UnifiedLog.java:1680-1688 @004b2276).
+		// UnifiedLog's local log start offset (fetchOffsetByTimestamp,
+		// UnifiedLog.java:1680-1688 @004b2276), tiered or not: with remote
+		// storage disabled Kafka answers the log start offset (1669-1679).
 		o = l.LocalLogStartOffset()
 	case ListEarliestPendingUpload:
 		o = c.Profile.EarliestPendingUploadOffset(c, b)

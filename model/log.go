@@ -117,8 +117,8 @@ type Log struct {
 }
 
 // LocalLogStartOffset returns the local log start offset as Kafka's
-// UnifiedLog keeps it, which ListOffsets -4 answers, remote storage
-// enabled or not (UnifiedLog.fetchOffsetByTimestamp, UnifiedLog.java:1680-1688
+// UnifiedLog keeps it, which ListOffsets -4 answers with remote storage
+// enabled (UnifiedLog.fetchOffsetByTimestamp, UnifiedLog.java:1680-1688
 // @004b2276). It follows LocalLogStart except that
 // maybeIncrementLogStartOffset raises it only while remote storage is
 // enabled (1343-1346): a log start offset raised with tiering off (local
