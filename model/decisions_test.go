@@ -518,10 +518,12 @@ func TestHighWatermarkIsTheSmallestISRFetchOffset(t *testing.T) {
 	}
 }
 
-// TestListOffsetsAnswers: -1 LEO, -2 LSO, -4 LLSO, tiering on or off
-// (UnifiedLog.fetchOffsetByTimestamp answers localLogStartOffset() for -4
-// whatever remote storage is, UnifiedLog.java:1680-1688 @004b2276), each
+// TestListOffsetsAnswers: -1 LEO, -2 LSO, -4 LLSO, tiering on or off, each
 // with the leader epoch of its offset (the latest epoch at LEO).
+// UnifiedLog.fetchOffsetByTimestamp answers localLogStartOffset() for -4
+// with remote storage enabled (UnifiedLog.java:1680-1688 @004b2276) and
+// the log start offset with it disabled (1669-1679); the model answers
+// LLSO in both cases.
 func TestListOffsetsAnswers(t *testing.T) {
 	f := fixture{logStart: 150, hw: 450, hro: 299, epoch: 2,
 		remote: []segSpec{{100, 199, 0}, {200, 299, 1}},

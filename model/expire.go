@@ -6,16 +6,16 @@ import "slices"
 // RLMExpirationTask.cleanupExpiredRemoteLogSegments,
 // RemoteLogManager.java:1426-1593 @025293cb; 4.3's version of the file at
 // c4342d76 reads the same but for KAFKA-20732's seeding). With no segment
-// listed the run ends there (1436-1441). Otherwise it walks the leader's
+// listed the run ends there (1441-1448). Otherwise it walks the leader's
 // epochs (expirationWalk), raises the log start offset past what it
 // deletes by time or size before deleting anything (1529), then deletes
-// the segments one at a time (1540-1547) and last the segments of epochs
+// the segments one at a time (1542-1550) and last the segments of epochs
 // that all precede the leader's earliest (1555-1592). The whole run is
 // abandoned when the new log start offset would pass HW (the log start
 // update throws OffsetOutOfRangeException: UnifiedLog.java:1338-1341
 // @004b2276) or a remote deletion fails (deleteRemoteLogSegment rethrows,
 // 1716-1723). The task runs again remote_log_manager_task_interval_ms after
-// a run ends (scheduleWithFixedDelay, 2189). Under every profile: KIP-405
+// a run ends (scheduleWithFixedDelay, 2191). Under every profile: KIP-405
 // states retention's goal, not this task's steps, so Kafka's task is the
 // protocol; only what seeds HRO here is the profile's.
 func (c *Cluster) onRLMExpire(b *Broker) {
@@ -279,9 +279,11 @@ func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
 
 // retentionBreach is the number of bytes the partition exceeds
 // retention.bytes by, 0 when it does not (Kafka's
-// RLMExpirationTask.buildRetentionSizeData, RemoteLogManager.java:1622-1680
+// RLMExpirationTask.buildRetentionSizeData, RemoteLogManager.java:1614-1679
 // @025293cb): the local segments not yet uploaded plus the finished remote
-// segments; when that exceeds the limit, only the finished segments within
+// segments (Kafka's local part, UnifiedLog.onlyLocalLogSegmentsSize,
+// UnifiedLog.java:2079-2081 @004b2276, is the segments whose base offset is
+// at least HRO; localOnlyBytes takes those that end above HRO); when that exceeds the limit, only the finished segments within
 // the leader's epoch lineage count, until one run finds them all within
 // it.
 func (c *Cluster) retentionBreach(b *Broker) int64 {

@@ -25,7 +25,10 @@ type leaderState struct {
 	// allSegmentsValid caches that every finished remote segment lay within
 	// this leader's epoch lineage when the size retention last counted them
 	// (Kafka's RLMExpirationTask.isAllSegmentsValid); from then on the size
-	// counts every finished segment without checking.
+	// counts every finished segment without checking. Kafka's flag is the
+	// task's: false in a new task and reset when the task is cancelled, as
+	// when tiering is disabled (RemoteLogManager.java:1202, 1241
+	// @025293cb); this one lasts while the broker leads.
 	allSegmentsValid bool
 	// The expiration run under way: whether its deletion of unreferenced
 	// segments is still to come, with the epochs remote storage held when
@@ -387,7 +390,7 @@ func (c *Cluster) expandISR(b *Broker, f int) {
 // onISRExpire drops followers that have not caught up within
 // replica.lag.time.max.ms. A follower whose last fetch offset equals the
 // leader's log end offset is caught up whatever its last caught-up time
-// (Replica.isCaughtUp, Replica.scala:71-73; Partition.getOutOfSyncReplicas,
+// (ReplicaState.isCaughtUp, Replica.scala:67-73; Partition.getOutOfSyncReplicas,
 // Partition.scala:1297-1325 @1eb7644349cb): an idle partition keeps a
 // follower whose fetches stopped arriving, until the controller fences it.
 func (c *Cluster) onISRExpire(b *Broker) {
@@ -436,8 +439,9 @@ func (c *Cluster) listOffset(b *Broker, ts int64) (int64, int32) {
 	case ListEarliest:
 		o = l.LogStart
 	case ListEarliestLocal:
-		// UnifiedLog's local log start offset, tiered or not
-		// (fetchOffsetByTimestamp, UnifiedLog.java:1680-1688 @004b2276).
+		// UnifiedLog's local log start offset (fetchOffsetByTimestamp,
+		// UnifiedLog.java:1680-1688 @004b2276), tiered or not: with remote
+		// storage disabled Kafka answers the log start offset (1669-1679).
 		o = l.LocalLogStartOffset()
 	case ListEarliestPendingUpload:
 		o = c.Profile.EarliestPendingUploadOffset(c, b)

@@ -59,9 +59,10 @@ func (l *Log) TruncateFullyAndStartAt(start, logStart int64) {
 }
 
 // IncrementLogStart raises the log start offset to to (bounded by the high
-// watermark), dragging the local log start offset with it and dropping local
-// segments that lie wholly below it, as a log with remote storage enabled
-// does. It reports whether anything moved.
+// watermark, where Kafka's maybeIncrementLogStartOffset throws instead,
+// UnifiedLog.java:1338-1341 @004b2276), dragging the local log start offset
+// with it and dropping local segments that lie wholly below it, as a log
+// with remote storage enabled does. It reports whether anything moved.
 func (l *Log) IncrementLogStart(to int64) bool {
 	return l.incrementLogStart(to, true)
 }

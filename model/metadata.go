@@ -43,7 +43,7 @@ const (
 // publish publishes event k for segment s (all of its metadata for
 // metaCopyStarted, its ID otherwise) from broker b, applies it to the fold
 // and returns the segment's id. An event the segment's state does not allow
-// is dropped, as the cache drops it (RemoteLogMetadataCache.java:153-171
+// is dropped, as the cache drops it (RemoteLogMetadataCache.java:153-174
 // @120e6887).
 func (c *Cluster) publish(b *Broker, k metaKind, s RemoteSegment) uint64 {
 	if (k == metaCopyStarted) != (s.ID == 0) || k > metaDeleteFinished {

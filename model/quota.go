@@ -19,7 +19,8 @@ package model
 //     (RemoteLeaderEndPoint.scala:185, :234-236), isReplicaInSync being
 //     its own view: its lag (the leader's high watermark minus its own log
 //     end, after the last answer) is known and 0 (AbstractFetcherThread.scala:362-370,
-//     :962). A thread with nothing to send waits replica.fetch.backoff.ms
+//     :962). Kafka keeps the lag it had after an answer with no records
+//     (:366); the model takes it from every answer (tookPart). A thread with nothing to send waits replica.fetch.backoff.ms
 //     (AbstractFetcherThread.scala:121-123).
 //     It records the records of every throttled partition it appends, in
 //     sync or not (ReplicaFetcherThread.scala:142-145).
@@ -47,8 +48,8 @@ package model
 
 import "slices"
 
-// Kafka's replication quota window (QuotaConfig.java:39-55: 11 samples of
-// 1 s).
+// Kafka's replication quota window (QuotaConfig.java:45, :55, :110, :114:
+// 11 samples of 1 s).
 const (
 	quotaWindowMs = 1000
 	quotaSamples  = 11

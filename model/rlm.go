@@ -11,7 +11,11 @@ import (
 // @025293cb): on the task's first run with metadata ready, raise the log
 // start offset from the remote metadata (KAFKA-15351) and seed the copied
 // offset and HRO from it (maybeUpdateCopiedOffset, 904-913, which predates
-// KIP-1023); then upload the next eligible segment.
+// KIP-1023); then upload the next eligible segment. Kafka's run uploads, in
+// turn, the candidates it found when it began (1015-1058) and the next run
+// comes remote.log.manager.task.interval.ms after it ends (2183); here the
+// next upload starts when one ends (onUploadDone), from the log as it is
+// then, and the next run is an interval after this one began.
 func (c *Cluster) onRLMCopy(b *Broker) {
 	if b.Role != RoleLeader || !c.Tiered() || !b.lead.copyTask {
 		return
@@ -139,7 +143,7 @@ func segmentEpochs(seg *Segment) []EpochEntry {
 }
 
 // onUploadDone ends an upload (RLMCopyTask.copyLogSegment,
-// RemoteLogManager.java:1081-1166 @025293cb). Nothing between the copy to
+// RemoteLogManager.java:1081-1165 @025293cb). Nothing between the copy to
 // remote storage and COPY_SEGMENT_FINISHED checks whether the task was
 // cancelled (1151): a copy that completes after its broker lost leadership,
 // or after copying or tiering was disabled, is still published. But a
@@ -173,9 +177,10 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 	i := c.Remote.Find(op.Segment)
 	if failed {
 		// The copy's cleanup deletes what was written (deleteRemoteLogSegment
-		// of the COPY_SEGMENT_STARTED metadata, 1120-1128), unless the task
+		// of the COPY_SEGMENT_STARTED metadata, 1116-1125), unless the task
 		// was cancelled (its predicate is !isCancelled(), 1119): that copy's
-		// COPY_SEGMENT_STARTED stays, dangling.
+		// COPY_SEGMENT_STARTED stays, dangling. (A RetriableRemoteStorageException
+		// skips the cleanup too, 1113-1115; a failure here is the other kind.)
 		if i >= 0 && c.Remote.Segments[i].State == CopyStarted && cancelled < 0 {
 			c.publish(b, metaDeleteFinished, RemoteSegment{ID: op.Segment})
 		}
@@ -188,8 +193,10 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 		ref = SegmentRef{ID: s.ID, Base: s.Base, End: s.End, Bytes: s.Bytes}
 	}
 	// A segment another broker deleted meanwhile (a dangling copy it took
-	// for abandoned) cannot move to COPY_SEGMENT_FINISHED: the cache drops
-	// the event (RemoteLogMetadataCache.java:153-171 @120e6887).
+	// for abandoned) cannot move to COPY_SEGMENT_FINISHED: the cache does
+	// not apply the event (RemoteLogMetadataCache.java:153-174 @120e6887;
+	// the store logs the exception, RemotePartitionMetadataStore.java:86-91
+	// @095cfaee).
 	c.publish(b, metaCopyFinished, RemoteSegment{ID: op.Segment})
 	c.emit(Event{Kind: EvUploadEnd, Broker: b.ID, Peer: -1, Segment: ref, Cause: UploadDone})
 	if cancelled >= 0 {

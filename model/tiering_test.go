@@ -312,7 +312,7 @@ func remoteBases(c *Cluster, st RemoteState) []int64 {
 // retention.bytes, or the segment is older than retention.ms, or it lies
 // below the log start offset; it raises LSO before it deletes, then deletes
 // them one at a time, and a failed deletion abandons the rest of the run
-// (RemoteLogManager.java:1529-1547 and 1716-1723 @025293cb).
+// (RemoteLogManager.java:1529-1550 and 1716-1723 @025293cb).
 func TestRemoteRetention(t *testing.T) {
 	for _, c := range []struct {
 		name         string

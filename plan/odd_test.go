@@ -193,7 +193,7 @@ func TestPlanLogStartAboveTiered(t *testing.T) {
 // (hro-unknown), not copy-disabled. Here the plan's retention makes the
 // expiration task raise the log start to the local log start at once and
 // then delete the segments below it one at a time
-// (RemoteLogManager.java:1529-1547 @025293cb): -6 then answers the log start
+// (RemoteLogManager.java:1529-1550 @025293cb): -6 then answers the log start
 // and a flag-on replica may build from the segment holding it - 1 before
 // that one's deletion starts, so whether it joins under 4.3 is a race (the
 // hazard says so rather than "never"); the hazard and the verdict stand.
