@@ -518,12 +518,11 @@ func TestHighWatermarkIsTheSmallestISRFetchOffset(t *testing.T) {
 	}
 }
 
-// TestListOffsetsAnswers: -1 LEO, -2 LSO, -4 LLSO, tiering on or off, each
-// with the leader epoch of its offset (the latest epoch at LEO).
-// UnifiedLog.fetchOffsetByTimestamp answers localLogStartOffset() for -4
-// with remote storage enabled (UnifiedLog.java:1680-1688 @004b2276) and
-// the log start offset with it disabled (1669-1679); the model answers
-// LLSO in both cases.
+// TestListOffsetsAnswers: -1 LEO, -2 LSO, -4 LLSO with tiering on and LSO
+// with it off, each with the leader epoch of its offset (the latest epoch
+// at LEO). UnifiedLog.fetchOffsetByTimestamp answers localLogStartOffset()
+// for -4 with remote storage enabled (UnifiedLog.java:1680-1688 @004b2276)
+// and the log start offset with it disabled (1669-1679).
 func TestListOffsetsAnswers(t *testing.T) {
 	f := fixture{logStart: 150, hw: 450, hro: 299, epoch: 2,
 		remote: []segSpec{{100, 199, 0}, {200, 299, 1}},
@@ -533,6 +532,9 @@ func TestListOffsetsAnswers(t *testing.T) {
 		cfg.RemoteStorageEnable = tiered
 		c := leaderOf(f, cfg, KIP)
 		llso, llsoEpoch := int64(200), int32(1)
+		if !tiered {
+			llso, llsoEpoch = 150, 0
+		}
 		for _, w := range []struct {
 			ts     int64
 			offset int64

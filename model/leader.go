@@ -439,10 +439,14 @@ func (c *Cluster) listOffset(b *Broker, ts int64) (int64, int32) {
 	case ListEarliest:
 		o = l.LogStart
 	case ListEarliestLocal:
-		// UnifiedLog's local log start offset (fetchOffsetByTimestamp,
-		// UnifiedLog.java:1680-1688 @004b2276), tiered or not: with remote
-		// storage disabled Kafka answers the log start offset (1669-1679).
-		o = l.LocalLogStartOffset()
+		// UnifiedLog's local log start offset with remote storage enabled,
+		// its log start offset without (fetchOffsetByTimestamp,
+		// UnifiedLog.java:1669-1688 @004b2276; UnifiedLog.scala:1286-1308
+		// @1eb7644349cb).
+		o = l.LogStart
+		if c.Tiered() {
+			o = l.LocalLogStartOffset()
+		}
 	case ListEarliestPendingUpload:
 		o = c.Profile.EarliestPendingUploadOffset(c, b)
 		if o >= 0 && o < l.active().Base && o < l.HighWatermark {
