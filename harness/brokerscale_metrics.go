@@ -21,8 +21,8 @@ type BrokerScaleMetrics struct {
 	BytesFromRemote  int64
 	FetcherBlockedMs int64
 	// Replicas is the number of replicas the file added (re-added by
-	// replace_broker).
-	Replicas int
+	// replace_broker), Never those of them that never joined their ISR.
+	Replicas, Never int
 }
 
 // MeasureBrokerScale runs a broker-scale file with opt and returns its
@@ -50,7 +50,8 @@ func brokerScaleMetrics(sc *scenarios.Scenario, res *RunResult) *RunMetrics {
 		return out
 	}
 	bm := &BrokerScaleMetrics{RestoredKnown: s.RestoredKnown, RestoredMs: s.Restored.Ms(), BytesFromLeaders: s.BytesFromLeaders,
-		BytesFromRemote: s.BytesFromRemote, FetcherBlockedMs: s.FetcherBlocked.Ms(), Replicas: len(s.CaughtUp) + s.NeverCaughtUp}
+		BytesFromRemote: s.BytesFromRemote, FetcherBlockedMs: s.FetcherBlocked.Ms(), Replicas: len(s.CaughtUp) + s.NeverCaughtUp,
+		Never: s.NeverCaughtUp}
 	if d, ok := s.Quantile(0.5); ok {
 		bm.P50Known, bm.P50Ms = true, d.Ms()
 	}

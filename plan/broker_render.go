@@ -90,6 +90,9 @@ func (r *BrokerResult) WriteText(w io.Writer) error {
 
 // knobVerdict names the variant that helps most with the flag on.
 func (r *BrokerResult) knobVerdict() string {
+	if r.Best < 0 && r.Variants[0].On.RestoredMs == nil {
+		return fmt.Sprintf("No knob tried brings broker %d back with the flag on (see the recommendation).", r.Broker)
+	}
 	if r.Best < 0 {
 		return "No knob tried shortens the flag-on time: the copy is bound by the leaders' replication bandwidth, not by the fetcher threads."
 	}
@@ -107,9 +110,11 @@ func (r *BrokerResult) recommendation() string {
 	var s string
 	switch on, off := row.On.RestoredMs, row.Off.RestoredMs; {
 	case on == nil && off == nil:
-		s = fmt.Sprintf("broker %d is not back by the end of the runs under %s either way; see the assumptions and replay a run.", r.Broker, r.VariantProfile)
+		s = fmt.Sprintf("broker %d is not back by the end of the runs under %s either way; see the assumptions and replay a run.", r.Broker, r.VariantProfile) +
+			whyNotBack("flag off", row.Off) + whyNotBack("flag on", row.On)
 	case on == nil:
-		s = fmt.Sprintf("keep the flag off: with it on, broker %d is not back by the end of the run under %s (off: %s).", r.Broker, r.VariantProfile, restored(row.Off))
+		s = fmt.Sprintf("keep the flag off: with it on, broker %d is not back by the end of the run under %s (off: %s).", r.Broker, r.VariantProfile, restored(row.Off)) +
+			whyNotBack("flag on", row.On)
 	case off == nil || *on < *off:
 		s = fmt.Sprintf("turn the flag on (follower.fetch.last.tiered.offset.enable=true): broker %d is back in %s instead of %s under %s.",
 			r.Broker, restored(row.On), restored(row.Off), r.VariantProfile)
@@ -124,6 +129,19 @@ func (r *BrokerResult) recommendation() string {
 			formatMs(row.On.FetcherBlockedMs), formatMs(*on), r.Variants[r.Best].Name)
 	}
 	return s
+}
+
+// whyNotBack says how many of a side's re-added replicas never joined, and
+// the known findings its runs broke, when it has them ("" otherwise).
+func whyNotBack(side string, s BrokerSide) string {
+	if s.NeverJoined == 0 {
+		return ""
+	}
+	t := fmt.Sprintf(" %s: %d of the %d re-added replicas never joined their ISR", strings.ToUpper(side[:1])+side[1:], s.NeverJoined, s.Replicas)
+	if len(s.Findings) > 0 {
+		t += fmt.Sprintf(", known finding %s (FINDINGS.md)", strings.Join(s.Findings, ", "))
+	}
+	return t + "."
 }
 
 func restored(s BrokerSide) string {

@@ -63,8 +63,14 @@ type BrokerSide struct {
 	BytesFromLeaders int64  `json:"bytes_from_leaders"`
 	BytesFromRemote  int64  `json:"bytes_from_remote"`
 	FetcherBlockedMs int64  `json:"fetcher_blocked_ms"`
-	// Failed counts the runs that broke an invariant.
-	Failed int `json:"failed"`
+	// Failed counts the runs that broke an invariant; Findings are the
+	// known findings among them, by kind (sorted).
+	Failed   int      `json:"failed"`
+	Findings []string `json:"known_findings,omitempty"`
+	// NeverJoined of Replicas re-added replicas never joined their ISR
+	// (medians).
+	NeverJoined int `json:"never_joined"`
+	Replicas    int `json:"replicas"`
 }
 
 // brokerVariant is a knob change tried on the base scenario.
@@ -162,13 +168,12 @@ func MakeBroker(in BrokerInput) (*BrokerResult, *scenarios.Scenario, []byte, err
 			}
 		}
 	}
-	budget := in.brokerBudget()
-	share := max(budget/int64(len(jobs)), 1)
+	share := in.brokerShare(len(jobs), b.runStepsNeeded())
 	out, stopped := runBrokerJobs(scs, jobs, in.Workers, share)
 	r := b.result(sc, in)
 	if stopped > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("the work budget (%d simulated events over all runs, %d a run) stopped %d of %d runs before the broker was back: "+
-			"their \"not back\" means not back within it; simrun run on the saved scenario simulates a run in full", budget, share, stopped, len(jobs)))
+		r.Notes = append(r.Notes, fmt.Sprintf("the work budget (%d simulated events a run, %d over all runs) stopped %d of %d runs before the broker was back: "+
+			"their \"not back\" means not back within it; simrun run on the saved scenario simulates a run in full", share, share*int64(len(jobs)), stopped, len(jobs)))
 	}
 	for _, p := range profiles {
 		r.Profiles = append(r.Profiles, brokerRow(p.Name(), jobs, out, func(j brokerJob) bool { return j.sc == 0 && j.profile == p }))
@@ -289,11 +294,17 @@ func brokerSide(runs []*harness.RunMetrics) BrokerSide {
 	s.BytesFromLeaders = med(func(b *harness.BrokerScaleMetrics) tv { return tv{b.BytesFromLeaders, true} }).v
 	s.BytesFromRemote = med(func(b *harness.BrokerScaleMetrics) tv { return tv{b.BytesFromRemote, true} }).v
 	s.FetcherBlockedMs = med(func(b *harness.BrokerScaleMetrics) tv { return tv{b.FetcherBlockedMs, true} }).v
+	s.NeverJoined = int(med(func(b *harness.BrokerScaleMetrics) tv { return tv{int64(b.Never), true} }).v)
+	s.Replicas = int(med(func(b *harness.BrokerScaleMetrics) tv { return tv{int64(b.Replicas), true} }).v)
 	for _, r := range runs {
 		if r.Outcome != harness.OutcomeOK {
 			s.Failed++
+			if r.Kind != "" && !slices.Contains(s.Findings, r.Kind) {
+				s.Findings = append(s.Findings, r.Kind)
+			}
 		}
 	}
+	slices.Sort(s.Findings)
 	return s
 }
 
@@ -319,8 +330,32 @@ func gain(base, v *int64) (float64, bool) {
 	return 1 - float64(*v)/float64(*base), true
 }
 
-// brokerBudget is the simulated events the plan's runs may spend together:
-// StepBudget, or BrokerStepBudget a seed.
+// runStepsNeeded is what a run of the broker's replacement needs, from its
+// size (brokerStepsPerMiB, brokerStepsPerPartition), at most
+// BrokerRunStepsMax.
+func (b *brokerBuilder) runStepsNeeded() int64 {
+	var local int64
+	for _, p := range b.parts {
+		local = sim.AddSat(local, p.local)
+	}
+	need := sim.AddSat(local>>20*brokerStepsPerMiB, int64(len(b.parts))*brokerStepsPerPartition)
+	return min(need, BrokerRunStepsMax)
+}
+
+// brokerShare is the simulated events each of jobs runs may take: an equal
+// share of StepBudget when given, else the larger of an equal share of
+// BrokerStepBudget a seed and need, what the broker's size needs.
+func (in *BrokerInput) brokerShare(jobs int, need int64) int64 {
+	share := max(in.brokerBudget()/int64(max(jobs, 1)), 1)
+	if in.StepBudget > 0 {
+		return share
+	}
+	return max(share, need)
+}
+
+// brokerBudget is the simulated events the plan's runs may spend together
+// but for what the broker's size needs (brokerShare): StepBudget, or
+// BrokerStepBudget a seed.
 func (in *BrokerInput) brokerBudget() int64 {
 	if in.StepBudget > 0 {
 		return in.StepBudget

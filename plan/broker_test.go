@@ -244,7 +244,7 @@ func TestBrokerPlanWithinBudget(t *testing.T) {
 			}
 		}
 	}
-	want := fmt.Sprintf("the work budget (%d simulated events over all runs, 200 a run) stopped %d of %d runs before the broker was back", jobs*200, jobs, jobs)
+	want := fmt.Sprintf("the work budget (200 simulated events a run, %d over all runs) stopped %d of %d runs before the broker was back", jobs*200, jobs, jobs)
 	if got := text(short); !strings.Contains(got, want) {
 		t.Errorf("the plan lacks %q:\n%s", want, got)
 	}
@@ -270,5 +270,38 @@ func TestBrokerBudgetGrowsWithSeeds(t *testing.T) {
 		if got := in.brokerBudget(); got != c.want {
 			t.Errorf("seeds %d..%d, budget %d: %d, want %d", c.from, c.to, c.given, got, c.want)
 		}
+	}
+}
+
+// TestBrokerShareFromSize: a run's share of the work budget is an equal
+// share of BrokerStepBudget a seed, or what the broker's size needs when
+// that is more (a step a MiB its leaders hold, brokerStepsPerPartition a
+// partition), at most BrokerRunStepsMax; a given StepBudget is shared
+// equally whatever the size.
+func TestBrokerShareFromSize(t *testing.T) {
+	parts := func(n int, local int64) *brokerBuilder {
+		b := &brokerBuilder{}
+		for range n {
+			b.parts = append(b.parts, brokerPart{local: local})
+		}
+		return b
+	}
+	small, big := parts(300, 200<<20), parts(4000, 1<<30)
+	if got, want := big.runStepsNeeded(), int64(4000*1024+4000*brokerStepsPerPartition); got != want {
+		t.Errorf("4,000 partitions of 1 GiB need %d steps, want %d", got, want)
+	}
+	if got := parts(20_000, 1<<52).runStepsNeeded(); got != BrokerRunStepsMax {
+		t.Errorf("20,000 partitions of 4 PiB need %d steps, want the cap %d", got, BrokerRunStepsMax)
+	}
+	in := BrokerInput{SeedFrom: 1, SeedTo: 1}
+	if got, want := in.brokerShare(14, small.runStepsNeeded()), int64(BrokerStepBudget/14); got != want {
+		t.Errorf("a small broker's share %d, want the equal share %d", got, want)
+	}
+	if got, want := in.brokerShare(14, big.runStepsNeeded()), big.runStepsNeeded(); got != want {
+		t.Errorf("a large broker's share %d, want what it needs, %d", got, want)
+	}
+	in.StepBudget = 14 * 200
+	if got := in.brokerShare(14, big.runStepsNeeded()); got != 200 {
+		t.Errorf("a given budget's share %d, want 200", got)
 	}
 }

@@ -12,15 +12,27 @@ const StepBudget = 12_000_000
 
 // BrokerStepBudget is how many simulated events a broker plan
 // (MakeBroker) spends over all its runs of one seed, each run an equal
-// share: more seeds, more runs, the same share each (a broker plan does not
-// extrapolate a run cut short). A plan of one profile has 10 runs a seed
-// and of three 14, so each share holds the
-// broker replacement of BenchmarkBrokerScale at 4,000 partitions (827,000
-// steps flag off, 596,000 on). A plan whose runs all use their share costs
-// from about 40 s of CPU (fetches that move nothing) to a few minutes
-// (flag-off copies at 10-20 us a step). A run stopped by its share before
-// the broker is back says "not back" and the plan notes it.
+// share, unless the broker's size needs more (brokerRunSteps): more seeds,
+// more runs, the same share each (a broker plan does not extrapolate a run
+// cut short). A plan of one profile has 10 runs a seed and of three 14, so
+// each share holds the broker replacement of BenchmarkBrokerScale at 4,000
+// partitions (827,000 steps flag off, 596,000 on). A run stopped by its
+// share before the broker is back says "not back" and the plan notes it.
 const BrokerStepBudget = 20_000_000
+
+// What a broker plan's run needs, from the broker's size: a step for each
+// MiB its partitions' leaders hold locally (what a flag-off replica
+// copies) and brokerStepsPerPartition for each partition, twice what was
+// measured: 4,000 partitions holding 4,103 GiB (1 GiB segments, 100 MiB/s
+// from each of 4 leaders) took 2,578,385 steps flag off and 2,306,123 on,
+// 0.61 a MiB, about 11 s of CPU each. At most BrokerRunStepsMax a run, so
+// a plan's work stays bounded (14 runs of it: about 20 minutes of one
+// core) whatever the tools' output says.
+const (
+	brokerStepsPerMiB       = 1
+	brokerStepsPerPartition = 500
+	BrokerRunStepsMax       = 20_000_000
+)
 
 // Events a second and a fetch, measured on the plan's scenarios: followers
 // long-poll twice a second when idle (replica.fetch.wait.max.ms=500; more
