@@ -131,13 +131,14 @@ func (r *BrokerResult) recommendation() string {
 	return s
 }
 
-// whyNotBack says how many of a side's re-added replicas never joined, and
-// the known findings its runs broke, when it has them ("" otherwise).
+// whyNotBack says how many of a side's re-added replicas had not joined
+// their ISR at the run's end (never, or not within the work budget), and
+// the known findings its runs broke ("" when every replica joined).
 func whyNotBack(side string, s BrokerSide) string {
 	if s.NeverJoined == 0 {
 		return ""
 	}
-	t := fmt.Sprintf(" %s: %d of the %d re-added replicas never joined their ISR", strings.ToUpper(side[:1])+side[1:], s.NeverJoined, s.Replicas)
+	t := fmt.Sprintf(" %s: %d of the %d re-added replicas had not joined their ISR at the run's end", strings.ToUpper(side[:1])+side[1:], s.NeverJoined, s.Replicas)
 	if len(s.Findings) > 0 {
 		t += fmt.Sprintf(", known finding %s (FINDINGS.md)", strings.Join(s.Findings, ", "))
 	}

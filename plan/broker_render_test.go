@@ -161,16 +161,16 @@ func TestBrokerTopicListNamesUpToFour(t *testing.T) {
 }
 
 // TestBrokerNotBackSaysWhy: a side that is not back says how many re-added
-// replicas never joined and the known findings its runs broke, and the
-// knob verdict does not blame the bandwidth for a flag-on side that never
-// came back.
+// replicas had not joined at the run's end and the known findings its
+// runs broke, and the knob verdict does not blame the bandwidth for a
+// flag-on side that never came back.
 func TestBrokerNotBackSaysWhy(t *testing.T) {
 	stalled := BrokerSide{NeverJoined: 1, Replicas: 300, Failed: 1, Findings: []string{"kafka43-epuo-unknown-stall"}}
 	r := &BrokerResult{Broker: 2, VariantProfile: "kafka-4.3", Best: -1, Variants: []BrokerRow{
 		{Name: "as configured", Off: BrokerSide{RestoredMs: ms(2000)}, On: stalled},
 		{Name: "num.replica.fetchers=2", Off: BrokerSide{RestoredMs: ms(1900)}, On: stalled}}}
 	want := "keep the flag off: with it on, broker 2 is not back by the end of the run under kafka-4.3 (off: 2.0 s). " +
-		"Flag on: 1 of the 300 re-added replicas never joined their ISR, known finding kafka43-epuo-unknown-stall (FINDINGS.md)."
+		"Flag on: 1 of the 300 re-added replicas had not joined their ISR at the run's end, known finding kafka43-epuo-unknown-stall (FINDINGS.md)."
 	if got := r.recommendation(); got != want {
 		t.Errorf("recommendation:\n got %s\nwant %s", got, want)
 	}
@@ -179,8 +179,8 @@ func TestBrokerNotBackSaysWhy(t *testing.T) {
 	}
 	r.Variants[0].Off = BrokerSide{NeverJoined: 2, Replicas: 300}
 	want = "broker 2 is not back by the end of the runs under kafka-4.3 either way; see the assumptions and replay a run. " +
-		"Flag off: 2 of the 300 re-added replicas never joined their ISR. " +
-		"Flag on: 1 of the 300 re-added replicas never joined their ISR, known finding kafka43-epuo-unknown-stall (FINDINGS.md)."
+		"Flag off: 2 of the 300 re-added replicas had not joined their ISR at the run's end. " +
+		"Flag on: 1 of the 300 re-added replicas had not joined their ISR at the run's end, known finding kafka43-epuo-unknown-stall (FINDINGS.md)."
 	if got := r.recommendation(); got != want {
 		t.Errorf("both not back:\n got %s\nwant %s", got, want)
 	}

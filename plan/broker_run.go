@@ -67,8 +67,8 @@ type BrokerSide struct {
 	// known findings among them, by kind (sorted).
 	Failed   int      `json:"failed"`
 	Findings []string `json:"known_findings,omitempty"`
-	// NeverJoined of Replicas re-added replicas never joined their ISR
-	// (medians).
+	// NeverJoined of Replicas re-added replicas had not joined their ISR
+	// at the run's end (medians).
 	NeverJoined int `json:"never_joined"`
 	Replicas    int `json:"replicas"`
 }
