@@ -249,6 +249,16 @@ func (s *Setup) checkPairs() error {
 	return nil
 }
 
+// checkResumeFrom refuses a --resume-from past the comparison's last job:
+// its part would hold no job and a header merge refuses.
+func (s *Setup) checkResumeFrom() error {
+	pairs, sweepPairs, _ := s.Jobs()
+	if jobs := pairs + sweepPairs; s.f.resumeFrom > jobs {
+		return config.Errorf("ResumeFrom", "{ResumeFrom}: want a job number in 0..%d (the comparison has %d jobs), got %d", jobs, jobs, s.f.resumeFrom)
+	}
+	return nil
+}
+
 // setup checks the flags fs parsed into s.f and derives the comparison.
 func New(fl Config) (s *Setup, err error) {
 	s = &Setup{args: fl.Args, version: fl.Version, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
@@ -273,6 +283,9 @@ func (s *Setup) setup(changed map[string]bool) (err error) {
 	defer func() {
 		if err == nil {
 			err = s.checkPairs()
+		}
+		if err == nil {
+			err = s.checkResumeFrom()
 		}
 	}()
 	if err := s.parseProfiles(changed); err != nil {

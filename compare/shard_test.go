@@ -404,6 +404,9 @@ func TestBadFlags(t *testing.T) {
 	}{
 		{Config{ResumeFrom: -1, JSONL: "x"}, "ResumeFrom: want a job number >= 0, got -1"},
 		{Config{ResumeFrom: 3}, "ResumeFrom: give JSONL FILE"},
+		// Past the last job the part would hold nothing, under a header merge refuses.
+		{Config{ResumeFrom: 9223372036854775807, JSONL: "x", Scenario: "tiering-off", Seeds: "1..3", Profiles: "kip"}, "ResumeFrom: want a job number in 0..3 (the comparison has 3 jobs), got 9223372036854775807"},
+		{Config{ResumeFrom: 4, JSONL: "x", Scenario: "tiering-off", Seeds: "1..3", Profiles: "kip"}, "ResumeFrom: want a job number in 0..3"},
 		{Config{Shard: "0/2"}, "Shard: give JSONL FILE"},
 		{Config{Shard: "2/2", JSONL: "x"}, "Shard:"},
 		{Config{Seeds: "x"}, "Seeds:"},
