@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"tierfetch/scenarios"
@@ -33,7 +32,7 @@ const MaxLineBytes = 1 << 20
 // KindExplore when its header says so, KindSweep for anything else (the
 // sweep's merge reports what is wrong with it).
 func Kind(name string) (string, error) {
-	file, err := os.Open(name)
+	file, err := scenarios.OpenInput(name)
 	if err != nil {
 		return "", err
 	}

@@ -501,7 +501,7 @@ func (s *Sweeper) ResumeText(sig string, next uint64) string {
 func MergeShardFiles(files []string, fold func(SeedResult, string)) (SweepHeader, error) {
 	var srcs []ShardSource
 	for _, name := range files {
-		file, err := os.Open(name)
+		file, err := scenarios.OpenInput(name)
 		if err != nil {
 			return SweepHeader{}, err // names the file
 		}

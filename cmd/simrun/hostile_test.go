@@ -557,3 +557,27 @@ func TestVaryRangeField(t *testing.T) {
 		}
 	}
 }
+
+// TestInputPipes: a scenario file that is a named pipe nobody writes is
+// refused once scenarios.PipeWait has passed, and merge refuses a shard
+// file that is not a regular file before reading any (it reads each file
+// more than once: a pipe's second reading found it drained, "empty: not a
+// shard file", or waited for a writer that was gone); both hung or
+// misled before.
+func TestInputPipes(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "p.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := deadlineRun(t, dir, 20*time.Second, "run", "--scenario", "./p.json")
+	if code != exitBadInput || !strings.Contains(stderr, "./p.json is a named pipe with no writer") {
+		t.Errorf("run --scenario FIFO: exit %d, stderr %q; want 2 naming the pipe", code, stderr)
+	}
+	code, stderr = deadlineRun(t, dir, 20*time.Second, "merge", "p.json")
+	if code != exitBadInput || !strings.Contains(stderr, "merge: p.json is not a regular file (a pipe): merge reads each shard file more than once") {
+		t.Errorf("merge FIFO: exit %d, stderr %q; want 2 naming the pipe", code, stderr)
+	}
+	if code, _, stderr := simrun(t, "merge", dir); code != exitBadInput || !strings.Contains(stderr, "is a directory, want a shard file") {
+		t.Errorf("merge DIR: exit %d, stderr %q", code, stderr)
+	}
+}
