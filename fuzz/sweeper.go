@@ -199,6 +199,20 @@ func (s *Sweeper) OpenJSONL() error {
 	return nil
 }
 
+// DropJSONL closes the shard file OpenJSONL claimed without writing it (the
+// command failed before any seed ran), and removes it when remove (the
+// command made it).
+func (s *Sweeper) DropJSONL(remove bool) {
+	if s.jsonlFile == nil {
+		return
+	}
+	s.jsonlFile.Close()
+	if remove {
+		os.Remove(s.cfg.JSONL)
+	}
+	s.jsonlFile, s.jsonl = nil, nil
+}
+
 // header is the shard file's header; stoppedAt is nil for a sweep that ran
 // to its end.
 func (s *Sweeper) header(stoppedAt *uint64) SweepHeader {

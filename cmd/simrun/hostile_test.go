@@ -581,3 +581,34 @@ func TestInputPipes(t *testing.T) {
 		t.Errorf("merge DIR: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestSweepRefusedJSONLKeepsOut: a sweep whose --jsonl is refused (it
+// holds data, or it is --out's manifest) exits 2 before --out is cleared,
+// so the earlier run's files stay; it removed them first, and a --jsonl
+// naming the manifest was written into it, interleaved.
+func TestSweepRefusedJSONLKeepsOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	manifest := filepath.Join(out, "simrun-manifest.txt")
+	saved := filepath.Join(out, "seed-1-last-tiered-no-hole.json")
+	os.WriteFile(manifest, []byte("# the files simrun wrote in this directory; the next run into it removes them first\nseed-1-last-tiered-no-hole.json\n"), 0o644)
+	os.WriteFile(saved, []byte("{}"), 0o644)
+	full := filepath.Join(dir, "full.jsonl")
+	os.WriteFile(full, []byte("{}\n"), 0o644)
+	for _, c := range []struct{ jsonl, want string }{
+		{full, "full.jsonl is not empty"},
+		{manifest, "is the same file as --out's manifest"},
+	} {
+		code, _, stderr := simrun(t, "sweep", "--seeds", "1", "--out", out, "--jsonl", c.jsonl)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("--jsonl %s: exit %d, stderr %q; want 2 and %q", c.jsonl, code, stderr, c.want)
+		}
+		if _, err := os.Stat(saved); err != nil {
+			t.Errorf("--jsonl %s: the earlier run's file is gone: %v", c.jsonl, err)
+		}
+		if data, _ := os.ReadFile(manifest); !strings.HasPrefix(string(data), "# the files") {
+			t.Errorf("--jsonl %s: the manifest now reads %q", c.jsonl, data)
+		}
+	}
+}
