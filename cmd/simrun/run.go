@@ -125,6 +125,10 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 			return exitBadInput, badInput("%s: %v", f.scenario, err)
 		}
 	}
+	if len(profiles) > 1 && (f.timeline != "" || f.chrome != "") {
+		// Each file draws one profile's runs, a row or a process a strategy.
+		return exitBadInput, badInput("--timeline and --chrome-trace need one profile (--profile P), not %d", len(profiles))
+	}
 	f.budgets = map[*scenarios.Scenario]harness.Budgeted{}
 	for _, sc := range list {
 		if err := harness.CheckRunnable(sc); err != nil {
