@@ -187,6 +187,10 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if err := writeRunFiles(rec, f.timeline, f.chrome); err != nil {
 		return exitBadInput, badInput("%v", err)
 	}
+	if n := rec.ChromeCut(); n > 0 {
+		fmt.Fprintf(stderr, "simrun: --chrome-trace: %d of %d runs' traces were cut at their share of %d events, where a 'trace cut' event marks it\n",
+			n, len(strategies), reports.MaxChromeEvents)
+	}
 	if f.all && !f.json {
 		in := reports.AllInput{Profiles: all, Fix: f.fixes, Fixed: fixed, Width: cliutil.TerminalWidth(stdout), Names: flagNames,
 			ReplayFlags: reports.MutantFlag(flagNames, f.mutants) + reports.FixFlag(flagNames, f.fixes) + reports.MaxStepsFlag(flagNames, int64(f.maxSteps))}
