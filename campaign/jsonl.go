@@ -131,6 +131,9 @@ func (l *Lines) Decode(v any) (ok bool, err error) {
 	if !l.Scan() {
 		return false, l.Err()
 	}
+	if len(bytes.TrimSpace(l.Bytes())) == 0 {
+		return false, fmt.Errorf("%s:%d: a blank line, want a JSON object (shard files have none)", l.name, l.n)
+	}
 	if err := scenarios.DecodeStrict(l.Bytes(), v); err != nil {
 		return false, fmt.Errorf("%s:%d: %v", l.name, l.n, err)
 	}
