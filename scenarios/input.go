@@ -209,6 +209,21 @@ func splitArray(data []byte) []json.RawMessage {
 	return out
 }
 
+// arrayLen counts the elements of the valid JSON array data, as splitArray
+// splits them, without keeping them.
+func arrayLen(data []byte) int {
+	n := 0
+	i := skipSpace(data, 1)
+	for i < len(data) && data[i] != ']' {
+		n++
+		i = skipSpace(data, valueEnd(data, i))
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+	}
+	return n
+}
+
 // arrayElements returns the elements of the JSON array data (absent or null:
 // none), or a FieldError naming path when data is not an array.
 func arrayElements(path string, data json.RawMessage) ([]json.RawMessage, error) {
