@@ -175,6 +175,13 @@ func printExplore(stdout io.Writer, out string, h explore.Header, rep explore.Re
 
 // mergeExplore folds the --jsonl files of every shard of one search.
 func mergeExplore(files []string, out string, stdout io.Writer) (int, error) {
+	var inputs []outfile.Named
+	for _, name := range files {
+		inputs = append(inputs, outfile.Named{Flag: "the shard file", Path: name})
+	}
+	if err := outfile.CheckDistinct([]outfile.Named{{Flag: "--out", Path: out}}, inputs); err != nil {
+		return exitBadInput, badInput("%v", err)
+	}
 	h, m, err := explore.MergeFiles(files)
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)

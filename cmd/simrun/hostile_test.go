@@ -612,3 +612,36 @@ func TestSweepRefusedJSONLKeepsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestOutputIsNeverTheInputShrinkMerge: shrink's --out and merge's --out of
+// a search are checked against their inputs as every other output is:
+// shrink FILE --out FILE replaced the failing scenario by its shrunk form,
+// and merge S0 S1 --out S0 a shard file by the counterexample.
+func TestOutputIsNeverTheInputShrinkMerge(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../explore/testdata/tiny-join.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := filepath.Join(dir, "sc.json")
+	os.WriteFile(sc, data, 0o644)
+	if code, _, stderr := simrun(t, "shrink", sc, "--out", sc); code != exitBadInput || !strings.Contains(stderr, "is the same file as the scenario file") {
+		t.Errorf("shrink FILE --out FILE: exit %d, stderr %q", code, stderr)
+	}
+	var shards []string
+	for k := range 2 {
+		s := filepath.Join(dir, fmt.Sprintf("s%d.jsonl", k))
+		if code, _, stderr := simrun(t, "explore", "--scenario", "tiering-off", "--max-states", "50", "--shard", fmt.Sprintf("%d/2", k),
+			"--jsonl", s, "--out", filepath.Join(dir, "c.json")); code != exitOK && code != exitBudget {
+			t.Fatalf("explore shard %d: exit %d: %s", k, code, stderr)
+		}
+		shards = append(shards, s)
+	}
+	before, _ := os.ReadFile(shards[0])
+	if code, _, stderr := simrun(t, "merge", shards[0], shards[1], "--out", shards[0]); code != exitBadInput || !strings.Contains(stderr, "is the same file as the shard file") {
+		t.Errorf("merge S0 S1 --out S0: exit %d, stderr %q", code, stderr)
+	}
+	if after, _ := os.ReadFile(shards[0]); !bytes.Equal(before, after) {
+		t.Errorf("the shard file changed")
+	}
+}
