@@ -645,3 +645,21 @@ func TestOutputIsNeverTheInputShrinkMerge(t *testing.T) {
 		t.Errorf("the shard file changed")
 	}
 }
+
+// TestExploreKnownFindingFileIsNeverTheInput: the files a search writes
+// beside --out, one a known kind, are outputs checked like --out: exploring
+// explore-counterexample-KIND.json with the default --out replaced that
+// file with the search's own finding of the kind.
+func TestExploreKnownFindingFileIsNeverTheInput(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../explore/testdata/tiny-join.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := filepath.Join(dir, "explore-counterexample-stale-hro.json")
+	os.WriteFile(sc, data, 0o644)
+	code, _, stderr := simrun(t, "explore", "--scenario", sc, "--max-states", "5", "--out", filepath.Join(dir, "explore-counterexample.json"))
+	if code != exitBadInput || !strings.Contains(stderr, "--out's stale-hro file "+sc+" is the same file as --scenario") {
+		t.Errorf("exit %d, stderr %q; want 2 naming the known finding's file", code, stderr)
+	}
+}
