@@ -421,6 +421,10 @@ func TestBadFlags(t *testing.T) {
 		{Config{Generated: true, Scenario: "tiering-off"}, "give Scenario or Generated, not both"},
 		{Config{Scenario: "no-such-scenario"}, "Scenario:"},
 		{Config{Scenario: "tiering-off", Vary: "nope=1"}, `Vary: unknown key "nope"`},
+		// One number spelt twice ran every pair twice, the report calling the second "0.10 (0.1)".
+		{Config{Scenario: "tiering-off", Vary: "remote_error_rate=0.1,0.10"}, `Vary remote_error_rate: value "0.10" given twice (as "0.1")`},
+		{Config{Scenario: "tiering-off", Vary: "remote_error_rate=1,1.0"}, `Vary remote_error_rate: value "1.0" given twice (as "1")`},
+		{Config{Scenario: "tiering-off", Vary: "local_retention_bytes=0,-0"}, `Vary local_retention_bytes: value "-0" given twice (as "0")`},
 		{Config{Seeds: "1..70000", Profiles: "kip,kafka-4.3,kafka-trunk", Scenario: "tiering-off"}, "70000 seeds x 3 profiles, values and scenarios = 210000 pairs, at most 200000"},
 	}
 	for _, c := range cases {
