@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"tierfetch/scenarios"
@@ -33,7 +32,7 @@ const MaxLineBytes = 1 << 20
 // KindExplore when its header says so, KindSweep for anything else (the
 // sweep's merge reports what is wrong with it).
 func Kind(name string) (string, error) {
-	file, err := os.Open(name)
+	file, err := scenarios.OpenInput(name)
 	if err != nil {
 		return "", err
 	}
@@ -131,6 +130,9 @@ func (l *Lines) Err() error {
 func (l *Lines) Decode(v any) (ok bool, err error) {
 	if !l.Scan() {
 		return false, l.Err()
+	}
+	if len(bytes.TrimSpace(l.Bytes())) == 0 {
+		return false, fmt.Errorf("%s:%d: a blank line, want a JSON object (shard files have none)", l.name, l.n)
 	}
 	if err := scenarios.DecodeStrict(l.Bytes(), v); err != nil {
 		return false, fmt.Errorf("%s:%d: %v", l.name, l.n, err)

@@ -3,6 +3,7 @@ package campaign
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -28,5 +29,20 @@ func TestKind(t *testing.T) {
 	}
 	if _, err := Kind(filepath.Join(dir, "none")); err == nil {
 		t.Error("a missing file: no error")
+	}
+}
+
+// TestDecodeBlankLine: a blank line in a shard file (an editor's extra
+// newline) is named as such, not "unexpected end of JSON input".
+func TestDecodeBlankLine(t *testing.T) {
+	l := NewLines("s.jsonl", strings.NewReader("{\"a\":1}\n\n"))
+	var v struct {
+		A int `json:"a"`
+	}
+	if ok, err := l.Decode(&v); !ok || err != nil {
+		t.Fatalf("line 1: %v %v", ok, err)
+	}
+	if _, err := l.Decode(&v); err == nil || err.Error() != "s.jsonl:2: a blank line, want a JSON object (shard files have none)" {
+		t.Errorf("line 2: %v", err)
 	}
 }

@@ -249,6 +249,16 @@ func (s *Setup) checkPairs() error {
 	return nil
 }
 
+// checkResumeFrom refuses a --resume-from past the comparison's last job:
+// its part would hold no job and a header merge refuses.
+func (s *Setup) checkResumeFrom() error {
+	pairs, sweepPairs, _ := s.Jobs()
+	if jobs := pairs + sweepPairs; s.f.resumeFrom > jobs {
+		return config.Errorf("ResumeFrom", "{ResumeFrom}: want a job number in 0..%d (the comparison has %d jobs), got %d", jobs, jobs, s.f.resumeFrom)
+	}
+	return nil
+}
+
 // setup checks the flags fs parsed into s.f and derives the comparison.
 func New(fl Config) (s *Setup, err error) {
 	s = &Setup{args: fl.Args, version: fl.Version, f: flags{scenario: fl.Scenario, generated: fl.Generated, seeds: fl.Seeds,
@@ -273,6 +283,9 @@ func (s *Setup) setup(changed map[string]bool) (err error) {
 	defer func() {
 		if err == nil {
 			err = s.checkPairs()
+		}
+		if err == nil {
+			err = s.checkResumeFrom()
 		}
 	}()
 	if err := s.parseProfiles(changed); err != nil {
@@ -406,6 +419,7 @@ func parseVary(s string) (string, []string, error) {
 	}
 	var values []string
 	seen := map[string]bool{}
+	spelt := map[string]string{} // a number's value: its first spelling
 	for _, v := range strings.Split(list, ",") {
 		v = strings.TrimSpace(v)
 		if key == PartitionCountKey {
@@ -452,10 +466,18 @@ func parseVary(s string) (string, []string, error) {
 		default:
 			return "", nil, config.Errorf("Vary", "{Vary} %s: value %q is not a number or a boolean", key, v)
 		}
-		if seen[v] {
-			return "", nil, config.Errorf("Vary", "{Vary} %s: value %q given twice", key, v)
+		// One number, however spelt (0.1 and 0.10, 1 and 1.0), is one value.
+		same := v
+		if f, ok := x.(float64); ok && (strings.ContainsAny(v, ".eE") || v == "-0") {
+			same = strconv.FormatFloat(f+0, 'g', -1, 64) // +0: -0 is 0
 		}
-		seen[v] = true
+		if first, ok := spelt[same]; ok {
+			if first == v {
+				return "", nil, config.Errorf("Vary", "{Vary} %s: value %q given twice", key, v)
+			}
+			return "", nil, config.Errorf("Vary", "{Vary} %s: value %q given twice (as %q)", key, v, first)
+		}
+		spelt[same] = v
 		values = append(values, v)
 	}
 	if len(values) > 100 {

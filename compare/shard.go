@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 
@@ -296,7 +295,7 @@ type compareShard struct {
 }
 
 func readCompareShard(name string, maxBytes int64) (*compareShard, error) {
-	file, err := os.Open(name)
+	file, err := scenarios.OpenInput(name)
 	if err != nil {
 		return nil, err // names the file
 	}

@@ -404,6 +404,9 @@ func TestBadFlags(t *testing.T) {
 	}{
 		{Config{ResumeFrom: -1, JSONL: "x"}, "ResumeFrom: want a job number >= 0, got -1"},
 		{Config{ResumeFrom: 3}, "ResumeFrom: give JSONL FILE"},
+		// Past the last job the part would hold nothing, under a header merge refuses.
+		{Config{ResumeFrom: 9223372036854775807, JSONL: "x", Scenario: "tiering-off", Seeds: "1..3", Profiles: "kip"}, "ResumeFrom: want a job number in 0..3 (the comparison has 3 jobs), got 9223372036854775807"},
+		{Config{ResumeFrom: 4, JSONL: "x", Scenario: "tiering-off", Seeds: "1..3", Profiles: "kip"}, "ResumeFrom: want a job number in 0..3"},
 		{Config{Shard: "0/2"}, "Shard: give JSONL FILE"},
 		{Config{Shard: "2/2", JSONL: "x"}, "Shard:"},
 		{Config{Seeds: "x"}, "Seeds:"},
@@ -418,6 +421,10 @@ func TestBadFlags(t *testing.T) {
 		{Config{Generated: true, Scenario: "tiering-off"}, "give Scenario or Generated, not both"},
 		{Config{Scenario: "no-such-scenario"}, "Scenario:"},
 		{Config{Scenario: "tiering-off", Vary: "nope=1"}, `Vary: unknown key "nope"`},
+		// One number spelt twice ran every pair twice, the report calling the second "0.10 (0.1)".
+		{Config{Scenario: "tiering-off", Vary: "remote_error_rate=0.1,0.10"}, `Vary remote_error_rate: value "0.10" given twice (as "0.1")`},
+		{Config{Scenario: "tiering-off", Vary: "remote_error_rate=1,1.0"}, `Vary remote_error_rate: value "1.0" given twice (as "1")`},
+		{Config{Scenario: "tiering-off", Vary: "local_retention_bytes=0,-0"}, `Vary local_retention_bytes: value "-0" given twice (as "0")`},
 		{Config{Seeds: "1..70000", Profiles: "kip,kafka-4.3,kafka-trunk", Scenario: "tiering-off"}, "70000 seeds x 3 profiles, values and scenarios = 210000 pairs, at most 200000"},
 	}
 	for _, c := range cases {

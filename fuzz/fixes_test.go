@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -24,6 +25,12 @@ func TestParseFixes(t *testing.T) {
 	if _, err := harness.ParseFixes("stale-hro,nope"); err == nil || !strings.HasPrefix(err.Error(), "Fix: unknown fix \"nope\"") ||
 		!strings.Contains(err.Error(), "simrun fixes") {
 		t.Errorf("ParseFixes(nope): %v", err)
+	}
+	// all in a list was "unknown fix \"all\" (known: all, ...)".
+	for _, in := range []string{"all,all", "stale-hro,all"} {
+		if _, err := harness.ParseFixes(in); err == nil || err.Error() != fmt.Sprintf("Fix: all stands alone (every fix), got %q", in) {
+			t.Errorf("ParseFixes(%q): %v", in, err)
+		}
 	}
 }
 

@@ -2,7 +2,9 @@ package fuzz
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -66,18 +68,22 @@ type SweepConfig struct {
 // order, saves (and shrinks) the failures' scenarios, checks determinism
 // when asked and writes the shard file.
 type Sweeper struct {
-	cfg          SweepConfig
-	Totals       *SweepTotals
-	folded       uint64
-	jsonl        *bufio.Writer
-	jsonlFile    *os.File
-	jsonlErr     error
-	shrunk       []string
-	mismatches   []string
-	saveFailed   int
-	firstSaveErr error
-	manifest     *outfile.Manifest
-	cleared      outfile.Cleared
+	cfg       SweepConfig
+	Totals    *SweepTotals
+	folded    uint64
+	jsonl     *bufio.Writer
+	jsonlFile *os.File
+	jsonlErr  error
+	// jsonlSalvaged: a failed write's file was cut after its last whole
+	// line, and its header says where it stopped.
+	jsonlSalvaged bool
+	jsonlStopped  uint64
+	shrunk        []string
+	mismatches    []string
+	saveFailed    int
+	firstSaveErr  error
+	manifest      *outfile.Manifest
+	cleared       outfile.Cleared
 	// saved counts the scenario files written: unknown failures, the
 	// first seeds of known kinds.
 	savedUnknown, savedKnown int
@@ -161,8 +167,16 @@ func (s *Sweeper) SaveError() error {
 		s.saveFailed, s.firstSaveErr)
 }
 
-// JSONLError is the first error writing the shard file, if any.
-func (s *Sweeper) JSONLError() error { return s.jsonlErr }
+// JSONLError is the first error writing the shard file, if any. When the
+// file could be cut after its last whole line, the error says so and how
+// to sweep the rest.
+func (s *Sweeper) JSONLError() error {
+	if s.jsonlErr == nil || !s.jsonlSalvaged {
+		return s.jsonlErr
+	}
+	args, _ := s.ResumeArgs(s.jsonlStopped)
+	return fmt.Errorf("%v; %s now holds the seeds before %d (its header says so): resume with: %s", s.jsonlErr, s.cfg.JSONL, s.jsonlStopped, strings.Join(args, " "))
+}
 
 // HasUnknown reports whether an unknown failure of outcome was folded.
 func (s *Sweeper) HasUnknown(outcome string) bool {
@@ -199,6 +213,20 @@ func (s *Sweeper) OpenJSONL() error {
 	return nil
 }
 
+// DropJSONL closes the shard file OpenJSONL claimed without writing it (the
+// command failed before any seed ran), and removes it when remove (the
+// command made it).
+func (s *Sweeper) DropJSONL(remove bool) {
+	if s.jsonlFile == nil {
+		return
+	}
+	s.jsonlFile.Close()
+	if remove {
+		os.Remove(s.cfg.JSONL)
+	}
+	s.jsonlFile, s.jsonl = nil, nil
+}
+
 // header is the shard file's header; stoppedAt is nil for a sweep that ran
 // to its end.
 func (s *Sweeper) header(stoppedAt *uint64) SweepHeader {
@@ -229,7 +257,16 @@ func (s *Sweeper) CloseJSONL(next uint64, complete bool) {
 		}
 	}
 	setErr(s.jsonl.Flush())
-	if !complete && s.jsonlErr == nil {
+	if s.jsonlErr != nil {
+		// A failed write (a full disk) left the file ending inside a line:
+		// cut it after its last whole line and say in its header where it
+		// stopped, so that it reads back as an interrupted part.
+		if stopped, ok := s.salvageJSONL(); ok {
+			next, complete = stopped, false
+			s.jsonlStopped = stopped
+		}
+	}
+	if !complete && (s.jsonlErr == nil || s.jsonlSalvaged) {
 		line, err := SweepHeaderLine(s.header(&next))
 		if err == nil {
 			_, err = s.jsonlFile.WriteAt(line, 0)
@@ -237,6 +274,47 @@ func (s *Sweeper) CloseJSONL(next uint64, complete bool) {
 		setErr(err)
 	}
 	setErr(s.jsonlFile.Close())
+}
+
+// salvageJSONL truncates the shard file after its last whole line and
+// returns the first seed it does not hold; ok is false when that is none
+// (every seed's line is whole) or the file cannot be read back.
+func (s *Sweeper) salvageJSONL() (stopped uint64, ok bool) {
+	st, err := s.jsonlFile.Stat()
+	if err != nil {
+		return 0, false
+	}
+	size := st.Size()
+	// The last whole line ends at the last newline; the one before it
+	// starts after the newline before that, at most MaxLineBytes earlier.
+	tail := min(size, 2*campaign.MaxLineBytes+2)
+	buf := make([]byte, tail)
+	if _, err := s.jsonlFile.ReadAt(buf, size-tail); err != nil {
+		return 0, false
+	}
+	end := bytes.LastIndexByte(buf, '\n')
+	if end < 0 || size-tail+int64(end) < 0 {
+		return 0, false // not even the header is whole
+	}
+	if err := s.jsonlFile.Truncate(size - tail + int64(end) + 1); err != nil {
+		return 0, false
+	}
+	start := bytes.LastIndexByte(buf[:end], '\n') + 1
+	jobs := s.cfg.jobs()
+	if size-tail+int64(start) == 0 { // the header alone
+		first, ok := jobs.First()
+		s.jsonlSalvaged = ok
+		return first, ok
+	}
+	var last struct {
+		Seed uint64 `json:"seed"`
+	}
+	if json.Unmarshal(buf[start:end], &last) != nil {
+		return 0, false
+	}
+	stopped, ok = jobs.Next(last.Seed)
+	s.jsonlSalvaged = ok
+	return stopped, ok
 }
 
 type seedDone struct {
@@ -501,7 +579,7 @@ func (s *Sweeper) ResumeText(sig string, next uint64) string {
 func MergeShardFiles(files []string, fold func(SeedResult, string)) (SweepHeader, error) {
 	var srcs []ShardSource
 	for _, name := range files {
-		file, err := os.Open(name)
+		file, err := scenarios.OpenInput(name)
 		if err != nil {
 			return SweepHeader{}, err // names the file
 		}

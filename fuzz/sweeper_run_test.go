@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"path/filepath"
@@ -365,5 +366,60 @@ func TestShardHeadersSayWhatRan(t *testing.T) {
 	sweep(t, small(rest, func(a *SweepArgs) { budget(a); a.ResumeFrom = &next }), nil)
 	if h := header(rest); h.MaxSteps != 400_000 || h.StoppedAt != nil || h.ResumeFrom == nil || *h.ResumeFrom != next {
 		t.Errorf("resumed at %d: max_steps %d, stopped_at %v, resume_from %v", next, h.MaxSteps, h.StoppedAt, h.ResumeFrom)
+	}
+}
+
+// fullDisk writes to f until n bytes are written, then fails as a full
+// disk does, after a part of the write.
+type fullDisk struct {
+	f *os.File
+	n int
+}
+
+func (d *fullDisk) Write(p []byte) (int, error) {
+	if len(p) <= d.n {
+		d.n -= len(p)
+		return d.f.Write(p)
+	}
+	k, _ := d.f.Write(p[:d.n])
+	d.n = 0
+	return k, syscall.ENOSPC
+}
+
+// TestSweepShardFileOnAFullDisk: a shard file whose write failed is cut
+// after its last whole line, its header saying where it stopped, so that
+// merge reads it as an interrupted part and names the resume; it ended
+// inside a line ("unexpected end of JSON input") under a header that
+// claimed the whole sweep.
+func TestSweepShardFileOnAFullDisk(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "s.jsonl")
+	cfg := mutantSweep(t, filepath.Join(dir, "out"), func(a *SweepArgs) { a.JSONL = file; a.Mutant = ""; a.Shrink = 0 })
+	s := NewSweeper(cfg)
+	if err := s.PrepareOut(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.OpenJSONL(); err != nil {
+		t.Fatal(err)
+	}
+	// The header and a few seeds' lines fit, then the disk is full.
+	if err := s.jsonl.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	s.jsonl = bufio.NewWriterSize(&fullDisk{f: s.jsonlFile, n: 4000}, 512)
+	next, complete := s.Run(context.Background())
+	s.CloseJSONL(next, complete)
+	s.CloseOut()
+	err := s.JSONLError()
+	if err == nil || !strings.Contains(err.Error(), "no space left on device; "+file+" now holds the seeds before ") {
+		t.Fatalf("JSONLError: %v", err)
+	}
+	data, _ := os.ReadFile(file)
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		t.Fatalf("the file ends inside a line: %q", data[max(0, len(data)-40):])
+	}
+	_, err = MergeShardFiles([]string{file}, nil)
+	if err == nil || !strings.Contains(err.Error(), "stopped at seed") || !strings.Contains(err.Error(), "resume it with") {
+		t.Errorf("merge: %v", err)
 	}
 }

@@ -62,6 +62,9 @@ func ParseFixes(s string) (model.Fixes, error) {
 	}
 	for _, name := range strings.Split(s, ",") {
 		f, ok := model.FixByName(strings.TrimSpace(name))
+		if strings.TrimSpace(name) == "all" {
+			return 0, config.Errorf("Fix", "{Fix}: all stands alone (every fix), got %q", s)
+		}
 		if !ok {
 			return 0, config.Errorf("Fix", "{Fix}: unknown fix %q (known: all, %s; see 'simrun fixes')", name, strings.Join(model.FixNames(), ", "))
 		}

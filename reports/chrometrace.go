@@ -26,7 +26,19 @@ import (
 type ChromeTrace struct {
 	events []chromeEvent
 	pid    int
+	cut    int // runs whose trace was cut at their share of MaxChromeEvents
 }
+
+// MaxChromeEvents bounds the events of a Chrome trace, shared equally by
+// its runs: a run's events past its share are left out, and its trace
+// ends there with a "trace cut" event. A run takes about one event a step
+// (5 million at the default --max-steps), each a few hundred bytes while
+// the trace is built: 2^18 keep a trace at about 35 MB and its building
+// within the command's memory limit; a viewer struggles with more anyway.
+const MaxChromeEvents = 1 << 18
+
+// Cut is how many runs' traces were cut at their share of MaxChromeEvents.
+func (t *ChromeTrace) Cut() int { return t.cut }
 
 type chromeEvent struct {
 	Name string         `json:"name"`
@@ -59,6 +71,9 @@ type ChromeRun struct {
 	upload  []*span // a leader's upload in flight
 	boot    []bool  // bootstrap span open
 	last    sim.Time
+	started bool
+	first   int  // the trace's length at the run's first event
+	cut     bool // the run's share of MaxChromeEvents is spent
 }
 
 // NewChromeTrace returns an empty trace.
@@ -92,6 +107,19 @@ func (r *ChromeRun) track(id int) bool {
 // Event implements model.Observer.
 func (r *ChromeRun) Event(now sim.Time, e *model.Event) {
 	r.last = now
+	if !r.started {
+		r.started, r.first = true, len(r.t.events)
+	}
+	if r.cut {
+		return
+	}
+	if share := MaxChromeEvents / r.t.pid; len(r.t.events)-r.first >= share {
+		r.cut = true
+		r.t.cut++
+		r.closeAll(now, "trace cut")
+		r.global(now, fmt.Sprintf("trace cut: the run's first %d trace events only", share))
+		return
+	}
 	r.track(e.Broker)
 	switch e.Kind {
 	case model.EvRunStart, model.EvDeliver, model.EvTimer, model.EvRemoteDone, model.EvProduceChunk:
@@ -243,13 +271,18 @@ func (r *ChromeRun) global(now sim.Time, s string) {
 
 // Finish closes every open span at the end of the run.
 func (r *ChromeRun) Finish(end sim.Time) {
-	end = max(end, r.last)
+	r.closeAll(max(end, r.last), "never joined the ISR")
+}
+
+// closeAll closes every open span at end; an open bootstrap ends with
+// result.
+func (r *ChromeRun) closeAll(end sim.Time, result string) {
 	for id := range r.brokers {
 		r.close(end, id, r.phase, nil)
 		r.close(end, id, r.upload, nil)
 		if r.boot[id] {
 			r.t.events = append(r.t.events, chromeEvent{Name: "bootstrap", Cat: "bootstrap", Ph: "e", Ts: int64(end), Pid: r.pid, Tid: id, ID: fmt.Sprint(id),
-				Args: map[string]any{"result": "never joined the ISR"}})
+				Args: map[string]any{"result": result}})
 			r.boot[id] = false
 		}
 	}

@@ -83,5 +83,14 @@ func (r *RunRecorder) Finish(runs []*harness.RunResult, title string) {
 // Timeline renders the timeline of the runs (an SVG page).
 func (r *RunRecorder) Timeline() ([]byte, error) { return TimelineChart(r.title, r.samplers) }
 
+// ChromeCut is how many runs' Chrome traces were cut at their share of
+// MaxChromeEvents.
+func (r *RunRecorder) ChromeCut() int {
+	if r.trace == nil {
+		return 0
+	}
+	return r.trace.Cut()
+}
+
 // ChromeJSON renders the Chrome trace of the runs.
 func (r *RunRecorder) ChromeJSON() ([]byte, error) { return r.trace.JSON() }

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"tierfetch/harness"
+	"tierfetch/model"
 	"tierfetch/scenarios"
+	"tierfetch/sim"
 )
 
 // TestRunRecorderFollowsEachRun: the recorder of 'simrun run' draws what
@@ -58,5 +60,42 @@ func TestRunRecorderFollowsEachRun(t *testing.T) {
 	}
 	if !strings.Contains(string(svg), ">the title<") {
 		t.Error("timeline lacks its title")
+	}
+}
+
+// TestChromeTraceIsBounded: a run's Chrome trace stops at its share of
+// MaxChromeEvents with a "trace cut" event, its open bootstrap closed
+// there; it grew with every step (a run to the default budget built 5 GB
+// of trace, 77 s, where the run took 0.5 GB and 6 s).
+func TestChromeTraceIsBounded(t *testing.T) {
+	tr := NewChromeTrace()
+	runs := []*ChromeRun{tr.Run("local-log-start"), tr.Run("last-tiered")}
+	for _, r := range runs {
+		r.Event(0, &model.Event{Kind: model.EvAddReplica, Broker: 1})
+		for i := range MaxChromeEvents {
+			r.Event(sim.Time(i), &model.Event{Kind: model.EvProduce, Broker: -1, Count: 1})
+		}
+		r.Finish(sim.Time(MaxChromeEvents))
+	}
+	if tr.Cut() != 2 {
+		t.Errorf("%d runs cut, want 2", tr.Cut())
+	}
+	if n := len(tr.events); n > MaxChromeEvents+64 {
+		t.Errorf("%d events, want about MaxChromeEvents (%d)", n, MaxChromeEvents)
+	}
+	cuts, closed := 0, 0
+	for _, e := range tr.events {
+		if strings.HasPrefix(e.Name, "trace cut") {
+			cuts++
+		}
+		if e.Name == "bootstrap" && e.Ph == "e" && e.Args["result"] == "trace cut" {
+			closed++
+		}
+	}
+	if cuts != 2 || closed != 2 {
+		t.Errorf("%d trace cut events and %d bootstraps closed by the cut, want 2 and 2", cuts, closed)
+	}
+	if _, err := tr.JSON(); err != nil {
+		t.Fatal(err)
 	}
 }

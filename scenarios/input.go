@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"reflect"
 	"strconv"
 	"sync"
+	"syscall"
+	"time"
 
 	"tierfetch/config"
 )
@@ -36,7 +39,7 @@ func ParseMaxInputBytes(s string) (int64, error) {
 // (or an endless one, /dev/zero) is an error after reading maxBytes+1 bytes,
 // naming --max-input-bytes.
 func ReadLimited(path string, maxBytes int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, err := OpenInput(path)
 	if err != nil {
 		return nil, err // names the path already
 	}
@@ -57,6 +60,51 @@ func ReadLimited(path string, maxBytes int64) ([]byte, error) {
 		return nil, tooBig(path, -1, maxBytes)
 	}
 	return buf.Bytes(), nil
+}
+
+// PipeWait is how long opening a named pipe as input waits for a writer
+// to open it (one started beside the command, 'cat f > p & simrun ...
+// p', may come a little later); then it is an error.
+var PipeWait = 2 * time.Second
+
+// OpenInput opens the input file at path for reading. A named pipe with no
+// writer is an error after PipeWait, not a hang: a plain open of it waits
+// for a writer for ever.
+func OpenInput(path string) (*os.File, error) {
+	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.Open(path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-time.After(PipeWait):
+	}
+	// Wake the waiting open with a writer of our own, closed at once (a
+	// pipe that has a reader, the waiting open, takes a writer without
+	// blocking), so that no goroutine is left waiting.
+	for range 100 {
+		if w, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			w.Close()
+		}
+		select {
+		case o := <-done:
+			if o.f != nil {
+				o.f.Close()
+			}
+			return nil, fmt.Errorf("%s is a named pipe with no writer (none came in %v): start the writer first", path, PipeWait)
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	return nil, fmt.Errorf("%s is a named pipe with no writer (none came in %v): start the writer first", path, PipeWait)
 }
 
 func tooBig(path string, size, maxBytes int64) error {
@@ -159,6 +207,21 @@ func splitArray(data []byte) []json.RawMessage {
 		}
 	}
 	return out
+}
+
+// arrayLen counts the elements of the valid JSON array data, as splitArray
+// splits them, without keeping them.
+func arrayLen(data []byte) int {
+	n := 0
+	i := skipSpace(data, 1)
+	for i < len(data) && data[i] != ']' {
+		n++
+		i = skipSpace(data, valueEnd(data, i))
+		if i < len(data) && data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+	}
+	return n
 }
 
 // arrayElements returns the elements of the JSON array data (absent or null:

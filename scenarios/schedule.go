@@ -3,6 +3,7 @@ package scenarios
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 )
 
 // Schedule is the "explore" member of a scenario file: the choices of one path
@@ -31,7 +32,7 @@ const scheduleChoicesMax = 1_000_000
 type rawSchedule struct {
 	Faults  json.RawMessage `json:"faults"`
 	Lost    bool            `json:"lost"`
-	Choices []int           `json:"choices"`
+	Choices json.RawMessage `json:"choices"`
 }
 
 func decodeSchedule(data json.RawMessage) (*Schedule, error) {
@@ -46,7 +47,19 @@ func decodeSchedule(data json.RawMessage) (*Schedule, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Schedule{Lost: raw.Lost, Choices: raw.Choices, Faults: make([]Event, len(faults))}
+	s := &Schedule{Lost: raw.Lost, Faults: make([]Event, len(faults))}
+	if !isAbsent(raw.Choices) {
+		// Counted before decoding: a file of millions of choices took
+		// gigabytes to decode only to be refused.
+		if raw.Choices[0] == '[' {
+			if n := arrayLen(raw.Choices); n > scheduleChoicesMax {
+				return nil, fieldErr("explore.choices", "at most %d choices, got %d", scheduleChoicesMax, n)
+			}
+		}
+		if err := decodeField("explore.choices", raw.Choices, reflect.ValueOf(&s.Choices).Elem()); err != nil {
+			return nil, err
+		}
+	}
 	for i, d := range faults {
 		if s.Faults[i], err = decodeEvent(fmt.Sprintf("explore.faults[%d]", i), d); err != nil {
 			return nil, err

@@ -282,6 +282,14 @@ func TestRunTimelineAndChromeTrace(t *testing.T) {
 			t.Errorf("simrun %v: exit %d stderr %q, want exit 2 and a message", args, code, stderr)
 		}
 	}
+	// A file draws one profile's runs: a list of profiles panicked
+	// ("more runs than strategies") after running the first.
+	for _, flag := range []string{"--timeline", "--chrome-trace"} {
+		args := []string{"run", "--scenario", "omts-local-deleted", "--profile", "kip,kafka-4.3", flag, filepath.Join(dir, "p")}
+		if code, _, stderr := simrun(t, args...); code != exitBadInput || !strings.Contains(stderr, "--timeline and --chrome-trace need one profile (--profile P), not 2") {
+			t.Errorf("simrun %v: exit %d stderr %q, want exit 2 naming the profiles", args, code, stderr)
+		}
+	}
 }
 
 func TestCompareHelpExitsZero(t *testing.T) {

@@ -211,6 +211,9 @@ func TestDomainErrorsNameFlags(t *testing.T) {
 		{[]string{"sweep", "--shard", "3/2"}, "simrun: --shard: "},
 		{[]string{"sweep", "--seeds", "5..9", "--resume-from", "10"}, "simrun: --resume-from: seed 10 outside --seeds 5..9"},
 		{[]string{"sweep", "--seeds", "1..1000000001"}, "simrun: --seeds: 1000000001 seeds for this process, at most 1000000000: split the sweep with --shard K/N"},
+		// A mutant no seed catches was hunted through all of them.
+		{[]string{"mutants", "--seeds", "1..1000000001"}, `simrun: --seeds: at most 1000000000 seeds, got "1..1000000001"`},
+		{[]string{"mutants", "--seeds", "0..18446744073709551615"}, `simrun: --seeds: at most 1000000000 seeds, got "0..18446744073709551615"`},
 		{[]string{"run", "--scenario", "tiering-off", "--strategy", "x"}, `simrun: --strategy: want local-log-start, last-tiered or both, got "x"`},
 		{[]string{"run", "--scenario", "tiering-off", "--profile", "x"}, `simrun: --profile: want one of `},
 		{[]string{"run", "--scenario", "tiering-off", "--mutant", "x"}, `simrun: --mutant: unknown mutant "x"`},
@@ -237,7 +240,7 @@ func TestDomainErrorsNameFlags(t *testing.T) {
 		{[]string{"explore", "--scenario", "tiering-off", "--profile", "x"}, "simrun: --profile: want one of "},
 	} {
 		args := c.args
-		if args[0] == "sweep" {
+		if args[0] == "sweep" || args[0] == "mutants" {
 			args = append(args, "--out", t.TempDir())
 		}
 		code, stdout, stderr := simrun(t, args...)

@@ -156,11 +156,23 @@ func checkExploreOutputs(f exploreFlags) error {
 			return badInput("--jsonl: %v", err)
 		}
 	}
-	outs := []outfile.Named{{Flag: "--out", Path: f.Out}, {Flag: "--jsonl", Path: f.JSONL}}
+	outs := append(findingOutputs(f.Out), outfile.Named{Flag: "--jsonl", Path: f.JSONL})
 	if err := outfile.CheckDistinct(outs, []outfile.Named{{Flag: "--scenario", Path: f.Scenario}}); err != nil {
 		return badInput("%v", err)
 	}
 	return nil
+}
+
+// findingOutputs are the files a search may write: out, its
+// counterexample, and beside it a known finding of each kind
+// (explore.KnownFile), which replaced the scenario explored when it was
+// such a file (simrun explore --scenario explore-counterexample-KIND.json).
+func findingOutputs(out string) []outfile.Named {
+	outs := []outfile.Named{{Flag: "--out", Path: out}}
+	for _, kind := range harness.KnownKinds {
+		outs = append(outs, outfile.Named{Flag: "--out's " + kind + " file", Path: explore.KnownFile(out, kind)})
+	}
+	return outs
 }
 
 // printExplore prints a search's figures and findings and saves the
@@ -175,6 +187,13 @@ func printExplore(stdout io.Writer, out string, h explore.Header, rep explore.Re
 
 // mergeExplore folds the --jsonl files of every shard of one search.
 func mergeExplore(files []string, out string, stdout io.Writer) (int, error) {
+	var inputs []outfile.Named
+	for _, name := range files {
+		inputs = append(inputs, outfile.Named{Flag: "the shard file", Path: name})
+	}
+	if err := outfile.CheckDistinct(findingOutputs(out), inputs); err != nil {
+		return exitBadInput, badInput("%v", err)
+	}
 	h, m, err := explore.MergeFiles(files)
 	if err != nil {
 		return exitBadInput, badInput("merge: %v", err)

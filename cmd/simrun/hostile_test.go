@@ -557,3 +557,109 @@ func TestVaryRangeField(t *testing.T) {
 		}
 	}
 }
+
+// TestInputPipes: a scenario file that is a named pipe nobody writes is
+// refused once scenarios.PipeWait has passed, and merge refuses a shard
+// file that is not a regular file before reading any (it reads each file
+// more than once: a pipe's second reading found it drained, "empty: not a
+// shard file", or waited for a writer that was gone); both hung or
+// misled before.
+func TestInputPipes(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "p.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stderr := deadlineRun(t, dir, 20*time.Second, "run", "--scenario", "./p.json")
+	if code != exitBadInput || !strings.Contains(stderr, "./p.json is a named pipe with no writer") {
+		t.Errorf("run --scenario FIFO: exit %d, stderr %q; want 2 naming the pipe", code, stderr)
+	}
+	code, stderr = deadlineRun(t, dir, 20*time.Second, "merge", "p.json")
+	if code != exitBadInput || !strings.Contains(stderr, "merge: p.json is not a regular file (a pipe): merge reads each shard file more than once") {
+		t.Errorf("merge FIFO: exit %d, stderr %q; want 2 naming the pipe", code, stderr)
+	}
+	if code, _, stderr := simrun(t, "merge", dir); code != exitBadInput || !strings.Contains(stderr, "is a directory, want a shard file") {
+		t.Errorf("merge DIR: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestSweepRefusedJSONLKeepsOut: a sweep whose --jsonl is refused (it
+// holds data, or it is --out's manifest) exits 2 before --out is cleared,
+// so the earlier run's files stay; it removed them first, and a --jsonl
+// naming the manifest was written into it, interleaved.
+func TestSweepRefusedJSONLKeepsOut(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	os.Mkdir(out, 0o755)
+	manifest := filepath.Join(out, "simrun-manifest.txt")
+	saved := filepath.Join(out, "seed-1-last-tiered-no-hole.json")
+	os.WriteFile(manifest, []byte("# the files simrun wrote in this directory; the next run into it removes them first\nseed-1-last-tiered-no-hole.json\n"), 0o644)
+	os.WriteFile(saved, []byte("{}"), 0o644)
+	full := filepath.Join(dir, "full.jsonl")
+	os.WriteFile(full, []byte("{}\n"), 0o644)
+	for _, c := range []struct{ jsonl, want string }{
+		{full, "full.jsonl is not empty"},
+		{manifest, "is the same file as --out's manifest"},
+	} {
+		code, _, stderr := simrun(t, "sweep", "--seeds", "1", "--out", out, "--jsonl", c.jsonl)
+		if code != exitBadInput || !strings.Contains(stderr, c.want) {
+			t.Errorf("--jsonl %s: exit %d, stderr %q; want 2 and %q", c.jsonl, code, stderr, c.want)
+		}
+		if _, err := os.Stat(saved); err != nil {
+			t.Errorf("--jsonl %s: the earlier run's file is gone: %v", c.jsonl, err)
+		}
+		if data, _ := os.ReadFile(manifest); !strings.HasPrefix(string(data), "# the files") {
+			t.Errorf("--jsonl %s: the manifest now reads %q", c.jsonl, data)
+		}
+	}
+}
+
+// TestOutputIsNeverTheInputShrinkMerge: shrink's --out and merge's --out of
+// a search are checked against their inputs as every other output is:
+// shrink FILE --out FILE replaced the failing scenario by its shrunk form,
+// and merge S0 S1 --out S0 a shard file by the counterexample.
+func TestOutputIsNeverTheInputShrinkMerge(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../explore/testdata/tiny-join.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := filepath.Join(dir, "sc.json")
+	os.WriteFile(sc, data, 0o644)
+	if code, _, stderr := simrun(t, "shrink", sc, "--out", sc); code != exitBadInput || !strings.Contains(stderr, "is the same file as the scenario file") {
+		t.Errorf("shrink FILE --out FILE: exit %d, stderr %q", code, stderr)
+	}
+	var shards []string
+	for k := range 2 {
+		s := filepath.Join(dir, fmt.Sprintf("s%d.jsonl", k))
+		if code, _, stderr := simrun(t, "explore", "--scenario", "tiering-off", "--max-states", "50", "--shard", fmt.Sprintf("%d/2", k),
+			"--jsonl", s, "--out", filepath.Join(dir, "c.json")); code != exitOK && code != exitBudget {
+			t.Fatalf("explore shard %d: exit %d: %s", k, code, stderr)
+		}
+		shards = append(shards, s)
+	}
+	before, _ := os.ReadFile(shards[0])
+	if code, _, stderr := simrun(t, "merge", shards[0], shards[1], "--out", shards[0]); code != exitBadInput || !strings.Contains(stderr, "is the same file as the shard file") {
+		t.Errorf("merge S0 S1 --out S0: exit %d, stderr %q", code, stderr)
+	}
+	if after, _ := os.ReadFile(shards[0]); !bytes.Equal(before, after) {
+		t.Errorf("the shard file changed")
+	}
+}
+
+// TestExploreKnownFindingFileIsNeverTheInput: the files a search writes
+// beside --out, one a known kind, are outputs checked like --out: exploring
+// explore-counterexample-KIND.json with the default --out replaced that
+// file with the search's own finding of the kind.
+func TestExploreKnownFindingFileIsNeverTheInput(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../explore/testdata/tiny-join.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := filepath.Join(dir, "explore-counterexample-stale-hro.json")
+	os.WriteFile(sc, data, 0o644)
+	code, _, stderr := simrun(t, "explore", "--scenario", sc, "--max-states", "5", "--out", filepath.Join(dir, "explore-counterexample.json"))
+	if code != exitBadInput || !strings.Contains(stderr, "--out's stale-hro file "+sc+" is the same file as --scenario") {
+		t.Errorf("exit %d, stderr %q; want 2 naming the known finding's file", code, stderr)
+	}
+}

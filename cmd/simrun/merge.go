@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -46,6 +48,16 @@ func cmdMerge(f sweepFlags, maxInput scenarios.InputFlag, files []string, fs *pf
 	}
 	if f.Shrink < 0 {
 		return exitBadInput, badInput("--shrink: want >= 0, got %d", f.Shrink)
+	}
+	for _, name := range files {
+		// Each file is read more than once (its kind, then a check before
+		// anything is written): a pipe's second reading would find it
+		// drained, or wait for a writer that is gone.
+		if fi, err := os.Stat(name); err == nil && fi.IsDir() {
+			return exitBadInput, badInput("merge: %s is a directory, want a shard file", name)
+		} else if err == nil && !fi.Mode().IsRegular() {
+			return exitBadInput, badInput("merge: %s is not a regular file (%s): merge reads each shard file more than once; save it to a file first", name, fileKind(fi.Mode()))
+		}
 	}
 	kind, err := campaign.Kind(files[0])
 	if err != nil {
@@ -99,4 +111,17 @@ func cmdMerge(f sweepFlags, maxInput scenarios.InputFlag, files []string, fs *pf
 		return exitBadInput, err
 	}
 	return outcomeExit(s.Worst()), nil
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a " + m.Type().String()
 }

@@ -125,6 +125,10 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 			return exitBadInput, badInput("%s: %v", f.scenario, err)
 		}
 	}
+	if len(profiles) > 1 && (f.timeline != "" || f.chrome != "") {
+		// Each file draws one profile's runs, a row or a process a strategy.
+		return exitBadInput, badInput("--timeline and --chrome-trace need one profile (--profile P), not %d", len(profiles))
+	}
 	f.budgets = map[*scenarios.Scenario]harness.Budgeted{}
 	for _, sc := range list {
 		if err := harness.CheckRunnable(sc); err != nil {
@@ -185,6 +189,10 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	if err := writeRunFiles(rec, f.timeline, f.chrome); err != nil {
 		return exitBadInput, badInput("%v", err)
+	}
+	if n := rec.ChromeCut(); n > 0 {
+		fmt.Fprintf(stderr, "simrun: --chrome-trace: %d of %d runs' traces were cut at their share of %d events, where a 'trace cut' event marks it\n",
+			n, len(strategies), reports.MaxChromeEvents)
 	}
 	if f.all && !f.json {
 		in := reports.AllInput{Profiles: all, Fix: f.fixes, Fixed: fixed, Width: cliutil.TerminalWidth(stdout), Names: flagNames,

@@ -103,8 +103,8 @@ func cmdShrink(f shrinkFlags, stdout, stderr io.Writer) (int, error) {
 	if out == "" {
 		out = minFileOf(f.run.scenario, sc)
 	}
-	if err := outfile.CheckFile(out); err != nil {
-		return exitBadInput, badInput("--out: %v", err)
+	if err := checkOutputs([]outfile.Named{{Flag: "--out", Path: out}}, []outfile.Named{scenarioInput("the scenario file", f.run.scenario)}); err != nil {
+		return exitBadInput, err
 	}
 	budget, err := harness.Budget(sc, int64(f.run.maxSteps))
 	if err != nil {

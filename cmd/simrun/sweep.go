@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"time"
 
@@ -13,6 +17,7 @@ import (
 	"tierfetch/cliutil"
 	"tierfetch/fuzz"
 	"tierfetch/harness"
+	"tierfetch/outfile"
 	"tierfetch/reports"
 )
 
@@ -60,13 +65,24 @@ func cmdSweep(f sweepFlags, stdout, stderr io.Writer) (int, error) {
 	}
 	cliutil.TuneGC(gcPercent)
 	s := newSweep(cfg, stderr)
-	if err := prepareOut(s, stderr); err != nil {
-		return exitBadInput, err
-	}
 	if f.JSONL != "" {
+		// Claimed before --out is cleared, so that a refused --jsonl leaves
+		// the earlier run's files there; and never --out's manifest, which
+		// the sweep writes too.
+		manifest := outfile.Named{Flag: "--out's manifest", Path: filepath.Join(cfg.Out, outfile.ManifestName)}
+		if err := outfile.CheckDistinct([]outfile.Named{manifest, {Flag: "--jsonl", Path: f.JSONL}}, nil); err != nil {
+			return exitBadInput, badInput("%v", err)
+		}
+		_, statErr := os.Lstat(f.JSONL)
 		if err := s.OpenJSONL(); err != nil {
 			return exitBadInput, badInput("--jsonl: %v", err)
 		}
+		if err := prepareOut(s, stderr); err != nil {
+			s.DropJSONL(errors.Is(statErr, fs.ErrNotExist))
+			return exitBadInput, err
+		}
+	} else if err := prepareOut(s, stderr); err != nil {
+		return exitBadInput, err
 	}
 	ctx, received, stop := catchSignals()
 	defer stop()
