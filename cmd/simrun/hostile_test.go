@@ -619,12 +619,7 @@ func TestSweepRefusedJSONLKeepsOut(t *testing.T) {
 // and merge S0 S1 --out S0 a shard file by the counterexample.
 func TestOutputIsNeverTheInputShrinkMerge(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile("../../explore/testdata/tiny-join.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := filepath.Join(dir, "sc.json")
-	os.WriteFile(sc, data, 0o644)
+	sc := tinyJoinAt(t, filepath.Join(dir, "sc.json"))
 	if code, _, stderr := simrun(t, "shrink", sc, "--out", sc); code != exitBadInput || !strings.Contains(stderr, "is the same file as the scenario file") {
 		t.Errorf("shrink FILE --out FILE: exit %d, stderr %q", code, stderr)
 	}
@@ -652,14 +647,22 @@ func TestOutputIsNeverTheInputShrinkMerge(t *testing.T) {
 // file with the search's own finding of the kind.
 func TestExploreKnownFindingFileIsNeverTheInput(t *testing.T) {
 	dir := t.TempDir()
-	data, err := os.ReadFile("../../explore/testdata/tiny-join.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := filepath.Join(dir, "explore-counterexample-stale-hro.json")
-	os.WriteFile(sc, data, 0o644)
+	sc := tinyJoinAt(t, filepath.Join(dir, "explore-counterexample-stale-hro.json"))
 	code, _, stderr := simrun(t, "explore", "--scenario", sc, "--max-states", "5", "--out", filepath.Join(dir, "explore-counterexample.json"))
 	if code != exitBadInput || !strings.Contains(stderr, "--out's stale-hro file "+sc+" is the same file as --scenario") {
 		t.Errorf("exit %d, stderr %q; want 2 naming the known finding's file", code, stderr)
 	}
+}
+
+// tinyJoinAt writes explore's tiny-join scenario to path and returns path.
+func tinyJoinAt(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../explore/testdata/tiny-join.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
