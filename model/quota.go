@@ -20,7 +20,8 @@ package model
 //     its own view: its lag (the leader's high watermark minus its own log
 //     end, after the last answer) is known and 0 (AbstractFetcherThread.scala:362-370,
 //     :962). Kafka keeps the lag it had after an answer with no records
-//     (:366); the model takes it from every answer (tookPart). A thread with nothing to send waits replica.fetch.backoff.ms
+//     (:366); the model takes it from every answer (tookPart). A thread
+//     with nothing to send waits replica.fetch.backoff.ms
 //     (AbstractFetcherThread.scala:121-123).
 //     It records the records of every throttled partition it appends, in
 //     sync or not (ReplicaFetcherThread.scala:142-145).
