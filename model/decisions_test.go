@@ -902,3 +902,37 @@ func TestDecideTruncate(t *testing.T) {
 		t.Errorf("after deciding to truncate to 400: leo %d, sent %v", b.Log.LogEnd, out)
 	}
 }
+
+// TestLocalOnlyBytesFromSegmentBases: the local size not yet uploaded, as
+// the expiration task's retention.bytes counts it, is Kafka's
+// onlyLocalLogSegmentsSize: the segments whose base offset is at least
+// HRO. A segment HRO falls inside is not counted (it was, when the model
+// took the segments ending above HRO); one starting at HRO is.
+func TestLocalOnlyBytesFromSegmentBases(t *testing.T) {
+	for _, c := range []struct {
+		hro  int64
+		want []int64 // the bases of the segments counted
+	}{
+		{349, []int64{400}},
+		{300, []int64{300, 400}},
+		{299, []int64{300, 400}},
+		{-1, []int64{200, 300, 400}},
+		{449, nil},
+	} {
+		f := fixture{logStart: 100, hw: 450, hro: c.hro, epoch: 2,
+			remote: []segSpec{{100, 199, 0}, {200, 299, 1}},
+			local:  []segSpec{{200, 299, 1}, {300, 399, 2}, {400, 449, 2}}}
+		cl := leaderOf(f, testConfig(), KIP)
+		b := cl.Brokers[0]
+		b.HighestRemote = c.hro
+		var want int64
+		for _, s := range b.Log.Segments {
+			if slices.Contains(c.want, s.Base) {
+				want += s.Bytes
+			}
+		}
+		if got := cl.localOnlyBytes(b); got != want {
+			t.Errorf("HRO %d: %d local-only bytes, want %d (segments %v)", c.hro, got, want, c.want)
+		}
+	}
+}

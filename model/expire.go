@@ -281,11 +281,9 @@ func (c *Cluster) onRemoteDeleteDone(op RemoteOp, failed bool) {
 // retention.bytes by, 0 when it does not (Kafka's
 // RLMExpirationTask.buildRetentionSizeData, RemoteLogManager.java:1614-1679
 // @025293cb): the local segments not yet uploaded plus the finished remote
-// segments (Kafka's local part, UnifiedLog.onlyLocalLogSegmentsSize,
-// UnifiedLog.java:2079-2081 @004b2276, is the segments whose base offset
-// is at least HRO; localOnlyBytes takes those that end above HRO); when
-// that exceeds the limit, only the finished segments within the leader's
-// epoch lineage count, until one run finds them all within it.
+// segments (localOnlyBytes); when that exceeds the limit, only the finished
+// segments within the leader's epoch lineage count, until one run finds
+// them all within it.
 func (c *Cluster) retentionBreach(b *Broker) int64 {
 	limit := c.Cfg.RetentionBytes
 	if limit < 0 {

@@ -211,11 +211,16 @@ func (c *Cluster) onUploadDone(b *Broker, op RemoteOp, failed bool) {
 	}
 }
 
-// localOnlyBytes is the size of local segments not yet in remote storage.
+// localOnlyBytes is the size of local segments not yet in remote storage
+// as Kafka counts them (UnifiedLog.onlyLocalLogSegmentsSize,
+// UnifiedLog.scala:1640-1641 @1eb7644349cb, UnifiedLog.java:2079-2081
+// @004b2276): those whose base offset is at least HRO, so a segment HRO
+// falls inside (a new leader's segments need not end where the old
+// leader's uploads did) is not counted.
 func (c *Cluster) localOnlyBytes(b *Broker) int64 {
 	var n int64
 	for _, s := range b.Log.Segments {
-		if s.End > b.HighestRemote {
+		if s.Base >= b.HighestRemote {
 			n += s.Bytes
 		}
 	}
