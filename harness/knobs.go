@@ -18,6 +18,24 @@ func ParseProfile(name string) (model.Profile, error) {
 	return p, nil
 }
 
+// ParseProfileList reads a comma-separated list of profile names (spaces
+// around a name allowed). A name given twice is an error: each would run,
+// and be printed, again.
+func ParseProfileList(s string) ([]model.Profile, error) {
+	var list []model.Profile
+	for _, name := range strings.Split(s, ",") {
+		p, err := ParseProfile(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(list, func(q model.Profile) bool { return q.Name() == p.Name() }) {
+			return nil, config.Errorf("Profile", "{Profile}: profile %q given twice", p.Name())
+		}
+		list = append(list, p)
+	}
+	return list, nil
+}
+
 // ProfileNames lists the behaviour profiles, sorted, comma-separated.
 func ProfileNames() string {
 	return strings.Join(slices.Sorted(slices.Values(model.ProfileNames())), ", ")

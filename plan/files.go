@@ -2,13 +2,10 @@ package plan
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"tierfetch/campaign"
 	"tierfetch/config"
 	"tierfetch/harness"
-	"tierfetch/model"
 )
 
 // Files names what 'simrun plan' reads: the saved output of Kafka's tools,
@@ -43,12 +40,8 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 	}
 	in.SeedFrom, in.SeedTo = from, to
 	if f.Profile != "" {
-		for _, name := range strings.Split(f.Profile, ",") {
-			p, ok := model.Profiles[strings.TrimSpace(name)]
-			if !ok {
-				return nil, config.Errorf("Profile", "{Profile}: want one of %s, got %q", strings.Join(slices.Sorted(slices.Values(model.ProfileNames())), ", "), strings.TrimSpace(name))
-			}
-			in.Profiles = append(in.Profiles, p)
+		if in.Profiles, err = harness.ParseProfileList(f.Profile); err != nil {
+			return nil, err
 		}
 	}
 	if in.Fixes, err = harness.ParseFixes(f.Fix); err != nil {

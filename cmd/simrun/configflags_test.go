@@ -216,6 +216,8 @@ func TestDomainErrorsNameFlags(t *testing.T) {
 		{[]string{"mutants", "--seeds", "0..18446744073709551615"}, `simrun: --seeds: at most 1000000000 seeds, got "0..18446744073709551615"`},
 		{[]string{"run", "--scenario", "tiering-off", "--strategy", "x"}, `simrun: --strategy: want local-log-start, last-tiered or both, got "x"`},
 		{[]string{"run", "--scenario", "tiering-off", "--profile", "x"}, `simrun: --profile: want one of `},
+		// Each would run and print the same runs again.
+		{[]string{"run", "--scenario", "tiering-off", "--profile", "kip,kafka-4.3,kip"}, `simrun: --profile: profile "kip" given twice`},
 		{[]string{"run", "--scenario", "tiering-off", "--mutant", "x"}, `simrun: --mutant: unknown mutant "x"`},
 		{[]string{"run", "--scenario", "tiering-off", "--fix", "x"}, `simrun: --fix: unknown fix "x"`},
 		{[]string{"run", "--scenario", "omts-local-deleted", "--trace-partition", "t-0"},

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -51,13 +50,11 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 		in.SeedFrom, in.SeedTo = from, to
 	}
 	if f.Profile != "" {
-		for _, name := range strings.Split(f.Profile, ",") {
-			p, err := harness.ParseProfile(strings.TrimSpace(name))
-			if err != nil {
-				return exitBadInput, badInput("plan: %v", err)
-			}
-			in.Profiles = append(in.Profiles, p)
+		profiles, err := harness.ParseProfileList(f.Profile)
+		if err != nil {
+			return exitBadInput, badInput("plan: %v", err)
 		}
+		in.Profiles = profiles
 	}
 	read := func(flag, name string, parse func(string, []byte) error) error {
 		if name == "" {

@@ -232,19 +232,11 @@ func allFixed(list []*scenarios.Scenario, f runFlags, profile model.Profile, str
 // and under --all every profile (compare's default list, the KIP text's
 // first).
 func runProfiles(f runFlags) ([]model.Profile, error) {
-	names := strings.Split(cmp.Or(f.profile, "kip"), ",")
+	names := cmp.Or(f.profile, "kip")
 	if f.all && f.profile == "" {
-		names = strings.Split(compare.DefaultProfiles, ",")
+		names = compare.DefaultProfiles
 	}
-	var list []model.Profile
-	for _, name := range names {
-		p, err := harness.ParseProfile(name)
-		if err != nil {
-			return nil, err
-		}
-		list = append(list, p)
-	}
-	return list, nil
+	return harness.ParseProfileList(names)
 }
 
 // recordedRun lets a scenario file's failure record fill in what the
