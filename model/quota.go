@@ -19,9 +19,9 @@ package model
 //     (RemoteLeaderEndPoint.scala:185, :234-236), isReplicaInSync being
 //     its own view: its lag (the leader's high watermark minus its own log
 //     end, after the last answer) is known and 0 (AbstractFetcherThread.scala:362-370,
-//     :962). Kafka keeps the lag it had after an answer with no records
-//     (:366); the model takes it from every answer (tookPart). A thread
-//     with nothing to send waits replica.fetch.backoff.ms
+//     :962); an answer with no records keeps the lag it had, unless it
+//     was unknown (:366; tookPart). A thread with nothing to send waits
+//     replica.fetch.backoff.ms
 //     (AbstractFetcherThread.scala:121-123).
 //     It records the records of every throttled partition it appends, in
 //     sync or not (ReplicaFetcherThread.scala:142-145).
@@ -258,9 +258,15 @@ func (f *Fleet) tookPart(p PartID, b *Broker, part *FetchPart) {
 	if q == nil || q.follower == nil || part.Err != ErrNone || part.Diverging {
 		return
 	}
-	q.lag[int(p)*f.nbrokers+b.ID] = lagBehind
-	if part.HighWatermark-b.Log.LogEnd <= 0 {
-		q.lag[int(p)*f.nbrokers+b.ID] = lagInSync
+	// Kafka keeps the lag an answer without records found, unless it was
+	// unknown (AbstractFetcherThread.scala:366 @1eb7644349cb): a follower
+	// the leader sent nothing, throttled or idle, stays as in sync, or
+	// not, as its last records left it.
+	if i := int(p)*f.nbrokers + b.ID; len(part.Batches) > 0 || q.lag[i] == lagUnknown {
+		q.lag[i] = lagBehind
+		if part.HighWatermark-b.Log.LogEnd <= 0 {
+			q.lag[i] = lagInSync
+		}
 	}
 	if q.fthr[p].has(b.ID) {
 		q.follower[b.ID].record(f.Now.Ms(), part.bytes())

@@ -56,3 +56,31 @@ func TestThrottledList(t *testing.T) {
 		t.Error("Throttled.has/empty")
 	}
 }
+
+// TestFollowerLagKeptWithoutRecords: a follower's own lag, which decides
+// whether its throttle applies, is set by an answer with records, or by
+// any answer while it is unknown; an answer with none keeps it, as
+// Kafka's fetcher keeps the partition's lag (AbstractFetcherThread.scala:366
+// @1eb7644349cb).
+func TestFollowerLagKeptWithoutRecords(t *testing.T) {
+	f := &Fleet{nbrokers: 2, quota: &quotas{follower: make([]replicationQuota, 2), lag: make([]uint8, 2), fthr: make([]Throttled, 1)}}
+	b := &Broker{ID: 1}
+	b.Log.LogEnd = 100
+	recs := []Batch{{Base: 90, Count: 10, Bytes: 10}}
+	for _, step := range []struct {
+		hw      int64
+		batches []Batch
+		want    uint8
+	}{
+		{hw: 150, want: lagBehind},                // unknown: any answer sets it
+		{hw: 100, want: lagBehind},                // no records: kept, though the HW is reached
+		{hw: 100, batches: recs, want: lagInSync}, // records: set
+		{hw: 180, want: lagInSync},                // no records: kept, though the HW moved on
+		{hw: 180, batches: recs, want: lagBehind}, // records: set
+	} {
+		f.tookPart(0, b, &FetchPart{HighWatermark: step.hw, Batches: step.batches})
+		if got := f.quota.lag[1]; got != step.want {
+			t.Fatalf("hw %d, %d batches: lag state %d, want %d", step.hw, len(step.batches), got, step.want)
+		}
+	}
+}
