@@ -173,8 +173,13 @@ func (c *Cluster) setRemoteStorageEnable(on bool) error {
 			}
 		case b.Role == RoleLeader:
 			c.stopCopyTask(b)
+			// The expiration task is cancelled, and with it what it knew
+			// (RLMExpirationTask.cancel resets isAllSegmentsValid,
+			// RemoteLogManager.java:1240-1253 @025293cb); enabling tiering
+			// again starts a new one.
 			c.cancelTimer(b, TimerRLMExpire, 0)
 			b.lead.expiring, b.lead.unrefPending, b.lead.deleteOp = nil, false, 0
+			b.lead.allSegmentsValid = false
 		default:
 			c.cancelTimer(b, TimerRLMFollower, 0)
 		}

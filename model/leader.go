@@ -26,9 +26,10 @@ type leaderState struct {
 	// this leader's epoch lineage when the size retention last counted them
 	// (Kafka's RLMExpirationTask.isAllSegmentsValid); from then on the size
 	// counts every finished segment without checking. Kafka's flag is the
-	// task's: false in a new task and reset when the task is cancelled, as
-	// when tiering is disabled (RemoteLogManager.java:1202, 1241
-	// @025293cb); this one lasts while the broker leads.
+	// expiration task's: false in a new task and reset when the task is
+	// cancelled (RemoteLogManager.java:1202, 1240-1253 @025293cb), so this
+	// one is false when the broker becomes leader and when tiering is
+	// disabled (setRemoteStorageEnable).
 	allSegmentsValid bool
 	// The expiration run under way: whether its deletion of unreferenced
 	// segments is still to come, with the epochs remote storage held when

@@ -624,3 +624,21 @@ func TestSetConfig(t *testing.T) {
 		t.Errorf("an unknown key was accepted")
 	}
 }
+
+// TestDisableForgetsAllSegmentsValid: disabling tiering cancels the
+// leader's expiration task, and what it knew goes with it: Kafka's
+// RLMExpirationTask.cancel resets isAllSegmentsValid
+// (RemoteLogManager.java:1240-1253 @025293cb), and enabling tiering again
+// starts a task that checks the lineage afresh.
+func TestDisableForgetsAllSegmentsValid(t *testing.T) {
+	c := leaderOf(tieredFixture(), testConfig(), KIP)
+	c.Cfg.RemoteLogDeleteOnDisable = true
+	b := c.Brokers[0]
+	b.lead.allSegmentsValid = true
+	if err := c.setConfig("remote_storage_enable", false, 0, -1); err != nil {
+		t.Fatal(err)
+	}
+	if b.lead.allSegmentsValid {
+		t.Errorf("tiering disabled: the leader still takes every segment for valid")
+	}
+}
