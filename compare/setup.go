@@ -337,19 +337,11 @@ func (s *Setup) parseProfiles(set map[string]bool) error {
 			return config.Errorf("Profile", "{Profile}: want one profile (use {Profiles} for several), got %q", list)
 		}
 	}
-	seen := map[string]bool{}
-	for _, p := range strings.Split(list, ",") {
-		p = strings.TrimSpace(p)
-		prof, ok := model.Profiles[p]
-		if !ok {
-			return config.Errorf(field, "{"+field+"}: want profiles from %s, comma-separated, got %q", profileNames(), p)
-		}
-		if seen[p] {
-			return config.Errorf(field, "{"+field+"}: profile %q given twice", p)
-		}
-		seen[p] = true
-		s.profiles = append(s.profiles, prof)
+	profiles, err := harness.ParseProfileList(field, list)
+	if err != nil {
+		return err
 	}
+	s.profiles = append(s.profiles, profiles...)
 	s.f.profiles = strings.Join(profileList(s.profiles), ",")
 	return nil
 }
@@ -915,8 +907,6 @@ func drawTimeline(sc *scenarios.Scenario, opt harness.Options, strategies []harn
 
 // badInput is an error in what the user gave.
 func badInput(format string, args ...any) error { return fmt.Errorf(format, args...) }
-
-func profileNames() string { return strings.Join(sortStrings(model.ProfileNames()), ", ") }
 
 func sortStrings(s []string) []string {
 	sort.Strings(s)

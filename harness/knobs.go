@@ -19,17 +19,19 @@ func ParseProfile(name string) (model.Profile, error) {
 }
 
 // ParseProfileList reads a comma-separated list of profile names (spaces
-// around a name allowed). A name given twice is an error: each would run,
-// and be printed, again.
-func ParseProfileList(s string) ([]model.Profile, error) {
+// around a name allowed) given in the config field field (Profile,
+// Profiles). A name given twice is an error: each would run, and be
+// printed, again.
+func ParseProfileList(field, s string) ([]model.Profile, error) {
 	var list []model.Profile
 	for _, name := range strings.Split(s, ",") {
-		p, err := ParseProfile(strings.TrimSpace(name))
-		if err != nil {
-			return nil, err
+		name = strings.TrimSpace(name)
+		p, ok := model.Profiles[name]
+		if !ok {
+			return nil, config.Errorf(field, "{"+field+"}: want one of %s, got %q", ProfileNames(), name)
 		}
-		if slices.ContainsFunc(list, func(q model.Profile) bool { return q.Name() == p.Name() }) {
-			return nil, config.Errorf("Profile", "{Profile}: profile %q given twice", p.Name())
+		if slices.ContainsFunc(list, func(q model.Profile) bool { return q.Name() == name }) {
+			return nil, config.Errorf(field, "{"+field+"}: profile %q given twice", name)
 		}
 		list = append(list, p)
 	}

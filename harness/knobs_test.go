@@ -8,7 +8,7 @@ import (
 // TestParseProfileList: names in order, spaces around each allowed; an
 // unknown name, or one given twice, is an error naming it.
 func TestParseProfileList(t *testing.T) {
-	got, err := ParseProfileList("kafka-4.3, kip")
+	got, err := ParseProfileList("Profile", "kafka-4.3, kip")
 	if err != nil || len(got) != 2 || got[0].Name() != "kafka-4.3" || got[1].Name() != "kip" {
 		t.Errorf("kafka-4.3, kip: %v, %v", got, err)
 	}
@@ -17,7 +17,7 @@ func TestParseProfileList(t *testing.T) {
 		"kip, kip":          `profile "kip" given twice`,
 		"kip,nope":          `want one of kafka-4.3, kafka-trunk, kip, got "nope"`,
 	} {
-		if _, err := ParseProfileList(in); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := ParseProfileList("Profiles", in); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want %q", in, err, want)
 		}
 	}

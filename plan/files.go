@@ -40,7 +40,7 @@ func ReadInput(f Files, read func(name string) ([]byte, error)) (*Input, error) 
 	}
 	in.SeedFrom, in.SeedTo = from, to
 	if f.Profile != "" {
-		if in.Profiles, err = harness.ParseProfileList(f.Profile); err != nil {
+		if in.Profiles, err = harness.ParseProfileList("Profile", f.Profile); err != nil {
 			return nil, err
 		}
 	}

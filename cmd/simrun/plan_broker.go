@@ -50,7 +50,7 @@ func cmdPlanBroker(f *planFlags, stdout io.Writer) (int, error) {
 		in.SeedFrom, in.SeedTo = from, to
 	}
 	if f.Profile != "" {
-		profiles, err := harness.ParseProfileList(f.Profile)
+		profiles, err := harness.ParseProfileList("Profile", f.Profile)
 		if err != nil {
 			return exitBadInput, badInput("plan: %v", err)
 		}

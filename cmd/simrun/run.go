@@ -236,7 +236,7 @@ func runProfiles(f runFlags) ([]model.Profile, error) {
 	if f.all && f.profile == "" {
 		names = compare.DefaultProfiles
 	}
-	return harness.ParseProfileList(names)
+	return harness.ParseProfileList("Profile", names)
 }
 
 // recordedRun lets a scenario file's failure record fill in what the
