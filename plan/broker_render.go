@@ -111,10 +111,10 @@ func (r *BrokerResult) recommendation() string {
 	switch on, off := row.On.RestoredMs, row.Off.RestoredMs; {
 	case on == nil && off == nil:
 		s = fmt.Sprintf("broker %d is not back by the end of the runs under %s either way; see the assumptions and replay a run.", r.Broker, r.VariantProfile) +
-			whyNotBack("flag off", row.Off) + whyNotBack("flag on", row.On)
+			whyNotBack("Flag off", row.Off) + whyNotBack("Flag on", row.On)
 	case on == nil:
 		s = fmt.Sprintf("keep the flag off: with it on, broker %d is not back by the end of the run under %s (off: %s).", r.Broker, r.VariantProfile, restored(row.Off)) +
-			whyNotBack("flag on", row.On)
+			whyNotBack("Flag on", row.On)
 	case off == nil || *on < *off:
 		s = fmt.Sprintf("turn the flag on (follower.fetch.last.tiered.offset.enable=true): broker %d is back in %s instead of %s under %s.",
 			r.Broker, restored(row.On), restored(row.Off), r.VariantProfile)
@@ -138,7 +138,7 @@ func whyNotBack(side string, s BrokerSide) string {
 	if s.NeverJoined == 0 {
 		return ""
 	}
-	t := fmt.Sprintf(" %s: %d of the %d re-added replicas had not joined their ISR at the run's end", strings.ToUpper(side[:1])+side[1:], s.NeverJoined, s.Replicas)
+	t := fmt.Sprintf(" %s: %d of the %d re-added replicas had not joined their ISR at the run's end", side, s.NeverJoined, s.Replicas)
 	if len(s.Findings) > 0 {
 		t += fmt.Sprintf(", known finding %s (FINDINGS.md)", strings.Join(s.Findings, ", "))
 	}

@@ -164,9 +164,11 @@ func cmdRun(f runFlags, stdout, stderr io.Writer) (int, error) {
 	if f.all {
 		out = &details
 	}
+	most := 1
 	for _, sc := range list {
-		allowPartitions(sc.PartitionCount(), 1) // one run at a time
+		most = max(most, sc.PartitionCount())
 	}
+	allowPartitions(most, 1) // one run at a time
 	for _, profile := range profiles {
 		ap := reports.AllProfile{Profile: profile.Name()}
 		for _, sc := range list {
